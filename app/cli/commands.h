@@ -1,0 +1,22 @@
+// The subcommands of tracescope-cli. Each returns the process exit status.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace tracescope::cli {
+
+using Args = std::vector<std::string>;
+
+int runInfo(const Args& args);
+
+// Helpers shared by commands.
+bool hasFlag(const Args& args, const std::string& flag);
+// The value after `flag` (e.g. --by name), or `fallback`.
+std::string flagValue(const Args& args, const std::string& flag, const std::string& fallback = {});
+// Arguments that are not flags or flag values, in order.
+std::vector<std::string> positionals(const Args& args, const std::vector<std::string>& flagsWithValue = {});
+// Peak resident set size of this process so far.
+long long peakRssBytes();
+
+}  // namespace tracescope::cli

@@ -1,0 +1,73 @@
+// tracescope-cli: every number the GUI shows, as JSON or CSV.
+#include "app/cli/commands.h"
+
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <sys/resource.h>
+
+namespace tracescope::cli {
+
+bool hasFlag(const Args& args, const std::string& flag) {
+    for (const auto& a : args)
+        if (a == flag) return true;
+    return false;
+}
+
+std::string flagValue(const Args& args, const std::string& flag, const std::string& fallback) {
+    for (size_t i = 0; i + 1 < args.size(); ++i)
+        if (args[i] == flag) return args[i + 1];
+    return fallback;
+}
+
+std::vector<std::string> positionals(const Args& args, const std::vector<std::string>& flagsWithValue) {
+    std::vector<std::string> out;
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a.size() > 1 && a[0] == '-') {
+            for (const auto& f : flagsWithValue)
+                if (a == f) ++i;
+            continue;
+        }
+        out.push_back(a);
+    }
+    return out;
+}
+
+long long peakRssBytes() {
+    rusage ru{};
+    getrusage(RUSAGE_SELF, &ru);
+    return static_cast<long long>(ru.ru_maxrss) * 1024;
+}
+
+}  // namespace tracescope::cli
+
+namespace {
+
+void usage() {
+    std::fprintf(stderr,
+                 "usage: tracescope-cli COMMAND FILE [options]\n"
+                 "commands:\n"
+                 "  info FILE [--json]          summary: processes, tracks, event counts, span\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    using namespace tracescope::cli;
+    const std::map<std::string, std::function<int(const Args&)>> commands = {
+        {"info", runInfo},
+    };
+    if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
+        usage();
+        return argc < 2 ? 2 : 0;
+    }
+    auto it = commands.find(argv[1]);
+    if (it == commands.end()) {
+        std::fprintf(stderr, "tracescope-cli: unknown command '%s'\n", argv[1]);
+        usage();
+        return 2;
+    }
+    return it->second(Args(argv + 2, argv + argc));
+}

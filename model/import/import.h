@@ -1,0 +1,55 @@
+// Opening a trace: format detection by content and dispatch to an importer.
+#pragma once
+
+#include "model/trace/trace.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace tracescope {
+
+struct ImportOptions {
+    // Set from another thread to stop the import; the result is then `cancelled`.
+    const std::atomic<bool>* cancel = nullptr;
+    // Called from the importing thread with (bytes done, bytes total); may be empty.
+    std::function<void(uint64_t done, uint64_t total)> progress;
+    // Worker threads the importer may use.
+    unsigned threads = 2;
+
+    bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
+    void report(uint64_t done, uint64_t total) const {
+        if (progress) progress(done, total);
+    }
+};
+
+struct ImportResult {
+    std::unique_ptr<Trace> trace;  // null on error or cancel
+    std::string error;             // one line, for the user
+    bool cancelled = false;
+
+    bool ok() const { return trace != nullptr; }
+    static ImportResult failure(std::string message) {
+        ImportResult r;
+        r.error = std::move(message);
+        return r;
+    }
+    static ImportResult cancel() {
+        ImportResult r;
+        r.cancelled = true;
+        r.error = "cancelled";
+        return r;
+    }
+};
+
+enum class TraceFormat { Unknown, ChromeJson, XSpace, RunMetadata, Directory };
+
+// Looks at the content (and for folders, the entries), never at the file name.
+TraceFormat detectFormat(const std::string& path, std::string* error = nullptr);
+
+// Opens any supported trace file or folder.
+ImportResult importTrace(const std::string& path, const ImportOptions& options = {});
+
+}  // namespace tracescope

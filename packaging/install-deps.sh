@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs the Debian packages TraceScope needs to build, run and test.
+# Only Debian's own packages are used; nothing is downloaded from elsewhere.
+set -euo pipefail
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+
+PACKAGES=(
+  build-essential cmake ninja-build pkg-config
+  qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
+  libprotobuf-dev protobuf-compiler
+  libgrpc++-dev protobuf-compiler-grpc
+  libsimdjson-dev zlib1g-dev libdeflate-dev nlohmann-json3-dev
+  libgraphviz-dev
+  xvfb xauth python3
+)
+
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${PACKAGES[@]}"
