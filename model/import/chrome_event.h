@@ -17,10 +17,11 @@ namespace tracescope {
 struct EventId {
     enum Kind : uint8_t { None = 0, NonNegative = 1, Negative = 2, OtherNumber = 3, String = 4 };
     uint64_t value = 0;  // the integer, or a 64-bit hash of the raw text (OtherNumber, String)
+    uint64_t shown = 0;  // for display (Flow::id): the integer, or a string's hex/decimal value
     uint8_t kind = None;
 
     bool present() const { return kind != None; }
-    friend bool operator==(const EventId&, const EventId&) = default;
+    bool sameId(const EventId& o) const { return kind == o.kind && value == o.value; }
 };
 
 // A pid or tid: an integer, or (isString) the StringId of a non-numeric string.

@@ -94,6 +94,7 @@ private:
     // Flow v1 s/t/f events.
     struct FlowEvent {
         uint64_t idValue;
+        uint64_t shownId;
         int64_t ts;
         uint64_t seq;
         StringId cat, name;
@@ -105,6 +106,7 @@ private:
     // Slices carrying bind_id with flow_in / flow_out.
     struct BoundSlice {
         uint64_t idValue;
+        uint64_t shownId;
         int64_t ts;
         uint64_t seq;
         TrackIndex track;
