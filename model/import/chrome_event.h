@@ -73,7 +73,8 @@ struct EventBatch {
     std::array<uint32_t, 256> unsupportedPhases{};  // by ph character
     uint32_t withoutPhase = 0;                      // no ph, {} or not an object
     uint32_t withoutTs = 0;                         // phases that need ts but have none usable
-    uint32_t missingDur = 0;                        // X without a numeric dur or tdur
+    uint32_t missingDur = 0;                        // X without a numeric dur (tdur used, or 0)
+    uint32_t tdurUsed = 0;                          // ... of which had a numeric tdur
     uint32_t invalid = 0;                           // not parseable JSON
     uint64_t firstInvalidOffset = 0;
     std::string firstInvalidError;
@@ -84,7 +85,7 @@ struct EventBatch {
         args.clear();
         counters.clear();
         unsupportedPhases.fill(0);
-        withoutPhase = withoutTs = missingDur = invalid = 0;
+        withoutPhase = withoutTs = missingDur = tdurUsed = invalid = 0;
         firstInvalidOffset = 0;
         firstInvalidError.clear();
         utf8Replaced = 0;

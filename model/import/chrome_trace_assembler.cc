@@ -138,6 +138,7 @@ void ChromeTraceAssembler::add(const EventBatch& batch) {
     withoutPhase_ += batch.withoutPhase;
     withoutTs_ += batch.withoutTs;
     missingDur_ += batch.missingDur;
+    tdurUsed_ += batch.tdurUsed;
     utf8Replaced_ += batch.utf8Replaced;
     if (batch.invalid > 0) {
         if (invalid_ == 0)
@@ -520,7 +521,9 @@ void ChromeTraceAssembler::finish(const std::vector<TopLevelValue>& metadata) {
     }
     if (withoutTs_) builder_.addWarning(std::to_string(withoutTs_) + " event(s) without a valid ts skipped");
     if (missingDur_)
-        builder_.addWarning(std::to_string(missingDur_) + " X event(s) without a numeric dur or tdur: duration 0");
+        builder_.addWarning(std::to_string(missingDur_) + " X event(s) without a numeric dur: " +
+                            std::to_string(tdurUsed_) + " took their tdur, " + std::to_string(missingDur_ - tdurUsed_) +
+                            " are 0 long");
     if (utf8Replaced_)
         builder_.addWarning(std::to_string(utf8Replaced_) + " invalid UTF-8 byte(s) replaced by '?'");
     if (invalid_)
