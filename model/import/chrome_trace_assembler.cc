@@ -169,7 +169,8 @@ void ChromeTraceAssembler::addMetadataEvent(const ChromeEvent& e) {
     if (e.name == processName_ && e.has(ChromeEvent::kHasText)) {
         pids_[p].name = e.text;
     } else if (e.name == processLabels_ && e.has(ChromeEvent::kHasText)) {
-        pids_[p].labels = e.text;
+        if (std::find(pids_[p].labels.begin(), pids_[p].labels.end(), e.text) == pids_[p].labels.end())
+            pids_[p].labels.push_back(e.text);
     } else if (e.name == processSortIndex_ && e.has(ChromeEvent::kHasSortIndex)) {
         pids_[p].sortIndex = e.dur;
         pids_[p].hasSortIndex = true;
@@ -483,7 +484,7 @@ void ChromeTraceAssembler::nameProcessesAndThreads() {
         if (info.name != kNoIndex) p.name = text(info.name);
         else if (info.id.isString) p.name = idText(info.id).empty() ? "Process \"\"" : idText(info.id);
         else p.name = "Process " + std::to_string(info.id.value);
-        if (info.labels != kNoIndex) p.labels = text(info.labels);
+        for (StringId l : info.labels) p.labels += (p.labels.empty() ? "" : ", ") + text(l);
         if (info.hasSortIndex) p.sortIndex = info.sortIndex;
         const bool device = info.deviceCategory || contains(p.name, "GPU") || contains(p.name, "TPU") ||
                             contains(p.name, "/device:") || contains(p.name, "MTIA") || contains(p.labels, "GPU") ||
