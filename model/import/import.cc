@@ -1,6 +1,7 @@
 #include "model/import/import.h"
 
 #include "model/import/chrome_json_importer.h"
+#include "model/import/run_metadata_importer.h"
 
 #include <zlib.h>
 
@@ -69,8 +70,8 @@ ImportResult importTrace(const std::string& path, const ImportOptions& options) 
     std::string error;
     switch (detectFormat(path, &error)) {
     case TraceFormat::ChromeJson: return importChromeJson(path, options);
+    case TraceFormat::RunMetadata: return importRunMetadata(path, options);
     case TraceFormat::XSpace:
-    case TraceFormat::RunMetadata:
     case TraceFormat::Directory:
         return ImportResult::failure("format not supported yet: " + path);
     case TraceFormat::Unknown: break;
