@@ -37,7 +37,7 @@ public:
     Status next(Field& f) {
         if (p_ >= end_) return Status::End;
         f = Field{};
-        f.offset = offset();
+        f.offset = fieldStart_ = offset();
         uint64_t tag = 0;
         Status s = varint(tag);
         if (s != Status::Ok) return s;
@@ -77,12 +77,15 @@ public:
 
     // Position of the next unread byte, from the file start.
     size_t offset() const { return base_ + size_t(p_ - begin_); }
+    // Where the field last returned (or rejected) by next() starts.
+    size_t fieldStart() const { return fieldStart_; }
 
 private:
     const uint8_t* p_;
     const uint8_t* begin_;
     const uint8_t* end_;
     size_t base_;
+    size_t fieldStart_ = 0;
 
     Status varint(uint64_t& v) {
         v = 0;

@@ -180,7 +180,7 @@ private:
             return false;
         }
         const std::string msg = std::string("corrupted ") + message + ": invalid protobuf field at byte " +
-                                std::to_string(r.offset());
+                                std::to_string(r.fieldStart());
         if (devices.empty()) error = msg;
         else warnings.push_back(msg + "; the rest of the file is ignored");
         stopped_ = true;

@@ -1,0 +1,421 @@
+// TF1 RunMetadata import. The files are built here with our own proto classes
+// (same field numbers as TensorFlow's), from a hand-made step whose expected
+// processes, lanes, slices, flows and memory samples are worked out by hand in
+// the comments below; truncated and corrupted variants must give clear errors.
+#include "model/import/run_metadata_importer.h"
+#include "model/proto/run_metadata.pb.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <fstream>
+#include <map>
+#include <random>
+
+using namespace tracescope;
+
+namespace {
+
+// Unix time of the step start, in µs.
+constexpr int64_t kT0 = 1700000000000000;
+
+const char* const kGpu = "/job:localhost/replica:0/task:0/device:GPU:0";
+const char* const kCpu = "/job:localhost/replica:0/task:0/device:CPU:0";
+const char* const kStream = "/job:localhost/replica:0/task:0/device:GPU:0/stream:7";
+
+tensorflow::NodeExecStats* addNode(tensorflow::DeviceStepStats* dev, const std::string& name,
+                                   const std::string& label, int64_t startUs, int64_t durUs, int outputs = 0) {
+    auto* n = dev->add_node_stats();
+    n->set_node_name(name);
+    n->set_timeline_label(label);
+    n->set_all_start_micros(kT0 + startUs);
+    n->set_all_end_rel_micros(durUs);
+    n->set_op_start_rel_micros(durUs > 1 ? 1 : 0);
+    n->set_op_end_rel_micros(durUs);
+    for (int i = 0; i < outputs; ++i) {
+        auto* o = n->add_output();
+        o->set_slot(i);
+        o->mutable_tensor_description()->mutable_allocation_description()->set_requested_bytes(16 * (i + 1));
+    }
+    return n;
+}
+
+void addRecord(tensorflow::AllocatorMemoryUsed* m, int64_t us, int64_t bytes) {
+    auto* r = m->add_allocation_records();
+    r->set_alloc_micros(kT0 + us);
+    r->set_alloc_bytes(bytes);
+}
+
+// The hand-made step (times in µs after kT0):
+//   GPU:0   a [0,10)  b [2,7)  c [10,30)  d [8,12)  e [9,12)  f [40,40]
+//           lanes, greedy in start order: a->0, b->1 (a busy), d->1 (b ended at 7),
+//           e->2 (lane 0 busy to 10, lane 1 to 12), c->0 (a ended at 10), f->0.
+//   CPU:0   g [35.123, 39.690) from nanos; h [50,55) thread 7 "worker-7" -> both lane 0.
+//   stream:7 one kernel of c at [12,18).
+// Dataflow (producer lane != consumer lane): b->c, c->d, a->e, b:1->e, c->g = 5 flows
+// (a->c is on one lane; ^ctrl and g (no outputs) have no producer).
+// Memory: GPU_0_bfc records +300@8, +1000@10, -400@25 -> 300, 1300, 900;
+//         cpu bytes in use 2048 at h's end (55); cuda_host_bfc total 64 at g's end.
+tensorflow::RunMetadata buildStep() {
+    tensorflow::RunMetadata run;
+    auto* step = run.mutable_step_stats();
+    auto* gpu = step->add_dev_stats();
+    gpu->set_device(kGpu);
+    // File order differs from start order on purpose.
+    auto* c = addNode(gpu, "c", "c = MatMul(a, b)", 10, 20, 1);
+    auto* e = addNode(gpu, "e", "e = AddN(a, b:1, ^ctrl)", 9, 3);
+    auto* a = addNode(gpu, "a", "a = Const()", 0, 10, 1);
+    addNode(gpu, "b", "b = Const()", 2, 5, 2);
+    auto* d = addNode(gpu, "d", "d = Relu(c)", 8, 4);
+    addNode(gpu, "f", "", 40, 0);
+    (void)e;
+    auto* mc = c->add_memory();
+    mc->set_allocator_name("GPU_0_bfc");
+    addRecord(mc, 10, 1000);
+    addRecord(mc, 25, -400);
+    auto* md = d->add_memory();
+    md->set_allocator_name("GPU_0_bfc");
+    addRecord(md, 8, 300);
+    auto* ma = a->add_memory();
+    ma->set_allocator_name("GPU_0_bfc");
+    ma->set_allocator_bytes_in_use(999);  // ignored: this allocator has records
+
+    auto* cpu = step->add_dev_stats();
+    cpu->set_device(kCpu);
+    auto* g = addNode(cpu, "g", "g = Identity(c)", 35, 4);
+    g->set_all_start_nanos((kT0 + 35) * 1000 + 123);
+    g->set_all_end_rel_nanos(4567);
+    auto* mg = g->add_memory();
+    mg->set_allocator_name("cuda_host_bfc");
+    mg->set_total_bytes(64);
+    auto* h = addNode(cpu, "h", "h = Sum(g)", 50, 5);
+    h->set_scheduled_micros(kT0 + 48);
+    h->set_thread_id(7);
+    (*cpu->mutable_thread_names())[7] = "worker-7";
+    auto* mh = h->add_memory();
+    mh->set_allocator_name("cpu");
+    mh->set_allocator_bytes_in_use(2048);
+    mh->set_total_bytes(100);
+
+    auto* stream = step->add_dev_stats();
+    stream->set_device(kStream);
+    addNode(stream, "c:MatMul", "volta_sgemm_128x64_nn @@c:MatMul#id=3#", 12, 6);
+    return run;
+}
+
+std::string writeFile(const QTemporaryDir& dir, const std::string& name, const std::string& bytes) {
+    const std::string path = dir.filePath(QString::fromStdString(name)).toStdString();
+    std::ofstream out(path, std::ios::binary);
+    out.write(bytes.data(), std::streamsize(bytes.size()));
+    return path;
+}
+
+const Process* processNamed(const Trace& t, const std::string& name) {
+    for (const Process& p : t.processes)
+        if (p.name == name) return &p;
+    return nullptr;
+}
+
+struct FoundSlice {
+    TrackIndex track = kNoIndex;
+    uint32_t index = 0;
+};
+
+// The slice whose "name" arg is `node`.
+FoundSlice sliceOfNode(const Trace& t, const std::string& node) {
+    for (TrackIndex ti = 0; ti < t.tracks.size(); ++ti) {
+        const Track& tr = t.tracks[ti];
+        for (uint32_t i = 0; i < tr.slices.size(); ++i)
+            for (const Arg& a : decodeArgs(tr.argBlob, tr.slices.args[i]))
+                if (t.str(a.key) == "name" && a.value.toString(t.strings) == node) return {ti, i};
+    }
+    return {};
+}
+
+std::map<std::string, std::string> argsOf(const Trace& t, FoundSlice s) {
+    std::map<std::string, std::string> out;
+    const Track& tr = t.tracks[s.track];
+    for (const Arg& a : decodeArgs(tr.argBlob, tr.slices.args[s.index]))
+        out[std::string(t.str(a.key))] = a.value.toString(t.strings);
+    return out;
+}
+
+const Track* counterNamed(const Trace& t, const std::string& name) {
+    for (const Track& tr : t.tracks)
+        if (tr.kind == TrackKind::Counter && tr.name == name) return &tr;
+    return nullptr;
+}
+
+bool hasWarningWith(const Trace& t, const std::string& text) {
+    for (const auto& w : t.warnings)
+        if (w.find(text) != std::string::npos) return true;
+    return false;
+}
+
+}  // namespace
+
+class RunMetadataImportTest : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    std::string bytes_;
+    std::string path_;
+
+private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        bytes_ = buildStep().SerializeAsString();
+        path_ = writeFile(dir_, "step.pb", bytes_);
+    }
+
+    void detectsByContent() {
+        auto looks = [](const std::string& s) {
+            return looksLikeRunMetadata(reinterpret_cast<const uint8_t*>(s.data()), s.size());
+        };
+        QVERIFY(looks(bytes_));
+        QVERIFY(looks(buildStep().step_stats().SerializeAsString()));  // bare StepStats
+        QVERIFY(looks(bytes_.substr(0, 40)));                          // a head is enough
+        QVERIFY(!looks("{\"traceEvents\": []}"));
+        QVERIFY(!looks(""));
+        QVERIFY(!looks(std::string("\x0a\x05\x08\x01\x12\x01\x41", 7)));  // XSpace-like: plane id first
+        QVERIFY(!looks(std::string(64, '\xff')));
+    }
+
+    void processesAndCounts() {
+        ImportResult r = importRunMetadata(path_);
+        QVERIFY2(r.ok(), r.error.c_str());
+        const Trace& t = *r.trace;
+        QCOMPARE(t.format, std::string("runmetadata"));
+        const TraceCounts c = t.counts();
+        QCOMPARE(c.processes, size_t(4));
+        QCOMPARE(c.tracks, size_t(5));  // GPU:0 3 lanes, CPU:0 1, stream:7 1
+        QCOMPARE(c.counterTracks, size_t(3));
+        QCOMPARE(c.slices, size_t(9));
+        QCOMPARE(c.counterSamples, size_t(5));
+        QCOMPARE(c.flows, size_t(5));
+        QCOMPARE(c.instants, size_t(0));
+        QVERIFY(t.originUnixNs.has_value());
+        QCOMPARE(*t.originUnixNs, kT0 * 1000);
+        QCOMPARE(t.spanNs(), TimeNs(55000));  // h ends at 55 µs
+
+        // Devices first (GPU:0, its stream), then the CPU host, then Allocators.
+        QCOMPARE(t.processes[0].name, std::string(kGpu));
+        QCOMPARE(t.processes[1].name, std::string(kStream));
+        QCOMPARE(t.processes[2].name, std::string(kCpu));
+        QCOMPARE(t.processes[3].name, std::string("Allocators"));
+        QVERIFY(t.processes[0].kind == ProcessKind::Device);
+        QVERIFY(t.processes[1].kind == ProcessKind::Device);
+        QVERIFY(t.processes[2].kind == ProcessKind::Host);
+        const Process* gpu = processNamed(t, kGpu);
+        QCOMPARE(gpu->tracks.size(), size_t(3));
+        for (size_t l = 0; l < 3; ++l) QCOMPARE(t.tracks[gpu->tracks[l]].name, "lane " + std::to_string(l));
+    }
+
+    void lanesNeverOverlap() {
+        ImportResult r = importRunMetadata(path_);
+        QVERIFY(r.ok());
+        const Trace& t = *r.trace;
+        for (const Track& tr : t.tracks) {
+            if (tr.kind != TrackKind::Thread) continue;
+            QCOMPARE(tr.overflowOf, kNoIndex);
+            for (size_t i = 0; i + 1 < tr.slices.size(); ++i) QVERIFY(tr.slices.end(i) <= tr.slices.start[i + 1]);
+            for (size_t i = 0; i < tr.slices.size(); ++i) QCOMPARE(tr.slices.depth(i), uint16_t(0));
+        }
+        const std::map<std::string, std::string> expectedLane = {
+            {"a", "lane 0"}, {"b", "lane 1"}, {"c", "lane 0"}, {"d", "lane 1"}, {"e", "lane 2"}, {"f", "lane 0"},
+            {"g", "lane 0"}, {"h", "lane 0"}};
+        for (const auto& [node, lane] : expectedLane) {
+            const FoundSlice s = sliceOfNode(t, node);
+            QVERIFY2(s.track != kNoIndex, node.c_str());
+            QCOMPARE(t.tracks[s.track].name, lane);
+        }
+        QCOMPARE(t.processes[t.tracks[sliceOfNode(t, "g").track].process].name, std::string(kCpu));
+    }
+
+    void sliceNamesTimesAndArgs() {
+        ImportResult r = importRunMetadata(path_);
+        QVERIFY(r.ok());
+        const Trace& t = *r.trace;
+        struct Expect {
+            const char* node;
+            const char* op;
+            TimeNs start, dur;
+        };
+        const Expect expected[] = {{"a", "Const", 0, 10000},          {"b", "Const", 2000, 5000},
+                                   {"c", "MatMul", 10000, 20000},     {"d", "Relu", 8000, 4000},
+                                   {"e", "AddN", 9000, 3000},         {"f", "f", 40000, 0},
+                                   {"g", "Identity", 35123, 4567},    {"h", "Sum", 50000, 5000}};
+        for (const Expect& x : expected) {
+            const FoundSlice s = sliceOfNode(t, x.node);
+            QVERIFY2(s.track != kNoIndex, x.node);
+            const SliceColumns& c = t.tracks[s.track].slices;
+            QCOMPARE(t.str(c.name[s.index]), std::string_view(x.op));
+            QCOMPARE(t.str(c.category[s.index]), std::string_view("Op"));
+            QCOMPARE(c.start[s.index], x.start);
+            QCOMPARE(c.duration[s.index], x.dur);
+            QCOMPARE(argsOf(t, s)["op"], std::string(x.op));
+        }
+        auto e = argsOf(t, sliceOfNode(t, "e"));
+        QCOMPARE(e["input0"], std::string("a"));
+        QCOMPARE(e["input1"], std::string("b:1"));
+        QCOMPARE(e["input2"], std::string("^ctrl"));
+        QCOMPARE(e.count("input3"), size_t(0));
+        QCOMPARE(e["thread_id"], std::string("0"));
+        QCOMPARE(e.count("scheduled_micros"), size_t(0));
+        QCOMPARE(argsOf(t, sliceOfNode(t, "a")).count("input0"), size_t(0));  // "Const()": no inputs
+        auto h = argsOf(t, sliceOfNode(t, "h"));
+        QCOMPARE(h["thread_id"], std::string("7"));
+        QCOMPARE(h["thread_name"], std::string("worker-7"));
+        QCOMPARE(h["scheduled_micros"], std::to_string(kT0 + 48));
+        QCOMPARE(h["input0"], std::string("g"));
+        QCOMPARE(argsOf(t, sliceOfNode(t, "b"))["output_bytes"], std::string("48"));  // 16 + 32
+
+        // The GPU kernel: name and op from the "@@name:Op#" label.
+        const FoundSlice k = sliceOfNode(t, "c");
+        QVERIFY(k.track != kNoIndex);
+        const Process* stream = processNamed(t, kStream);
+        const Track& kt = t.tracks[stream->tracks[0]];
+        QCOMPARE(kt.slices.size(), size_t(1));
+        QCOMPARE(t.str(kt.slices.name[0]), std::string_view("MatMul"));
+        QCOMPARE(kt.slices.start[0], TimeNs(12000));
+        QCOMPARE(kt.slices.duration[0], TimeNs(6000));
+        auto ka = decodeArgs(kt.argBlob, kt.slices.args[0]);
+        std::map<std::string, std::string> km;
+        for (const Arg& a : ka) km[std::string(t.str(a.key))] = a.value.toString(t.strings);
+        QCOMPARE(km["name"], std::string("c"));
+        QCOMPARE(km["label"], std::string("volta_sgemm_128x64_nn @@c:MatMul#id=3#"));
+    }
+
+    void dataflowArrows() {
+        ImportResult r = importRunMetadata(path_);
+        QVERIFY(r.ok());
+        const Trace& t = *r.trace;
+        std::vector<std::pair<std::string, std::string>> arrows;  // (producer node, consumer node)
+        auto nodeOf = [&](SliceRef s) {
+            const Track& tr = t.tracks[s.track];
+            for (const Arg& a : decodeArgs(tr.argBlob, tr.slices.args[s.index]))
+                if (t.str(a.key) == "name") return a.value.toString(t.strings);
+            return std::string();
+        };
+        for (const Flow& f : t.flows) arrows.emplace_back(nodeOf(f.from), nodeOf(f.to));
+        std::sort(arrows.begin(), arrows.end());
+        const std::vector<std::pair<std::string, std::string>> expected = {
+            {"a", "e"}, {"b", "c"}, {"b", "e"}, {"c", "d"}, {"c", "g"}};
+        QCOMPARE(arrows.size(), expected.size());
+        for (size_t i = 0; i < arrows.size(); ++i) {
+            QCOMPARE(arrows[i].first, expected[i].first);
+            QCOMPARE(arrows[i].second, expected[i].second);
+        }
+    }
+
+    void allocatorCounters() {
+        ImportResult r = importRunMetadata(path_);
+        QVERIFY(r.ok());
+        const Trace& t = *r.trace;
+        const Track* bfc = counterNamed(t, "GPU_0_bfc");
+        QVERIFY(bfc);
+        QCOMPARE(t.processes[bfc->process].name, std::string("Allocators"));
+        QCOMPARE(bfc->counter.time, (std::vector<TimeNs>{8000, 10000, 25000}));
+        QCOMPARE(bfc->counter.value, (std::vector<double>{300, 1300, 900}));
+        const Track* cpu = counterNamed(t, "cpu");
+        QVERIFY(cpu);
+        QCOMPARE(cpu->counter.time, (std::vector<TimeNs>{55000}));
+        QCOMPARE(cpu->counter.value, (std::vector<double>{2048}));
+        const Track* host = counterNamed(t, "cuda_host_bfc (bytes per node)");
+        QVERIFY(host);
+        QCOMPARE(host->counter.time, (std::vector<TimeNs>{39690}));
+        QCOMPARE(host->counter.value, (std::vector<double>{64}));
+    }
+
+    void bareStepStats() {
+        const std::string path = writeFile(dir_, "step_stats.pb", buildStep().step_stats().SerializeAsString());
+        ImportResult r = importRunMetadata(path);
+        QVERIFY2(r.ok(), r.error.c_str());
+        const TraceCounts c = r.trace->counts();
+        QCOMPARE(c.slices, size_t(9));
+        QCOMPARE(c.tracks, size_t(5));
+        QCOMPARE(*r.trace->metadataValue("source"), std::string("TensorFlow StepStats"));
+    }
+
+    void truncatedFiles() {
+        // Every cut gives either a clear error or the complete nodes before it plus a warning.
+        size_t partial = 0;
+        for (size_t cut = 1; cut < bytes_.size(); ++cut) {
+            const std::string path = writeFile(dir_, "cut.pb", bytes_.substr(0, cut));
+            ImportResult r = importRunMetadata(path);
+            if (!r.ok()) {
+                QVERIFY(!r.error.empty());
+                continue;
+            }
+            ++partial;
+            QVERIFY(r.trace->counts().slices <= 9);
+            QVERIFY2(hasWarningWith(*r.trace, "truncated") || hasWarningWith(*r.trace, "cut by the end"),
+                     std::to_string(cut).c_str());
+        }
+        QVERIFY(partial > 0);
+        // Cut inside the first node: nothing complete yet.
+        ImportResult early = importRunMetadata(writeFile(dir_, "early.pb", bytes_.substr(0, 60)));
+        QVERIFY(!early.ok());
+        QVERIFY2(early.error.find("truncated") != std::string::npos, early.error.c_str());
+        // Cut just before the last byte: everything but the last device's kernel survives.
+        ImportResult late = importRunMetadata(writeFile(dir_, "late.pb", bytes_.substr(0, bytes_.size() - 1)));
+        QVERIFY(late.ok());
+        QCOMPARE(late.trace->counts().slices, size_t(8));
+    }
+
+    void corruptedFiles() {
+        ImportResult missing = importRunMetadata(dir_.filePath("nope.pb").toStdString());
+        QVERIFY(!missing.ok());
+        QVERIFY(missing.error.find("cannot open") != std::string::npos);
+
+        ImportResult empty = importRunMetadata(writeFile(dir_, "empty.pb", ""));
+        QVERIFY(!empty.ok());
+        QVERIFY(empty.error.find("empty file") != std::string::npos);
+
+        ImportResult garbage = importRunMetadata(writeFile(dir_, "garbage.pb", std::string(1000, '\xfe')));
+        QVERIFY(!garbage.ok());
+        QVERIFY2(garbage.error.find("not a TensorFlow RunMetadata") != std::string::npos, garbage.error.c_str());
+
+        // A bad field tag after a valid step: the step is kept, the warning names the byte.
+        ImportResult tail = importRunMetadata(writeFile(dir_, "tail.pb", bytes_ + "\x0f\x01"));
+        QVERIFY(tail.ok());
+        QCOMPARE(tail.trace->counts().slices, size_t(9));
+        QVERIFY2(hasWarningWith(*tail.trace, "invalid protobuf field at byte " + std::to_string(bytes_.size())),
+                 tail.trace->warnings.empty() ? "" : tail.trace->warnings[0].c_str());
+
+        // Out-of-range times are skipped with a warning, not wrapped around.
+        tensorflow::RunMetadata run = buildStep();
+        run.mutable_step_stats()->mutable_dev_stats(0)->mutable_node_stats(0)->set_all_start_micros(INT64_MAX);
+        ImportResult huge = importRunMetadata(writeFile(dir_, "huge.pb", run.SerializeAsString()));
+        QVERIFY(huge.ok());
+        QCOMPARE(huge.trace->counts().slices, size_t(8));
+        QVERIFY(hasWarningWith(*huge.trace, "out-of-range"));
+
+        // No node executions at all.
+        tensorflow::RunMetadata none;
+        none.mutable_step_stats()->add_dev_stats()->set_device(kGpu);
+        ImportResult nothing = importRunMetadata(writeFile(dir_, "none.pb", none.SerializeAsString()));
+        QVERIFY(!nothing.ok());
+        QVERIFY(nothing.error.find("no node executions") != std::string::npos);
+
+        // Random byte flips: never a crash or hang.
+        std::mt19937 rng(1234);
+        for (int i = 0; i < 400; ++i) {
+            std::string s = bytes_;
+            for (int k = 0; k < 4; ++k) s[rng() % s.size()] = char(rng() & 0xff);
+            ImportResult r = importRunMetadata(writeFile(dir_, "flip.pb", s));
+            QVERIFY(r.ok() || !r.error.empty());
+        }
+    }
+
+    void cancelStops() {
+        std::atomic<bool> cancel{true};
+        ImportOptions options;
+        options.cancel = &cancel;
+        ImportResult r = importRunMetadata(path_, options);
+        QVERIFY(!r.ok());
+        QVERIFY(r.cancelled);
+    }
+};
+
+QTEST_GUILESS_MAIN(RunMetadataImportTest)
+#include "tst_run_metadata_import.moc"
