@@ -330,12 +330,14 @@ private:
                 buf_.append("}}");
                 if (!checkpoint()) return false;
             }
+            result_.droppedCounterSamples += skipped;
             if (skipped)
                 result_.warnings.push_back(std::to_string(skipped) + " NaN/infinite sample(s) of counter \"" +
                                            tr.name + "\" left out");
             return writeInstants(tr, pid, nullptr, "p");
         }
         case TrackKind::Markers:
+            result_.droppedSlices += s.size();
             if (!s.empty())
                 result_.warnings.push_back(std::to_string(s.size()) + " slice(s) on marker track \"" + tr.name +
                                            "\" left out");
@@ -415,6 +417,7 @@ private:
             }
             if (!checkpoint()) return false;
         }
+        result_.droppedFlows += skipped;
         if (skipped)
             result_.warnings.push_back(std::to_string(skipped) +
                                        " flow(s) not between thread slices left out (Chrome JSON cannot bind them)");

@@ -34,6 +34,10 @@ struct ChromeJsonWriteResult {
     bool cancelled = false;
     std::string error;
     uint64_t events = 0;  // trace events written (metadata events included)
+    // Events of the trace that Chrome JSON cannot hold and were left out.
+    uint64_t droppedFlows = 0;           // flows with an end on a non-thread track
+    uint64_t droppedCounterSamples = 0;  // NaN / infinite values
+    uint64_t droppedSlices = 0;          // slices on marker tracks
     // What could not be represented (e.g. NaN counter values, flows on async spans).
     std::vector<std::string> warnings;
 };
