@@ -262,10 +262,14 @@ bool nodeTimes(const tensorflow::NodeExecStats& n, TimeNs& start, TimeNs& durati
     return !__builtin_add_overflow(start, std::max<TimeNs>(duration, 0), &end);
 }
 
+// More lanes than any real step needs; past it (hostile input), ops share the
+// lane that frees first and the trace builder nests or spills them there.
+constexpr uint32_t kMaxLanes = 1024;
+
 // Assigns lanes so that ops on one lane never overlap: in start order, each op
 // takes the lowest lane whose last op has ended (end <= start).
 std::vector<uint32_t> assignLanes(const std::vector<NodeRecord>& nodes, const std::vector<uint32_t>& order,
-                                  uint32_t& laneCount) {
+                                  uint32_t& laneCount, size_t& crowded) {
     std::vector<uint32_t> lane(nodes.size(), 0);
     using Busy = std::pair<TimeNs, uint32_t>;  // (end, lane)
     std::priority_queue<Busy, std::vector<Busy>, std::greater<>> busy;
@@ -278,14 +282,20 @@ std::vector<uint32_t> assignLanes(const std::vector<NodeRecord>& nodes, const st
             busy.pop();
         }
         uint32_t l;
+        TimeNs end = n.start + n.duration;
         if (!freeLanes.empty()) {
             l = freeLanes.top();
             freeLanes.pop();
-        } else {
+        } else if (laneCount < kMaxLanes) {
             l = laneCount++;
+        } else {
+            l = busy.top().second;
+            end = std::max(end, busy.top().first);
+            busy.pop();
+            ++crowded;
         }
         lane[k] = l;
-        busy.push({n.start + n.duration, l});
+        busy.push({end, l});
     }
     return lane;
 }
@@ -303,6 +313,7 @@ public:
 
     size_t badTimes = 0;
     size_t negativeDurations = 0;
+    size_t crowdedOps = 0;  // ops that found all kMaxLanes lanes busy
 
     bool addDevices(std::vector<Device>& devices) {
         const StringId catOp = b_.intern("Op");
@@ -360,7 +371,7 @@ private:
             return nodes[a].duration > nodes[x].duration;
         });
         uint32_t laneCount = 0;
-        const std::vector<uint32_t> lanes = assignLanes(nodes, order, laneCount);
+        const std::vector<uint32_t> lanes = assignLanes(nodes, order, laneCount, crowdedOps);
         std::vector<TrackIndex> laneTracks(laneCount);
         for (uint32_t l = 0; l < laneCount; ++l) {
             laneTracks[l] = b_.addTrack(proc, TrackKind::Thread, "lane " + std::to_string(l), l);
@@ -576,6 +587,9 @@ ImportResult importRunMetadata(const std::string& path, const ImportOptions& opt
     if (converter.negativeDurations)
         builder.addWarning(std::to_string(converter.negativeDurations) + " node(s) with a negative duration shown "
                                                                          "with duration 0");
+    if (converter.crowdedOps)
+        builder.addWarning(std::to_string(converter.crowdedOps) + " op(s) overlap more than " +
+                           std::to_string(kMaxLanes) + " others on their device: they share lanes");
     walker.devices.clear();
 
     ImportResult result;

@@ -322,6 +322,20 @@ private slots:
         }
     }
 
+    void manyOverlappingOps() {
+        // 1500 ops all running at once: lanes stop at 1024, every op is kept.
+        tensorflow::RunMetadata run;
+        auto* dev = run.mutable_step_stats()->add_dev_stats();
+        dev->set_device(kCpu);
+        for (int i = 0; i < 1500; ++i) addNode(dev, "n" + std::to_string(i), "", i, 100000);
+        ImportResult r = importRunMetadata(writeFile(dir_, "crowded.pb", run.SerializeAsString()));
+        QVERIFY2(r.ok(), r.error.c_str());
+        const TraceCounts c = r.trace->counts();
+        QCOMPARE(c.tracks, size_t(1024));
+        QCOMPARE(c.slices, size_t(1500));
+        QVERIFY(hasWarningWith(*r.trace, "476 op(s) overlap more than 1024"));
+    }
+
     void cancelStops() {
         std::atomic<bool> cancel{true};
         ImportOptions options;
