@@ -9,6 +9,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <random>
@@ -93,6 +94,22 @@ private slots:
         QVERIFY(!looks(""));
         QVERIFY(!looks(std::string("\x0a\x05\x08\x01\x12\x01\x41", 7)));  // XSpace-like: plane id first
         QVERIFY(!looks(std::string(64, '\xff')));
+    }
+
+    void realFilesAreNotRunMetadata() {
+        // Every real trace in the shared test data (XSpace protos, JSON) is told apart.
+        size_t checked = 0;
+        std::error_code ec;
+        for (const auto& entry : std::filesystem::recursive_directory_iterator(TRACESCOPE_SHARED_DIR "/testdata", ec)) {
+            if (!entry.is_regular_file()) continue;
+            std::ifstream in(entry.path(), std::ios::binary);
+            std::vector<uint8_t> head(64 * 1024);
+            in.read(reinterpret_cast<char*>(head.data()), std::streamsize(head.size()));
+            head.resize(size_t(in.gcount()));
+            QVERIFY2(!looksLikeRunMetadata(head.data(), head.size()), entry.path().c_str());
+            ++checked;
+        }
+        QVERIFY(checked > 10);
     }
 
     void processesAndCounts() {
