@@ -6,6 +6,8 @@
 #include "model/proto/run_metadata.pb.h"
 #include "tests/tools/run_metadata_fixture.h"
 
+#include <nlohmann/json.hpp>
+
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -256,6 +258,40 @@ private slots:
         QVERIFY(host);
         QCOMPARE(host->counter.time, (std::vector<TimeNs>{39690}));
         QCOMPARE(host->counter.value, (std::vector<double>{64}));
+    }
+
+    void handWiredFile() {
+        // Bytes written without protobuf by tests/tools/make_handwired_run_metadata.py,
+        // with the values it says a reader must find.
+        const std::string dataDir = TRACESCOPE_TEST_DATA_DIR;
+        ImportResult r = importRunMetadata(dataDir + "/handwired.pb");
+        QVERIFY2(r.ok(), r.error.c_str());
+        const Trace& t = *r.trace;
+        std::ifstream in(dataDir + "/handwired.expected.json");
+        const nlohmann::json expected = nlohmann::json::parse(in);
+        QCOMPARE(*t.originUnixNs, expected["origin_unix_ns"].get<int64_t>());
+        QVERIFY(processNamed(t, expected["device"].get<std::string>()));
+        QCOMPARE(t.counts().slices, expected["slices"].size());
+        for (const auto& x : expected["slices"]) {
+            const FoundSlice s = sliceOfNode(t, x["name"].get<std::string>());
+            QVERIFY(s.track != kNoIndex);
+            const SliceColumns& c = t.tracks[s.track].slices;
+            QCOMPARE(std::string(t.str(c.name[s.index])), x["op"].get<std::string>());
+            QCOMPARE(c.start[s.index], x["start_ns"].get<TimeNs>());
+            QCOMPARE(c.duration[s.index], x["dur_ns"].get<TimeNs>());
+            QCOMPARE(t.tracks[s.track].name, x["lane"].get<std::string>());
+            auto args = argsOf(t, s);
+            const auto& inputs = x["inputs"];
+            for (size_t i = 0; i < inputs.size(); ++i)
+                QCOMPARE(args["input" + std::to_string(i)], inputs[i].get<std::string>());
+            QCOMPARE(args.count("input" + std::to_string(inputs.size())), size_t(0));
+            if (x.contains("thread_name")) QCOMPARE(args["thread_name"], x["thread_name"].get<std::string>());
+        }
+        QCOMPARE(t.flows.size(), expected["flows"].size());
+        const Track* counter = counterNamed(t, expected["counter"]["name"].get<std::string>());
+        QVERIFY(counter);
+        QCOMPARE(counter->counter.time, expected["counter"]["time_ns"].get<std::vector<TimeNs>>());
+        QCOMPARE(counter->counter.value, expected["counter"]["value"].get<std::vector<double>>());
     }
 
     void bareStepStats() {
