@@ -27,7 +27,7 @@
 #include <set>
 
 using namespace tracescope;
-using nlohmann::json;
+using Json = nlohmann::json;
 
 namespace {
 
@@ -132,10 +132,10 @@ struct PhaseCounts {
     }
 };
 
-PhaseCounts countPhases(const json& doc) {
+PhaseCounts countPhases(const Json& doc) {
     PhaseCounts c;
     std::map<uint64_t, std::pair<int, int>> flowIds, asyncIds;
-    for (const json& e : doc.at("traceEvents")) {
+    for (const Json& e : doc.at("traceEvents")) {
         const std::string ph = e.at("ph").get<std::string>();
         ++c.phases[ph];
         c.pids.insert(e.at("pid").get<int64_t>());
@@ -163,7 +163,7 @@ PhaseCounts countPhases(const json& doc) {
 // The written JSON holds exactly the trace's events (minus what the writer says it left out).
 void checkPhaseCounts(const Trace& t, const ChromeJsonWriteResult& r, const std::string& text) {
     QVERIFY(r.ok);
-    const json doc = json::parse(text);
+    const json doc = Json::parse(text);
     const PhaseCounts p = countPhases(doc);
     const TraceCounts c = t.counts();
     QCOMPARE(p.count("X") + p.count("B"), c.slices - r.droppedSlices);
@@ -189,10 +189,10 @@ void checkPhaseCounts(const Trace& t, const ChromeJsonWriteResult& r, const std:
 }
 
 // The deepest X event on (pid, tid) whose [ts, ts+dur] holds `at` (inclusive ends).
-std::string enclosingName(const json& doc, int64_t pid, int64_t tid, double at) {
+std::string enclosingName(const Json& doc, int64_t pid, int64_t tid, double at) {
     std::string best;
     double bestStart = -1e300;
-    for (const json& e : doc.at("traceEvents")) {
+    for (const Json& e : doc.at("traceEvents")) {
         if (e.at("ph") != "X" || e.at("pid").get<int64_t>() != pid || e.at("tid").get<int64_t>() != tid) continue;
         const double ts = e.at("ts").get<double>();
         const double end = ts + e.at("dur").get<double>();
@@ -253,7 +253,7 @@ private slots:
 
         s.clear();
         jsontext::appendString(s, std::string("a\"b\\c\n\x01\xc3\xa9\xff\xed\xa0\x80z", 14));
-        QCOMPARE(json::parse(s).get<std::string>(), std::string("a\"b\\c\n\x01\xc3\xa9\xef\xbf\xbd\xef\xbf\xbd"
+        QCOMPARE(Json::parse(s).get<std::string>(), std::string("a\"b\\c\n\x01\xc3\xa9\xef\xbf\xbd\xef\xbf\xbd"
                                                                 "\xef\xbf\xbd\xef\xbf\xbdz"));
         s.clear();
         QVERIFY(jsontext::appendDouble(s, 0.1));
@@ -284,7 +284,7 @@ private slots:
         QVERIFY(text.find("\"ts\":1234.567,\"dur\":0.001,\"name\":\"precise\"") != std::string::npos);
         QVERIFY(text.find("{\"ph\":\"B\"") != std::string::npos);  // the unfinished slice
 
-        const json doc = json::parse(text);
+        const json doc = Json::parse(text);
         QCOMPARE(doc.at("baseTimeNanoseconds").get<int64_t>(), int64_t(1700000000000000000));
         QCOMPARE(doc.at("hostname").get<std::string>(), std::string("node-1"));
         QCOMPARE(doc.at("config").at("batch").get<int>(), 32);
@@ -293,7 +293,7 @@ private slots:
         // Both processes had pid 7 and both host threads tid 7: all must be told apart.
         std::map<std::string, int64_t> pidOf;
         std::map<std::string, std::pair<int64_t, int64_t>> threadOf;
-        for (const json& e : doc.at("traceEvents")) {
+        for (const Json& e : doc.at("traceEvents")) {
             if (e.at("ph") != "M") continue;
             if (e.at("name") == "process_name") pidOf[e.at("args").at("name")] = e.at("pid");
             if (e.at("name") == "thread_name") threadOf[e.at("args").at("name")] = {e.at("pid"), e.at("tid")};
@@ -307,11 +307,11 @@ private slots:
 
         int counters = 0;
         std::set<std::string> counterNames;
-        for (const json& e : doc.at("traceEvents")) {
+        for (const Json& e : doc.at("traceEvents")) {
             const std::string ph = e.at("ph");
             const std::string name = e.value("name", "");
             if (ph == "X" && name == "launch") {
-                const json& a = e.at("args");
+                const Json& a = e.at("args");
                 QCOMPARE(a.at("i").get<int64_t>(), int64_t(-5));
                 QCOMPARE(a.at("u").get<uint64_t>(), UINT64_MAX);
                 QCOMPARE(a.at("d").get<double>(), 0.5);
@@ -344,7 +344,7 @@ private slots:
         // Each flow end, bound the way readers bind it (enclosing slice at ts),
         // lands on the slice it came from.
         std::map<std::string, std::pair<std::string, std::string>> flowEnds;
-        for (const json& e : doc.at("traceEvents")) {
+        for (const Json& e : doc.at("traceEvents")) {
             const std::string ph = e.at("ph");
             if (ph != "s" && ph != "f") continue;
             if (ph == "f") QCOMPARE(e.at("bp").get<std::string>(), std::string("e"));
@@ -422,13 +422,13 @@ private slots:
         checkPhaseCounts(*in.trace, r, text);
         if (QTest::currentTestFailed()) return;
         // Hand counts of the fixture (tests/tools/run_metadata_fixture.h).
-        const PhaseCounts p = countPhases(json::parse(text));
+        const PhaseCounts p = countPhases(Json::parse(text));
         QCOMPARE(p.count("X"), size_t(9));
         QCOMPARE(p.count("C"), size_t(5));
         QCOMPARE(p.count("s"), size_t(5));
         QCOMPARE(p.processNames, size_t(4));
         QVERIFY(text.find("\"ts\":35.123,\"dur\":4.567,\"name\":\"Identity\"") != std::string::npos);
-        QCOMPARE(json::parse(text).at("baseTimeNanoseconds").get<int64_t>(), fixture::kT0 * 1000);
+        QCOMPARE(Json::parse(text).at("baseTimeNanoseconds").get<int64_t>(), fixture::kT0 * 1000);
 #ifdef TRACESCOPE_HAVE_CHROME_IMPORTER
         const std::string path = tempPath("step.json");
         ChromeJsonWriteResult w = writeChromeJson(*in.trace, path);
