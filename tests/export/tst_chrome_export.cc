@@ -163,7 +163,7 @@ PhaseCounts countPhases(const Json& doc) {
 // The written JSON holds exactly the trace's events (minus what the writer says it left out).
 void checkPhaseCounts(const Trace& t, const ChromeJsonWriteResult& r, const std::string& text) {
     QVERIFY(r.ok);
-    const json doc = Json::parse(text);
+    const Json doc = Json::parse(text);
     const PhaseCounts p = countPhases(doc);
     const TraceCounts c = t.counts();
     QCOMPARE(p.count("X") + p.count("B"), c.slices - r.droppedSlices);
@@ -284,7 +284,7 @@ private slots:
         QVERIFY(text.find("\"ts\":1234.567,\"dur\":0.001,\"name\":\"precise\"") != std::string::npos);
         QVERIFY(text.find("{\"ph\":\"B\"") != std::string::npos);  // the unfinished slice
 
-        const json doc = Json::parse(text);
+        const Json doc = Json::parse(text);
         QCOMPARE(doc.at("baseTimeNanoseconds").get<int64_t>(), int64_t(1700000000000000000));
         QCOMPARE(doc.at("hostname").get<std::string>(), std::string("node-1"));
         QCOMPARE(doc.at("config").at("batch").get<int>(), 32);
