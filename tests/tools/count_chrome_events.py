@@ -302,7 +302,9 @@ class ThreadSlices:
 # Counting
 
 
-def count_events(events, be_file_order=False, v2_in_consumes=False):
+def count_events(events, be_file_order=False, v2_in_consumes=False, arrows=None):
+    """The info counts of a list of events. `arrows`, when a list, receives
+    (flow identity, from slice key, to slice key) for every counted flow."""
     slices = async_slices = instants = counter_samples = 0
     procs, tracks, series = set(), set(), set()
     has_global = False
@@ -436,7 +438,7 @@ def count_events(events, be_file_order=False, v2_in_consumes=False):
         return s.next_at_or_after(t) if s else None
 
     flows = 0
-    for evs in v1.values():
+    for ident, evs in v1.items():
         evs.sort(key=lambda x: (x[0], x[1]))
         is_open = False
         prev = None
@@ -453,19 +455,23 @@ def count_events(events, be_file_order=False, v2_in_consumes=False):
                 cur = enclosing(thread, ts)
             if prev is not None and cur is not None and prev != cur:
                 flows += 1
+                if arrows is not None:
+                    arrows.append((ident, prev, cur))
             if ph == 't':
                 prev = cur
             else:
                 is_open = False
                 prev = None
 
-    for evs in v2.values():
+    for bind, evs in v2.items():
         evs.sort(key=lambda x: (x[0], x[1]))
         pending = None
         for ts, order, key, flow_in, flow_out in evs:
             if flow_in and pending is not None:
                 if pending != key:
                     flows += 1
+                    if arrows is not None:
+                        arrows.append((bind, pending, key))
                 if v2_in_consumes:
                     pending = None
             if flow_out:
