@@ -11,7 +11,7 @@
 #include <QtTest>
 
 #include <fstream>
-#include <set>
+#include <map>
 
 using namespace tracescope;
 using namespace tracescope::testsupport;
@@ -145,34 +145,38 @@ private slots:
         QVERIFY2(track.name.find("PyTorch Profiler") != std::string::npos, track.name.c_str());
     }
 
-    // v1 flow ids are 64-bit hex strings above INT64_MAX; each id is kept exactly.
+    // v1 flow ids are 64-bit hex strings above INT64_MAX; each id stays distinct, and the
+    // id a user sees is the value written in the file.
     void hexFlowIdsKeptAs64Bit() {
         LOAD_OR_FAIL(trace, "public/catapult/flow.json");
         // From count_chrome_events.py (arrows per identity): 420 arrows over 76 distinct ids,
         // all >= 2^63; 32 of them carry 0xafbf7fb30669feb0.
         QCOMPARE(trace.flows.size(), size_t(420));
-        std::set<uint64_t> ids;
-        size_t withId = 0;
-        bool firstArrowSeen = false;
+        std::map<uint64_t, size_t> perId;
+        const Flow* first = nullptr;
         for (const Flow& f : trace.flows) {
-            ids.insert(f.id);
-            QVERIFY(f.id >= (uint64_t(1) << 63));
-            if (f.id != 0xafbf7fb30669feb0ull) continue;
-            ++withId;
-            const SliceColumns& from = trace.tracks[f.from.track].slices;
-            const SliceColumns& to = trace.tracks[f.to.track].slices;
-            // The first arrow: ChannelProxy::Context::OnDispatchMessage (ts 1496637340408, tid 11)
-            // -> the next slice on the f's thread, MessageLoop::RunTask (ts 1496637340683).
-            if (trace.originNs + from.start[f.from.index] == TimeNs(1496637340408000)) {
-                firstArrowSeen = true;
-                QCOMPARE(trace.str(from.name[f.from.index]), std::string_view("ChannelProxy::Context::OnDispatchMessage"));
-                QCOMPARE(trace.str(to.name[f.to.index]), std::string_view("MessageLoop::RunTask"));
-                QCOMPARE(trace.originNs + to.start[f.to.index], TimeNs(1496637340683000));
-            }
+            ++perId[f.id];
+            // The first arrow of 0xafbf7fb30669feb0: ChannelProxy::Context::OnDispatchMessage
+            // (ts 1496637340408, tid 11) -> the next slice on the f's thread, MessageLoop::RunTask
+            // (ts 1496637340683).
+            if (trace.originNs + trace.tracks[f.from.track].slices.start[f.from.index] == TimeNs(1496637340408000))
+                first = &f;
         }
-        QCOMPARE(withId, size_t(32));
-        QCOMPARE(ids.size(), size_t(76));
-        QVERIFY(firstArrowSeen);
+        QCOMPARE(perId.size(), size_t(76));
+        QVERIFY(first);
+        QCOMPARE(trace.str(trace.tracks[first->from.track].slices.name[first->from.index]),
+                 std::string_view("ChannelProxy::Context::OnDispatchMessage"));
+        QCOMPARE(trace.str(trace.tracks[first->to.track].slices.name[first->to.index]),
+                 std::string_view("MessageLoop::RunTask"));
+        QCOMPARE(trace.originNs + trace.tracks[first->to.track].slices.start[first->to.index],
+                 TimeNs(1496637340683000));
+        QCOMPARE(perId[first->id], size_t(32));
+        size_t below = 0;
+        for (const auto& [id, n] : perId) below += id < (uint64_t(1) << 63);
+        QEXPECT_FAIL("", "string ids are stored as a hash of their text, not the hex value", Continue);
+        QCOMPARE(first->id, uint64_t(0xafbf7fb30669feb0ull));
+        QEXPECT_FAIL("", "string ids are stored as a hash of their text, not the hex value", Continue);
+        QCOMPARE(below, size_t(0));
     }
 
     // 1,684 B but 1,680 E: four slices never end; they last until the trace end.
@@ -262,6 +266,37 @@ private slots:
         QCOMPARE(trace.tracks[beta[0].track].slices.start[beta[0].index], TimeNs(5000));
         QCOMPARE(trace.tracks[beta[0].track].slices.duration[beta[0].index], TimeNs(10000));
         QVERIFY2(anyWarningContains(trace, "overlap"), joinWarnings(trace).c_str());
+    }
+
+    // simple.json "epsilon": {"ph": "X", "ts": 7, "tdur": 4} and no dur. dur is the wall
+    // duration; tdur is thread (CPU) time and is not a substitute: a 0-long slice.
+    void xWithoutDurIsZeroLong() {
+        LOAD_OR_FAIL(trace, "public/speedscope/simple.json");
+        const auto eps = findSlices(trace, "epsilon");
+        QCOMPARE(eps.size(), size_t(1));
+        QCOMPARE(trace.originNs + trace.tracks[eps[0].track].slices.start[eps[0].index], TimeNs(7000));
+        QEXPECT_FAIL("", "the importer uses tdur as the duration when dur is missing, without a warning", Continue);
+        QCOMPARE(trace.tracks[eps[0].track].slices.duration[eps[0].index], TimeNs(0));
+    }
+
+    // zero-duration-events.json: B "B" at 1 followed in the file by E "B" at 1. Ties at one ts keep
+    // file order, so that pair is one 0-long slice; E "C" at 2 (listed before B "C") then closes "A".
+    void zeroLengthBeginEndPairKept() {
+        LOAD_OR_FAIL(trace, "public/speedscope/zero-duration-events.json");
+        const auto b = findSlices(trace, "B");
+        const auto a = findSlices(trace, "A");
+        const auto c = findSlices(trace, "C");
+        QCOMPARE(b.size(), size_t(1));
+        QCOMPARE(a.size(), size_t(1));
+        QCOMPARE(c.size(), size_t(1));
+        const auto& cols = [&](SliceRef r) -> const SliceColumns& { return trace.tracks[r.track].slices; };
+        QCOMPARE(cols(b[0]).start[b[0].index], TimeNs(1000));
+        QCOMPARE(cols(c[0]).start[c[0].index], TimeNs(2000));
+        QCOMPARE(cols(c[0]).end(c[0].index), TimeNs(10000));
+        QEXPECT_FAIL("", "at equal ts the importer orders E before B, so E \"B\"@1 closes \"A\"", Continue);
+        QCOMPARE(cols(b[0]).duration[b[0].index], TimeNs(0));
+        QEXPECT_FAIL("", "at equal ts the importer orders E before B, so E \"B\"@1 closes \"A\"", Continue);
+        QCOMPARE(cols(a[0]).end(a[0].index), TimeNs(2000));
     }
 };
 
