@@ -25,7 +25,8 @@ Definitions (the importer implements the same ones):
                   v2 bind_id + flow_in/flow_out on X/B slices (see count_flows).
   span_ns         max(end) - min(start) over slices, instants, counter samples
                   and async begins/ends, ts converted exactly from the decimal
-                  text (µs -> ns, half-up rounding beyond 3 decimals).
+                  text (µs -> ns, half-up rounding beyond 3 decimals); ts and
+                  dur may also be strings holding a JSON number.
                   Unfinished B and b extend to the trace end, so they add
                   only their start.
 
@@ -188,7 +189,10 @@ def load_trace(path):
 
 
 def to_ns(value):
-    """µs (JSON number, exact decimal) -> int ns, or None if not a valid time."""
+    """µs (JSON number, or a string holding one, as ROCm writes) -> int ns
+    (exact decimal), or None if not a valid time."""
+    if isinstance(value, str) and _JSON_NUMBER.match(value):
+        value = Decimal(value)
     if isinstance(value, bool) or not isinstance(value, (int, Decimal)):
         return None
     d = Decimal(value) * 1000

@@ -111,6 +111,13 @@ class Structure(unittest.TestCase):
         # 0.0015 µs -> 2 ns and 6.0005 µs -> 6001 ns (half up); ends: 3000, 1002 (2 + 1000)
         self.assertEqual(r['span_ns'], 6001 - 2)
 
+    def test_numeric_string_times(self):
+        ev = [dict(ph='X', name='a', ts='10', dur='2.5', pid=1, tid=1),
+              dict(ph='i', name='b', ts='20.0005', pid=1, tid=1, s='t'),
+              dict(ph='X', name='bad', ts='1e', dur=1, pid=1, tid=1)]   # not a number: dropped
+        r = counts(ev)
+        self.assertEqual((r['slices'], r['instants'], r['span_ns']), (1, 1, 10001))
+
     def test_async(self):
         ev = [dict(ph='b', cat='c', id='0x1', name='a', ts=0, pid=1),
               dict(ph='e', cat='c', id='0x1', name='a', ts=50, pid=1),
