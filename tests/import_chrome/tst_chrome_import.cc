@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <QElapsedTimer>
 #include <QtTest>
 
 #include <fstream>
@@ -297,6 +298,36 @@ private slots:
         QCOMPARE(cols(b[0]).duration[b[0].index], TimeNs(0));
         QEXPECT_FAIL("", "at equal ts the importer orders E before B, so E \"B\"@1 closes \"A\"", Continue);
         QCOMPARE(cols(a[0]).end(a[0].index), TimeNs(2000));
+    }
+
+    // A raised cancel flag stops the import: no trace, `cancelled`, quickly.
+    void cancelStopsImport() {
+        std::atomic<bool> cancel{true};
+        ImportOptions options;
+        options.cancel = &cancel;
+        QElapsedTimer timer;
+        timer.start();
+        ImportResult r = importTrace(sharedTestData("public/hta/df_index_resolver.json.gz"), options);
+        QVERIFY(!r.ok());
+        QVERIFY(r.cancelled);
+        QVERIFY2(timer.elapsed() < 5000, std::to_string(timer.elapsed()).c_str());
+    }
+
+    // Progress is reported in bytes of the file, never goes back, and ends at the total.
+    void progressIsMonotonicAndComplete() {
+        std::vector<std::pair<uint64_t, uint64_t>> calls;
+        ImportOptions options;
+        options.progress = [&](uint64_t done, uint64_t total) { calls.emplace_back(done, total); };
+        const std::string path = sharedTestData("public/catapult/lthi_cats.json.gz");
+        ImportResult r = importTrace(path, options);
+        QVERIFY2(r.ok(), r.error.c_str());
+        QVERIFY(!calls.empty());
+        for (size_t i = 1; i < calls.size(); ++i) {
+            QVERIFY(calls[i].first >= calls[i - 1].first);
+            QCOMPARE(calls[i].second, calls[0].second);
+        }
+        QCOMPARE(calls.back().first, calls.back().second);
+        QVERIFY(calls.back().second > 0);
     }
 };
 
