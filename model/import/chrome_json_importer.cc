@@ -116,7 +116,7 @@ ImportResult importChromeJson(const std::string& path, const ImportOptions& opti
     };
 
     auto work = [&] {
-        std::unique_ptr<EventChunkParser> parser = makeEventChunkParser(strings);
+        std::unique_ptr<EventChunkParser> parser = makeEventChunkParser(strings, kChunkBytes);
         EventBatch batch;
         EventChunk chunk;
         while (queue.pop(chunk)) {

@@ -26,6 +26,14 @@ std::vector<Arg> mergeArgs(std::vector<Arg> base, const std::vector<Arg>& extra)
 
 ChromeTraceAssembler::ChromeTraceAssembler(TraceBuilder& builder, SharedStrings& strings)
     : builder_(builder), strings_(strings) {
+    // An encoded arg starts with varint(key << 3 | type): keys with StringIds below
+    // 16 cost one byte instead of two. Give those ids to the arg keys that are most
+    // frequent in real PyTorch/Kineto traces (op and kernel events), before any
+    // other string is interned.
+    const char* commonArgKeys[] = {"External id", "Ev Idx", "correlation", "Input type", "Input Dims",
+                                   "cbid", "Record function id", "Concrete Inputs", "stream", "device",
+                                   "context", "grid", "block", "registers per thread", "shared memory"};
+    for (const char* k : commonArgKeys) strings_.intern(k);
     const char* device[] = {"kernel", "gpu_memcpy", "gpu_memset", "Kernel", "Memcpy", "Memset"};
     for (int i = 0; i < 6; ++i) deviceCategories_[i] = strings_.intern(device[i]);
     processName_ = strings_.intern("process_name");
@@ -130,6 +138,7 @@ void ChromeTraceAssembler::add(const EventBatch& batch) {
     withoutPhase_ += batch.withoutPhase;
     withoutTs_ += batch.withoutTs;
     missingDur_ += batch.missingDur;
+    tdurUsed_ += batch.tdurUsed;
     utf8Replaced_ += batch.utf8Replaced;
     if (batch.invalid > 0) {
         if (invalid_ == 0)
@@ -169,7 +178,7 @@ void ChromeTraceAssembler::addEvent(const EventBatch& batch, const ChromeEvent& 
         noteTime(e.ts);
         if (e.ph == 'B') beginEnds_.push_back({e.ts, seq, thread, slice, e.name, 0, 0, false});
         if (e.bindId.present() && e.has(ChromeEvent::kFlowIn | ChromeEvent::kFlowOut))
-            boundSlices_.push_back({e.bindId.value, e.ts, seq, t, slice, e.bindId.kind, uint8_t(e.flags)});
+            boundSlices_.push_back({e.bindId.value, e.bindId.shown, e.ts, seq, t, slice, e.bindId.kind, uint8_t(e.flags)});
         ++imported_;
         break;
     }
@@ -234,7 +243,7 @@ void ChromeTraceAssembler::addEvent(const EventBatch& batch, const ChromeEvent& 
     }
     case 's': case 't': case 'f': {
         const uint32_t thread = threadSlot(e.pid, e.tid);
-        flowEvents_.push_back({e.id.value, e.ts, seq, e.cat, e.name, thread, e.id.kind, e.ph,
+        flowEvents_.push_back({e.id.value, e.id.shown, e.ts, seq, e.cat, e.name, thread, e.id.kind, e.ph,
                                e.has(ChromeEvent::kBindEnclosing)});
         ++imported_;
         break;
@@ -411,11 +420,11 @@ void ChromeTraceAssembler::resolveFlows() {
         }
         if (f.ph == 't') {
             const FlowEnd step = FlowEnd::enclosing(t, f.ts);
-            builder_.addFlow(source, step, f.name, f.cat, f.idValue);
+            builder_.addFlow(source, step, f.name, f.cat, f.shownId);
             source = step;
         } else {
             builder_.addFlow(source, f.enclosing ? FlowEnd::enclosing(t, f.ts) : FlowEnd::next(t, f.ts), f.name, f.cat,
-                             f.idValue);
+                             f.shownId);
             open = false;
         }
     }
@@ -437,7 +446,7 @@ void ChromeTraceAssembler::resolveBoundFlows() {
             pending = nullptr;
         if ((s.flags & ChromeEvent::kFlowIn) && pending)
             builder_.addFlow(FlowEnd::ofSlice(pending->track, pending->slice), FlowEnd::ofSlice(s.track, s.slice),
-                             kEmptyString, kEmptyString, s.idValue);
+                             kEmptyString, kEmptyString, s.shownId);
         if (s.flags & ChromeEvent::kFlowOut) pending = &s;
     }
     boundSlices_ = {};
@@ -512,7 +521,9 @@ void ChromeTraceAssembler::finish(const std::vector<TopLevelValue>& metadata) {
     }
     if (withoutTs_) builder_.addWarning(std::to_string(withoutTs_) + " event(s) without a valid ts skipped");
     if (missingDur_)
-        builder_.addWarning(std::to_string(missingDur_) + " X event(s) without a numeric dur or tdur: duration 0");
+        builder_.addWarning(std::to_string(missingDur_) + " X event(s) without a numeric dur: " +
+                            std::to_string(tdurUsed_) + " took their tdur, " + std::to_string(missingDur_ - tdurUsed_) +
+                            " are 0 long");
     if (utf8Replaced_)
         builder_.addWarning(std::to_string(utf8Replaced_) + " invalid UTF-8 byte(s) replaced by '?'");
     if (invalid_)

@@ -452,6 +452,7 @@ ReadResult JsonChunkReader::run() {
     ++pos_;
     std::string key, value;
     std::vector<std::string> skippedKeys;
+    bool sawTraceEvents = false;
     for (bool firstKey = true;; firstKey = false) {
         skipWhitespace();
         int c = peek();
@@ -484,6 +485,7 @@ ReadResult JsonChunkReader::run() {
         bool complete = true;
         if (key == "traceEvents" && peek() == '[') {
             ++pos_;
+            sawTraceEvents = true;
             const Ended e = readEvents();
             if (e != Ended::ArrayClosed) {
                 if (e == Ended::Eof) truncated();
@@ -521,6 +523,8 @@ ReadResult JsonChunkReader::run() {
         else fail("invalid JSON at byte " + std::to_string(offset()) + ": expected ',' or '}'");
         break;
     }
+    if (!sawTraceEvents && result_.error.empty())
+        result_.warnings.push_back("the JSON object has no \"traceEvents\" array: no events");
     if (!skippedKeys.empty()) {
         std::string w = "skipped top-level key(s) not supported:";
         for (const auto& k : skippedKeys) w += " " + k;
