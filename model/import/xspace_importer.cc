@@ -83,6 +83,7 @@ public:
         process_ = kNoIndex;
         lines_.assign(layout.lines.size(), LineState{});
         rowTracks_.clear();
+        rowSizes_.clear();
         counterTracks_.clear();
         if (kind_ == PlaneKind::Metadata) {
             readMetadataPlane();
@@ -104,6 +105,13 @@ public:
             return displayName(layout.lines[a]) < displayName(layout.lines[c]);
         });
         for (uint32_t rank = 0; rank < order.size(); ++rank) lines_[order[rank]].nameRank = rank;
+        // Sizes known from the outline, to size each track's columns once (growing them
+        // event by event costs more than filling them).
+        for (const XLineLayout& l : layout.lines) {
+            RowSize& r = rowSizes_[rowOf(l)];
+            r.events += l.eventCount;
+            for (const ByteRange& c : l.eventChunks) r.wireBytes += c.size();
+        }
     }
 
     void convertEvents(uint32_t lineIndex, const pb::XLine& events) {
@@ -118,11 +126,7 @@ public:
 
     // Flows within one XSpace (correlation ids and context ids are per process).
     void endSource() {
-        for (const Launch& l : launches_) {
-            auto it = deviceEnds_.find(l.correlationId);
-            if (it == deviceEnds_.end()) continue;
-            for (const End& d : it->second) b_.addFlow(l.end, d, launchName_, launchName_, nextFlowId_++);
-        }
+        linkLaunches();
         for (auto& [key, pc] : contexts_) {
             if (pc.producers.empty() || pc.consumers.empty()) continue;
             // As XProf: a context id shared by many producers and many consumers is not a real link.
@@ -142,6 +146,29 @@ public:
     uint64_t aggregatedEvents() const { return aggregated_; }
 
 private:
+    // Host API call -> device activity with the same correlation id. One launch may feed many
+    // device events (a CUDA graph); when an id repeats on the host (ids reused, several
+    // contexts), each device event goes to the latest launch that started before it.
+    void linkLaunches() {
+        std::sort(launches_.begin(), launches_.end(), [](const Launch& a, const Launch& b) {
+            return a.correlationId != b.correlationId ? a.correlationId < b.correlationId : a.start < b.start;
+        });
+        for (size_t i = 0; i < launches_.size();) {
+            size_t j = i;
+            while (j < launches_.size() && launches_[j].correlationId == launches_[i].correlationId) ++j;
+            auto it = deviceEnds_.find(launches_[i].correlationId);
+            if (it != deviceEnds_.end()) {
+                for (const DeviceEnd& d : it->second) {
+                    size_t k = i;
+                    while (k + 1 < j && launches_[k + 1].start <= d.start) ++k;
+                    b_.addFlow(launches_[k].end, d.end, launchName_, launchName_, nextFlowId_++);
+                }
+            }
+            i = j;
+        }
+    }
+
+private:
     struct LineState {
         bool ready = false;
         LineKind kind = LineKind::Other;
@@ -152,6 +179,11 @@ private:
     struct Launch {
         End end;
         uint64_t correlationId;
+        int64_t start;
+    };
+    struct DeviceEnd {
+        End end;
+        int64_t start;
     };
 
     TraceBuilder& b_;
@@ -168,18 +200,24 @@ private:
     int64_t pid_ = 0;
     std::vector<LineState> lines_;
     std::map<int64_t, TrackIndex> rowTracks_;  // display row id -> track (lines sharing a row share a track)
+    struct RowSize {
+        size_t events = 0;
+        size_t wireBytes = 0;
+    };
+    std::unordered_map<int64_t, RowSize> rowSizes_;
     std::unordered_map<StringId, TrackIndex> counterTracks_;
     std::unordered_map<std::string_view, StringId> categories_;
     StringId longNameKey_, launchName_, contextCategory_;
     ArgsWriter args_;
 
-    std::unordered_map<uint64_t, std::vector<End>> deviceEnds_;  // correlation id -> device slices
+    std::unordered_map<uint64_t, std::vector<DeviceEnd>> deviceEnds_;  // correlation id -> device slices
     std::vector<Launch> launches_;
     std::map<std::pair<uint64_t, uint64_t>, ProducerConsumer> contexts_;
     uint64_t nextFlowId_ = 1;
     uint64_t aggregated_ = 0;
 
     static std::string_view displayName(const XLineLayout& l) { return l.displayName.empty() ? l.name : l.displayName; }
+    static int64_t rowOf(const XLineLayout& l) { return l.displayId != 0 ? l.displayId : l.id; }
     std::string text(const ArgValue& v) const { return v.toString(b_.strings()); }
     StringId cat(std::string_view c) const { return categories_.at(c); }
 
@@ -233,11 +271,22 @@ private:
     TrackIndex trackFor(const XLineLayout& line, LineState& ls) {
         if (ls.track != kNoIndex) return ls.track;
         ensureProcess();
-        const int64_t row = line.displayId != 0 ? line.displayId : line.id;
+        const int64_t row = rowOf(line);
         auto it = rowTracks_.find(row);
         if (it != rowTracks_.end()) return ls.track = it->second;
         const TrackIndex t = b_.addTrack(process_, TrackKind::Thread, std::string(displayName(line)), row);
         Track& tr = b_.track(t);
+        // Most events are slices; instants (memory events, markers) grow as needed. Encoded
+        // args take well under the events' wire size.
+        const RowSize& size = rowSizes_[row];
+        SliceColumns& c = tr.slices;
+        c.start.reserve(size.events);
+        c.duration.reserve(size.events);
+        c.name.reserve(size.events);
+        c.category.reserve(size.events);
+        c.args.reserve(size.events);
+        c.depthAndFlags.reserve(size.events);
+        tr.argBlob.reserve(size.wireBytes / 2);
         if (kind_ == PlaneKind::Device) tr.sortIndex = deviceLineSortIndex(ls.kind);
         else tr.sortIndex = ls.nameRank;
         rowTracks_.emplace(row, t);
@@ -359,8 +408,8 @@ private:
         const uint32_t id = b_.addSlice(t, start, psToNs(durationPs), name, category, args_);
         const End end = End::ofSlice(t, id);
         if (roles.hasCorrelation) {
-            if (ls.kind == LineKind::Stream) deviceEnds_[roles.correlation].push_back(end);
-            else if (kind_ == PlaneKind::Host) launches_.push_back({end, roles.correlation});
+            if (ls.kind == LineKind::Stream) deviceEnds_[roles.correlation].push_back({end, start});
+            else if (kind_ == PlaneKind::Host) launches_.push_back({end, roles.correlation, start});
         }
         if (roles.hasProducer && roles.producerTypeSet)
             contexts_[{roles.producerType, roles.producerId}].producers.push_back(end);
@@ -435,7 +484,7 @@ ImportResult importXSpaces(const std::vector<XSpaceSource>& inputs, const Import
             s->size = in.bytes.size();
         }
         if (s->size == 0) error = "empty file";
-        else scanXSpace(s->data, s->size, s->layout, &error);
+        else scanXSpace(s->data, s->size, s->layout, &error, kRunBytes);
         if (error.empty() && s->layout.planes.empty()) error = "the XSpace has no planes";
         if (!error.empty()) {
             if (!multiHost) return ImportResult::failure(what + ": " + error);
