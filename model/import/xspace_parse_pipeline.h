@@ -47,11 +47,11 @@ struct ParsedPiece {
 void parsePiece(const WorkItem& item, ParsedPiece& out, ArenaBlock block = {});
 
 // Event runs are cut at this many wire bytes, so a run's parsed form fits one arena block.
-inline constexpr size_t kRunBytes = 256 * 1024;
+inline constexpr size_t kRunBytes = 64 * 1024;
 
 class ParsePipeline {
 public:
-    static constexpr size_t kBlockBytes = 4 << 20;
+    static constexpr size_t kBlockBytes = 1 << 20;
 
     ParsePipeline(const std::vector<WorkItem>& items, unsigned workers, const std::atomic<bool>* cancel);
     ~ParsePipeline();

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <cstring>
 #include <random>
 
 using namespace tracescope;
@@ -92,6 +93,30 @@ std::string processProperty(const Process& p, std::string_view key) {
 std::string metadata(const Trace& t, std::string_view key) {
     const std::string* v = t.metadataValue(key);
     return v ? *v : "<missing>";
+}
+
+// Hand-made protobuf bytes, written from xplane.proto's field numbers.
+std::string varintBytes(uint64_t v) {
+    std::string s;
+    while (v >= 0x80) {
+        s += char(0x80 | (v & 0x7f));
+        v >>= 7;
+    }
+    return s + char(v);
+}
+std::string pbVarint(int field, uint64_t v) { return varintBytes(uint64_t(field) << 3) + varintBytes(v); }
+std::string pbBytes(int field, const std::string& payload) {
+    return varintBytes(uint64_t(field) << 3 | 2) + varintBytes(payload.size()) + payload;
+}
+std::string pbDouble(int field, double d) {
+    std::string s = varintBytes(uint64_t(field) << 3 | 1);
+    char b[8];
+    std::memcpy(b, &d, 8);
+    return s + std::string(b, 8);
+}
+// event_metadata / stat_metadata map entry: key 1, value 2 { id 1, name 2 }.
+std::string pbMetadataEntry(int field, int64_t id, const std::string& name) {
+    return pbBytes(field, pbVarint(1, uint64_t(id)) + pbBytes(2, pbVarint(1, uint64_t(id)) + pbBytes(2, name)));
 }
 
 ImportResult open(const std::string& path) {
@@ -581,6 +606,53 @@ private slots:
         QCOMPARE(t.originNs + track.slices.start[0], TimeNs(1002));
         QCOMPARE(track.slices.duration[0], TimeNs(3));
         QCOMPARE(t.str(track.slices.category[0]), std::string_view("kernel"));
+    }
+
+    // Hosts are aligned on their Task Environment profile_start_time.
+    void hostsAlignedOnProfileStart() {
+        auto space = [](uint64_t startUnixNs) {
+            const std::string event = pbVarint(1, 1) + pbVarint(2, 5000) + pbVarint(3, 1000000);  // 5 ns, 1 us
+            const std::string line = pbVarint(1, 3) + pbBytes(2, "worker") + pbVarint(3, 100) + pbBytes(4, event);
+            const std::string host = pbBytes(2, "/host:CPU") + pbBytes(3, line) + pbMetadataEntry(4, 1, "step");
+            const std::string env = pbBytes(2, "Task Environment") + pbMetadataEntry(5, 7, "profile_start_time") +
+                                    pbBytes(6, pbVarint(1, 7) + pbVarint(3, startUnixNs));
+            return pbBytes(1, host) + pbBytes(1, env);
+        };
+        const std::string a = space(1700000000000000000ull), b = space(1700000000000250000ull);  // b starts 250 us later
+        ImportResult r = importXSpaces({XSpaceSource{"a", "", a}, XSpaceSource{"b", "", b}});
+        QVERIFY2(r.ok(), r.error.c_str());
+        const Trace& t = *r.trace;
+        QCOMPARE(t.hosts, (std::vector<std::string>{"a", "b"}));
+        const Process* pa = findProcess(t, "a: /host:CPU");
+        const Process* pb = findProcess(t, "b: /host:CPU");
+        QVERIFY(pa && pb);
+        const Track& ta = t.tracks[pa->tracks[0]];
+        const Track& tb = t.tracks[pb->tracks[0]];
+        QCOMPARE(tb.slices.start[0] - ta.slices.start[0], TimeNs(250000));
+        QVERIFY(t.originUnixNs.has_value());
+        // Time 0 of host a is its profile start; its event starts 100 ns + 5 ns later.
+        QCOMPARE(*t.originUnixNs + ta.slices.start[0], int64_t(1700000000000000000ll + 105));
+        QCOMPARE(metadata(t, "b.profile_start_time"), std::string("1700000000000250000"));
+    }
+
+    // "_counters_" lines become counter tracks, one per counter name.
+    void counterLines() {
+        auto sample = [](uint64_t offsetPs, double v) {
+            return pbBytes(4, pbVarint(1, 1) + pbVarint(2, offsetPs) + pbBytes(4, pbVarint(1, 9) + pbDouble(2, v)));
+        };
+        const std::string line = pbVarint(1, 1) + pbBytes(2, "_counters_") + sample(1000, 0.5) + sample(3000, 0.75);
+        const std::string plane = pbVarint(1, 0) + pbBytes(2, "/device:TPU:0") + pbBytes(3, line) +
+                                  pbMetadataEntry(4, 1, "hbm_util") + pbMetadataEntry(5, 9, "hbm_util");
+        ImportResult r = importXSpaces({XSpaceSource{"h", "", pbBytes(1, plane)}});
+        QVERIFY2(r.ok(), r.error.c_str());
+        const Trace& t = *r.trace;
+        QCOMPARE(t.counts().counterTracks, size_t(1));
+        QCOMPARE(t.counts().counterSamples, size_t(2));
+        const Track& c = t.tracks[t.processes[0].tracks[0]];
+        QCOMPARE(c.kind, TrackKind::Counter);
+        QCOMPARE(c.name, std::string("hbm_util"));
+        QCOMPARE(c.counter.value[1], 0.75);
+        QCOMPARE(c.counter.time[1] - c.counter.time[0], TimeNs(2));
     }
 };
 
