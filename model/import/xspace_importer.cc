@@ -64,6 +64,10 @@ public:
                        category::kPython, category::kMemory, category::kCudaRuntime, category::kCudaDriver,
                        category::kOther})
             categories_.emplace(c, b_.intern(c));
+        kernelCategory_ = cat(category::kKernel);
+        memcpyCategory_ = cat(category::kMemcpy);
+        memsetCategory_ = cat(category::kMemset);
+        gpuMemoryCategory_ = cat(category::kGpuMemory);
     }
 
     void beginSource(Source& s, uint32_t hostIndex) {
@@ -208,6 +212,7 @@ private:
     std::unordered_map<StringId, TrackIndex> counterTracks_;
     std::unordered_map<std::string_view, StringId> categories_;
     StringId longNameKey_, launchName_, contextCategory_;
+    StringId kernelCategory_, memcpyCategory_, memsetCategory_, gpuMemoryCategory_;
     ArgsWriter args_;
 
     std::unordered_map<uint64_t, std::vector<DeviceEnd>> deviceEnds_;  // correlation id -> device slices
@@ -344,11 +349,19 @@ private:
     }
 
     StringId streamCategory(const EventType& t, const Roles& r) const {
-        if (r.kernel) return cat(category::kKernel);
-        if (r.memcpy || startsWith(t.fullName, "Memcpy")) return cat(category::kMemcpy);
-        if (r.memset || startsWith(t.fullName, "Memset")) return cat(category::kMemset);
-        if (r.memalloc) return cat(category::kGpuMemory);
-        return cat(category::kKernel);
+        if (r.kernel) return kernelCategory_;
+        if (r.memcpy || startsWith(t.fullName, "Memcpy")) return memcpyCategory_;
+        if (r.memset || startsWith(t.fullName, "Memset")) return memsetCategory_;
+        if (r.memalloc) return gpuMemoryCategory_;
+        return kernelCategory_;
+    }
+
+    // Host categories depend only on the event type and whether it has a correlation id,
+    // so they are worked out once per type.
+    StringId hostCategory(const EventType& t, bool hasCorrelation) {
+        StringId& cached = t.categoryCache[hasCorrelation ? 1 : 0];
+        if (cached == kEmptyString) cached = cat(hostEventCategory(t.fullName, hasCorrelation));
+        return cached;
     }
 
     void convertEvent(const XLineLayout& line, LineState& ls, const pb::XEvent& e) {
@@ -398,7 +411,7 @@ private:
         StringId category = ls.category;
         if (category == kEmptyString) {
             if (ls.kind == LineKind::Stream) category = streamCategory(*type, roles);
-            else category = cat(hostEventCategory(type->fullName, roles.hasCorrelation));
+            else category = hostCategory(*type, roles.hasCorrelation);
         }
         const TrackIndex t = trackFor(line, ls);
         if (durationPs <= 0) {
@@ -550,7 +563,8 @@ ImportResult importXSpaces(const std::vector<XSpaceSource>& inputs, const Import
 
     // 4. Parse on workers, convert here, in order.
     Converter conv(builder, multiHost);
-    const unsigned workers = options.threads > 1 ? options.threads - 1 : 0;
+    // Small profiles are done before a second thread pays for itself.
+    const unsigned workers = options.threads > 1 && totalBytes >= (16u << 20) ? options.threads - 1 : 0;
     ParsePipeline pipeline(items, workers, options.cancel);
     size_t metaItem = 0;
     bool planeOpen = false;
