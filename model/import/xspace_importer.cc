@@ -391,7 +391,10 @@ private:
             name = roles.stepName;
         }
 
-        const int64_t start = line.timestampNs + psToNs(e.offset_ps()) + source_->shiftNs;
+        // Start and end are each rounded to ns (rather than start and duration), so an event
+        // nested in another in ps stays nested in ns.
+        const int64_t base = line.timestampNs + source_->shiftNs;
+        const int64_t start = base + psToNs(e.offset_ps());
         const int64_t durationPs = e.duration_ps();
 
         if (ls.kind == LineKind::Counters) {
@@ -418,7 +421,8 @@ private:
             b_.addInstant(t, start, name, category, args_);
             return;
         }
-        const uint32_t id = b_.addSlice(t, start, psToNs(durationPs), name, category, args_);
+        const int64_t endNs = base + psToNs(e.offset_ps() + durationPs);
+        const uint32_t id = b_.addSlice(t, start, endNs - start, name, category, args_);
         const End end = End::ofSlice(t, id);
         if (roles.hasCorrelation) {
             if (ls.kind == LineKind::Stream) deviceEnds_[roles.correlation].push_back({end, start});

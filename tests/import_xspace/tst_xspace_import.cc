@@ -602,10 +602,32 @@ private slots:
         QCOMPARE(metadata(t, "xspace.aggregated_events"), std::string("1"));
         const Track& track = t.tracks[t.processes[0].tracks[0]];
         QCOMPARE(track.name, std::string("Stream #7"));
-        // (1000 ns * 1000 + 1500 ps) rounds to 1002 ns; 2500 ps rounds to 3 ns.
+        // Start (1000 ns * 1000 + 1500 ps) rounds to 1002 ns, end (+2500 ps = 1004000 ps) to 1004 ns.
         QCOMPARE(t.originNs + track.slices.start[0], TimeNs(1002));
-        QCOMPARE(track.slices.duration[0], TimeNs(3));
+        QCOMPARE(track.slices.duration[0], TimeNs(2));
         QCOMPARE(t.str(track.slices.category[0]), std::string_view("kernel"));
+    }
+
+    // Cancel and progress.
+    void cancelAndProgress() {
+        std::atomic<bool> cancel{true};
+        ImportOptions cancelled;
+        cancelled.cancel = &cancel;
+        ImportResult r = importXSpace(kTf24, cancelled);
+        QVERIFY(!r.ok());
+        QVERIFY(r.cancelled);
+        ImportOptions progress;
+        uint64_t lastDone = 0, lastTotal = 0;
+        bool monotonic = true;
+        progress.progress = [&](uint64_t done, uint64_t total) {
+            monotonic = monotonic && done >= lastDone && done <= total;
+            lastDone = done;
+            lastTotal = total;
+        };
+        QVERIFY(importXSpace(kTf24, progress).ok());
+        QVERIFY(monotonic);
+        QCOMPARE(lastTotal, uint64_t(fs::file_size(kTf24)));
+        QVERIFY(lastDone > lastTotal / 2);
     }
 
     // Hosts are aligned on their Task Environment profile_start_time.
