@@ -474,13 +474,16 @@ private slots:
         std::error_code ec;
         for (const auto& entry : std::filesystem::recursive_directory_iterator(shared, ec)) {
             const std::string p = entry.path().string();
-            if (p.size() > 11 && p.substr(p.size() - 11) == ".xplane.pb") files.push_back(p);
+            if (p.ends_with(".xplane.pb")) files.push_back(p);
         }
         int exported = 0;
         for (const std::string& file : files) {
             if (!std::filesystem::exists(file)) continue;
             ImportResult in = importTrace(file);
             if (!in.ok()) {
+#ifdef TRACESCOPE_HAVE_XSPACE_IMPORTER
+                QFAIL((file + ": " + in.error).c_str());
+#endif
                 qWarning("cannot import %s: %s", file.c_str(), in.error.c_str());
                 continue;
             }
