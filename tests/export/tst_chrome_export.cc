@@ -500,6 +500,10 @@ private slots:
                 qWarning("round trip differs for %s", file.c_str());
                 return;
             }
+            const TraceCounts c = in.trace->counts();
+            qInfo("%s: %zu slices, %zu async, %zu instants, %zu counter samples, %zu flows (%llu left out): round trip equal",
+                  std::filesystem::path(file).filename().c_str(), c.slices, c.asyncSlices, c.instants,
+                  c.counterSamples, c.flows, static_cast<unsigned long long>(w.droppedFlows));
             ++exported;
         }
         QVERIFY(exported >= 5);
