@@ -25,6 +25,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <tuple>
 
 using namespace tracescope;
 using Json = nlohmann::json;
@@ -233,6 +234,22 @@ void checkRoundTrip(const Trace& t, const ChromeJsonWriteResult& r, const std::s
     QCOMPARE(b.flows, a.flows - r.droppedFlows);
     QCOMPARE(b.asyncSlices, a.asyncSlices);
     QCOMPARE(back.trace->spanNs(), t.spanNs());
+    // Every slice, instant and counter sample comes back with its name and exact ns times.
+    auto events = [](const Trace& tr) {
+        std::vector<std::tuple<int, std::string, TimeNs, TimeNs, double>> out;
+        for (const Track& k : tr.tracks) {
+            const int kind = int(k.kind);
+            for (size_t i = 0; i < k.slices.size(); ++i)
+                out.emplace_back(kind, std::string(tr.str(k.slices.name[i])), k.slices.start[i], k.slices.duration[i], 0);
+            for (size_t i = 0; i < k.instants.size(); ++i)
+                out.emplace_back(-1, std::string(tr.str(k.instants.name[i])), k.instants.time[i], 0, 0);
+            for (size_t i = 0; i < k.counter.size(); ++i)
+                out.emplace_back(kind, std::string(), k.counter.time[i], 0, k.counter.value[i]);
+        }
+        std::sort(out.begin(), out.end());
+        return out;
+    };
+    if (r.droppedSlices == 0 && r.droppedCounterSamples == 0) QVERIFY(events(t) == events(*back.trace));
 }
 #endif
 
@@ -470,6 +487,12 @@ private slots:
             shared + "/gpu/torch_mlp_memory_h100.json",
             shared + "/gpu/torch2.11_cu130_h100_kineto_trace.json.gz",
             shared + "/public/hta/sampled_rank-0.json.gz",
+            shared + "/public/catapult/main_thread_has_unclosed_slices.json",  // B without E
+            shared + "/public/catapult/async_begin_end.json",
+            shared + "/public/catapult/nanoseconds.json",
+            shared + "/public/perfetto/flow_events_json_v2.json",
+            shared + "/public/speedscope/invalid-x-nesting.json",  // partial overlap: overflow lane
+            shared + "/public/speedscope/only-begin-events.json",
         };
         std::error_code ec;
         for (const auto& entry : std::filesystem::recursive_directory_iterator(shared, ec)) {
