@@ -143,6 +143,12 @@ void build(const ClassifiedTrace& ct, ScopeTree& tree, std::vector<Occ>* occurre
             const std::string op = deviceActivityOp(ct, o.slice);
             if (!op.empty()) {
                 std::vector<std::string> parts;
+                // An HLO op (no framework annotation) lives under its module: "jit_step/fusion_3".
+                const std::string tfOp = sliceArgText(t, o.slice, "tf_op");
+                if (tfOp.empty() || tfOp.rfind("XlaModule:", 0) == 0) {
+                    const std::string module = sliceArgText(t, o.slice, "hlo_module");
+                    if (!module.empty()) parts.push_back(module);
+                }
                 appendSplit(splitTfOpName(op).name, parts);
                 if (!parts.empty()) node = b.nodeFor(parts);
             }
