@@ -55,7 +55,9 @@ void usage() {
                  "  kernels FILE [--csv|--json] GPU kernel statistics\n"
                  "  overview FILE [--json]      run environment, steps, step-time breakdown, verdict\n"
                  "  input-pipeline FILE [--json] device input wait per step, host input ops\n"
-                 "  scopes FILE [--json] [--depth N]  op time by name scope, op-type view\n");
+                 "  scopes FILE [--json] [--depth N]  op time by name scope, op-type view\n"
+                 "  convert FILE --to chrome-json OUT.json[.gz]\n"
+                 "                              write the trace as Chrome trace JSON (gzip for .gz)\n");
 }
 
 }  // namespace
@@ -69,6 +71,7 @@ int main(int argc, char** argv) {
         {"overview", runOverview},
         {"input-pipeline", runInputPipeline},
         {"scopes", runScopes},
+        {"convert", runConvert},
     };
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
         usage();

@@ -3,6 +3,7 @@
 #include "model/import/chrome_json_importer.h"
 #include "model/import/logdir.h"
 #include "model/import/protobuf_wire.h"
+#include "model/import/run_metadata_importer.h"
 #include "model/import/xspace_importer.h"
 
 #include <zlib.h>
@@ -112,23 +113,6 @@ bool looksLikeXSpace(const std::vector<uint8_t>& head) {
     return sawName || sawLines;
 }
 
-// RunMetadata: field 1 = StepStats { 1 dev_stats: DeviceStepStats { 1 device string, 2 node_stats, 3 thread_names } }.
-bool looksLikeRunMetadata(const std::vector<uint8_t>& head) {
-    FirstField step = firstLengthDelimited(head.data(), head.size());
-    if (!step.ok || step.field.number != 1) return false;
-    FirstField dev = firstLengthDelimited(step.field.data, step.available);
-    if (!dev.ok || dev.field.number != 1) return false;
-    bool sawDevice = false;
-    auto check = [&](const wire::Field& f) {
-        if (f.number == 1 && f.type == wire::LengthDelimited) {
-            sawDevice = true;
-            return true;
-        }
-        return (f.number == 2 || f.number == 3) && f.type == wire::LengthDelimited;
-    };
-    return fieldsMatch(dev.field.data, dev.available, dev.field.size, check) && sawDevice;
-}
-
 }  // namespace
 
 TraceFormat detectFormat(const std::string& path, std::string* error) {
@@ -145,7 +129,7 @@ TraceFormat detectFormat(const std::string& path, std::string* error) {
     }
     if (looksLikeJson(head)) return TraceFormat::ChromeJson;
     if (looksLikeXSpace(head)) return TraceFormat::XSpace;
-    if (looksLikeRunMetadata(head)) return TraceFormat::RunMetadata;
+    if (looksLikeRunMetadata(head.data(), head.size())) return TraceFormat::RunMetadata;
     if (error) *error = "not a trace: " + path + " is neither Chrome trace JSON, XSpace nor RunMetadata";
     return TraceFormat::Unknown;
 }
@@ -155,8 +139,7 @@ ImportResult importTrace(const std::string& path, const ImportOptions& options) 
     switch (detectFormat(path, &error)) {
     case TraceFormat::ChromeJson: return importChromeJson(path, options);
     case TraceFormat::XSpace: return importXSpace(path, options);
-    case TraceFormat::RunMetadata:
-        return ImportResult::failure("RunMetadata support is not built: " + path);
+    case TraceFormat::RunMetadata: return importRunMetadata(path, options);
     case TraceFormat::Directory: return importLogdir(path, options);
     case TraceFormat::Unknown: break;
     }
