@@ -143,11 +143,17 @@ private slots:
         QVERIFY(!o.topDeviceOps.empty() && o.topDeviceOps.size() <= 10);
         QVERIFY(o.hostOpPercent + o.deviceOpPercent > 99.99);
 
-        // [memory] instants: the scope tree's total allocated bytes = sum of positive "Bytes"
-        // of the [memory] events that lie inside a cpu_op (checked >0 and <= all positive Bytes).
+        // [memory] allocations (Bytes > 0): all of them under the root; those outside any cpu_op
+        // of their thread under "(no op)" (kernel_sums.py "memory").
+        const json mem = loadReference("kineto_reference.json")["torch_mlp_memory_h100.json"]["memory"];
         const ScopeTree tree = computeScopeTree(*trace);
         QVERIFY(tree.hasMemory);
-        QVERIFY(tree.nodes[0].bytesAllocated > 0);
+        QCOMPARE(tree.nodes[0].bytesAllocated, mem["bytes"].get<int64_t>());
+        QCOMPARE(tree.nodes[0].allocations, mem["allocations"].get<uint64_t>());
+        int64_t outside = 0;
+        for (uint32_t c : tree.nodes[0].children)
+            if (tree.nodes[c].name == "(no op)") outside = tree.nodes[c].bytesAllocated;
+        QCOMPARE(outside, mem["bytes_outside_cpu_ops"].get<int64_t>());
     }
 
     void xspaceFiles_data() {

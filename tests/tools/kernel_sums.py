@@ -14,6 +14,9 @@ Per file it writes:
               other categories in between are transparent (a nested cpu_op's parent is its
               nearest enclosing cpu_op).
 
+  memory:     [memory] instants with Bytes > 0 (allocations): count, bytes, and the bytes of
+              those at a time when no cpu_op of their (pid, tid) is open (start <= t <= end)
+
   kernel_sums.py FILE...   (.json or .json.gz) -> JSON on stdout, keyed by file name
 """
 import decimal
@@ -39,7 +42,13 @@ def summarize(path):
     kernels = {}
     steps = []
     ops_by_thread = {}
+    allocations = []  # (pid, tid, t, bytes)
     for e in events:
+        if e.get("ph") in ("i", "I") and e.get("name") == "[memory]":
+            b = int((e.get("args") or {}).get("Bytes", 0))
+            if b > 0:
+                allocations.append((str(e.get("pid")), str(e.get("tid")), to_ns(e["ts"]), b))
+            continue
         if e.get("ph") != "X":
             continue
         cat, name = e.get("cat"), e.get("name", "")
@@ -74,8 +83,17 @@ def summarize(path):
             c["total_ns"] += dur
             c["self_ns"] += max(self_ns, 0)
 
+    outside = 0
+    for pid, tid, t, b in allocations:
+        ops = ops_by_thread.get((pid, tid), [])
+        if not any(ts <= t <= ts + dur for ts, dur, _ in ops):
+            outside += b
+    memory = {"allocations": len(allocations), "bytes": sum(a[3] for a in allocations),
+              "bytes_outside_cpu_ops": outside}
+
     steps.sort()
     return {
+        "memory": memory,
         "kernel_count": sum(k["occurrences"] for k in kernels.values()),
         "kernel_total_ns": sum(k["total_ns"] for k in kernels.values()),
         "kernels": sorted(kernels.values(), key=lambda k: (-k["total_ns"], k["name"])),
