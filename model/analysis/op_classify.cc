@@ -78,6 +78,8 @@ bool nonEmptyStringArg(const Trace& t, const Track& track, ArgsOffset off, Strin
 }
 
 SliceRole kinetoRole(std::string_view cat, std::string_view name) {
+    // Old Kineto writes ProfilerStep#N as an "Operator"; a step is never an op.
+    if (isProfilerStepName(name) && cat != "gpu_user_annotation") return SliceRole::StepMarker;
     if (cat == "cpu_op" || cat == "Operator") return SliceRole::HostOp;
     if (cat == "kernel" || cat == "Kernel") return SliceRole::Kernel;
     if (cat == "gpu_memcpy" || cat == "Memcpy") return SliceRole::Memcpy;

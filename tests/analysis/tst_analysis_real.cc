@@ -78,6 +78,9 @@ private slots:
         QTest::newRow("torch_mlp_memory_h100") << "gpu/torch_mlp_memory_h100.json" << "torch_mlp_memory_h100.json";
         QTest::newRow("hta rank-0") << "public/hta/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz"
                                     << "rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz";
+        // Old Kineto categories (Operator / Runtime / Kernel), ProfilerStep#N written as an Operator.
+        QTest::newRow("kineto worker0 (old categories)") << "public/kineto/worker0.1623143089861.pt.trace.json.gz"
+                                                         << "worker0.1623143089861.pt.trace.json.gz";
     }
 
     void kinetoFiles() {

@@ -7,7 +7,8 @@ Times are exact integer ns: JSON microsecond values are parsed as decimals (no f
 Per file it writes:
   kernels:    per kernel name (cat "kernel"/"Kernel", ph "X"): occurrences, total_ns, min_ns, max_ns
   kernel_count, kernel_total_ns
-  steps:      ProfilerStep#N host slices (cat user_annotation, not gpu_user_annotation):
+  steps:      ProfilerStep#N host slices (cat user_annotation, or Operator in old Kineto files;
+              never gpu_user_annotation):
               [{"number": N, "duration_ns": ...}] sorted by start
   cpu_ops:    per cpu_op name: occurrences, total_ns, self_ns, where self = duration minus the
               durations of the cpu_ops directly nested in it on the same (pid, tid); slices of
@@ -59,7 +60,8 @@ def summarize(path):
             k["total_ns"] += dur
             k["min_ns"] = min(k["min_ns"], dur)
             k["max_ns"] = max(k["max_ns"], dur)
-        elif cat == "user_annotation" and name.startswith("ProfilerStep#"):
+        elif cat in ("user_annotation", "Operator") and name.startswith("ProfilerStep#"):
+            # (old Kineto files write the step as an Operator; it is a step, not an op)
             steps.append((ts, int(name[len("ProfilerStep#"):]), dur))
         elif cat in ("cpu_op", "Operator"):
             ops_by_thread.setdefault((str(e.get("pid")), str(e.get("tid"))), []).append((ts, dur, name))
