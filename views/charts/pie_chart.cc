@@ -11,13 +11,13 @@
 
 namespace tracescope {
 
-std::vector<PieEntry> pieSlices(std::vector<PieEntry> entries, int maxSlices) {
-    std::erase_if(entries, [](const PieEntry& e) { return !(e.value > 0); });
-    std::stable_sort(entries.begin(), entries.end(), [](const PieEntry& a, const PieEntry& b) { return a.value > b.value; });
+std::vector<ChartSlice> pieSlices(std::vector<ChartSlice> entries, int maxSlices) {
+    std::erase_if(entries, [](const ChartSlice& e) { return !(e.value > 0); });
+    std::stable_sort(entries.begin(), entries.end(), [](const ChartSlice& a, const ChartSlice& b) { return a.value > b.value; });
     maxSlices = std::max(1, maxSlices);
     if (int(entries.size()) > maxSlices) {
         // Keep maxSlices - 1 named slices so the total count, "Other" included, is maxSlices.
-        PieEntry other{QObject::tr("Other (%1)").arg(entries.size() - size_t(maxSlices - 1)), 0};
+        ChartSlice other{QObject::tr("Other (%1)").arg(entries.size() - size_t(maxSlices - 1)), 0};
         for (size_t i = size_t(maxSlices - 1); i < entries.size(); ++i) other.value += entries[i].value;
         entries.resize(size_t(maxSlices - 1));
         entries.push_back(other);
@@ -45,9 +45,9 @@ PieChart::PieChart(const QString& title, QWidget* parent) : QWidget(parent) {
 
 void PieChart::setTitle(const QString& title) { chart_->setTitle(title); }
 
-void PieChart::setEntries(std::vector<PieEntry> entries, int maxSlices, std::function<QString(double)> formatValue) {
+void PieChart::setEntries(std::vector<ChartSlice> entries, int maxSlices, std::function<QString(double)> formatValue) {
     chart_->removeAllSeries();
-    std::vector<PieEntry> slices = pieSlices(std::move(entries), maxSlices);
+    std::vector<ChartSlice> slices = pieSlices(std::move(entries), maxSlices);
     double total = 0;
     for (const auto& e : slices) total += e.value;
     auto* series = new QPieSeries;

@@ -13,7 +13,7 @@ class QChartView;
 
 namespace tracescope {
 
-struct PieEntry {
+struct ChartSlice {
     QString label;
     double value = 0;
 };
@@ -25,7 +25,7 @@ public:
 
     // Entries with value <= 0 are skipped; beyond `maxSlices` the rest become "Other".
     // `formatValue` turns a value into text for the legend (e.g. a duration).
-    void setEntries(std::vector<PieEntry> entries, int maxSlices = 9,
+    void setEntries(std::vector<ChartSlice> entries, int maxSlices = 9,
                     std::function<QString(double)> formatValue = {});
     void setTitle(const QString& title);
     // Number of slices drawn (for tests).
@@ -39,6 +39,6 @@ private:
 };
 
 // The slices a pie would draw: largest first, the rest summed into "Other" (pure helper, tested).
-std::vector<PieEntry> pieSlices(std::vector<PieEntry> entries, int maxSlices);
+std::vector<ChartSlice> pieSlices(std::vector<ChartSlice> entries, int maxSlices);
 
 }  // namespace tracescope
