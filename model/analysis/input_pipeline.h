@@ -38,7 +38,7 @@ struct InputOpRow {
     uint64_t count = 0;
     TimeNs totalNs = 0;
     TimeNs selfNs = 0;
-    double totalPercent = 0;  // of all input ops' self time
+    double totalPercent = 0;  // of all input ops' total time
     double selfPercent = 0;
 };
 

@@ -47,12 +47,19 @@ struct ClassifiedTrace {
     std::vector<uint8_t> trackOnDevice;
     // Role per slice: roles[track][index].
     std::vector<std::vector<SliceRole>> roles;
+    // Enclosing slice per slice on thread tracks (any role): parents[track][index], kNoIndex for roots.
+    std::vector<std::vector<uint32_t>> parents;
+    // Host runtime calls by correlation id (Kineto arg "correlation", XSpace "correlation_id"),
+    // sorted by id: the fallback link launch -> device activity when the file has no flow.
+    std::vector<std::pair<int64_t, SliceRef>> runtimeByCorrelation;
 
     SliceRole role(SliceRef s) const { return roles[s.track][s.index]; }
 };
 
 ClassifiedTrace classifyTrace(const Trace& trace);
 
+// The slice's full name: XSpace arg "long_name" when present, else its name.
+std::string fullNameOf(const Trace& trace, SliceRef s);
 // Text of an arg of a slice ("" when absent); numbers are printed.
 std::string sliceArgText(const Trace& trace, SliceRef s, std::string_view key);
 // Integer arg of a slice; false when absent or not integral.
