@@ -155,8 +155,7 @@ void InputPipelineView::startAnalysis(const std::shared_ptr<const Trace>& trace)
         [t] {
             Computed c;
             c.result = computeInputPipeline(*t);
-            const InputPipelineResult& r = c.result;
-            c.sliceRows = SliceRowIndex::build(r.ops.size(), [&](size_t row) { return occurrencesOf(*t, r, row); });
+            c.sliceRows = sliceRowIndexOf(*t, c.result);
             return c;
         },
         [this](Computed& c) {

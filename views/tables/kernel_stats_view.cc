@@ -82,8 +82,7 @@ void KernelStatsView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
         [t] {
             Computed c;
             c.result = computeKernelStats(*t);
-            const KernelStatsResult& r = c.result;
-            c.sliceRows = SliceRowIndex::build(r.rows.size(), [&](size_t row) { return occurrencesOf(*t, r, row); });
+            c.sliceRows = sliceRowIndexOf(*t, c.result);
             return c;
         },
         [this](Computed& c) {

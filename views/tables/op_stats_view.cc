@@ -149,8 +149,7 @@ void OpStatsView::recompute() {
         [t, options] {
             Computed c;
             c.result = computeOpStats(*t, options);
-            const OpStatsResult& r = c.result;
-            c.sliceRows = SliceRowIndex::build(r.rows.size(), [&](size_t row) { return occurrencesOf(*t, r, row); });
+            c.sliceRows = sliceRowIndexOf(*t, c.result);
             return c;
         },
         [this](Computed& c) {

@@ -19,7 +19,6 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <numeric>
 
 namespace tracescope {
 
@@ -35,21 +34,6 @@ std::vector<RowTableModel<OpTypeRow>::Column> opColumns(const bool* hasMemory) {
         {{QObject::tr("Bytes allocated"), ColumnKind::Bytes, {}},
          [hasMemory](const OpTypeRow& r) { return *hasMemory ? QVariant(qint64(r.bytesAllocated)) : QVariant(); }},
     };
-}
-
-// Nodes ordered deepest first, so a slice indexes under the deepest scope that counts it.
-std::vector<uint32_t> nodesDeepestFirst(const ScopeTree& tree) {
-    std::vector<uint32_t> depth(tree.nodes.size(), 0);
-    for (size_t i = 1; i < tree.nodes.size(); ++i) {
-        uint32_t d = 0;
-        for (uint32_t p = tree.nodes[i].parent; p != kNoIndex && p != 0 && d < tree.nodes.size(); p = tree.nodes[p].parent)
-            ++d;
-        depth[i] = d;
-    }
-    std::vector<uint32_t> order(tree.nodes.size() > 0 ? tree.nodes.size() - 1 : 0);
-    std::iota(order.begin(), order.end(), 1u);
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return depth[a] > depth[b]; });
-    return order;
 }
 
 }  // namespace
@@ -138,10 +122,8 @@ void ScopeTreeView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
         [t] {
             Computed c;
             auto tree = std::make_shared<ScopeTree>(computeScopeTree(*t));
-            for (uint32_t node : nodesDeepestFirst(*tree)) c.sliceNodes.add(occurrencesOf(*t, *tree, node), node);
-            c.sliceNodes.finish();
-            c.sliceTypes = SliceRowIndex::build(tree->opView.size(),
-                                                [&](size_t row) { return occurrencesOfOpType(*t, *tree, row); });
+            c.sliceNodes = sliceNodeIndexOf(*t, *tree);
+            c.sliceTypes = sliceOpTypeIndexOf(*t, *tree);
             c.tree = std::move(tree);
             return c;
         },

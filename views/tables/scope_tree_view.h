@@ -46,7 +46,7 @@ protected:
 private:
     struct Computed {
         std::shared_ptr<const ScopeTree> tree;
-        SliceRowIndex sliceNodes;  // slice -> deepest scope node that counts it
+        SliceRowIndex sliceNodes;  // slice -> its own (deepest) scope node
         SliceRowIndex sliceTypes;  // slice -> op view row
     };
     std::shared_ptr<Computed> computed_;
