@@ -138,7 +138,7 @@ void OverviewView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
     run<Overview>([t] { return computeOverview(*t); },
                   [this](Overview& o) {
                       overview_ = std::make_shared<Overview>(std::move(o));
-                      show(*overview_);
+                      showResult(*overview_);
                   });
 }
 
@@ -163,7 +163,7 @@ QString OverviewView::summaryField(const QString& label) const {
     return {};
 }
 
-void OverviewView::show(const Overview& o) {
+void OverviewView::showResult(const Overview& o) {
     clearForm(summary_);
     auto add = [](QFormLayout* form, const QString& label, const QString& value) {
         auto* l = new QLabel(label);

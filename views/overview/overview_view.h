@@ -40,7 +40,7 @@ private:
     QTableView* topOpsView_ = nullptr;
     QLabel* recommendations_ = nullptr;
 
-    void show(const Overview& o);
+    void showResult(const Overview& o);
 };
 
 }  // namespace tracescope

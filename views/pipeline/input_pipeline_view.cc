@@ -160,7 +160,7 @@ void InputPipelineView::startAnalysis(const std::shared_ptr<const Trace>& trace)
         },
         [this](Computed& c) {
             computed_ = std::make_shared<Computed>(std::move(c));
-            show(computed_->result);
+            showResult(computed_->result);
         });
 }
 
@@ -173,7 +173,7 @@ void InputPipelineView::clearResult() {
     chart_->setData({}, {}, {});
 }
 
-void InputPipelineView::show(const InputPipelineResult& r) {
+void InputPipelineView::showResult(const InputPipelineResult& r) {
     QString verdict = tr("<b>Verdict:</b> %1").arg(QString::fromUtf8(inputBoundName(r.verdict)).toHtmlEscaped());
     if (!r.summary.empty()) verdict += QStringLiteral("<br>") + q(r.summary).toHtmlEscaped();
     verdict_->setText(verdict);

@@ -63,7 +63,7 @@ private:
     TablePage* ops_ = nullptr;
     RowTableModel<InputOpRow>* opsModel_ = nullptr;
 
-    void show(const InputPipelineResult& r);
+    void showResult(const InputPipelineResult& r);
     void activateRow(int row);
     void selectSlice(SliceRef slice);
 };
