@@ -78,6 +78,8 @@ bool nonEmptyStringArg(const Trace& t, const Track& track, ArgsOffset off, Strin
 }
 
 SliceRole kinetoRole(std::string_view cat, std::string_view name) {
+    // Old Kineto writes ProfilerStep#N as an "Operator"; a step is never an op.
+    if (isProfilerStepName(name) && cat != "gpu_user_annotation") return SliceRole::StepMarker;
     if (cat == "cpu_op" || cat == "Operator") return SliceRole::HostOp;
     if (cat == "kernel" || cat == "Kernel") return SliceRole::Kernel;
     if (cat == "gpu_memcpy" || cat == "Memcpy") return SliceRole::Memcpy;
@@ -205,9 +207,14 @@ OpNameType splitTfOpName(std::string_view full) {
     if (pos != std::string_view::npos && pos > 0 && full[pos - 1] != ':' && pos + 1 < full.size() &&
         looksLikeTfOp(full))
         return {std::string(full.substr(0, pos)), std::string(full.substr(pos + 1))};
-    // No ":Type": JAX-style "jit(f)/dot_general" -> type = last path component.
+    // No ":Type": JAX-style "jit(f)/dot_general" -> type = last path component; an HLO
+    // instruction name "fusion_34" / "dot.3" -> its kind without the numeric suffix.
     const size_t slash = full.rfind('/');
     std::string_view type = slash == std::string_view::npos ? full : full.substr(slash + 1);
+    size_t end = type.size();
+    while (end > 0 && std::isdigit(static_cast<unsigned char>(type[end - 1]))) --end;
+    if (end > 0 && end < type.size() && (type[end - 1] == '_' || type[end - 1] == '.')) type = type.substr(0, end - 1);
+    if (type.empty()) type = full;
     return {std::string(full), std::string(type)};
 }
 
@@ -242,8 +249,20 @@ SliceRef enclosingHostOp(const ClassifiedTrace& ct, SliceRef s) {
 std::string deviceActivityOp(const ClassifiedTrace& ct, SliceRef s) {
     const Trace& t = *ct.trace;
     if (ct.isXSpace) {
+        // tf_op is the outermost annotation; JAX/XLA GPU kernels carry the generic
+        // "XlaModule:" there, and the real op in hlo_op (§3.6).
         std::string op = sliceArgText(t, s, "tf_op");
-        if (op.empty()) op = sliceArgText(t, s, "hlo_op");
+        // TF 2.4-era files carry no tf_op, only the annotation stack: "level 0" is the
+        // outermost annotation, "annotation" the same with "#key=value#" arguments appended.
+        if (op.empty()) op = sliceArgText(t, s, "level 0");
+        if (op.empty()) {
+            op = sliceArgText(t, s, "annotation");
+            op = op.substr(0, op.find('#'));
+        }
+        if (op.empty() || op.rfind("XlaModule:", 0) == 0) {
+            const std::string hlo = sliceArgText(t, s, "hlo_op");
+            if (!hlo.empty()) op = hlo;
+        }
         return op;
     }
     const SliceRef op = enclosingHostOp(ct, launchOf(ct, s));

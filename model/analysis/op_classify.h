@@ -74,7 +74,9 @@ struct OpNameType {
 OpNameType splitTfOpName(std::string_view fullName);
 
 // The framework op a device activity belongs to ("" when unknown):
-// XSpace: tf_op stat (else hlo_op); Kineto: the enclosing cpu_op of the launch.
+// XSpace: tf_op stat (older files: "level 0" / "annotation"; hlo_op when the op is empty or
+// the generic "XlaModule:");
+// Kineto: the enclosing cpu_op of the launch.
 std::string deviceActivityOp(const ClassifiedTrace& ct, SliceRef deviceSlice);
 // The host runtime call (e.g. cudaLaunchKernel) that launched a device activity, if known.
 SliceRef launchOf(const ClassifiedTrace& ct, SliceRef deviceSlice);

@@ -23,6 +23,16 @@ void appendSplit(std::string_view s, std::vector<std::string>& out) {
     }
 }
 
+// Scopes deeper than this (hostile or runaway recursion) keep their outermost levels and
+// their leaf, so paths stay short and building the tree stays linear.
+constexpr size_t kMaxScopeDepth = 64;
+
+void capDepth(std::vector<std::string>& parts) {
+    if (parts.size() <= kMaxScopeDepth) return;
+    parts[kMaxScopeDepth - 1] = std::move(parts.back());
+    parts.resize(kMaxScopeDepth);
+}
+
 class Builder {
 public:
     explicit Builder(ScopeTree& tree) : tree_(tree) {
@@ -69,19 +79,23 @@ std::vector<std::string> hostOpPath(const ClassifiedTrace& ct, SliceRef s) {
     std::vector<std::string> parts;
     if (ct.isXSpace) {
         appendSplit(hostOpNameType(ct, s).name, parts);
+        capDepth(parts);
         return parts;
     }
     // PyTorch: enclosing modules / annotations / ops on the same thread, outermost first.
     std::vector<std::string_view> chain;
     const SliceColumns& c = t.tracks[s.track].slices;
     chain.push_back(t.str(c.name[s.index]));
-    for (uint32_t p = ct.parents[s.track][s.index]; p != kNoIndex; p = ct.parents[s.track][p]) {
+    size_t walked = 0;
+    for (uint32_t p = ct.parents[s.track][s.index]; p != kNoIndex && walked < kMaxScopeDepth;
+         p = ct.parents[s.track][p], ++walked) {
         const SliceRole r = ct.roles[s.track][p];
         const std::string_view name = t.str(c.name[p]);
         if (r == SliceRole::HostOp || r == SliceRole::UserAnnotation) chain.push_back(name);
         else if (startsWith(name, "nn.Module: ")) chain.push_back(name.substr(11));
     }
     for (auto it = chain.rbegin(); it != chain.rend(); ++it) appendSplit(*it, parts);
+    capDepth(parts);
     return parts;
 }
 
@@ -143,7 +157,14 @@ void build(const ClassifiedTrace& ct, ScopeTree& tree, std::vector<Occ>* occurre
             const std::string op = deviceActivityOp(ct, o.slice);
             if (!op.empty()) {
                 std::vector<std::string> parts;
+                // An HLO op (no framework annotation) lives under its module: "jit_step/fusion_3".
+                const std::string tfOp = sliceArgText(t, o.slice, "tf_op");
+                if (tfOp.empty() || tfOp.rfind("XlaModule:", 0) == 0) {
+                    const std::string module = sliceArgText(t, o.slice, "hlo_module");
+                    if (!module.empty()) parts.push_back(module);
+                }
                 appendSplit(splitTfOpName(op).name, parts);
+                capDepth(parts);
                 if (!parts.empty()) node = b.nodeFor(parts);
             }
         }
@@ -182,6 +203,7 @@ void build(const ClassifiedTrace& ct, ScopeTree& tree, std::vector<Occ>* occurre
             if (!tfOp.empty()) {
                 std::vector<std::string> parts;
                 appendSplit(splitTfOpName(tfOp).name, parts);
+                capDepth(parts);
                 if (!parts.empty()) node = b.nodeFor(parts);
             } else {
                 // Deepest slice containing the time, then up to the nearest op.
