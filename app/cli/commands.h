@@ -9,6 +9,7 @@ namespace tracescope::cli {
 using Args = std::vector<std::string>;
 
 int runInfo(const Args& args);
+int runConvert(const Args& args);
 
 // Helpers shared by commands.
 bool hasFlag(const Args& args, const std::string& flag);

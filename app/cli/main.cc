@@ -49,7 +49,9 @@ void usage() {
     std::fprintf(stderr,
                  "usage: tracescope-cli COMMAND FILE [options]\n"
                  "commands:\n"
-                 "  info FILE [--json]          summary: processes, tracks, event counts, span\n");
+                 "  info FILE [--json]          summary: processes, tracks, event counts, span\n"
+                 "  convert FILE --to chrome-json OUT.json[.gz]\n"
+                 "                              write the trace as Chrome trace JSON (gzip for .gz)\n");
 }
 
 }  // namespace
@@ -58,6 +60,7 @@ int main(int argc, char** argv) {
     using namespace tracescope::cli;
     const std::map<std::string, std::function<int(const Args&)>> commands = {
         {"info", runInfo},
+        {"convert", runConvert},
     };
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
         usage();

@@ -1,0 +1,39 @@
+#include "model/import/chrome_event_parser.h"
+
+#include <simdjson.h>
+
+namespace tracescope {
+
+#if defined(TRACESCOPE_CHROME_HASWELL)
+namespace chrome_haswell {
+std::unique_ptr<EventChunkParser> makeParser(SharedStrings& strings);
+}
+#endif
+namespace chrome_fallback {
+std::unique_ptr<EventChunkParser> makeParser(SharedStrings& strings);
+}
+
+namespace {
+bool haswellSupported() {
+#if defined(TRACESCOPE_CHROME_HASWELL)
+    static const bool supported = [] {
+        const auto* impl = simdjson::get_available_implementations()["haswell"];
+        return impl && impl->supported_by_runtime_system();
+    }();
+    return supported;
+#else
+    return false;
+#endif
+}
+}  // namespace
+
+std::unique_ptr<EventChunkParser> makeEventChunkParser(SharedStrings& strings) {
+#if defined(TRACESCOPE_CHROME_HASWELL)
+    if (haswellSupported()) return chrome_haswell::makeParser(strings);
+#endif
+    return chrome_fallback::makeParser(strings);
+}
+
+const char* eventChunkParserImplementation() { return haswellSupported() ? "haswell" : "fallback"; }
+
+}  // namespace tracescope

@@ -1,0 +1,172 @@
+// Chrome Trace Event Format import: a pipeline of
+//   reader (this thread): file/gzip bytes -> chunks of complete events
+//   workers (options.threads): chunk -> EventBatch (simdjson On-Demand)
+//   merge (whichever worker holds the turn, in chunk order): batch -> TraceBuilder
+// then the assembler resolves what needs the whole file and the builder finishes.
+// Memory stays bounded by a few chunk buffers plus the compact model.
+#include "model/import/chrome_json_importer.h"
+
+#include "model/import/byte_source.h"
+#include "model/import/chrome_event_parser.h"
+#include "model/import/chrome_trace_assembler.h"
+#include "model/import/json_chunk_reader.h"
+#include "model/trace/trace_builder.h"
+
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+namespace tracescope {
+
+namespace {
+
+// Big enough to amortize per-chunk costs, small enough to keep a few in flight.
+constexpr size_t kChunkBytes = size_t(16) << 20;
+
+// Chunks waiting for a worker.
+class ChunkQueue {
+public:
+    void push(EventChunk&& c) {
+        {
+            std::lock_guard lock(mutex_);
+            queue_.push_back(std::move(c));
+        }
+        cv_.notify_one();
+    }
+    // False once closed and drained.
+    bool pop(EventChunk& out) {
+        std::unique_lock lock(mutex_);
+        cv_.wait(lock, [&] { return closed_ || !queue_.empty(); });
+        if (queue_.empty()) return false;
+        out = std::move(queue_.front());
+        queue_.pop_front();
+        return true;
+    }
+    void close() {
+        {
+            std::lock_guard lock(mutex_);
+            closed_ = true;
+        }
+        cv_.notify_all();
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable cv_;
+    std::deque<EventChunk> queue_;
+    bool closed_ = false;
+};
+
+// Lets batches be merged strictly in chunk order by whichever worker parsed them.
+class MergeTurns {
+public:
+    // Waits for `sequence`'s turn; false if stopped meanwhile.
+    bool wait(uint64_t sequence, const std::atomic<bool>& stop) {
+        std::unique_lock lock(mutex_);
+        cv_.wait(lock, [&] { return next_ == sequence || stop.load(); });
+        return next_ == sequence && !stop.load();
+    }
+    void done() {
+        {
+            std::lock_guard lock(mutex_);
+            ++next_;
+        }
+        cv_.notify_all();
+    }
+    void wakeAll() {
+        { std::lock_guard lock(mutex_); }
+        cv_.notify_all();
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable cv_;
+    uint64_t next_ = 0;
+};
+
+}  // namespace
+
+ImportResult importChromeJson(const std::string& path, const ImportOptions& options) {
+    std::string openError;
+    std::unique_ptr<ByteSource> source = ByteSource::open(path, &openError);
+    if (!source) return ImportResult::failure(openError);
+
+    TraceBuilder builder("chrome-json");
+    SharedStrings strings(builder.strings());
+    ChromeTraceAssembler assembler(builder, strings);
+
+    const unsigned workers = std::max(1u, options.threads);
+    BufferPool pool(workers + 2, kChunkBytes);
+    ChunkQueue queue;
+    MergeTurns turns;
+    std::atomic<bool> stop{false};
+    std::mutex failureMutex;
+    std::string failure;
+
+    auto stopAll = [&](std::string why) {
+        {
+            std::lock_guard lock(failureMutex);
+            if (failure.empty()) failure = std::move(why);
+        }
+        stop = true;
+        pool.close();
+        queue.close();
+        turns.wakeAll();
+    };
+
+    auto work = [&] {
+        std::unique_ptr<EventChunkParser> parser = makeEventChunkParser(strings);
+        EventBatch batch;
+        EventChunk chunk;
+        while (queue.pop(chunk)) {
+            if (stop || options.cancelled()) {
+                pool.release(std::move(chunk.buffer));
+                continue;
+            }
+            parser->parse(chunk, batch);
+            pool.release(std::move(chunk.buffer));  // before waiting: lets the reader go on
+            if (!turns.wait(batch.sequence, stop)) continue;
+            if (options.cancelled()) {
+                stopAll("cancelled");
+                continue;
+            }
+            assembler.add(batch);
+            // Garbage rather than a trace: nothing imported, and what is there is not JSON.
+            if (assembler.importedEvents() == 0 && assembler.invalidEvents() > 0)
+                stopAll("not a valid Chrome trace: invalid JSON at " + assembler.firstInvalid());
+            turns.done();
+        }
+    };
+    std::vector<std::thread> pool_threads;
+    for (unsigned i = 0; i < workers; ++i) pool_threads.emplace_back(work);
+
+    JsonChunkReader reader(
+        *source, pool,
+        [&](EventChunk&& chunk) {
+            if (stop) return false;
+            queue.push(std::move(chunk));
+            return true;
+        },
+        [&](uint64_t done, uint64_t total) {
+            options.report(done, total);
+            return !options.cancelled() && !stop;
+        });
+    ReadResult read = reader.run();
+    queue.close();
+    for (auto& t : pool_threads) t.join();
+
+    if (options.cancelled()) return ImportResult::cancel();
+    if (!failure.empty()) return ImportResult::failure(failure);
+    if (!read.error.empty()) return ImportResult::failure(read.error);
+
+    assembler.finish(read.metadata);
+    for (std::string& w : read.warnings) builder.addWarning(std::move(w));
+    std::unique_ptr<Trace> trace = builder.finish(options.cancel, workers);
+    if (!trace) return ImportResult::cancel();
+    ImportResult result;
+    result.trace = std::move(trace);
+    return result;
+}
+
+}  // namespace tracescope
