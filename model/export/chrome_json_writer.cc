@@ -422,7 +422,7 @@ private:
                 time("ts", times[end]);
                 buf_.append(",\"id\":");
                 appendUInt(buf_, flowId);
-                nameAndCategory(f.name, f.category);
+                nameAndCategory(t_.flowName(f), t_.flowCategory(f));
                 if (end) buf_.append(",\"bp\":\"e\"");
                 buf_.push_back('}');
             }

@@ -301,7 +301,7 @@ void ChromeTraceAssembler::resolveBeginEnd() {
         const BeginEnd& b = *open.back();
         open.pop_back();
         Track& track = builder_.track(threads_[r.thread].track);
-        track.slices.duration[b.slice] = std::max<int64_t>(0, r.ts - b.ts);
+        track.slices.duration.set(b.slice, std::max<int64_t>(0, r.ts - b.ts));
         if (r.name != kEmptyString && r.name != b.name) ++mismatchedNames;
         if (r.argsSize > 0) {
             // E args are merged into the B's (E wins on equal keys).

@@ -1,6 +1,8 @@
 #include "model/trace/trace.h"
 
 #include <algorithm>
+#include <numeric>
+#include <type_traits>
 
 namespace tracescope {
 
@@ -14,7 +16,7 @@ bool refLess(const SliceRef& a, const SliceRef& b) {
 }  // namespace
 
 size_t SliceColumns::memoryBytes() const {
-    return vecBytes(start) + vecBytes(duration) + vecBytes(name) + vecBytes(category) + vecBytes(args) +
+    return vecBytes(start) + duration.memoryBytes() + vecBytes(name) + vecBytes(category) + vecBytes(args) +
            vecBytes(depthAndFlags);
 }
 
@@ -52,7 +54,7 @@ TraceCounts Trace::counts() const {
 }
 
 size_t Trace::eventMemoryBytes() const {
-    size_t bytes = vecBytes(tracks) + vecBytes(flows) + vecBytes(flowsByFrom) + vecBytes(flowsByTo);
+    size_t bytes = vecBytes(tracks) + vecBytes(flows) + vecBytes(flowKinds) + flowsByTo_.memoryBytes();
     for (const Track& t : tracks) bytes += t.memoryBytes() - sizeof(Track);
     return bytes;
 }
@@ -64,15 +66,24 @@ const std::string* Trace::metadataValue(std::string_view key) const {
 }
 
 std::vector<uint32_t> Trace::flowsFrom(SliceRef s) const {
-    auto range = std::equal_range(flowsByFrom.begin(), flowsByFrom.end(), s, [&](auto a, auto b) {
-        if constexpr (std::is_same_v<decltype(a), SliceRef>) return refLess(a, flows[b].from);
-        else return refLess(flows[a].from, b);
+    auto range = std::equal_range(flows.begin(), flows.end(), s, [](const auto& a, const auto& b) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(a)>, SliceRef>) return refLess(a, b.from);
+        else return refLess(a.from, b);
     });
-    return {range.first, range.second};
+    std::vector<uint32_t> out;
+    for (auto it = range.first; it != range.second; ++it) out.push_back(uint32_t(it - flows.begin()));
+    return out;
 }
 
 std::vector<uint32_t> Trace::flowsTo(SliceRef s) const {
-    auto range = std::equal_range(flowsByTo.begin(), flowsByTo.end(), s, [&](auto a, auto b) {
+    const std::vector<uint32_t>& byTo = flowsByTo_.get([this] {
+        std::vector<uint32_t> order(flows.size());
+        std::iota(order.begin(), order.end(), 0u);
+        std::stable_sort(order.begin(), order.end(),
+                         [this](uint32_t a, uint32_t b) { return refLess(flows[a].to, flows[b].to); });
+        return order;
+    });
+    auto range = std::equal_range(byTo.begin(), byTo.end(), s, [this](auto a, auto b) {
         if constexpr (std::is_same_v<decltype(a), SliceRef>) return refLess(a, flows[b].to);
         else return refLess(flows[a].to, b);
     });

@@ -5,6 +5,8 @@
 #include "model/trace/track.h"
 #include "model/trace/types.h"
 
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
@@ -31,13 +33,46 @@ struct Process {
     std::vector<std::pair<std::string, std::string>> properties;
 };
 
+// What kind of arrow a flow is: its name and category. Few distinct pairs exist
+// (e.g. "ac2g"/"async"), so flows store an index into Trace::flowKinds.
+struct FlowKind {
+    StringId name = kEmptyString;
+    StringId category = kEmptyString;
+    friend bool operator==(const FlowKind&, const FlowKind&) = default;
+};
+
 // An arrow between two slices (a launch and its kernel, a producer and its consumer).
+// 20 bytes: big traces have ~0.3 flows per slice. The producer's flow id is not kept
+// (correlation ids stay in the slices' args); name/category via Trace::flowName/Category.
 struct Flow {
     SliceRef from;
     SliceRef to;
-    StringId name = kEmptyString;
-    StringId category = kEmptyString;
-    uint64_t id = 0;
+    uint32_t kind = 0;  // index into Trace::flowKinds
+};
+
+// Flow indices ordered by `to`, built on first use: few sessions ask "what points at
+// this slice" for many slices, so import does not pay for it. Copying or moving a
+// Trace starts the copy without an index (it is rebuilt on demand).
+class LazyFlowIndex {
+public:
+    LazyFlowIndex() = default;
+    LazyFlowIndex(const LazyFlowIndex&) {}
+    LazyFlowIndex& operator=(const LazyFlowIndex&) { reset(); return *this; }
+    // Builds the index once (thread-safe), then returns it.
+    template <typename Build>
+    const std::vector<uint32_t>& get(Build build) const {
+        std::call_once(state_->once, [&] { state_->index = build(); });
+        return state_->index;
+    }
+    size_t memoryBytes() const { return state_->index.capacity() * sizeof(uint32_t); }
+
+private:
+    struct State {
+        std::once_flag once;
+        std::vector<uint32_t> index;
+    };
+    void reset() { state_ = std::make_unique<State>(); }
+    std::unique_ptr<State> state_ = std::make_unique<State>();
 };
 
 // Event counts as `tracescope-cli info` reports them.
@@ -58,10 +93,11 @@ struct Trace {
     // Processes in display order (devices first).
     std::vector<Process> processes;
     std::vector<Track> tracks;
+    // Sorted by `from` (ties in the order the importer added them), so the flows
+    // leaving a slice are one contiguous range.
     std::vector<Flow> flows;
-    // Flow indices ordered by `from` and by `to` (for "flows of this slice").
-    std::vector<uint32_t> flowsByFrom;
-    std::vector<uint32_t> flowsByTo;
+    // Distinct (name, category) pairs of the flows.
+    std::vector<FlowKind> flowKinds;
 
     // All event times are relative to originNs, in the file's own clock.
     TimeNs originNs = 0;
@@ -78,14 +114,21 @@ struct Trace {
 
     TimeNs spanNs() const { return endNs - startNs; }
     TraceCounts counts() const;
-    // Bytes held by event data (columns, args, flows) excluding the string table.
+    // Bytes held by event data (columns, args, flows and the flow index once built)
+    // excluding the string table.
     size_t eventMemoryBytes() const;
     const std::string* metadataValue(std::string_view key) const;
 
     std::string_view str(StringId id) const { return strings.get(id); }
-    // Flows that start or end at a slice.
+    // Indices (into `flows`) of the flows that start or end at a slice.
+    // Safe to call from several threads at once.
     std::vector<uint32_t> flowsFrom(SliceRef s) const;
     std::vector<uint32_t> flowsTo(SliceRef s) const;
+    StringId flowName(const Flow& f) const { return flowKinds[f.kind].name; }
+    StringId flowCategory(const Flow& f) const { return flowKinds[f.kind].category; }
+
+private:
+    LazyFlowIndex flowsByTo_;
 };
 
 }  // namespace tracescope

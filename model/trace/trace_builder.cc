@@ -21,7 +21,7 @@ void permute(std::vector<T>& v, const std::vector<uint32_t>& perm) {
 
 void permuteSlices(SliceColumns& c, const std::vector<uint32_t>& perm) {
     permute(c.start, perm);
-    permute(c.duration, perm);
+    c.duration.permute(perm);
     permute(c.name, perm);
     permute(c.category, perm);
     permute(c.args, perm);
@@ -141,10 +141,12 @@ void TraceBuilder::addCounterSample(TrackIndex t, TimeNs time, double value) {
     c.value.push_back(value);
 }
 
-void TraceBuilder::addFlow(const FlowEnd& from, const FlowEnd& to, StringId name, StringId category, uint64_t id) {
+void TraceBuilder::addFlow(const FlowEnd& from, const FlowEnd& to, StringId name, StringId category, uint64_t) {
     if (from.bind == FlowEnd::Bind::Slice && from.track != kNoIndex) trackNeedsIdMap_[from.track] = 1;
     if (to.bind == FlowEnd::Bind::Slice && to.track != kNoIndex) trackNeedsIdMap_[to.track] = 1;
-    flows_.push_back({from, to, name, category, id});
+    auto [it, added] = flowKindIndex_.try_emplace(uint64_t(name) << 32 | category, uint32_t(trace_->flowKinds.size()));
+    if (added) trace_->flowKinds.push_back({name, category});
+    flows_.push_back({from, to, it->second});
 }
 
 void TraceBuilder::addMetadata(std::string key, std::string value) {
@@ -334,7 +336,7 @@ void TraceBuilder::resolveFlows(const std::vector<std::vector<SliceRef>>& idMaps
             ++dropped;
             continue;
         }
-        trace_->flows.push_back({from, to, f.name, f.category, f.id});
+        trace_->flows.push_back({from, to, f.kind});
     }
     if (dropped)
         trace_->warnings.push_back(std::to_string(dropped) + " flow arrow(s) dropped: no slice to bind to");
@@ -342,19 +344,15 @@ void TraceBuilder::resolveFlows(const std::vector<std::vector<SliceRef>>& idMaps
     flows_.shrink_to_fit();
     overflowLanes_ = {};
 
-    auto& fl = trace_->flows;
-    auto byRef = [&](auto member) {
-        std::vector<uint32_t> order(fl.size());
-        std::iota(order.begin(), order.end(), 0u);
-        std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-            const SliceRef& x = fl[a].*member;
-            const SliceRef& y = fl[b].*member;
-            return x.track != y.track ? x.track < y.track : x.index < y.index;
-        });
-        return order;
-    };
-    trace_->flowsByFrom = byRef(&Flow::from);
-    trace_->flowsByTo = byRef(&Flow::to);
+    flowKindIndex_ = {};
+    // Sorted by source: flowsFrom() is a binary search on `flows` itself, no index needed.
+    // Stable, so arrows of one source keep the importer's order.
+    std::stable_sort(trace_->flows.begin(), trace_->flows.end(), [](const Flow& a, const Flow& b) {
+        return a.from.track != b.from.track ? a.from.track < b.from.track : a.from.index < b.from.index;
+    });
+    // Dropped arrows leave reserved room: give it back (the trace is resident for the session).
+    trace_->flows.shrink_to_fit();
+    trace_->flowKinds.shrink_to_fit();
 }
 
 void TraceBuilder::orderProcessesAndTracks() {
@@ -430,7 +428,7 @@ std::unique_ptr<Trace> TraceBuilder::finish(const std::atomic<bool>* cancel, uns
     for (Track& t : tr.tracks) {
         SliceColumns& c = t.slices;
         for (size_t i = 0; i < c.size(); ++i)
-            if (c.depthAndFlags[i] & kSliceUnfinished) c.duration[i] = std::max<TimeNs>(0, hi - c.start[i]);
+            if (c.depthAndFlags[i] & kSliceUnfinished) c.duration.set(i, std::max<TimeNs>(0, hi - c.start[i]));
     }
 
     // 2. Per track: sort, nest / pack lanes, sort instants and counters.

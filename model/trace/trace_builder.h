@@ -8,6 +8,7 @@
 #include <atomic>
 #include <memory>
 #include <string>
+#include <unordered_map>
 
 namespace tracescope {
 
@@ -52,7 +53,9 @@ public:
         static FlowEnd enclosing(TrackIndex t, TimeNs time) { return {t, Bind::Enclosing, kNoIndex, time}; }
         static FlowEnd next(TrackIndex t, TimeNs time) { return {t, Bind::Next, kNoIndex, time}; }
     };
-    void addFlow(const FlowEnd& from, const FlowEnd& to, StringId name, StringId category, uint64_t id);
+    // `id` (the producer's flow id) is accepted but not stored: the trace keeps
+    // arrows small, and ids users need (correlation ids) are in the slices' args.
+    void addFlow(const FlowEnd& from, const FlowEnd& to, StringId name, StringId category, uint64_t id = 0);
     // Room for n more flows (when the importer knows how many arrows may come).
     void reserveFlows(size_t n) { flows_.reserve(flows_.size() + n); }
 
@@ -67,13 +70,14 @@ public:
 private:
     struct PendingFlow {
         FlowEnd from, to;
-        StringId name, category;
-        uint64_t id;
+        uint32_t kind;  // index into Trace::flowKinds
     };
     std::unique_ptr<Trace> trace_;
     std::vector<PendingFlow> flows_;
     std::vector<uint8_t> trackNeedsIdMap_;
     std::optional<int64_t> unixNsOfZero_;
+    // (name << 32 | category) -> index into Trace::flowKinds.
+    std::unordered_map<uint64_t, uint32_t> flowKindIndex_;
     // Overflow lanes of each track, built once before flows are resolved.
     std::vector<std::vector<TrackIndex>> overflowLanes_;
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "model/trace/args.h"
+#include "model/trace/duration_column.h"
 #include "model/trace/types.h"
 
 #include <cstdint>
@@ -26,7 +27,7 @@ inline constexpr uint16_t kSliceDepthMask = 0x7FFF;
 // Slices of one track, column-wise and sorted by (start, longer first).
 struct SliceColumns {
     std::vector<TimeNs> start;
-    std::vector<TimeNs> duration;
+    DurationColumn duration;  // uint32 ns + side table for the rare long ones
     std::vector<StringId> name;
     std::vector<StringId> category;
     std::vector<ArgsOffset> args;
@@ -41,8 +42,8 @@ struct SliceColumns {
 };
 
 // The bytes one slice costs in SliceColumns (a test pins this).
-inline constexpr size_t kSliceRecordBytes = sizeof(TimeNs) * 2 + sizeof(StringId) * 2 + sizeof(ArgsOffset) +
-                                            sizeof(uint16_t);
+inline constexpr size_t kSliceRecordBytes = sizeof(TimeNs) + DurationColumn::kBytesPerSlice + sizeof(StringId) * 2 +
+                                            sizeof(ArgsOffset) + sizeof(uint16_t);
 
 // Zero-duration events, column-wise and sorted by time.
 struct InstantColumns {

@@ -129,8 +129,8 @@ int main(int argc, char** argv) {
         argBytes += t.argBlob.capacity();
     }
     const double slices = double(std::max<size_t>(1, c.slices + c.asyncSlices));
-    const double flowBytes = double(trace.flows.capacity() * sizeof(Flow) +
-                                    (trace.flowsByFrom.capacity() + trace.flowsByTo.capacity()) * sizeof(uint32_t));
+    // The `to` index is built on first flowsTo() call, not by import: not resident yet.
+    const double flowBytes = double(trace.flows.capacity() * sizeof(Flow) + trace.flowKinds.capacity() * sizeof(FlowKind));
 
     std::printf("file                 %s (%.1f MB on disk, %.1f MB of JSON)\n", path.c_str(), fileBytes / 1e6,
                 jsonBytes / 1e6);

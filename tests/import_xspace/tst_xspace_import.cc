@@ -180,8 +180,8 @@ private slots:
         // every producer/consumer pair.
         size_t launch = 0, context = 0;
         for (const Flow& f : t.flows) {
-            if (t.str(f.category) == "launch") ++launch;
-            if (t.str(f.category) == "producer_consumer") ++context;
+            if (t.str(t.flowCategory(f)) == "launch") ++launch;
+            if (t.str(t.flowCategory(f)) == "producer_consumer") ++context;
         }
         QCOMPARE(launch, expected["launch_flows"].get<size_t>());
         QCOMPARE(context, expected["context_flows"].get<size_t>());
@@ -195,7 +195,7 @@ private slots:
         const Trace& t = *r.trace;
         size_t checked = 0;
         for (const Flow& f : t.flows) {
-            if (t.str(f.category) != "launch") continue;
+            if (t.str(t.flowCategory(f)) != "launch") continue;
             const Track& from = t.tracks[f.from.track];
             const Track& to = t.tracks[f.to.track];
             QCOMPARE(t.processes[from.process].kind, ProcessKind::Host);

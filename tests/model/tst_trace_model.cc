@@ -4,16 +4,21 @@
 
 #include <QtTest>
 
+#include <algorithm>
+#include <thread>
+
 using namespace tracescope;
 
 class TraceModelTest : public QObject {
     Q_OBJECT
 private slots:
     void sliceRecordIsSmall() {
-        // start + duration + name + category + args offset + depth/flags.
-        static_assert(kSliceRecordBytes == 30);
-        QCOMPARE(kSliceRecordBytes, size_t(30));
+        // start 8 + duration 4 (long ones in a side table) + name + category + args offset 4 each
+        // + depth/flags 2.
+        static_assert(kSliceRecordBytes == 26);
+        QCOMPARE(kSliceRecordBytes, size_t(26));
         QVERIFY(sizeof(SliceRef) == 8);
+        static_assert(sizeof(Flow) == 20);
     }
 
     void stringTableInterns() {
@@ -107,10 +112,10 @@ private slots:
         const auto& order = trace->processes[0].tracks;
         QCOMPARE(order[0], t);
         QCOMPARE(order[1], TrackIndex(2));
-        // Flows follow slices into the lane.
+        // Flows follow slices into the lane (flows are ordered by source).
         QCOMPARE(trace->flows.size(), size_t(2));
-        QCOMPARE(trace->flows[0].from, (SliceRef{2, 0}));
-        QCOMPARE(trace->flows[1].from, (SliceRef{t, 0}));
+        QCOMPARE(trace->flows[0].from, (SliceRef{t, 0}));
+        QCOMPARE(trace->flows[1].from, (SliceRef{2, 0}));
         QCOMPARE(trace->flowsTo(SliceRef{other, 0}).size(), size_t(2));
         QCOMPARE(trace->flowsFrom(SliceRef{2, 0}).size(), size_t(1));
     }
@@ -143,11 +148,128 @@ private slots:
         b.addFlow(TraceBuilder::FlowEnd::enclosing(t, 35), TraceBuilder::FlowEnd::enclosing(g, 52), n, 0, 2);
         b.addFlow(TraceBuilder::FlowEnd::enclosing(t, 500), TraceBuilder::FlowEnd::next(g, 0), n, 0, 3);  // dropped
         auto trace = b.finish();
+        // Ordered by source: the arrow from the outer slice (t, 0) comes first.
         QCOMPARE(trace->flows.size(), size_t(2));
-        QCOMPARE(trace->flows[0].from, (SliceRef{t, 1}));
-        QCOMPARE(trace->flows[0].to, (SliceRef{g, 1}));
-        QCOMPARE(trace->flows[1].from, (SliceRef{t, 0}));
-        QCOMPARE(trace->flows[1].to, (SliceRef{g, 0}));
+        QCOMPARE(trace->flows[0].from, (SliceRef{t, 0}));
+        QCOMPARE(trace->flows[0].to, (SliceRef{g, 0}));
+        QCOMPARE(trace->flows[1].from, (SliceRef{t, 1}));
+        QCOMPARE(trace->flows[1].to, (SliceRef{g, 1}));
+    }
+
+    // Flows keep their name/category through the shared kind table; several arrows
+    // from one slice keep the order they were added in; lookups work both ways,
+    // also from several threads at once (the `to` index is built on first use).
+    void flowKindsAndLookups() {
+        TraceBuilder b("test");
+        auto p = b.addProcess(ProcessKind::Host, 1, "proc");
+        auto cpu = b.addTrack(p, TrackKind::Thread, "cpu", 1);
+        auto gpu = b.addTrack(p, TrackKind::Thread, "gpu", 2);
+        StringId launch = b.intern("launch"), ac2g = b.intern("ac2g"), dep = b.intern("dep");
+        uint32_t s0 = b.addSlice(cpu, 0, 10, launch, 0);
+        uint32_t s1 = b.addSlice(cpu, 20, 10, launch, 0);
+        uint32_t k0 = b.addSlice(gpu, 5, 10, launch, 0);
+        uint32_t k1 = b.addSlice(gpu, 30, 10, launch, 0);
+        uint32_t k2 = b.addSlice(gpu, 50, 10, launch, 0);
+        using FE = TraceBuilder::FlowEnd;
+        b.addFlow(FE::ofSlice(cpu, s1), FE::ofSlice(gpu, k2), launch, ac2g);
+        b.addFlow(FE::ofSlice(cpu, s0), FE::ofSlice(gpu, k0), launch, ac2g);
+        b.addFlow(FE::ofSlice(cpu, s1), FE::ofSlice(gpu, k1), dep, kEmptyString);
+        b.addFlow(FE::ofSlice(gpu, k0), FE::ofSlice(gpu, k1), dep, kEmptyString);
+        auto trace = b.finish();
+        const Trace& t = *trace;
+        QCOMPARE(t.flows.size(), size_t(4));
+        QCOMPARE(t.flowKinds.size(), size_t(2));  // (launch, ac2g) and (dep, "")
+        QCOMPARE(t.eventMemoryBytes() > 0, true);
+        const size_t before = t.eventMemoryBytes();
+        // Source order: (cpu,0), then (cpu,1) twice in insertion order, then (gpu,0).
+        QCOMPARE(t.flows[0].from, (SliceRef{cpu, 0}));
+        QCOMPARE(t.flows[1].to, (SliceRef{gpu, 2}));
+        QCOMPARE(t.flowName(t.flows[1]), launch);
+        QCOMPARE(t.flowCategory(t.flows[1]), ac2g);
+        QCOMPARE(t.flows[2].to, (SliceRef{gpu, 1}));
+        QCOMPARE(t.flowName(t.flows[2]), dep);
+        QCOMPARE(t.flowCategory(t.flows[2]), kEmptyString);
+        QCOMPARE(t.flows[3].from, (SliceRef{gpu, 0}));
+        QCOMPARE(t.flowsFrom(SliceRef{cpu, 1}), (std::vector<uint32_t>{1, 2}));
+        QCOMPARE(t.flowsFrom(SliceRef{gpu, 1}), (std::vector<uint32_t>{}));
+        std::vector<std::vector<uint32_t>> results(4);
+        std::vector<std::thread> threads;
+        for (size_t i = 0; i < results.size(); ++i)
+            threads.emplace_back([&, i] { results[i] = t.flowsTo(SliceRef{gpu, 1}); });
+        for (auto& th : threads) th.join();
+        for (const auto& r : results) QCOMPARE(r, (std::vector<uint32_t>{2, 3}));
+        QCOMPARE(t.flowsTo(SliceRef{gpu, 0}), (std::vector<uint32_t>{0}));
+        QCOMPARE(t.flowsTo(SliceRef{cpu, 0}), (std::vector<uint32_t>{}));
+        // The index now exists and is counted.
+        QCOMPARE(t.eventMemoryBytes(), before + 4 * sizeof(uint32_t));
+    }
+
+    // Durations past uint32 ns (4.29 s) live in the side table: they must survive
+    // sorting, nesting, unfinished-slice ends and the move to an overflow lane.
+    void longDurationsSurvive() {
+        constexpr TimeNs kTenSeconds = 10'000'000'000;
+        constexpr TimeNs kHuge = 1'000'000'000'000'000;  // 10^15 ns, ~11.6 days
+        TraceBuilder b("test");
+        auto p = b.addProcess(ProcessKind::Host, 1, "proc");
+        auto t = b.addTrack(p, TrackKind::Thread, "main", 1);
+        StringId n = b.intern("n"), x = b.intern("x"), open = b.intern("open");
+        // Added out of order so the track gets permuted.
+        constexpr TimeNs kLate = 20'000'000'000;
+        b.addSlice(t, 5, 100, n, 0);                     // nests in the 10 s slice
+        b.addSlice(t, 0, kHuge, n, 0);                   // outermost
+        b.addSlice(t, 0, kTenSeconds, n, 0);             // inside the huge one
+        b.addSlice(t, 1000, kTenSeconds, x, 0);          // crosses the 10 s slice's end: overflow lane
+        b.addSlice(t, 4'294'967'295, 1, n, 0);           // the sentinel value as a start: harmless
+        b.addSlice(t, 2000, 0xFFFFFFFF, n, 0);           // exactly the sentinel as a duration
+        b.addSlice(t, kLate, 0, open, 0, kNoArgs, true);  // unfinished: ends at the trace end (kHuge)
+        auto trace = b.finish();
+        QCOMPARE(trace->originNs, TimeNs(0));
+        QCOMPARE(trace->endNs, kHuge);
+        // Sorted: huge(0), 10s(0), 100(5), [x spilled], sentinel(2000), 1(4294967295), open(kLate).
+        const SliceColumns& c = trace->tracks[t].slices;
+        QCOMPARE(c.size(), size_t(6));
+        QCOMPARE(c.duration[0], kHuge);
+        QCOMPARE(c.depth(0), uint16_t(0));
+        QCOMPARE(c.duration[1], kTenSeconds);
+        QCOMPARE(c.depth(1), uint16_t(1));
+        QCOMPARE(c.duration[2], TimeNs(100));
+        QCOMPARE(c.depth(2), uint16_t(2));
+        QCOMPARE(c.start[3], TimeNs(2000));
+        QCOMPARE(c.duration[3], TimeNs(0xFFFFFFFF));
+        QCOMPARE(c.depth(3), uint16_t(2));
+        QCOMPARE(c.start[4], TimeNs(4'294'967'295));
+        QCOMPARE(c.depth(4), uint16_t(3));  // inside the sentinel-long slice (ends at 4'294'969'295)
+        QCOMPARE(c.name[5], open);
+        QVERIFY(c.unfinished(5));
+        QCOMPARE(c.duration[5], kHuge - kLate);
+        QCOMPARE(c.end(5), kHuge);
+        QCOMPARE(c.depth(5), uint16_t(1));
+        QCOMPARE(trace->tracks.size(), size_t(2));
+        const SliceColumns& ov = trace->tracks[1].slices;
+        QCOMPARE(ov.size(), size_t(1));
+        QCOMPARE(ov.name[0], x);
+        QCOMPARE(ov.start[0], TimeNs(1000));
+        QCOMPARE(ov.duration[0], kTenSeconds);
+        const std::vector<TimeNs> copy(c.duration.begin(), c.duration.end());
+        QCOMPARE(copy, (std::vector<TimeNs>{kHuge, kTenSeconds, 100, 0xFFFFFFFF, 1, kHuge - kLate}));
+    }
+
+    void durationColumnSetAndPermute() {
+        DurationColumn d;
+        d.push_back(5);
+        d.push_back(TimeNs(1) << 40);
+        d.push_back(-3);  // clamped
+        d.push_back(TimeNs(1) << 33);
+        QCOMPARE(d[2], TimeNs(0));
+        d.set(0, TimeNs(1) << 35);  // short -> long
+        d.set(1, 7);                // long -> short
+        d.set(3, TimeNs(1) << 34);  // long -> long
+        QCOMPARE(std::vector<TimeNs>(d.begin(), d.end()),
+                 (std::vector<TimeNs>{TimeNs(1) << 35, 7, 0, TimeNs(1) << 34}));
+        d.permute({3, 2, 1, 0});
+        QCOMPARE(std::vector<TimeNs>(d.begin(), d.end()),
+                 (std::vector<TimeNs>{TimeNs(1) << 34, 0, 7, TimeNs(1) << 35}));
+        QCOMPARE(*std::max_element(d.begin(), d.end()), TimeNs(1) << 35);
     }
 
     void asyncSpansPackIntoLanes() {

@@ -182,12 +182,12 @@ void DetailsPanel::showSlice(SliceRef s) {
         QTreeWidgetItem* fi = addField(nullptr, tr("Flows"), QString::number(out.size() + in.size()));
         for (uint32_t f : out) {
             const Flow& flow = trace_->flows[f];
-            QString what = qstr(trace_->str(flow.name));
+            QString what = qstr(trace_->str(trace_->flowName(flow)));
             addSliceLink(fi, tr("→ to") + (what.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(what)), flow.to);
         }
         for (uint32_t f : in) {
             const Flow& flow = trace_->flows[f];
-            QString what = qstr(trace_->str(flow.name));
+            QString what = qstr(trace_->str(trace_->flowName(flow)));
             addSliceLink(fi, tr("← from") + (what.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(what)), flow.from);
         }
         fi->setExpanded(true);
