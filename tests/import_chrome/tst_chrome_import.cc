@@ -327,6 +327,21 @@ private slots:
         QCOMPARE(calls.back().first, calls.back().second);
         QVERIFY(calls.back().second > 0);
     }
+
+    // x_event_trace.json (real Chrome trace): 442 B/E pairs, some zero-long (B then E at the same ts,
+    // in that file order). Read in ts order with file order on ties, every E closes the B of its own
+    // name and nothing stays open (worked out with count_chrome_events.py's matcher); sorting E
+    // before B on ties changes the end of 156 slices.
+    void beginEndTiesKeepFileOrder() {
+        LOAD_OR_FAIL(trace, "public/catapult/x_event_trace.json");
+        size_t unfinished = 0;
+        for (const Track& t : trace.tracks)
+            for (size_t i = 0; i < t.slices.size(); ++i) unfinished += t.slices.unfinished(i);
+        QEXPECT_FAIL("", "E sorts before B at equal ts: 3 B never end, 3 E dropped, 111 E close another B", Continue);
+        QCOMPARE(unfinished, size_t(0));
+        QEXPECT_FAIL("", "E sorts before B at equal ts: 3 B never end, 3 E dropped, 111 E close another B", Continue);
+        QVERIFY2(!anyWarningContains(trace, "another name"), joinWarnings(trace).c_str());
+    }
 };
 
 QTEST_GUILESS_MAIN(ChromeImportTest)
