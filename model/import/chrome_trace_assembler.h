@@ -54,7 +54,7 @@ private:
         ProcessThreadId id;
         ProcessIndex process = kNoIndex;
         StringId name = kNoIndex;
-        StringId labels = kNoIndex;
+        std::vector<StringId> labels;  // distinct process_labels, in file order
         int64_t sortIndex = 0;
         bool hasSortIndex = false;
         bool deviceCategory = false;

@@ -305,6 +305,11 @@ bool JsonChunkReader::emit(size_t begin, size_t end, size_t keepFrom) {
         return false;
     }
     const size_t tail = fill_ - keepFrom;
+    if (tail > next->capacity() / 2) {
+        // After a giant event the rest may not fit a pool buffer: keep growing room.
+        pool_.release(std::move(next));
+        next = std::make_unique<ChunkBuffer>(std::max(buf_->capacity(), tail * 2));
+    }
     std::memcpy(next->data(), buf_->data() + keepFrom, tail);
     EventChunk chunk;
     chunk.buffer = std::move(buf_);
@@ -453,14 +458,14 @@ ReadResult JsonChunkReader::run() {
     std::string key, value;
     std::vector<std::string> skippedKeys;
     bool sawTraceEvents = false;
-    for (bool firstKey = true;; firstKey = false) {
+    for (;;) {
         skipWhitespace();
         int c = peek();
         if (c < 0) {
             truncated();
             break;
         }
-        if (c == '}' && firstKey) {
+        if (c == '}') {  // also after a trailing comma
             ++pos_;
             trailing();
             break;

@@ -65,6 +65,7 @@ PlainScanResult plainJsonScan(const std::string& path) {
         r.error = "cannot read " + path;
         return r;
     }
+    r.loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     od::parser parser;
     od::document doc;
     if (auto err = parser.iterate(json).get(doc)) {

@@ -9,7 +9,8 @@ struct PlainScanResult {
     std::string error;
     uint64_t events = 0;
     double checksum = 0;  // keeps the compiler from skipping the work
-    double seconds = 0;   // reading (and inflating) the file plus the scan
+    double seconds = 0;      // reading (and inflating) the file plus the scan
+    double loadSeconds = 0;  // of which reading (and inflating) the file
 };
 
 // Loads the whole file (inflating gzip), then visits every event of the trace
