@@ -400,7 +400,7 @@ private slots:
         QCOMPARE(detectFormat(rm), TraceFormat::RunMetadata);
         // A PNG and random bytes are not traces.
         const std::string png = dir.filePath("x.png").toStdString();
-        writeBytes(png, std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x10", 24));
+        writeBytes(png, std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x10", 20));
         std::string error;
         QCOMPARE(detectFormat(png, &error), TraceFormat::Unknown);
         QVERIFY(error.find("not a trace") != std::string::npos);
