@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <map>
 #include <unordered_map>
 
 namespace tracescope {
@@ -173,6 +174,18 @@ std::vector<SliceRef> occurrencesOf(const Trace& trace, const InputPipelineResul
         if (name == want) out.push_back(s);
     });
     return out;
+}
+
+SliceRowIndex sliceRowIndexOf(const Trace& trace, const InputPipelineResult& result) {
+    std::map<std::string_view, uint32_t> rowOfName;
+    for (size_t i = 0; i < result.ops.size(); ++i) rowOfName.emplace(result.ops[i].name, uint32_t(i));
+    SliceRowIndex index;
+    forEachInputOp(classifyTrace(trace), [&](SliceRef s, const std::string& name, InputOpCategory, TimeNs, TimeNs) {
+        auto it = rowOfName.find(name);
+        if (it != rowOfName.end()) index.add({s}, it->second);
+    });
+    index.finish();
+    return index;
 }
 
 }  // namespace tracescope

@@ -2,6 +2,8 @@
 // where the host spent its input time.
 #pragma once
 
+#include "model/analysis/slice_row_index.h"
+
 #include "model/analysis/overview.h"
 #include "model/analysis/steps.h"
 
@@ -59,5 +61,8 @@ InputPipelineResult computeInputPipeline(const Trace& trace);
 InputPipelineResult computeInputPipeline(const ClassifiedTrace& ct);
 
 std::vector<SliceRef> occurrencesOf(const Trace& trace, const InputPipelineResult& result, size_t opRow);
+
+// Every input op slice's row in result.ops, in one pass.
+SliceRowIndex sliceRowIndexOf(const Trace& trace, const InputPipelineResult& result);
 
 }  // namespace tracescope

@@ -278,4 +278,17 @@ std::vector<SliceRef> occurrencesOf(const Trace& trace, const KernelStatsResult&
     return out;
 }
 
+SliceRowIndex sliceRowIndexOf(const Trace& trace, const KernelStatsResult& result) {
+    std::unordered_map<KernelKey, uint32_t, KernelKeyHash> rowOfKey;
+    for (size_t i = 0; i < result.rows.size(); ++i) rowOfKey.emplace(keyOf(result.rows[i]), uint32_t(i));
+    SliceRowIndex index;
+    const ClassifiedTrace ct = classifyTrace(trace);
+    forEachKernel(ct, [&](SliceRef ref, const KernelKey& key, const KernelLaunchParams&, TimeNs) {
+        auto it = rowOfKey.find(key);
+        if (it != rowOfKey.end()) index.add({ref}, it->second);
+    });
+    index.finish();
+    return index;
+}
+
 }  // namespace tracescope

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "model/analysis/op_classify.h"
+#include "model/analysis/slice_row_index.h"
 #include "model/trace/trace.h"
 
 #include <array>
@@ -81,5 +82,8 @@ KernelLaunchParams kernelParamsOf(const Trace& trace, SliceRef kernel);
 
 // The kernel slices aggregated into rows[row].
 std::vector<SliceRef> occurrencesOf(const Trace& trace, const KernelStatsResult& result, size_t row);
+
+// Every kernel slice's row in one pass (the inverse of occurrencesOf for all rows at once).
+SliceRowIndex sliceRowIndexOf(const Trace& trace, const KernelStatsResult& result);
 
 }  // namespace tracescope

@@ -174,4 +174,19 @@ std::vector<SliceRef> occurrencesOf(const Trace& trace, const OpStatsResult& res
     return out;
 }
 
+SliceRowIndex sliceRowIndexOf(const Trace& trace, const OpStatsResult& result) {
+    std::map<std::tuple<OpSide, std::string_view, std::string_view>, uint32_t> rowOfKey;
+    for (size_t i = 0; i < result.rows.size(); ++i)
+        if (!result.rows[i].isIdle) rowOfKey.emplace(std::tuple(result.rows[i].side, std::string_view(result.rows[i].name),
+                                                                std::string_view(result.rows[i].type)), uint32_t(i));
+    SliceRowIndex index;
+    const ClassifiedTrace ct = classifyTrace(trace);
+    forEachOpOccurrence(ct, result.options.grouping, [&](const OpOccurrence& o) {
+        auto it = rowOfKey.find(std::tuple(o.side, std::string_view(*o.name), std::string_view(*o.type)));
+        if (it != rowOfKey.end()) index.add({o.slice}, it->second);
+    });
+    index.finish();
+    return index;
+}
+
 }  // namespace tracescope

@@ -13,6 +13,7 @@
 #pragma once
 
 #include "model/analysis/op_classify.h"
+#include "model/analysis/slice_row_index.h"
 #include "model/trace/trace.h"
 
 #include <string>
@@ -88,5 +89,9 @@ std::vector<SliceRef> occurrencesOf(const Trace& trace, const OpStatsResult& res
 std::vector<PieEntry> makePie(std::vector<std::pair<std::string, TimeNs>> values, size_t topN);
 
 const char* opSideName(OpSide side);
+
+// Every occurrence's row in one pass (the inverse of occurrencesOf for all rows at once):
+// a slice selected in the timeline finds its table row.
+SliceRowIndex sliceRowIndexOf(const Trace& trace, const OpStatsResult& result);
 
 }  // namespace tracescope

@@ -282,4 +282,30 @@ std::vector<SliceRef> occurrencesOfOpType(const Trace& trace, const ScopeTree& t
     return {};
 }
 
+SliceRowIndex sliceNodeIndexOf(const Trace& trace, const ScopeTree& tree) {
+    SliceRowIndex index;
+    ScopeTree again;
+    std::vector<Occ> occ;
+    build(classifyTrace(trace), again, &occ, nullptr);
+    if (again.nodes.size() != tree.nodes.size()) return index;
+    for (const Occ& o : occ) index.add({o.slice}, o.node);
+    index.finish();
+    return index;
+}
+
+SliceRowIndex sliceOpTypeIndexOf(const Trace& trace, const ScopeTree& tree) {
+    SliceRowIndex index;
+    ScopeTree again;
+    std::vector<std::pair<std::string, std::vector<SliceRef>>> typeSlices;
+    build(classifyTrace(trace), again, nullptr, &typeSlices);
+    std::map<std::string_view, uint32_t> rowOfType;
+    for (size_t i = 0; i < tree.opView.size(); ++i) rowOfType.emplace(tree.opView[i].type, uint32_t(i));
+    for (const auto& [type, refs] : typeSlices) {
+        auto it = rowOfType.find(type);
+        if (it != rowOfType.end()) index.add(refs, it->second);
+    }
+    index.finish();
+    return index;
+}
+
 }  // namespace tracescope

@@ -13,6 +13,7 @@
 #pragma once
 
 #include "model/analysis/op_classify.h"
+#include "model/analysis/slice_row_index.h"
 #include "model/trace/trace.h"
 
 #include <string>
@@ -56,5 +57,10 @@ ScopeTree computeScopeTree(const ClassifiedTrace& ct);
 std::vector<SliceRef> occurrencesOf(const Trace& trace, const ScopeTree& tree, size_t node);
 // The op slices of opView[row].
 std::vector<SliceRef> occurrencesOfOpType(const Trace& trace, const ScopeTree& tree, size_t row);
+
+// Every counted op slice's own (deepest) scope node, in one pass.
+SliceRowIndex sliceNodeIndexOf(const Trace& trace, const ScopeTree& tree);
+// Every op slice's row in tree.opView, in one pass.
+SliceRowIndex sliceOpTypeIndexOf(const Trace& trace, const ScopeTree& tree);
 
 }  // namespace tracescope
