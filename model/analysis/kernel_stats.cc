@@ -96,7 +96,32 @@ bool kernelUsesTensorCore(std::string_view name) {
     return false;
 }
 
+namespace {
+bool nameIsTensorCoreEligible(std::string_view op);
+}  // namespace
+
 bool opIsTensorCoreEligible(std::string_view op, std::string_view equation) {
+    // §7.3 rules on TF/XLA op names; PyTorch aten:: ops by kind (see nameIsTensorCoreEligible). einsum "a,b->c"
+    const size_t arrow = equation.find("->");
+    if (arrow != std::string_view::npos && equation.substr(0, arrow).find(',') != std::string_view::npos) return true;
+    if (nameIsTensorCoreEligible(op)) return true;
+    // "scope/name:Type": the rules apply to the name, and to the type as if it were the last scope.
+    const size_t colon = op.rfind(':');
+    if (colon == std::string_view::npos || colon == 0 || op[colon - 1] == ':') return false;
+    const std::string type = "/" + std::string(op.substr(colon + 1));
+    return nameIsTensorCoreEligible(op.substr(0, colon)) || nameIsTensorCoreEligible(type);
+}
+
+namespace {
+
+bool nameIsTensorCoreEligible(std::string_view op) {
+    // PyTorch ops (the reference's rules name only TF ops): matrix multiplies, convolutions,
+    // einsum and attention are the ops cuBLAS/cuDNN can run on TensorCores.
+    if (op.substr(0, 6) == "aten::") {
+        for (std::string_view p : {"mm", "matmul", "linear", "conv", "einsum", "attention"})
+            if (contains(op.substr(6), p)) return true;
+        return false;
+    }
     // TF op names may carry ":Type"; the rules look at the name part.
     static constexpr std::array<std::string_view, 12> kSuffixes = {
         "Conv2D", "Conv2DBackpropFilter", "Conv2DBackpropInput", "Conv3D", "DepthwiseConv2dNative",
@@ -108,10 +133,10 @@ bool opIsTensorCoreEligible(std::string_view op, std::string_view equation) {
         if (endsWith(op, s)) return true;
     for (auto s : kInfixes)
         if (contains(op, s)) return true;
-    // einsum "a,b->c"
-    const size_t arrow = equation.find("->");
-    return arrow != std::string_view::npos && equation.substr(0, arrow).find(',') != std::string_view::npos;
+    return false;
 }
+
+}  // namespace
 
 namespace {
 
