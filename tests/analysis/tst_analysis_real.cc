@@ -185,6 +185,13 @@ private slots:
         checkKernels(*trace, ref);
         const Overview o = computeOverview(*trace);
         QVERIFY(o.steps.source != StepSource::None);
+        // Device Steps lines: one step per name, as long as its longest device marker.
+        if (!ref["steps"].empty()) {
+            QCOMPARE(o.steps.source, StepSource::XSpaceStepsLine);
+            QCOMPARE(o.steps.steps.size(), ref["steps"].size());
+            for (size_t i = 0; i < o.steps.steps.size(); ++i)
+                QCOMPARE(o.steps.steps[i].durationNs, ref["steps"][i]["duration_ns"].get<TimeNs>());
+        }
         for (const auto& b : o.breakdown) {
             TimeNs sum = 0;
             for (TimeNs v : b.ns) sum += v;
