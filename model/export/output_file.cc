@@ -39,7 +39,8 @@ bool OutputFile::open(const std::string& path, bool gzip) {
     impl_->path = path;
     impl_->tempPath = path + ".partial";
     if (gzip) {
-        impl_->gz = gzopen(impl_->tempPath.c_str(), "wb6");
+        // Level 3: about 1.7x faster than the default 6 on trace JSON for ~15% more bytes.
+        impl_->gz = gzopen(impl_->tempPath.c_str(), "wb3");
         if (impl_->gz) gzbuffer(impl_->gz, 256 * 1024);
     } else {
         impl_->plain = std::fopen(impl_->tempPath.c_str(), "wb");

@@ -17,7 +17,7 @@ namespace tracescope {
 struct EventId {
     enum Kind : uint8_t { None = 0, NonNegative = 1, Negative = 2, OtherNumber = 3, String = 4 };
     uint64_t value = 0;  // the integer, or a 64-bit hash of the raw text (OtherNumber, String)
-    uint64_t shown = 0;  // for display (Flow::id): the integer, or a string's hex/decimal value
+    uint64_t shown = 0;  // the id as written: the integer, or a string's hex/decimal value (flows do not keep it)
     uint8_t kind = None;
 
     bool present() const { return kind != None; }
@@ -33,7 +33,7 @@ struct ProcessThreadId {
 
 struct ChromeEvent {
     enum Flags : uint16_t {
-        kDurIsNumeric = 1 << 0,  // X: dur (or tdur) was a number
+        kDurIsNumeric = 1 << 0,  // X: dur was a number
         kBindEnclosing = 1 << 1, // flow f with bp:"e"
         kFlowIn = 1 << 2,
         kFlowOut = 1 << 3,
@@ -73,8 +73,7 @@ struct EventBatch {
     std::array<uint32_t, 256> unsupportedPhases{};  // by ph character
     uint32_t withoutPhase = 0;                      // no ph, {} or not an object
     uint32_t withoutTs = 0;                         // phases that need ts but have none usable
-    uint32_t missingDur = 0;                        // X without a numeric dur (tdur used, or 0)
-    uint32_t tdurUsed = 0;                          // ... of which had a numeric tdur
+    uint32_t missingDur = 0;                        // X without a numeric dur (0 long)
     uint32_t invalid = 0;                           // not parseable JSON
     uint64_t firstInvalidOffset = 0;
     std::string firstInvalidError;
@@ -85,7 +84,7 @@ struct EventBatch {
         args.clear();
         counters.clear();
         unsupportedPhases.fill(0);
-        withoutPhase = withoutTs = missingDur = tdurUsed = invalid = 0;
+        withoutPhase = withoutTs = missingDur = invalid = 0;
         firstInvalidOffset = 0;
         firstInvalidError.clear();
         utf8Replaced = 0;

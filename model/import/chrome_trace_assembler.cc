@@ -154,7 +154,6 @@ void ChromeTraceAssembler::add(const EventBatch& batch) {
     withoutPhase_ += batch.withoutPhase;
     withoutTs_ += batch.withoutTs;
     missingDur_ += batch.missingDur;
-    tdurUsed_ += batch.tdurUsed;
     utf8Replaced_ += batch.utf8Replaced;
     if (batch.invalid > 0) {
         if (invalid_ == 0)
@@ -273,10 +272,11 @@ void ChromeTraceAssembler::addEvent(const EventBatch& batch, const ChromeEvent& 
     }
 }
 
-// B/E per thread in time order; at equal ts E before B, then file order.
+// B/E per thread in time order, file order on ties: a B and E at one ts, in that order in
+// the file, are a 0-long slice (catapult reads it so; sorting E first would close the parent).
 void ChromeTraceAssembler::resolveBeginEnd() {
     parallelSort(beginEnds_, [](const BeginEnd& a, const BeginEnd& b) {
-        return std::tie(a.thread, a.ts, b.isEnd, a.seq) < std::tie(b.thread, b.ts, a.isEnd, b.seq);
+        return std::tie(a.thread, a.ts, a.seq) < std::tie(b.thread, b.ts, b.seq);
     });
     uint64_t unmatchedEnds = 0, mismatchedNames = 0, unfinished = 0;
     std::vector<const BeginEnd*> open;
@@ -541,9 +541,7 @@ void ChromeTraceAssembler::finish(const std::vector<TopLevelValue>& metadata) {
     }
     if (withoutTs_) builder_.addWarning(std::to_string(withoutTs_) + " event(s) without a valid ts skipped");
     if (missingDur_)
-        builder_.addWarning(std::to_string(missingDur_) + " X event(s) without a numeric dur: " +
-                            std::to_string(tdurUsed_) + " took their tdur, " + std::to_string(missingDur_ - tdurUsed_) +
-                            " are 0 long");
+        builder_.addWarning(std::to_string(missingDur_) + " X event(s) without a numeric dur are 0 long");
     if (utf8Replaced_)
         builder_.addWarning(std::to_string(utf8Replaced_) + " invalid UTF-8 byte(s) replaced by '?'");
     if (invalid_)

@@ -157,7 +157,7 @@ private:
 
     // Counts for warnings.
     std::array<uint64_t, 256> unsupported_{};
-    uint64_t withoutPhase_ = 0, withoutTs_ = 0, missingDur_ = 0, tdurUsed_ = 0, utf8Replaced_ = 0;
+    uint64_t withoutPhase_ = 0, withoutTs_ = 0, missingDur_ = 0, utf8Replaced_ = 0;
     size_t invalid_ = 0;
     std::string firstInvalid_;
 

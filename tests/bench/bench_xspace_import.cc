@@ -4,6 +4,8 @@
 //   bench_xspace_import [FILE...]
 // Without files: the largest .xplane.pb of the shared test data, and a synthetic
 // ~200 MB XSpace made by repeating that file's events (written to the temp dir).
+// TRACESCOPE_BENCH_KEEP=1 keeps the synthetic file; TRACESCOPE_BENCH_ONLY_WRITE=1
+// only writes it (then pass it as FILE to time it alone).
 #include "model/import/xspace_importer.h"
 #include "model/proto/xplane.pb.h"
 
@@ -129,12 +131,12 @@ void bench(const std::string& path, int rounds, unsigned threads) {
         const auto c = result.trace->counts();
         events = c.slices + c.instants;
     }
-    std::printf("%s (%u import thread%s)\n  %.1f MB, %zu events\n"
+    std::printf("%s (ImportOptions::threads = %u; a second thread is used from 16 MB)\n  %.1f MB, %zu events\n"
                 "                             wall ms   cpu ms\n"
                 "  protobuf ParseFromString  %8.1f %8.1f\n"
                 "  tracescope importXSpace   %8.1f %8.1f\n"
                 "  ratio import/parse        %7.2fx %7.2fx  (target <= 1.5x)\n",
-                path.c_str(), threads, threads == 1 ? "" : "s", double(bytes.size()) / 1e6, events,
+                path.c_str(), threads, double(bytes.size()) / 1e6, events,
                 parseBest * 1e3, parseCpuBest * 1e3, importBest * 1e3, importCpuBest * 1e3, importBest / parseBest,
                 importCpuBest / parseCpuBest);
 }

@@ -270,7 +270,6 @@ private slots:
         const auto eps = findSlices(trace, "epsilon");
         QCOMPARE(eps.size(), size_t(1));
         QCOMPARE(trace.originNs + trace.tracks[eps[0].track].slices.start[eps[0].index], TimeNs(7000));
-        QEXPECT_FAIL("", "the importer uses tdur as the duration when dur is missing, without a warning", Continue);
         QCOMPARE(trace.tracks[eps[0].track].slices.duration[eps[0].index], TimeNs(0));
     }
 
@@ -288,9 +287,7 @@ private slots:
         QCOMPARE(cols(b[0]).start[b[0].index], TimeNs(1000));
         QCOMPARE(cols(c[0]).start[c[0].index], TimeNs(2000));
         QCOMPARE(cols(c[0]).end(c[0].index), TimeNs(10000));
-        QEXPECT_FAIL("", "at equal ts the importer orders E before B, so E \"B\"@1 closes \"A\"", Continue);
         QCOMPARE(cols(b[0]).duration[b[0].index], TimeNs(0));
-        QEXPECT_FAIL("", "at equal ts the importer orders E before B, so E \"B\"@1 closes \"A\"", Continue);
         QCOMPARE(cols(a[0]).end(a[0].index), TimeNs(2000));
     }
 
@@ -322,6 +319,19 @@ private slots:
         }
         QCOMPARE(calls.back().first, calls.back().second);
         QVERIFY(calls.back().second > 0);
+    }
+
+    // x_event_trace.json (real Chrome trace): 442 B/E pairs, some zero-long (B then E at the same ts,
+    // in that file order). Read in ts order with file order on ties, every E closes the B of its own
+    // name and nothing stays open (worked out with count_chrome_events.py's matcher); sorting E
+    // before B on ties changes the end of 156 slices.
+    void beginEndTiesKeepFileOrder() {
+        LOAD_OR_FAIL(trace, "public/catapult/x_event_trace.json");
+        size_t unfinished = 0;
+        for (const Track& t : trace.tracks)
+            for (size_t i = 0; i < t.slices.size(); ++i) unfinished += t.slices.unfinished(i);
+        QCOMPARE(unfinished, size_t(0));
+        QVERIFY2(!anyWarningContains(trace, "another name"), joinWarnings(trace).c_str());
     }
 };
 

@@ -358,6 +358,14 @@ private slots:
         QCOMPARE(huge.trace->counts().slices, size_t(8));
         QVERIFY(hasWarningWith(*huge.trace, "out-of-range"));
 
+        // A name that is not UTF-8 (proto3 strings would reject the record): the node is kept.
+        tensorflow::RunMetadata latin1 = buildStep();
+        latin1.mutable_step_stats()->mutable_dev_stats(0)->mutable_node_stats(0)->set_node_name("caf\xe9");
+        ImportResult named = importRunMetadata(writeFile(dir_, "latin1.pb", latin1.SerializeAsString()));
+        QVERIFY(named.ok());
+        QCOMPARE(named.trace->counts().slices, size_t(9));
+        QVERIFY(sliceOfNode(*named.trace, "caf\xe9").track != kNoIndex);
+
         // No node executions at all.
         tensorflow::RunMetadata none;
         none.mutable_step_stats()->add_dev_stats()->set_device(kGpu);

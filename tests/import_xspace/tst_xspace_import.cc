@@ -400,7 +400,7 @@ private slots:
         QCOMPARE(detectFormat(rm), TraceFormat::RunMetadata);
         // A PNG and random bytes are not traces.
         const std::string png = dir.filePath("x.png").toStdString();
-        writeBytes(png, std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x10", 24));
+        writeBytes(png, std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x10", 20));
         std::string error;
         QCOMPARE(detectFormat(png, &error), TraceFormat::Unknown);
         QVERIFY(error.find("not a trace") != std::string::npos);
@@ -669,6 +669,20 @@ private slots:
         // Time 0 of host a is its profile start; its event starts 100 ns + 5 ns later.
         QCOMPARE(*t.originUnixNs + ta.slices.start[0], int64_t(1700000000000000000ll + 105));
         QCOMPARE(metadata(t, "b.profile_start_time"), std::string("1700000000000250000"));
+    }
+
+    // Extreme 64-bit times and durations: no overflow trap, no crash.
+    void extremeValues() {
+        const uint64_t big = uint64_t(INT64_MAX), negative = uint64_t(INT64_MIN);
+        const std::string events = pbBytes(4, pbVarint(1, 1) + pbVarint(2, big) + pbVarint(3, big)) +
+                                   pbBytes(4, pbVarint(1, 2) + pbVarint(2, negative) + pbVarint(3, 5)) +
+                                   pbBytes(4, pbVarint(1, 99) + pbVarint(2, 0) + pbVarint(3, negative));
+        const std::string line = pbVarint(1, 1) + pbBytes(2, "t") + pbVarint(3, big) + events;
+        const std::string plane = pbBytes(2, "/host:CPU") + pbBytes(3, line) + pbMetadataEntry(4, 1, "a") +
+                                  pbMetadataEntry(4, 2, "b") + pbMetadataEntry(5, uint64_t(INT64_MIN), "s");
+        ImportResult r = importXSpaces({XSpaceSource{"h", "", pbBytes(1, plane)}});
+        QVERIFY2(r.ok(), r.error.c_str());
+        QCOMPARE(r.trace->counts().slices + r.trace->counts().instants, size_t(3));
     }
 
     // "_counters_" lines become counter tracks, one per counter name.
