@@ -55,6 +55,12 @@ int runScreenshot(const ScreenshotOptions& o) {
         const SliceRef s = firstSliceNamed(*trace, o.select.toStdString());
         if (!s.valid()) return fail(QStringLiteral("--select: no slice named '%1'").arg(o.select));
         window.selection()->selectSlice(s);
+        // Zoom in so the selection is visible with some context around it.
+        const SliceColumns& c = trace->tracks[s.track].slices;
+        const double d = std::max<double>(double(c.duration[s.index]), 1000.0);
+        const double mid = double(c.start[s.index]) + d / 2;
+        timeline->canvas()->setVisibleRange(mid - 6 * d, mid + 6 * d);
+        timeline->canvas()->setSelectedSlice(s, true);
     }
     if (!o.search.isEmpty()) {
         timeline->setSearchText(o.search);
