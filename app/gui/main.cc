@@ -33,7 +33,8 @@ int main(int argc, char** argv) {
                               QStringLiteral("name"));
     QCommandLineOption search(QStringLiteral("search"), QStringLiteral("Search slices for this text."),
                               QStringLiteral("text"));
-    parser.addOptions({screenshot, view, size, range, select, search});
+    QCommandLineOption dark(QStringLiteral("dark"), QStringLiteral("Use a dark palette."));
+    parser.addOptions({screenshot, view, size, range, select, search, dark});
     parser.process(app);
     const QStringList args = parser.positionalArguments();
 
@@ -57,9 +58,11 @@ int main(int argc, char** argv) {
         o.range = parser.value(range);
         o.select = parser.value(select);
         o.search = parser.value(search);
+        o.dark = parser.isSet(dark);
         return tracescope::runScreenshot(o);
     }
 
+    if (parser.isSet(dark)) tracescope::applyDarkPalette();
     tracescope::MainWindow window;
     window.restoreSettings();
     window.show();

@@ -8,6 +8,8 @@
 #include "views/trace_selection.h"
 
 #include <QApplication>
+#include <QPalette>
+#include <QStyleFactory>
 #include <QElapsedTimer>
 #include <QPixmap>
 
@@ -31,7 +33,28 @@ void settle(int ms) {
 
 }  // namespace
 
+void applyDarkPalette() {
+    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    QPalette p;
+    p.setColor(QPalette::Window, QColor(45, 45, 48));
+    p.setColor(QPalette::WindowText, QColor(220, 220, 220));
+    p.setColor(QPalette::Base, QColor(30, 30, 32));
+    p.setColor(QPalette::AlternateBase, QColor(40, 40, 44));
+    p.setColor(QPalette::Text, QColor(220, 220, 220));
+    p.setColor(QPalette::PlaceholderText, QColor(140, 140, 140));
+    p.setColor(QPalette::Button, QColor(50, 50, 54));
+    p.setColor(QPalette::ButtonText, QColor(220, 220, 220));
+    p.setColor(QPalette::Highlight, QColor(60, 120, 200));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::Mid, QColor(80, 80, 85));
+    p.setColor(QPalette::Link, QColor(110, 170, 255));
+    p.setColor(QPalette::ToolTipBase, QColor(50, 50, 54));
+    p.setColor(QPalette::ToolTipText, QColor(220, 220, 220));
+    QApplication::setPalette(p);
+}
+
 int runScreenshot(const ScreenshotOptions& o) {
+    if (o.dark) applyDarkPalette();
     TimeNs rangeBegin = 0, rangeEnd = 0;
     if (!o.range.isEmpty() && !parseTimeRange(o.range, rangeBegin, rangeEnd))
         return fail(QStringLiteral("bad --range '%1' (expected A:B, e.g. 1.5ms:2ms)").arg(o.range));
