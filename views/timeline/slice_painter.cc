@@ -97,12 +97,21 @@ void paintSliceTrack(const TrackPaintContext& ctx, TrackIndex t, int top, uint32
                 // Absorb every slice starting within the next kFoldJump columns (gaps that
                 // small do not show at this zoom anyway): one search per kFoldJump pixels.
                 const TimeNs nextColumn = TimeNs(std::ceil(axis.time(double(col + kFoldJump) - ctx.left)));
-                const size_t j = std::max(i + 1, level.firstStartingAt(nextColumn, i + 1));
+                if (highlighting) foldMatch = foldMatch || ctx.highlight->contains(trace, {t, k});
+                TimeNs absorbedEnd = -1;
+                const TimeNs slack = TimeNs(std::ceil(axis.nsPerPx()));
+                const size_t j = std::max(i + 1, level.skipStartingBefore(nextColumn, slack, i + 1, &absorbedEnd));
+                if (absorbedEnd >= 0) {
+                    // Skipped by whole blocks: every absorbed slice ends by absorbedEnd (< 1 px past the jump).
+                    foldX1 = std::max(foldX1, int(std::ceil(ctx.left + axis.x(double(absorbedEnd)))));
+                    i = j;
+                    continue;
+                }
                 // The last slice absorbed may reach further (same-depth slices never
                 // overlap, so only that one can): draw it if wide, else extend the bar over it.
                 const uint32_t last = level[j - 1];
                 if (highlighting)
-                    foldMatch = foldMatch || ctx.highlight->contains(trace, {t, k}) || ctx.highlight->contains(trace, {t, last});
+                    foldMatch = foldMatch || ctx.highlight->contains(trace, {t, last});
                 const double lastX0 = ctx.left + axis.x(double(c.start[last]));
                 const double lastX1 = ctx.left + axis.x(double(c.end(last)));
                 if (j - 1 > i && lastX1 - lastX0 >= kFoldWidth) {
