@@ -1,9 +1,23 @@
 #include "views/view_catalog.h"
 
+#include "views/overview/overview_view.h"
+#include "views/pipeline/input_pipeline_view.h"
+#include "views/tables/kernel_stats_view.h"
+#include "views/tables/op_stats_view.h"
+#include "views/tables/scope_tree_view.h"
+
 namespace tracescope {
 
 std::vector<ViewFactory> analysisViewFactories() {
-    return {};
+    return {
+        {QStringLiteral("overview"), QObject::tr("Overview"), [](QWidget* p) -> TraceView* { return new OverviewView(p); }},
+        {QStringLiteral("op-stats"), QObject::tr("Op Stats"), [](QWidget* p) -> TraceView* { return new OpStatsView(p); }},
+        {QStringLiteral("kernel-stats"), QObject::tr("Kernel Stats"),
+         [](QWidget* p) -> TraceView* { return new KernelStatsView(p); }},
+        {QStringLiteral("input-pipeline"), QObject::tr("Input Pipeline"),
+         [](QWidget* p) -> TraceView* { return new InputPipelineView(p); }},
+        {QStringLiteral("scopes"), QObject::tr("Scopes"), [](QWidget* p) -> TraceView* { return new ScopeTreeView(p); }},
+    };
 }
 
 }  // namespace tracescope

@@ -9,6 +9,11 @@ namespace tracescope::cli {
 using Args = std::vector<std::string>;
 
 int runInfo(const Args& args);
+int runStats(const Args& args);
+int runKernels(const Args& args);
+int runOverview(const Args& args);
+int runInputPipeline(const Args& args);
+int runScopes(const Args& args);
 int runConvert(const Args& args);
 
 // Helpers shared by commands.

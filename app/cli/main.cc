@@ -50,6 +50,12 @@ void usage() {
                  "usage: tracescope-cli COMMAND FILE [options]\n"
                  "commands:\n"
                  "  info FILE [--json]          summary: processes, tracks, event counts, span\n"
+                 "  stats FILE [--by name|type] [--side host|device|all] [--csv|--json] [--no-idle]\n"
+                 "                              op statistics (host and device, self time)\n"
+                 "  kernels FILE [--csv|--json] GPU kernel statistics\n"
+                 "  overview FILE [--json]      run environment, steps, step-time breakdown, verdict\n"
+                 "  input-pipeline FILE [--json] device input wait per step, host input ops\n"
+                 "  scopes FILE [--json] [--depth N]  op time by name scope, op-type view\n"
                  "  convert FILE --to chrome-json OUT.json[.gz]\n"
                  "                              write the trace as Chrome trace JSON (gzip for .gz)\n");
 }
@@ -60,6 +66,11 @@ int main(int argc, char** argv) {
     using namespace tracescope::cli;
     const std::map<std::string, std::function<int(const Args&)>> commands = {
         {"info", runInfo},
+        {"stats", runStats},
+        {"kernels", runKernels},
+        {"overview", runOverview},
+        {"input-pipeline", runInputPipeline},
+        {"scopes", runScopes},
         {"convert", runConvert},
     };
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {

@@ -1,0 +1,20 @@
+// Shared pieces of the analysis subcommands: loading a trace, CSV quoting, JSON output.
+#pragma once
+
+#include "model/trace/trace.h"
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <string>
+
+namespace tracescope::cli {
+
+// Imports `path`; on error prints it to stderr and returns null.
+std::unique_ptr<Trace> loadTraceOrReport(const std::string& path);
+// One CSV field, quoted when needed (RFC 4180).
+std::string csvField(const std::string& s);
+// Prints JSON with invalid UTF-8 replaced.
+void printJson(const nlohmann::json& j);
+
+}  // namespace tracescope::cli

@@ -1,0 +1,80 @@
+// tracescope-cli kernels FILE [--csv|--json]
+#include "app/cli/analysis_cli.h"
+#include "app/cli/commands.h"
+
+#include "model/analysis/kernel_stats.h"
+
+#include <cstdio>
+#include <iostream>
+
+namespace tracescope::cli {
+
+namespace {
+std::string dimText(const Dim3& d) {
+    return std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]);
+}
+}  // namespace
+
+int runKernels(const Args& args) {
+    const auto files = positionals(args);
+    if (files.size() != 1) {
+        std::fprintf(stderr, "usage: tracescope-cli kernels FILE [--csv|--json]\n");
+        return 2;
+    }
+    auto trace = loadTraceOrReport(files[0]);
+    if (!trace) return 1;
+    const KernelStatsResult res = computeKernelStats(*trace);
+    if (hasFlag(args, "--json")) {
+        nlohmann::json j;
+        j["kernel_count"] = res.kernelCount;
+        j["total_kernel_ns"] = res.totalKernelNs;
+        j["tensor_core_ns"] = res.tensorCoreNs;
+        j["rows"] = nlohmann::json::array();
+        for (const auto& r : res.rows) {
+            nlohmann::json row = {{"name", r.name},
+                                  {"occurrences", r.occurrences},
+                                  {"total_ns", r.totalNs},
+                                  {"avg_ns", static_cast<long long>(r.avgNs + 0.5)},
+                                  {"min_ns", r.minNs},
+                                  {"max_ns", r.maxNs},
+                                  {"grid", r.grid},
+                                  {"block", r.block},
+                                  {"registers", r.registersPerThread},
+                                  {"shared_mem_bytes", r.sharedMemBytes},
+                                  {"tensor_core_eligible", r.tensorCoreEligible},
+                                  {"uses_tensor_core", r.usesTensorCore},
+                                  {"op", r.op}};
+            row["occupancy_pct"] = r.occupancyPct ? nlohmann::json(*r.occupancyPct) : nlohmann::json(nullptr);
+            j["rows"].push_back(std::move(row));
+        }
+        printJson(j);
+        return 0;
+    }
+    if (hasFlag(args, "--csv")) {
+        std::cout << "name,occurrences,total_ns,avg_ns,min_ns,max_ns,grid,block,registers,shared_mem_bytes,"
+                     "occupancy_pct,tensor_core_eligible,uses_tensor_core,op\n";
+        for (const auto& r : res.rows) {
+            std::cout << csvField(r.name) << ',' << r.occurrences << ',' << r.totalNs << ','
+                      << static_cast<long long>(r.avgNs + 0.5) << ',' << r.minNs << ',' << r.maxNs << ','
+                      << csvField(dimText(r.grid)) << ',' << csvField(dimText(r.block)) << ','
+                      << r.registersPerThread << ',' << r.sharedMemBytes << ','
+                      << (r.occupancyPct ? std::to_string(*r.occupancyPct) : std::string()) << ','
+                      << (r.tensorCoreEligible ? "true" : "false") << ',' << (r.usesTensorCore ? "true" : "false")
+                      << ',' << csvField(r.op) << '\n';
+        }
+        return 0;
+    }
+    std::printf("%llu kernels, %.3f ms total, %.1f%% in TensorCore kernels\n", (unsigned long long)res.kernelCount,
+                double(res.totalKernelNs) / 1e6,
+                res.totalKernelNs ? 100.0 * double(res.tensorCoreNs) / double(res.totalKernelNs) : 0.0);
+    std::printf("%8s %12s %10s %14s %12s %4s %6s %3s  %s\n", "count", "total(us)", "avg(us)", "grid", "block", "regs",
+                "shmem", "TC", "name [op]");
+    for (const auto& r : res.rows)
+        std::printf("%8llu %12.3f %10.3f %14s %12s %4u %6llu %3s  %s [%s]\n", (unsigned long long)r.occurrences,
+                    double(r.totalNs) / 1e3, r.avgNs / 1e3, dimText(r.grid).c_str(), dimText(r.block).c_str(),
+                    r.registersPerThread, (unsigned long long)r.sharedMemBytes, r.usesTensorCore ? "yes" : "no",
+                    r.name.substr(0, 100).c_str(), r.op.c_str());
+    return 0;
+}
+
+}  // namespace tracescope::cli

@@ -1,0 +1,65 @@
+// tracescope-cli scopes FILE [--json]
+#include "app/cli/analysis_cli.h"
+#include "app/cli/commands.h"
+
+#include "model/analysis/scope_tree.h"
+
+#include <cstdio>
+#include <functional>
+
+namespace tracescope::cli {
+
+int runScopes(const Args& args) {
+    const auto files = positionals(args, {"--depth"});
+    if (files.size() != 1) {
+        std::fprintf(stderr, "usage: tracescope-cli scopes FILE [--json] [--depth N]\n");
+        return 2;
+    }
+    auto trace = loadTraceOrReport(files[0]);
+    if (!trace) return 1;
+    const ScopeTree tree = computeScopeTree(*trace);
+    if (hasFlag(args, "--json")) {
+        std::function<nlohmann::json(uint32_t)> node = [&](uint32_t n) {
+            const ScopeNode& s = tree.nodes[n];
+            nlohmann::json j = {{"name", s.name},
+                                {"path", s.path},
+                                {"occurrences", s.occurrences},
+                                {"total_ns", s.totalNs},
+                                {"self_ns", s.selfNs},
+                                {"device_ns", s.deviceNs},
+                                {"bytes_allocated", s.bytesAllocated},
+                                {"allocations", s.allocations}};
+            j["children"] = nlohmann::json::array();
+            for (uint32_t c : s.children) j["children"].push_back(node(c));
+            return j;
+        };
+        nlohmann::json j;
+        j["has_memory"] = tree.hasMemory;
+        j["root"] = node(0);
+        j["op_view"] = nlohmann::json::array();
+        for (const auto& r : tree.opView)
+            j["op_view"].push_back({{"name", r.type},
+                                    {"occurrences", r.occurrences},
+                                    {"total_ns", r.totalNs},
+                                    {"self_ns", r.selfNs},
+                                    {"device_ns", r.deviceNs},
+                                    {"bytes_allocated", r.bytesAllocated}});
+        printJson(j);
+        return 0;
+    }
+    const int maxDepth = std::atoi(flagValue(args, "--depth", "6").c_str());
+    std::printf("%12s %12s %12s %8s %12s  scope\n", "total(us)", "self(us)", "device(us)", "count", "bytes");
+    std::function<void(uint32_t, int)> print = [&](uint32_t n, int depth) {
+        const ScopeNode& s = tree.nodes[n];
+        if (n != 0)
+            std::printf("%12.3f %12.3f %12.3f %8llu %12lld  %*s%s\n", double(s.totalNs) / 1e3, double(s.selfNs) / 1e3,
+                        double(s.deviceNs) / 1e3, (unsigned long long)s.occurrences, (long long)s.bytesAllocated,
+                        2 * (depth - 1), "", s.name.c_str());
+        if (depth >= maxDepth) return;
+        for (uint32_t c : s.children) print(c, depth + 1);
+    };
+    print(0, 0);
+    return 0;
+}
+
+}  // namespace tracescope::cli

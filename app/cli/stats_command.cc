@@ -1,0 +1,79 @@
+// tracescope-cli stats FILE [--by name|type] [--side host|device|all] [--csv|--json]
+#include "app/cli/analysis_cli.h"
+#include "app/cli/commands.h"
+
+#include "model/analysis/op_stats.h"
+
+#include <cstdio>
+#include <iostream>
+
+namespace tracescope::cli {
+
+int runStats(const Args& args) {
+    const auto files = positionals(args, {"--by", "--side"});
+    const std::string by = flagValue(args, "--by", "name");
+    const std::string side = flagValue(args, "--side", "all");
+    if (files.size() != 1 || (by != "name" && by != "type") ||
+        (side != "host" && side != "device" && side != "all")) {
+        std::fprintf(stderr, "usage: tracescope-cli stats FILE [--by name|type] [--side host|device|all] [--csv|--json]\n");
+        return 2;
+    }
+    auto trace = loadTraceOrReport(files[0]);
+    if (!trace) return 1;
+    OpStatsOptions opt;
+    opt.grouping = by == "type" ? OpGrouping::ByType : OpGrouping::ByName;
+    opt.includeIdle = !hasFlag(args, "--no-idle");
+    const OpStatsResult res = computeOpStats(*trace, opt);
+    auto wanted = [&](const OpStatsRow& r) { return side == "all" || side == opSideName(r.side); };
+
+    if (hasFlag(args, "--json")) {
+        nlohmann::json j;
+        j["grouping"] = by;
+        j["host_total_self_ns"] = res.hostTotalSelfNs;
+        j["device_total_self_ns"] = res.deviceTotalSelfNs;
+        j["host_idle_ns"] = res.hostIdleNs;
+        j["device_idle_ns"] = res.deviceIdleNs;
+        j["rows"] = nlohmann::json::array();
+        for (const auto& r : res.rows) {
+            if (!wanted(r)) continue;
+            j["rows"].push_back({{"side", opSideName(r.side)},
+                                 {"name", r.name},
+                                 {"type", r.type},
+                                 {"is_idle", r.isIdle},
+                                 {"occurrences", r.occurrences},
+                                 {"total_ns", r.totalNs},
+                                 {"avg_ns", static_cast<long long>(r.avgNs + 0.5)},
+                                 {"min_ns", r.minNs},
+                                 {"max_ns", r.maxNs},
+                                 {"self_ns", r.selfNs},
+                                 {"avg_self_ns", static_cast<long long>(r.avgSelfNs + 0.5)},
+                                 {"self_percent", r.selfPercent},
+                                 {"cumulative_self_percent", r.cumulativeSelfPercent}});
+        }
+        printJson(j);
+        return 0;
+    }
+    if (hasFlag(args, "--csv")) {
+        std::cout << "side,name,type,occurrences,total_ns,avg_ns,min_ns,max_ns,self_ns,avg_self_ns,self_percent,"
+                     "cumulative_self_percent\n";
+        for (const auto& r : res.rows) {
+            if (!wanted(r)) continue;
+            std::printf("%s,%s,%s,%llu,%lld,%.0f,%lld,%lld,%lld,%.0f,%.3f,%.3f\n", opSideName(r.side),
+                        csvField(r.name).c_str(), csvField(r.type).c_str(), (unsigned long long)r.occurrences,
+                        (long long)r.totalNs, r.avgNs, (long long)r.minNs, (long long)r.maxNs, (long long)r.selfNs,
+                        r.avgSelfNs, r.selfPercent, r.cumulativeSelfPercent);
+        }
+        return 0;
+    }
+    std::printf("%-6s %8s %12s %12s %7s %7s  %s\n", "side", "count", "total(us)", "self(us)", "self%", "cum%",
+                "name [type]");
+    for (const auto& r : res.rows) {
+        if (!wanted(r)) continue;
+        std::printf("%-6s %8llu %12.3f %12.3f %6.2f%% %6.2f%%  %s [%s]\n", opSideName(r.side),
+                    (unsigned long long)r.occurrences, double(r.totalNs) / 1e3, double(r.selfNs) / 1e3, r.selfPercent,
+                    r.cumulativeSelfPercent, r.name.c_str(), r.type.c_str());
+    }
+    return 0;
+}
+
+}  // namespace tracescope::cli

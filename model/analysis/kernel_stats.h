@@ -1,0 +1,89 @@
+// GPU kernel statistics (XProf "GPU Kernel Stats", §7.3).
+//
+// Kernels: XSpace device events with a non-empty kernel_details stat (derived lines
+// skipped, duration > 0); Kineto slices of category kernel / Kernel, whose launch
+// parameters come from args grid, block, "registers per thread", "shared memory",
+// "est. achieved occupancy %" (Kineto's own estimate; XSpace: occ_pct).
+// One row per (kernel name, grid, block, registers, shared memory, op, flags); rows sorted
+// by total duration, descending.
+#pragma once
+
+#include "model/analysis/op_classify.h"
+#include "model/analysis/slice_row_index.h"
+#include "model/trace/trace.h"
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tracescope {
+
+using Dim3 = std::array<uint32_t, 3>;
+
+// Parsed kernel_details (§3.6). Every variant is accepted:
+//   CUDA:   "regs:<n> static_shared:<b> dynamic_shared:<b> grid:<x>,<y>,<z> block:<x>,<y>,<z> occ_pct:<f>"
+//   TF 2.4: "regs:38 shm:0 grid:160,1,1 block:1024,1,1"          (shm = static shared)
+//   ROCm:   " grid:... block:... private_mem:<n> group_mem:<n> occ_pct:<f>" (group_mem = shared,
+//           private_mem = per-thread scratch, kept apart)
+// Unknown keys are ignored; grid/block default to 1,1,1.
+struct KernelLaunchParams {
+    uint32_t registersPerThread = 0;
+    uint64_t staticSharedBytes = 0;
+    uint64_t dynamicSharedBytes = 0;
+    uint64_t privateMemBytes = 0;  // ROCm private_mem
+    Dim3 grid{1, 1, 1};
+    Dim3 block{1, 1, 1};
+    std::optional<double> occupancyPct;
+
+    uint64_t sharedMemBytes() const { return staticSharedBytes + dynamicSharedBytes; }
+};
+
+// False when the text holds no recognizable key (then `out` keeps its defaults).
+bool parseKernelDetails(std::string_view text, KernelLaunchParams& out);
+// Parses "[128, 1, 1]" / "128,1,1" / "128" into dims (missing ones = 1). False on garbage.
+bool parseDim3(std::string_view text, Dim3& out);
+
+// §7.3 rules.
+bool kernelUsesTensorCore(std::string_view kernelName);
+// `equation`: the einsum equation stat when present ("ab,bc->ac" makes an op eligible).
+bool opIsTensorCoreEligible(std::string_view opName, std::string_view equation = {});
+
+struct KernelStatsRow {
+    std::string name;  // kernel name (XSpace: long_name when present)
+    std::string op;    // framework op ("" when unknown)
+    Dim3 grid{1, 1, 1};
+    Dim3 block{1, 1, 1};
+    uint32_t registersPerThread = 0;
+    uint64_t sharedMemBytes = 0;  // static + dynamic
+    std::optional<double> occupancyPct;
+    bool tensorCoreEligible = false;  // op eligible, or the kernel itself uses TensorCores
+    bool usesTensorCore = false;
+    uint64_t occurrences = 0;
+    TimeNs totalNs = 0;
+    TimeNs minNs = 0;
+    TimeNs maxNs = 0;
+    double avgNs = 0;
+};
+
+struct KernelStatsResult {
+    std::vector<KernelStatsRow> rows;
+    uint64_t kernelCount = 0;   // all kernel occurrences
+    TimeNs totalKernelNs = 0;   // sum of all kernel durations
+    TimeNs tensorCoreNs = 0;    // of which by TensorCore kernels
+};
+
+KernelStatsResult computeKernelStats(const Trace& trace);
+KernelStatsResult computeKernelStats(const ClassifiedTrace& ct);
+
+// Launch parameters of one kernel slice (from kernel_details or Kineto args).
+KernelLaunchParams kernelParamsOf(const Trace& trace, SliceRef kernel);
+
+// The kernel slices aggregated into rows[row].
+std::vector<SliceRef> occurrencesOf(const Trace& trace, const KernelStatsResult& result, size_t row);
+
+// Every kernel slice's row in one pass (the inverse of occurrencesOf for all rows at once).
+SliceRowIndex sliceRowIndexOf(const Trace& trace, const KernelStatsResult& result);
+
+}  // namespace tracescope

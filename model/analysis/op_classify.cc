@@ -1,0 +1,305 @@
+#include "model/analysis/op_classify.h"
+
+#include "model/analysis/self_time.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+namespace tracescope {
+
+namespace {
+
+bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool contains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
+
+// XSpace lines derived by XProf post-processing (§3.2): they duplicate stream activity.
+bool isDerivedLineName(std::string_view n) {
+    static constexpr std::array<std::string_view, 11> kDerived = {
+        "Steps",           "XLA Ops",          "XLA Modules",          "Framework Ops",
+        "TensorFlow Ops",  "Framework Name Scope", "TensorFlow Name Scope", "Launch Stats",
+        "Source code",     "Async XLA Ops",    "Host Offload Ops"};
+    for (auto d : kDerived)
+        if (n == d) return true;
+    return false;
+}
+
+// Derived-line ids stored as int32: [0xDEADBEEF, 0xDEADBEEF + 289].
+bool isDerivedLineId(int64_t tid) {
+    const int64_t base = static_cast<int32_t>(0xDEADBEEFu);
+    return tid >= base && tid <= base + 289;
+}
+
+// "<op_name>:<OpType>" (TF) or "<name>:<type>" (JAX), not a C++ "a::b" name.
+bool looksLikeTfOp(std::string_view n) {
+    if (startsWith(n, "Iterator::")) return true;
+    const size_t pos = n.rfind(':');
+    if (pos == std::string_view::npos || pos == 0 || pos + 1 >= n.size()) return false;
+    if (n[pos - 1] == ':') return false;
+    const std::string_view type = n.substr(pos + 1);
+    if (!(std::isalpha(static_cast<unsigned char>(type[0])) || type[0] == '_')) return false;
+    for (char ch : type)
+        if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_')) return false;
+    for (char ch : n.substr(0, pos))
+        if (ch == ' ' || ch == '\t') return false;
+    return true;
+}
+
+bool isProfilerStepName(std::string_view n) { return startsWith(n, "ProfilerStep#"); }
+
+struct KeyIds {
+    StringId longName, tfOp, kernelDetails, correlation, correlationId, stepName, memcpyDetails;
+};
+
+KeyIds keyIdsOf(const Trace& t) {
+    return {t.strings.find("long_name"),     t.strings.find("tf_op"),         t.strings.find("kernel_details"),
+            t.strings.find("correlation"),   t.strings.find("correlation_id"), t.strings.find("step_name"),
+            t.strings.find("memcpy_details")};
+}
+
+// Looks up one arg by key id; false when absent.
+bool findArg(const Track& track, ArgsOffset off, StringId key, ArgValue& out) {
+    if (off == kNoArgs || key == kNoIndex) return false;
+    ArgsReader r(track.argBytes(), off);
+    Arg a;
+    while (r.next(a))
+        if (a.key == key) {
+            out = a.value;
+            return true;
+        }
+    return false;
+}
+
+bool nonEmptyStringArg(const Trace& t, const Track& track, ArgsOffset off, StringId key) {
+    ArgValue v;
+    if (!findArg(track, off, key, v)) return false;
+    if (v.type == ArgValue::Type::String || v.type == ArgValue::Type::Json) return !t.str(v.s).empty();
+    return v.type != ArgValue::Type::Null;
+}
+
+SliceRole kinetoRole(std::string_view cat, std::string_view name) {
+    // Old Kineto writes ProfilerStep#N as an "Operator"; a step is never an op.
+    if (isProfilerStepName(name) && cat != "gpu_user_annotation") return SliceRole::StepMarker;
+    if (cat == "cpu_op" || cat == "Operator") return SliceRole::HostOp;
+    if (cat == "kernel" || cat == "Kernel") return SliceRole::Kernel;
+    if (cat == "gpu_memcpy" || cat == "Memcpy") return SliceRole::Memcpy;
+    if (cat == "gpu_memset" || cat == "Memset") return SliceRole::Memset;
+    if (cat == "cuda_runtime" || cat == "cuda_driver" || cat == "Runtime" || cat == "Driver")
+        return SliceRole::Runtime;
+    if (cat == "user_annotation" || cat == "Annotation" || cat == "user_annotations")
+        return isProfilerStepName(name) ? SliceRole::StepMarker : SliceRole::UserAnnotation;
+    return SliceRole::None;
+}
+
+}  // namespace
+
+ClassifiedTrace classifyTrace(const Trace& trace) {
+    ClassifiedTrace ct;
+    ct.trace = &trace;
+    ct.isXSpace = trace.format == "xspace";
+    const size_t nt = trace.tracks.size();
+    ct.trackSkipped.assign(nt, 0);
+    ct.trackOnDevice.assign(nt, 0);
+    ct.roles.resize(nt);
+    ct.parents.resize(nt);
+    const KeyIds k = keyIdsOf(trace);
+
+    for (size_t ti = 0; ti < nt; ++ti) {
+        const Track& tr = trace.tracks[ti];
+        const Track& main = tr.overflowOf != kNoIndex && tr.overflowOf < nt ? trace.tracks[tr.overflowOf] : tr;
+        if (tr.process < trace.processes.size())
+            ct.trackOnDevice[ti] = trace.processes[tr.process].kind == ProcessKind::Device;
+        const bool derived = ct.isXSpace && ct.trackOnDevice[ti] &&
+                             (isDerivedLineName(main.name) || isDerivedLineId(main.tid));
+        ct.trackSkipped[ti] = derived || tr.kind == TrackKind::Counter;
+        const SliceColumns& c = tr.slices;
+        auto& roles = ct.roles[ti];
+        roles.assign(c.size(), SliceRole::None);
+        if (tr.kind == TrackKind::Thread) ct.parents[ti] = computeCountedParents(c);
+        else ct.parents[ti].assign(c.size(), kNoIndex);
+        if (tr.kind == TrackKind::Counter) continue;
+
+        for (size_t i = 0; i < c.size(); ++i) {
+            const std::string_view cat = trace.str(c.category[i]);
+            const std::string_view name = trace.str(c.name[i]);
+            SliceRole role = SliceRole::None;
+            if (!ct.isXSpace) {
+                role = kinetoRole(cat, name);
+                // A device annotation (gpu_user_annotation) mirrors host ones: never an op.
+            } else if (derived) {
+                if (main.name == "Steps") role = SliceRole::StepMarker;
+            } else if (ct.trackOnDevice[ti]) {
+                if (cat == "kernel" || nonEmptyStringArg(trace, tr, c.args[i], k.kernelDetails))
+                    role = SliceRole::Kernel;
+                else if (cat == "gpu_memcpy" || contains(name, "Memcpy") ||
+                         nonEmptyStringArg(trace, tr, c.args[i], k.memcpyDetails))
+                    role = SliceRole::Memcpy;
+                else if (cat == "gpu_memset" || contains(name, "Memset"))
+                    role = SliceRole::Memset;
+                else if (cat == "xla_op" || cat == "tf_op")
+                    role = SliceRole::None;  // op annotations on device: attributed through kernels
+            } else {
+                ArgValue ln;
+                std::string_view full = name;
+                if (findArg(tr, c.args[i], k.longName, ln) && ln.type == ArgValue::Type::String) full = trace.str(ln.s);
+                if (cat == "cuda_runtime" || cat == "cuda_driver" ||
+                    nonEmptyStringArg(trace, tr, c.args[i], k.correlationId))
+                    role = SliceRole::Runtime;
+                else if (nonEmptyStringArg(trace, tr, c.args[i], k.stepName) ||
+                         ((startsWith(full, "train") || startsWith(full, "test") || startsWith(full, "TraceContext")) &&
+                          !contains(full, "/")))
+                    role = SliceRole::StepMarker;
+                else if (looksLikeTfOp(full) || nonEmptyStringArg(trace, tr, c.args[i], k.tfOp))
+                    role = SliceRole::HostOp;
+            }
+            roles[i] = role;
+            if (role == SliceRole::Runtime) {
+                ArgValue v;
+                int64_t id;
+                if ((findArg(tr, c.args[i], k.correlation, v) || findArg(tr, c.args[i], k.correlationId, v)) &&
+                    v.toInt64(id))
+                    ct.runtimeByCorrelation.push_back({id, SliceRef{static_cast<TrackIndex>(ti), static_cast<uint32_t>(i)}});
+            }
+        }
+    }
+    std::sort(ct.runtimeByCorrelation.begin(), ct.runtimeByCorrelation.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    return ct;
+}
+
+std::string fullNameOf(const Trace& trace, SliceRef s) {
+    const Track& tr = trace.tracks[s.track];
+    ArgValue v;
+    if (findArg(tr, tr.slices.args[s.index], trace.strings.find("long_name"), v) && v.type == ArgValue::Type::String)
+        return std::string(trace.str(v.s));
+    return std::string(trace.str(tr.slices.name[s.index]));
+}
+
+std::string sliceArgText(const Trace& trace, SliceRef s, std::string_view key) {
+    const Track& tr = trace.tracks[s.track];
+    ArgValue v;
+    if (!findArg(tr, tr.slices.args[s.index], trace.strings.find(key), v)) return {};
+    return v.toString(trace.strings);
+}
+
+bool sliceArgInt(const Trace& trace, SliceRef s, std::string_view key, int64_t& out) {
+    const Track& tr = trace.tracks[s.track];
+    ArgValue v;
+    if (!findArg(tr, tr.slices.args[s.index], trace.strings.find(key), v)) return false;
+    if (v.toInt64(out)) return true;
+    if (v.type == ArgValue::Type::String) {
+        const std::string_view t = trace.str(v.s);
+        if (t.empty() || t.size() > 19) return false;
+        int64_t x = 0;
+        for (char ch : t) {
+            if (ch < '0' || ch > '9') return false;
+            x = x * 10 + (ch - '0');
+        }
+        out = x;
+        return true;
+    }
+    return false;
+}
+
+OpNameType splitTfOpName(std::string_view full) {
+    if (startsWith(full, "Iterator::")) return {std::string(full), "Dataset"};
+    const size_t pos = full.rfind(':');
+    if (pos != std::string_view::npos && pos > 0 && full[pos - 1] != ':' && pos + 1 < full.size() &&
+        looksLikeTfOp(full))
+        return {std::string(full.substr(0, pos)), std::string(full.substr(pos + 1))};
+    // No ":Type": JAX-style "jit(f)/dot_general" -> type = last path component; an HLO
+    // instruction name "fusion_34" / "dot.3" -> its kind without the numeric suffix.
+    const size_t slash = full.rfind('/');
+    std::string_view type = slash == std::string_view::npos ? full : full.substr(slash + 1);
+    size_t end = type.size();
+    while (end > 0 && std::isdigit(static_cast<unsigned char>(type[end - 1]))) --end;
+    if (end > 0 && end < type.size() && (type[end - 1] == '_' || type[end - 1] == '.')) type = type.substr(0, end - 1);
+    if (type.empty()) type = full;
+    return {std::string(full), std::string(type)};
+}
+
+SliceRef launchOf(const ClassifiedTrace& ct, SliceRef s) {
+    const Trace& t = *ct.trace;
+    for (uint32_t fi : t.flowsTo(s)) {
+        const SliceRef from = t.flows[fi].from;
+        if (from.valid() && from.track < ct.roles.size() && from.index < ct.roles[from.track].size() &&
+            ct.role(from) == SliceRole::Runtime)
+            return from;
+    }
+    int64_t id;
+    if ((sliceArgInt(t, s, "correlation", id) || sliceArgInt(t, s, "correlation_id", id))) {
+        auto it = std::lower_bound(ct.runtimeByCorrelation.begin(), ct.runtimeByCorrelation.end(), id,
+                                   [](const auto& a, int64_t v) { return a.first < v; });
+        if (it != ct.runtimeByCorrelation.end() && it->first == id) return it->second;
+    }
+    return {};
+}
+
+SliceRef enclosingHostOp(const ClassifiedTrace& ct, SliceRef s) {
+    if (!s.valid()) return {};
+    const auto& parents = ct.parents[s.track];
+    uint32_t p = parents[s.index];
+    while (p != kNoIndex) {
+        if (ct.roles[s.track][p] == SliceRole::HostOp) return {s.track, p};
+        p = parents[p];
+    }
+    return {};
+}
+
+std::string deviceActivityOp(const ClassifiedTrace& ct, SliceRef s) {
+    const Trace& t = *ct.trace;
+    if (ct.isXSpace) {
+        // tf_op is the outermost annotation; JAX/XLA GPU kernels carry the generic
+        // "XlaModule:" there, and the real op in hlo_op (§3.6).
+        std::string op = sliceArgText(t, s, "tf_op");
+        // TF 2.4-era files carry no tf_op, only the annotation stack: "level 0" is the
+        // outermost annotation, "annotation" the same with "#key=value#" arguments appended.
+        if (op.empty()) op = sliceArgText(t, s, "level 0");
+        if (op.empty()) {
+            op = sliceArgText(t, s, "annotation");
+            op = op.substr(0, op.find('#'));
+        }
+        if (op.empty() || op.rfind("XlaModule:", 0) == 0) {
+            const std::string hlo = sliceArgText(t, s, "hlo_op");
+            if (!hlo.empty()) op = hlo;
+        }
+        return op;
+    }
+    const SliceRef op = enclosingHostOp(ct, launchOf(ct, s));
+    return op.valid() ? std::string(t.str(t.tracks[op.track].slices.name[op.index])) : std::string();
+}
+
+CopyKind copyKindOf(const Trace& trace, SliceRef s) {
+    std::string text = std::string(trace.str(trace.tracks[s.track].slices.name[s.index]));
+    const std::string details = sliceArgText(trace, s, "memcpy_details");
+    // memcpy_details "kind_src:host kind_dst:device ..." (§3.6) wins over the name.
+    if (!details.empty()) {
+        auto val = [&](std::string_view key) -> std::string {
+            const size_t p = details.find(key);
+            if (p == std::string::npos) return {};
+            const size_t b = p + key.size();
+            const size_t e = details.find(' ', b);
+            std::string v = details.substr(b, e == std::string::npos ? std::string::npos : e - b);
+            for (auto& ch : v) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+            return v;
+        };
+        const std::string src = val("kind_src:"), dst = val("kind_dst:");
+        auto isHost = [](const std::string& k) { return k == "host" || k == "pageable" || k == "pinned"; };
+        auto isDev = [](const std::string& k) { return k == "device" || k == "array"; };
+        if (!src.empty() && !dst.empty()) {
+            if (isHost(src) && isDev(dst)) return CopyKind::HostToDevice;
+            if (isDev(src) && isHost(dst)) return CopyKind::DeviceToHost;
+            if (isDev(src) && isDev(dst)) return CopyKind::DeviceToDevice;
+            if (isHost(src) && isHost(dst)) return CopyKind::HostToHost;
+        }
+    }
+    // Names: Kineto "Memcpy HtoD (Pageable -> Device)", XSpace "MemcpyH2D", CUPTI "MemcpyHtoD".
+    if (contains(text, "HtoD") || contains(text, "H2D")) return CopyKind::HostToDevice;
+    if (contains(text, "DtoH") || contains(text, "D2H")) return CopyKind::DeviceToHost;
+    if (contains(text, "DtoD") || contains(text, "D2D")) return CopyKind::DeviceToDevice;
+    if (contains(text, "PtoP") || contains(text, "P2P")) return CopyKind::PeerToPeer;
+    if (contains(text, "HtoH") || contains(text, "H2H")) return CopyKind::HostToHost;
+    return CopyKind::Unknown;
+}
+
+}  // namespace tracescope

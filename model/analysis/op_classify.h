@@ -1,0 +1,88 @@
+// What a slice is, for the analyses: a host op, a device activity (kernel, memcpy,
+// memset), a runtime call, a step marker... and which framework op it belongs to.
+//
+// One place decides this for every analysis, so the op table, kernel table, overview
+// and scope tree agree. Two trace flavours are understood:
+//  * XSpace (format "xspace"): device planes (ProcessKind::Device) hold stream lines
+//    with kernels (stat kernel_details), memcpy/memset; derived lines ("Steps",
+//    "XLA Ops", "XLA Modules", "Framework Ops"/"TensorFlow Ops", "Framework Name Scope",
+//    "Launch Stats", "Source code") are skipped for op metrics (§3.2). Device activities
+//    are attributed to a framework op by stat tf_op (else hlo_op). Host ops are events
+//    named "name:Type" or carrying tf_op, and tf.data "Iterator::..." events (§7.1).
+//  * Chrome/Kineto (format "chrome-json"): host ops are cpu_op (old Kineto: Operator);
+//    device activities are kernel/gpu_memcpy/gpu_memset (old: Kernel/Memcpy/Memset);
+//    a device activity is attributed to the cpu_op that encloses the cuda_runtime
+//    launch connected to it by a flow (or by a matching correlation arg).
+#pragma once
+
+#include "model/trace/trace.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tracescope {
+
+enum class SliceRole : uint8_t {
+    None,          // not used by op analyses (python frames, annotations, derived lines...)
+    HostOp,        // a framework op on a host thread
+    Kernel,        // a device kernel
+    Memcpy,        // a device copy (any direction)
+    Memset,        // a device memset
+    Runtime,       // a CUDA runtime/driver call on the host (launch, sync, memcpy API)
+    StepMarker,    // ProfilerStep#N, XSpace "Steps" line event
+    UserAnnotation,
+};
+
+// Direction of a device copy, from its name ("Memcpy HtoD", "MemcpyH2D") or memcpy_details.
+enum class CopyKind : uint8_t { Unknown, HostToDevice, DeviceToHost, DeviceToDevice, PeerToPeer, HostToHost };
+
+// Per-trace classification, computed once and shared by the analyses (cheap: one pass).
+struct ClassifiedTrace {
+    const Trace* trace = nullptr;
+    bool isXSpace = false;
+    // Per track: skip for op metrics (derived XSpace lines, overflow lanes of skipped tracks...).
+    std::vector<uint8_t> trackSkipped;
+    // Per track: is it on a device process.
+    std::vector<uint8_t> trackOnDevice;
+    // Role per slice: roles[track][index].
+    std::vector<std::vector<SliceRole>> roles;
+    // Enclosing slice per slice on thread tracks (any role): parents[track][index], kNoIndex for roots.
+    std::vector<std::vector<uint32_t>> parents;
+    // Host runtime calls by correlation id (Kineto arg "correlation", XSpace "correlation_id"),
+    // sorted by id: the fallback link launch -> device activity when the file has no flow.
+    std::vector<std::pair<int64_t, SliceRef>> runtimeByCorrelation;
+
+    SliceRole role(SliceRef s) const { return roles[s.track][s.index]; }
+};
+
+ClassifiedTrace classifyTrace(const Trace& trace);
+
+// The slice's full name: XSpace arg "long_name" when present, else its name.
+std::string fullNameOf(const Trace& trace, SliceRef s);
+// Text of an arg of a slice ("" when absent); numbers are printed.
+std::string sliceArgText(const Trace& trace, SliceRef s, std::string_view key);
+// Integer arg of a slice; false when absent or not integral.
+bool sliceArgInt(const Trace& trace, SliceRef s, std::string_view key, int64_t& out);
+
+// A framework op name split into (name, type): "model/dense/MatMul:MatMul" -> ("model/dense/MatMul",
+// "MatMul"); JAX "jit(f)/dot_general:dot_general" likewise; no ':' -> (whole, whole) for XSpace.
+struct OpNameType {
+    std::string name;
+    std::string type;
+};
+OpNameType splitTfOpName(std::string_view fullName);
+
+// The framework op a device activity belongs to ("" when unknown):
+// XSpace: tf_op stat (older files: "level 0" / "annotation"; hlo_op when the op is empty or
+// the generic "XlaModule:");
+// Kineto: the enclosing cpu_op of the launch.
+std::string deviceActivityOp(const ClassifiedTrace& ct, SliceRef deviceSlice);
+// The host runtime call (e.g. cudaLaunchKernel) that launched a device activity, if known.
+SliceRef launchOf(const ClassifiedTrace& ct, SliceRef deviceSlice);
+// The deepest host op (SliceRole::HostOp) enclosing a host slice, if any.
+SliceRef enclosingHostOp(const ClassifiedTrace& ct, SliceRef hostSlice);
+
+CopyKind copyKindOf(const Trace& trace, SliceRef copySlice);
+
+}  // namespace tracescope

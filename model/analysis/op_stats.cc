@@ -1,0 +1,192 @@
+#include "model/analysis/op_stats.h"
+
+#include "model/analysis/op_iteration.h"
+#include "model/analysis/self_time.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+namespace tracescope {
+
+const char* opSideName(OpSide side) { return side == OpSide::Host ? "host" : "device"; }
+
+std::vector<PieEntry> makePie(std::vector<std::pair<std::string, TimeNs>> values, size_t topN) {
+    std::sort(values.begin(), values.end(), [](const auto& a, const auto& b) {
+        return a.second != b.second ? a.second > b.second : a.first < b.first;
+    });
+    TimeNs total = 0;
+    for (const auto& v : values) total += v.second;
+    std::vector<PieEntry> pie;
+    TimeNs other = 0;
+    for (size_t i = 0; i < values.size(); ++i) {
+        if (values[i].second <= 0) continue;
+        if (i < topN) pie.push_back({values[i].first, values[i].second, 0});
+        else other += values[i].second;
+    }
+    if (other > 0) pie.push_back({"other", other, 0});
+    for (auto& p : pie) p.percent = total > 0 ? 100.0 * double(p.valueNs) / double(total) : 0;
+    return pie;
+}
+
+namespace {
+
+std::string rowKey(OpSide side, const std::string& name, const std::string& type) {
+    std::string k;
+    k.reserve(name.size() + type.size() + 3);
+    k += side == OpSide::Host ? 'h' : 'd';
+    k += name;
+    k += '\x1f';
+    k += type;
+    return k;
+}
+
+// Per device: trace span minus the union of its activity; per host thread with ops: the span
+// of its ops minus the union of its ops (XProf adds IDLE for uncovered line time, §7.1).
+void computeIdle(const ClassifiedTrace& ct, TimeNs& hostIdle, TimeNs& deviceIdle, size_t& deviceCount) {
+    const Trace& t = *ct.trace;
+    std::map<ProcessIndex, std::vector<std::pair<TimeNs, TimeNs>>> perDevice;
+    hostIdle = 0;
+    for (TrackIndex ti = 0; ti < t.tracks.size(); ++ti) {
+        if (ct.trackSkipped[ti]) continue;
+        const SliceColumns& c = t.tracks[ti].slices;
+        std::vector<std::pair<TimeNs, TimeNs>> hostOps;
+        for (size_t i = 0; i < c.size(); ++i) {
+            const SliceRole r = ct.roles[ti][i];
+            if (r == SliceRole::Kernel || r == SliceRole::Memcpy || r == SliceRole::Memset)
+                perDevice[t.tracks[ti].process].push_back({c.start[i], c.end(i)});
+            else if (r == SliceRole::HostOp)
+                hostOps.push_back({c.start[i], c.end(i)});
+        }
+        if (hostOps.empty()) continue;
+        TimeNs first = hostOps.front().first, last = hostOps.front().second;
+        for (const auto& [s, e] : hostOps) {
+            first = std::min(first, s);
+            last = std::max(last, e);
+        }
+        hostIdle += (last - first) - unionLength(std::move(hostOps));
+    }
+    deviceIdle = 0;
+    deviceCount = perDevice.size();
+    for (auto& [p, iv] : perDevice) deviceIdle += std::max<TimeNs>(0, t.spanNs() - unionLength(std::move(iv)));
+}
+
+}  // namespace
+
+OpStatsResult computeOpStats(const Trace& trace, const OpStatsOptions& options) {
+    return computeOpStats(classifyTrace(trace), options);
+}
+
+OpStatsResult computeOpStats(const ClassifiedTrace& ct, const OpStatsOptions& options) {
+    OpStatsResult res;
+    res.options = options;
+    std::unordered_map<std::string, size_t> index;
+    forEachOpOccurrence(ct, options.grouping, [&](const OpOccurrence& o) {
+        const std::string key = rowKey(o.side, *o.name, *o.type);
+        auto [it, inserted] = index.try_emplace(key, res.rows.size());
+        if (inserted) {
+            OpStatsRow row;
+            row.side = o.side;
+            row.name = *o.name;
+            row.type = *o.type;
+            row.minNs = o.durationNs;
+            row.maxNs = o.durationNs;
+            res.rows.push_back(std::move(row));
+        }
+        OpStatsRow& row = res.rows[it->second];
+        ++row.occurrences;
+        row.totalNs += o.durationNs;
+        row.selfNs += o.selfNs;
+        row.minNs = std::min(row.minNs, o.durationNs);
+        row.maxNs = std::max(row.maxNs, o.durationNs);
+        if (o.role == SliceRole::Kernel) {
+            row.kernelNs += o.durationNs;
+            if (o.usesTensorCore) row.tensorCoreNs += o.durationNs;
+        }
+    });
+
+    computeIdle(ct, res.hostIdleNs, res.deviceIdleNs, res.deviceCount);
+
+    // Pies before idle rows are added (idle is not an op).
+    std::map<std::string, TimeNs> hostOp, hostType, devOp, devType;
+    for (const auto& r : res.rows) {
+        auto& byOp = r.side == OpSide::Host ? hostOp : devOp;
+        auto& byType = r.side == OpSide::Host ? hostType : devType;
+        byOp[r.name] += r.selfNs;
+        byType[r.type] += r.selfNs;
+    }
+    auto toVec = [](const std::map<std::string, TimeNs>& m) {
+        return std::vector<std::pair<std::string, TimeNs>>(m.begin(), m.end());
+    };
+    res.hostByOp = makePie(toVec(hostOp), options.pieTopN);
+    res.hostByType = makePie(toVec(hostType), options.pieTopN);
+    res.deviceByOp = makePie(toVec(devOp), options.pieTopN);
+    res.deviceByType = makePie(toVec(devType), options.pieTopN);
+
+    if (options.includeIdle) {
+        auto addIdle = [&](OpSide side, TimeNs ns) {
+            if (ns <= 0) return;
+            OpStatsRow row;
+            row.side = side;
+            row.name = kIdleOpName;
+            row.type = kIdleOpName;
+            row.isIdle = true;
+            row.occurrences = 0;
+            row.totalNs = row.selfNs = row.minNs = row.maxNs = ns;
+            res.rows.push_back(std::move(row));
+        };
+        addIdle(OpSide::Host, res.hostIdleNs);
+        addIdle(OpSide::Device, res.deviceIdleNs);
+    }
+
+    for (auto& r : res.rows) {
+        (r.side == OpSide::Host ? res.hostTotalSelfNs : res.deviceTotalSelfNs) += r.selfNs;
+        if (r.occurrences > 0) {
+            r.avgNs = double(r.totalNs) / double(r.occurrences);
+            r.avgSelfNs = double(r.selfNs) / double(r.occurrences);
+        }
+    }
+    std::sort(res.rows.begin(), res.rows.end(), [](const OpStatsRow& a, const OpStatsRow& b) {
+        if (a.side != b.side) return a.side == OpSide::Device;
+        if (a.selfNs != b.selfNs) return a.selfNs > b.selfNs;
+        if (a.name != b.name) return a.name < b.name;
+        return a.type < b.type;
+    });
+    double cumHost = 0, cumDev = 0;
+    for (auto& r : res.rows) {
+        const TimeNs total = r.side == OpSide::Host ? res.hostTotalSelfNs : res.deviceTotalSelfNs;
+        r.selfPercent = total > 0 ? 100.0 * double(r.selfNs) / double(total) : 0;
+        double& cum = r.side == OpSide::Host ? cumHost : cumDev;
+        cum += r.selfPercent;
+        r.cumulativeSelfPercent = cum;
+    }
+    return res;
+}
+
+std::vector<SliceRef> occurrencesOf(const Trace& trace, const OpStatsResult& result, size_t row) {
+    std::vector<SliceRef> out;
+    if (row >= result.rows.size() || result.rows[row].isIdle) return out;
+    const OpStatsRow& r = result.rows[row];
+    const ClassifiedTrace ct = classifyTrace(trace);
+    forEachOpOccurrence(ct, result.options.grouping, [&](const OpOccurrence& o) {
+        if (o.side == r.side && *o.name == r.name && *o.type == r.type) out.push_back(o.slice);
+    });
+    return out;
+}
+
+SliceRowIndex sliceRowIndexOf(const Trace& trace, const OpStatsResult& result) {
+    std::map<std::tuple<OpSide, std::string_view, std::string_view>, uint32_t> rowOfKey;
+    for (size_t i = 0; i < result.rows.size(); ++i)
+        if (!result.rows[i].isIdle) rowOfKey.emplace(std::tuple(result.rows[i].side, std::string_view(result.rows[i].name),
+                                                                std::string_view(result.rows[i].type)), uint32_t(i));
+    SliceRowIndex index;
+    const ClassifiedTrace ct = classifyTrace(trace);
+    forEachOpOccurrence(ct, result.options.grouping, [&](const OpOccurrence& o) {
+        auto it = rowOfKey.find(std::tuple(o.side, std::string_view(*o.name), std::string_view(*o.type)));
+        if (it != rowOfKey.end()) index.add({o.slice}, it->second);
+    });
+    index.finish();
+    return index;
+}
+
+}  // namespace tracescope

@@ -1,0 +1,212 @@
+// Per-step time breakdown (§7.5): every host/device event inside a step gets an event type;
+// where events overlap the higher-priority type wins; step time no event covers is "other".
+#include "model/analysis/steps.h"
+
+#include "model/analysis/precision.h"
+
+#include <algorithm>
+#include <array>
+
+namespace tracescope {
+
+namespace {
+
+// XProf's EventType, with its priority order (a higher value wins an overlap).
+enum EventType : uint8_t {
+    kUnknown = 0,
+    kHostCompute,
+    kHostPreprocess,
+    kHostPostprocess,
+    kHostBatchFormation,
+    kHostRuntime,
+    kHostCompile,
+    kHostToHost,
+    kHostToDevice,
+    kHostPrepare,
+    kDeviceCollectives,
+    kHostWaitInput,
+    kDeviceToDevice,
+    kDeviceToHost,
+    kDeviceCompute32,
+    kDeviceCompute16,
+    kDeviceWaitDevice,
+    kDeviceWaitHost,
+    kEventTypeCount
+};
+
+StepCategory categoryOf(EventType e) {
+    switch (e) {
+        case kUnknown: return StepCategory::Other;
+        case kHostCompute:
+        case kHostPreprocess:
+        case kHostPostprocess:
+        case kHostBatchFormation:
+        case kHostRuntime:
+        case kHostToHost: return StepCategory::HostCompute;
+        case kHostCompile: return StepCategory::Compilation;
+        case kHostToDevice:
+        case kHostWaitInput:
+        case kDeviceWaitHost: return StepCategory::Input;
+        case kHostPrepare: return StepCategory::KernelLaunch;
+        case kDeviceCollectives: return StepCategory::DeviceCollectives;
+        case kDeviceToDevice:
+        case kDeviceWaitDevice: return StepCategory::DeviceToDevice;
+        case kDeviceToHost: return StepCategory::Output;
+        case kDeviceCompute32:
+        case kDeviceCompute16: return StepCategory::DeviceCompute;
+        case kEventTypeCount: break;
+    }
+    return StepCategory::Other;
+}
+
+bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool contains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
+
+bool isInputWaitName(std::string_view n) {
+    return startsWith(n, "IteratorGetNext") || startsWith(n, "enumerate(DataLoader)") ||
+           startsWith(n, "Iterator::") || contains(n, "DataLoader.__next__") ||
+           startsWith(n, "InfeedEnqueue") || startsWith(n, "infeed");
+}
+
+// The §7.5 type of one slice, or kEventTypeCount when the slice does not take part.
+EventType typeOf(const ClassifiedTrace& ct, SliceRef s) {
+    const Trace& t = *ct.trace;
+    const SliceColumns& c = t.tracks[s.track].slices;
+    const std::string_view name = t.str(c.name[s.index]);
+    switch (ct.role(s)) {
+        case SliceRole::Kernel: {
+            const std::string full = fullNameOf(t, s);
+            if (startsWith(full, "nccl") || startsWith(full, "void nccl") || contains(full, "ncclDevKernel") ||
+                contains(full, "ncclKernel"))
+                return kDeviceCollectives;
+            return isSixteenBitKernel(full) ? kDeviceCompute16 : kDeviceCompute32;
+        }
+        case SliceRole::Memcpy:
+            switch (copyKindOf(t, s)) {
+                case CopyKind::HostToDevice: return kHostToDevice;
+                case CopyKind::DeviceToHost: return kDeviceToHost;
+                case CopyKind::DeviceToDevice:
+                case CopyKind::PeerToPeer: return kDeviceToDevice;
+                case CopyKind::HostToHost: return kHostToHost;
+                case CopyKind::Unknown: return kDeviceCompute32;
+            }
+            return kDeviceCompute32;
+        case SliceRole::Memset: return kDeviceCompute32;
+        case SliceRole::Runtime:
+            // Launch calls are "kernel launch" (HOST_PREPARE); other runtime calls (synchronize,
+            // memcpy API, allocation) are host time spent in the runtime.
+            return contains(name, "Launch") ? kHostPrepare : kHostCompute;
+        case SliceRole::HostOp: {
+            const std::string full = ct.isXSpace ? fullNameOf(t, s) : std::string(name);
+            if (isInputWaitName(full)) {
+                // Only the outermost input stage counts as waiting (nested ones are inside it).
+                return kHostWaitInput;
+            }
+            if (contains(full, "Compile")) return kHostCompile;
+            if (startsWith(full, "EagerExecute") || startsWith(full, "FunctionRun")) return kEventTypeCount;
+            return kHostCompute;
+        }
+        case SliceRole::UserAnnotation:
+        case SliceRole::None: {
+            if (ct.trackOnDevice[s.track]) return kEventTypeCount;
+            if (isInputWaitName(name)) return kHostWaitInput;
+            if (ct.isXSpace && contains(name, "Compile")) return kHostCompile;
+            return kEventTypeCount;
+        }
+        case SliceRole::StepMarker: return kEventTypeCount;
+    }
+    return kEventTypeCount;
+}
+
+struct TypedInterval {
+    TimeNs start, end;
+    EventType type;
+};
+
+}  // namespace
+
+std::vector<StepBreakdown> breakdownSteps(const ClassifiedTrace& ct, const StepsResult& steps) {
+    std::vector<StepBreakdown> out;
+    if (steps.steps.empty()) return out;
+    const Trace& t = *ct.trace;
+    std::vector<TypedInterval> all;
+    TimeNs maxDur = 0;
+    for (TrackIndex ti = 0; ti < t.tracks.size(); ++ti) {
+        if (ct.trackSkipped[ti] || t.tracks[ti].kind != TrackKind::Thread) continue;
+        const SliceColumns& c = t.tracks[ti].slices;
+        for (uint32_t i = 0; i < c.size(); ++i) {
+            const EventType e = typeOf(ct, {ti, i});
+            if (e == kEventTypeCount || c.duration[i] <= 0) continue;
+            all.push_back({c.start[i], c.end(i), e});
+            maxDur = std::max(maxDur, c.duration[i]);
+        }
+    }
+    std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.start < b.start; });
+
+    std::vector<std::pair<TimeNs, int>> points;  // (time, +/-(type+1))
+    for (const Step& step : steps.steps) {
+        StepBreakdown b;
+        b.step = step;
+        const TimeNs s0 = step.startNs, s1 = step.endNs();
+        points.clear();
+        auto it = std::lower_bound(all.begin(), all.end(), s0 - maxDur,
+                                   [](const TypedInterval& a, TimeNs v) { return a.start < v; });
+        for (; it != all.end() && it->start < s1; ++it) {
+            const TimeNs a = std::max(it->start, s0), e = std::min(it->end, s1);
+            if (e <= a) continue;
+            points.push_back({a, int(it->type) + 1});
+            points.push_back({e, -(int(it->type) + 1)});
+        }
+        std::sort(points.begin(), points.end());
+        std::array<TimeNs, kEventTypeCount> perType{};
+        std::array<int, kEventTypeCount> active{};
+        auto top = [&] {
+            for (int k = kEventTypeCount - 1; k > kUnknown; --k)
+                if (active[k] > 0) return k;
+            return int(kUnknown);
+        };
+        // Points are clipped to the step, so the last segment runs to the step end.
+        TimeNs cursor = s0;
+        size_t p = 0;
+        while (true) {
+            const TimeNs next = p < points.size() ? points[p].first : s1;
+            if (next > cursor) {
+                perType[top()] += next - cursor;
+                cursor = next;
+            }
+            if (p >= points.size()) break;
+            while (p < points.size() && points[p].first == cursor) {
+                const int v = points[p].second;
+                active[std::abs(v) - 1] += v > 0 ? 1 : -1;
+                ++p;
+            }
+        }
+        for (int k = 0; k < kEventTypeCount; ++k) b.ns[size_t(categoryOf(EventType(k)))] += perType[k];
+        b.deviceCompute16Ns = perType[kDeviceCompute16];
+        b.deviceCompute32Ns = perType[kDeviceCompute32];
+        b.hostWaitInputNs = perType[kHostWaitInput];
+        b.hostToDeviceNs = perType[kHostToDevice];
+        b.deviceWaitHostNs = perType[kDeviceWaitHost];
+        out.push_back(std::move(b));
+    }
+    return out;
+}
+
+std::array<CategorySummary, kStepCategoryCount> summarizeBreakdown(const std::vector<StepBreakdown>& steps) {
+    std::array<CategorySummary, kStepCategoryCount> out{};
+    TimeNs totalStep = 0;
+    for (const auto& s : steps) totalStep += s.step.durationNs;
+    for (size_t c = 0; c < kStepCategoryCount; ++c) {
+        std::vector<double> v;
+        TimeNs sum = 0;
+        for (const auto& s : steps) {
+            v.push_back(double(s.ns[c]));
+            sum += s.ns[c];
+        }
+        out[c].ns = distributionOf(v);
+        out[c].percentOfStep = totalStep > 0 ? 100.0 * double(sum) / double(totalStep) : 0;
+    }
+    return out;
+}
+
+}  // namespace tracescope

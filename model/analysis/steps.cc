@@ -1,0 +1,220 @@
+#include "model/analysis/steps.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <map>
+
+namespace tracescope {
+
+const char* stepSourceName(StepSource s) {
+    switch (s) {
+        case StepSource::None: return "none";
+        case StepSource::XSpaceStepsLine: return "device Steps line";
+        case StepSource::XSpaceStepAnnotation: return "host step annotations";
+        case StepSource::ProfilerStep: return "ProfilerStep#N";
+        case StepSource::UserAnnotation: return "user step annotations";
+    }
+    return "none";
+}
+
+const char* stepCategoryName(StepCategory c) {
+    switch (c) {
+        case StepCategory::DeviceCompute: return "Device compute";
+        case StepCategory::DeviceToDevice: return "Device to device";
+        case StepCategory::DeviceCollectives: return "Device collective communication";
+        case StepCategory::HostCompute: return "Host compute";
+        case StepCategory::KernelLaunch: return "Kernel launch";
+        case StepCategory::Input: return "Input";
+        case StepCategory::Output: return "Output";
+        case StepCategory::Compilation: return "Compilation";
+        case StepCategory::Other: return "All others";
+        case StepCategory::Count: break;
+    }
+    return "";
+}
+
+Distribution distributionOf(const std::vector<double>& v) {
+    Distribution d;
+    d.count = v.size();
+    if (v.empty()) return d;
+    double sum = 0;
+    d.min = d.max = v.front();
+    for (double x : v) {
+        sum += x;
+        d.min = std::min(d.min, x);
+        d.max = std::max(d.max, x);
+    }
+    d.mean = sum / double(v.size());
+    double sq = 0;
+    for (double x : v) sq += (x - d.mean) * (x - d.mean);
+    d.stddev = std::sqrt(sq / double(v.size()));
+    return d;
+}
+
+namespace {
+
+bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool contains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
+
+// Digits at the start of s -> number; false when none.
+bool leadingNumber(std::string_view s, int64_t& out) {
+    int64_t v = 0;
+    size_t n = 0;
+    while (n < s.size() && n < 18 && std::isdigit(static_cast<unsigned char>(s[n]))) v = v * 10 + (s[n++] - '0');
+    if (n == 0) return false;
+    out = v;
+    return true;
+}
+
+// A user step annotation: "train_step", "train", "step", "training_step", "Step 3", "step#3", "train_step#3".
+bool isUserStepName(std::string_view n, int64_t& number, bool& hasNumber) {
+    hasNumber = false;
+    for (std::string_view base : {"train_step", "training_step", "train", "step", "Step"}) {
+        if (!startsWith(n, base)) continue;
+        std::string_view rest = n.substr(base.size());
+        if (rest.empty()) return true;
+        if (rest.front() == '#' || rest.front() == ' ' || rest.front() == '_') rest.remove_prefix(1);
+        if (leadingNumber(rest, number) && rest.find_first_not_of("0123456789") == std::string_view::npos) {
+            hasNumber = true;
+            return true;
+        }
+        return false;
+    }
+    return false;
+}
+
+struct StepAcc {
+    Step step;
+    TimeNs end = 0;
+    TimeNs longest = -1;
+};
+
+StepsResult finish(StepSource source, std::map<int64_t, StepAcc>& acc) {
+    StepsResult r;
+    r.source = source;
+    for (auto& [k, a] : acc) {
+        a.step.durationNs = a.end - a.step.startNs;
+        r.steps.push_back(std::move(a.step));
+    }
+    std::sort(r.steps.begin(), r.steps.end(), [](const Step& a, const Step& b) {
+        return a.startNs != b.startNs ? a.startNs < b.startNs : a.number < b.number;
+    });
+    std::vector<double> d;
+    for (const auto& s : r.steps) d.push_back(double(s.durationNs));
+    r.stepTimeNs = distributionOf(d);
+    return r;
+}
+
+// Steps spanning all their markers (device Steps lines: one event per device per step).
+void addSpanning(std::map<int64_t, StepAcc>& acc, int64_t key, int64_t number, std::string name, SliceRef ref,
+                 TimeNs start, TimeNs end, std::optional<int64_t> group) {
+    auto [it, inserted] = acc.try_emplace(key);
+    StepAcc& a = it->second;
+    if (inserted) {
+        a.step.number = number;
+        a.step.name = std::move(name);
+        a.step.startNs = start;
+        a.end = end;
+        a.step.groupId = group;
+    }
+    a.step.startNs = std::min(a.step.startNs, start);
+    a.end = std::max(a.end, end);
+    a.step.markers.push_back(ref);
+}
+
+// Steps defined by their longest marker (§7.4: the longest host marker is the step).
+void addLongest(std::map<int64_t, StepAcc>& acc, int64_t key, int64_t number, std::string name, SliceRef ref,
+                TimeNs start, TimeNs dur, std::optional<int64_t> group) {
+    StepAcc& a = acc[key];
+    a.step.markers.push_back(ref);
+    if (dur > a.longest) {
+        a.longest = dur;
+        a.step.number = number;
+        a.step.name = std::move(name);
+        a.step.startNs = start;
+        a.end = start + dur;
+        a.step.groupId = group;
+    }
+}
+
+}  // namespace
+
+StepsResult findSteps(const Trace& trace) { return findSteps(classifyTrace(trace)); }
+
+StepsResult findSteps(const ClassifiedTrace& ct) {
+    const Trace& t = *ct.trace;
+    // 1. XSpace device "Steps" lines.
+    if (ct.isXSpace) {
+        std::map<int64_t, StepAcc> acc;
+        int64_t ordinal = 0;
+        for (TrackIndex ti = 0; ti < t.tracks.size(); ++ti) {
+            if (!ct.trackOnDevice[ti] || t.tracks[ti].name != "Steps") continue;
+            const SliceColumns& c = t.tracks[ti].slices;
+            for (uint32_t i = 0; i < c.size(); ++i) {
+                const SliceRef ref{ti, i};
+                int64_t num = 0, group = 0;
+                const bool hasGroup = sliceArgInt(t, ref, "group_id", group);
+                const bool hasNum = sliceArgInt(t, ref, "step_num", num) ||
+                                    leadingNumber(t.str(c.name[i]), num);
+                const int64_t key = hasNum ? num : hasGroup ? group : ordinal++;
+                std::string name = sliceArgText(t, ref, "step_name");
+                if (name.empty()) name = std::string(t.str(c.name[i]));
+                addSpanning(acc, key, hasNum ? num : key, std::move(name), ref, c.start[i], c.end(i),
+                            hasGroup ? std::optional<int64_t>(group) : std::nullopt);
+            }
+        }
+        if (!acc.empty()) return finish(StepSource::XSpaceStepsLine, acc);
+    }
+    // 2./3. Host step markers: XSpace step annotations, PyTorch ProfilerStep#N.
+    {
+        std::map<int64_t, StepAcc> acc;
+        int64_t ordinal = 0;
+        for (TrackIndex ti = 0; ti < t.tracks.size(); ++ti) {
+            if (ct.trackSkipped[ti] || ct.trackOnDevice[ti]) continue;
+            const SliceColumns& c = t.tracks[ti].slices;
+            for (uint32_t i = 0; i < c.size(); ++i) {
+                if (ct.roles[ti][i] != SliceRole::StepMarker) continue;
+                const SliceRef ref{ti, i};
+                const std::string_view name = t.str(c.name[i]);
+                int64_t num = 0, group = 0;
+                bool hasNum, hasGroup = false;
+                if (ct.isXSpace) {
+                    hasGroup = sliceArgInt(t, ref, "group_id", group);
+                    hasNum = sliceArgInt(t, ref, "step_num", num);
+                } else {
+                    hasNum = leadingNumber(name.substr(std::string_view("ProfilerStep#").size()), num);
+                }
+                const int64_t key = hasGroup ? group : hasNum ? num : ordinal++;
+                std::string stepName = sliceArgText(t, ref, "step_name");
+                if (stepName.empty()) stepName = std::string(name);
+                addLongest(acc, key, hasNum ? num : key, std::move(stepName), ref, c.start[i], c.duration[i],
+                           hasGroup ? std::optional<int64_t>(group) : std::nullopt);
+            }
+        }
+        if (!acc.empty())
+            return finish(ct.isXSpace ? StepSource::XSpaceStepAnnotation : StepSource::ProfilerStep, acc);
+    }
+    // 4. User step annotations (Kineto user_annotation).
+    {
+        std::map<int64_t, StepAcc> acc;
+        int64_t ordinal = 0;
+        for (TrackIndex ti = 0; ti < t.tracks.size(); ++ti) {
+            if (ct.trackSkipped[ti] || ct.trackOnDevice[ti]) continue;
+            const SliceColumns& c = t.tracks[ti].slices;
+            for (uint32_t i = 0; i < c.size(); ++i) {
+                if (ct.roles[ti][i] != SliceRole::UserAnnotation) continue;
+                int64_t num = 0;
+                bool hasNum = false;
+                if (!isUserStepName(t.str(c.name[i]), num, hasNum)) continue;
+                const int64_t key = hasNum ? num : ordinal++;
+                addLongest(acc, key, key, std::string(t.str(c.name[i])), {ti, i}, c.start[i], c.duration[i],
+                           std::nullopt);
+            }
+        }
+        if (!acc.empty()) return finish(StepSource::UserAnnotation, acc);
+    }
+    return {};
+}
+
+}  // namespace tracescope

@@ -1,0 +1,99 @@
+// Training steps and the per-step time breakdown (§7.4, §7.5).
+//
+// How steps are found, first match wins:
+//  1. XSpace: events of the device "Steps" lines (one step per step_num / group_id; the
+//     step spans from the earliest to the latest event of that step over all devices).
+//  2. XSpace: host events carrying step_name or step_num with group_id (e.g. "train" step
+//     annotations); with several per group the longest one is the step.
+//  3. PyTorch: host slices named "ProfilerStep#N" (N = step number).
+//  4. User step annotations: host slices whose name is a step marker such as
+//     "train_step", "train", "step#N", "Step N" (regex-free rules in steps.cc).
+// If none is found the result has source None and the overview says
+// "No step marker observed".
+#pragma once
+
+#include "model/analysis/op_classify.h"
+#include "model/trace/trace.h"
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tracescope {
+
+enum class StepSource : uint8_t { None, XSpaceStepsLine, XSpaceStepAnnotation, ProfilerStep, UserAnnotation };
+const char* stepSourceName(StepSource s);
+
+struct Step {
+    int64_t number = 0;  // step number when known, else the ordinal
+    std::string name;
+    TimeNs startNs = 0;
+    TimeNs durationNs = 0;
+    std::optional<int64_t> groupId;  // XSpace group_id
+    std::vector<SliceRef> markers;   // the slices that define the step (for navigation)
+
+    TimeNs endNs() const { return startNs + durationNs; }
+};
+
+// avg / stddev (population) / min / max of a set of values.
+struct Distribution {
+    size_t count = 0;
+    double mean = 0;
+    double stddev = 0;
+    double min = 0;
+    double max = 0;
+};
+Distribution distributionOf(const std::vector<double>& values);
+
+struct StepsResult {
+    StepSource source = StepSource::None;
+    std::vector<Step> steps;  // sorted by start
+    Distribution stepTimeNs;
+};
+
+StepsResult findSteps(const Trace& trace);
+StepsResult findSteps(const ClassifiedTrace& ct);
+
+// Displayed step-time categories (§7.5). Internal event types resolve overlaps by priority;
+// these are the groups the overview and the input-pipeline page show.
+enum class StepCategory : uint8_t {
+    DeviceCompute,      // DEVICE_COMPUTE_16 + DEVICE_COMPUTE_32
+    DeviceToDevice,     // DEVICE_TO_DEVICE + DEVICE_WAIT_DEVICE
+    DeviceCollectives,  // nccl* kernels
+    HostCompute,        // HOST_COMPUTE (+ pre/post-process, batch formation, runtime, host-to-host)
+    KernelLaunch,       // HOST_PREPARE: runtime launch calls
+    Input,              // HOST_WAIT_INPUT + HOST_TO_DEVICE + DEVICE_WAIT_HOST
+    Output,             // DEVICE_TO_HOST
+    Compilation,        // HOST_COMPILE
+    Other,              // UNKNOWN_TIME: step time covered by no event
+    Count
+};
+inline constexpr size_t kStepCategoryCount = static_cast<size_t>(StepCategory::Count);
+const char* stepCategoryName(StepCategory c);
+
+struct StepBreakdown {
+    Step step;
+    // Time per displayed category; the categories add up to step.durationNs.
+    std::array<TimeNs, kStepCategoryCount> ns{};
+    // Finer parts kept for the overview and the input-pipeline page.
+    TimeNs deviceCompute16Ns = 0;
+    TimeNs deviceCompute32Ns = 0;
+    TimeNs hostWaitInputNs = 0;  // input part: host waiting for the input pipeline
+    TimeNs hostToDeviceNs = 0;   // input part: H2D copies
+    TimeNs deviceWaitHostNs = 0;
+
+    TimeNs at(StepCategory c) const { return ns[static_cast<size_t>(c)]; }
+};
+
+// Each step's time split by §7.5 priority over all host and device events inside it.
+std::vector<StepBreakdown> breakdownSteps(const ClassifiedTrace& ct, const StepsResult& steps);
+
+// Per category, over steps: distribution of the time (ns) and mean % of step time.
+struct CategorySummary {
+    Distribution ns;
+    double percentOfStep = 0;  // total category time / total step time * 100
+};
+std::array<CategorySummary, kStepCategoryCount> summarizeBreakdown(const std::vector<StepBreakdown>& steps);
+
+}  // namespace tracescope

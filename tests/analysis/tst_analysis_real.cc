@@ -1,0 +1,198 @@
+// Analyses on the real traces in testdata, checked against numbers computed straight from
+// the raw files by scripts that share no code with TraceScope:
+//   tests/tools/kernel_sums.py    (Kineto JSON)  -> data/kineto_reference.json
+//   tests/tools/xspace_kernels.py (XSpace wire)  -> data/xspace_kernels.json
+#include "model/analysis/kernel_stats.h"
+#include "model/analysis/op_stats.h"
+#include "model/analysis/overview.h"
+#include "model/analysis/scope_tree.h"
+#include "model/analysis/steps.h"
+#include "model/import/import.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QtTest>
+
+#include <fstream>
+#include <map>
+
+using namespace tracescope;
+using nlohmann::json;
+
+namespace {
+
+json loadReference(const char* name) {
+    std::ifstream in(std::string(TRACESCOPE_TEST_DATA_DIR) + "/" + name);
+    return json::parse(in);
+}
+
+std::unique_ptr<Trace> load(const std::string& relative) {
+    ImportResult r = importTrace(std::string(TRACESCOPE_SHARED_DIR) + "/testdata/" + relative);
+    if (!r.ok()) qWarning("import failed: %s", r.error.c_str());
+    return std::move(r.trace);
+}
+
+// Kernel rows summed per kernel name: (occurrences, total ns).
+std::map<std::string, std::pair<uint64_t, TimeNs>> perName(const KernelStatsResult& k) {
+    std::map<std::string, std::pair<uint64_t, TimeNs>> m;
+    for (const auto& r : k.rows) {
+        m[r.name].first += r.occurrences;
+        m[r.name].second += r.totalNs;
+    }
+    return m;
+}
+
+void checkKernels(const Trace& trace, const json& ref) {
+    const KernelStatsResult k = computeKernelStats(trace);
+    QCOMPARE(k.kernelCount, ref["kernel_count"].get<uint64_t>());
+    const auto m = perName(k);
+    const json& rows = ref.contains("kernels") ? ref["kernels"] : ref["rows"];
+    QCOMPARE(m.size(), rows.size());
+    TimeNs total = 0;
+    for (const auto& r : rows) {
+        const std::string name = r["name"].get<std::string>();
+        auto it = m.find(name);
+        QVERIFY2(it != m.end(), name.c_str());
+        QCOMPARE(it->second.first, r["occurrences"].get<uint64_t>());
+        QCOMPARE(it->second.second, r["total_ns"].get<TimeNs>());
+        total += r["total_ns"].get<TimeNs>();
+    }
+    QCOMPARE(k.totalKernelNs, total);
+    // Navigation: the top row's occurrences are exactly its count, all kernels of that name.
+    QVERIFY(!k.rows.empty());
+    const auto occ = occurrencesOf(trace, k, 0);
+    QCOMPARE(occ.size(), size_t(k.rows[0].occurrences));
+    for (const SliceRef& s : occ)
+        QCOMPARE(trace.tracks[s.track].slices.duration[s.index] <= k.rows[0].maxNs, true);
+}
+
+}  // namespace
+
+class TestAnalysisReal : public QObject {
+    Q_OBJECT
+
+private slots:
+    void kinetoFiles_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("key");
+        QTest::newRow("torch_mlp_memory_h100") << "gpu/torch_mlp_memory_h100.json" << "torch_mlp_memory_h100.json";
+        QTest::newRow("hta rank-0") << "public/hta/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz"
+                                    << "rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz";
+        // Old Kineto categories (Operator / Runtime / Kernel), ProfilerStep#N written as an Operator.
+        QTest::newRow("kineto worker0 (old categories)") << "public/kineto/worker0.1623143089861.pt.trace.json.gz"
+                                                         << "worker0.1623143089861.pt.trace.json.gz";
+    }
+
+    void kinetoFiles() {
+        QFETCH(QString, file);
+        QFETCH(QString, key);
+        const json ref = loadReference("kineto_reference.json")[key.toStdString()];
+        auto trace = load(file.toStdString());
+        QVERIFY(trace);
+        checkKernels(*trace, ref);
+
+        // Host op stats by name: occurrences, total and nesting-aware self time of every cpu_op.
+        const OpStatsResult ops = computeOpStats(*trace);
+        std::map<std::string, const OpStatsRow*> host;
+        for (const auto& r : ops.rows)
+            if (r.side == OpSide::Host && !r.isIdle) host[r.name] = &r;
+        QCOMPARE(host.size(), ref["cpu_ops"].size());
+        for (const auto& c : ref["cpu_ops"]) {
+            const std::string name = c["name"].get<std::string>();
+            auto it = host.find(name);
+            QVERIFY2(it != host.end(), name.c_str());
+            QCOMPARE(it->second->occurrences, c["occurrences"].get<uint64_t>());
+            QCOMPARE(it->second->totalNs, c["total_ns"].get<TimeNs>());
+            QCOMPARE(it->second->selfNs, c["self_ns"].get<TimeNs>());
+        }
+        // Device rows cover every kernel, memcpy and memset exactly once.
+        TimeNs deviceRows = 0;
+        for (const auto& r : ops.rows)
+            if (r.side == OpSide::Device && !r.isIdle) deviceRows += r.kernelNs;
+        QCOMPARE(deviceRows, ref["kernel_total_ns"].get<TimeNs>());
+
+        // Steps: ProfilerStep#N numbers and durations.
+        const StepsResult steps = findSteps(*trace);
+        QCOMPARE(steps.source, StepSource::ProfilerStep);
+        QCOMPARE(steps.steps.size(), ref["steps"].size());
+        for (size_t i = 0; i < steps.steps.size(); ++i) {
+            QCOMPARE(steps.steps[i].number, ref["steps"][i]["number"].get<int64_t>());
+            QCOMPARE(steps.steps[i].durationNs, ref["steps"][i]["duration_ns"].get<TimeNs>());
+        }
+        // The breakdown of every step adds up to the step.
+        const ClassifiedTrace ct = classifyTrace(*trace);
+        for (const auto& b : breakdownSteps(ct, steps)) {
+            TimeNs sum = 0;
+            for (TimeNs v : b.ns) sum += v;
+            QCOMPARE(sum, b.step.durationNs);
+        }
+    }
+
+    void torchOverview() {
+        auto trace = load("gpu/torch_mlp_memory_h100.json");
+        QVERIFY(trace);
+        const Overview o = computeOverview(*trace);
+        // The file's deviceProperties: one H100 with 132 SMs; kernels run on device 0 only.
+        QCOMPARE(o.environment.deviceType, std::string("GPU"));
+        QCOMPARE(o.environment.deviceCount, size_t(1));
+        bool name = false, sms = false;
+        for (const auto& [k, v] : o.environment.devices[0].properties) {
+            name = name || (k == "name" && v == "NVIDIA H100 80GB HBM3");
+            sms = sms || (k == "numSms" && v == "132");
+        }
+        QVERIFY(name && sms);
+        QCOMPARE(o.steps.steps.size(), size_t(6));
+        QVERIFY(o.inputBound != InputBound::Unknown);
+        QVERIFY(!o.topDeviceOps.empty() && o.topDeviceOps.size() <= 10);
+        QVERIFY(o.hostOpPercent + o.deviceOpPercent > 99.99);
+
+        // [memory] allocations (Bytes > 0): all of them under the root; those outside any cpu_op
+        // of their thread under "(no op)" (kernel_sums.py "memory").
+        const json mem = loadReference("kineto_reference.json")["torch_mlp_memory_h100.json"]["memory"];
+        const ScopeTree tree = computeScopeTree(*trace);
+        QVERIFY(tree.hasMemory);
+        QCOMPARE(tree.nodes[0].bytesAllocated, mem["bytes"].get<int64_t>());
+        QCOMPARE(tree.nodes[0].allocations, mem["allocations"].get<uint64_t>());
+        int64_t outside = 0;
+        for (uint32_t c : tree.nodes[0].children)
+            if (tree.nodes[c].name == "(no op)") outside = tree.nodes[c].bytesAllocated;
+        QCOMPARE(outside, mem["bytes_outside_cpu_ops"].get<int64_t>());
+    }
+
+    void xspaceFiles_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("key");
+        QTest::newRow("tfprofiler 8 GPU") << "public/tfprofiler/34.83.195.179_6003.xplane.pb"
+                                          << "34.83.195.179_6003.xplane.pb";
+        QTest::newRow("jax_mlp_h100") << "gpu/jax_mlp_h100.xplane.pb" << "jax_mlp_h100.xplane.pb";
+    }
+
+    void xspaceFiles() {
+        QFETCH(QString, file);
+        QFETCH(QString, key);
+        const json ref = loadReference("xspace_kernels.json")[key.toStdString()];
+        auto trace = load(file.toStdString());
+        QVERIFY(trace);
+        checkKernels(*trace, ref);
+        const Overview o = computeOverview(*trace);
+        QVERIFY(o.steps.source != StepSource::None);
+        for (const auto& b : o.breakdown) {
+            TimeNs sum = 0;
+            for (TimeNs v : b.ns) sum += v;
+            QCOMPARE(sum, b.step.durationNs);
+        }
+    }
+
+    void jaxSteps() {
+        // jax_mlp_h100: 10 StepTraceAnnotation("train") host events with step_num 0..9 (README).
+        auto trace = load("gpu/jax_mlp_h100.xplane.pb");
+        QVERIFY(trace);
+        const StepsResult s = findSteps(*trace);
+        QCOMPARE(s.source, StepSource::XSpaceStepAnnotation);
+        QCOMPARE(s.steps.size(), size_t(10));
+        for (size_t i = 0; i < s.steps.size(); ++i) QCOMPARE(s.steps[i].number, int64_t(i));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestAnalysisReal)
+#include "tst_analysis_real.moc"

@@ -1,0 +1,461 @@
+// Analyses on hand-built traces: every expected number below is worked out by hand in
+// the comments next to it.
+#include "model/analysis/input_pipeline.h"
+#include "model/analysis/kernel_stats.h"
+#include "model/analysis/op_stats.h"
+#include "model/analysis/overview.h"
+#include "model/analysis/scope_tree.h"
+#include "model/analysis/self_time.h"
+#include "model/analysis/steps.h"
+#include "model/trace/trace_builder.h"
+
+#include <QtTest>
+
+#include <algorithm>
+
+using namespace tracescope;
+
+namespace {
+
+const OpStatsRow* findRow(const OpStatsResult& r, OpSide side, const std::string& name) {
+    for (const auto& row : r.rows)
+        if (row.side == side && row.name == name) return &row;
+    return nullptr;
+}
+
+const ScopeNode* findNode(const ScopeTree& t, const std::string& path) {
+    for (const auto& n : t.nodes)
+        if (n.path == path) return &n;
+    return nullptr;
+}
+
+}  // namespace
+
+class TestAnalysisUnits : public QObject {
+    Q_OBJECT
+
+private slots:
+    // A [0,100) > B [10,40) > C [15,25);  A > python P [50,90) > D [60,80).
+    // Self: A = 100 - 30 (B) - 20 (D, through the transparent P) = 50; B = 30 - 10 = 20; C = 10; D = 20.
+    void selfTimeNested() {
+        TraceBuilder b("chrome-json");
+        const auto p = b.addProcess(ProcessKind::Host, 1, "python3");
+        const auto t = b.addTrack(p, TrackKind::Thread, "main", 1);
+        const StringId op = b.intern("cpu_op"), py = b.intern("python_function");
+        b.addSlice(t, 0, 100, b.intern("A"), op);
+        b.addSlice(t, 10, 30, b.intern("B"), op);
+        b.addSlice(t, 15, 10, b.intern("C"), op);
+        b.addSlice(t, 50, 40, b.intern("P"), py);
+        b.addSlice(t, 60, 20, b.intern("D"), op);
+        auto trace = b.finish();
+        QVERIFY(trace);
+        const OpStatsResult r = computeOpStats(*trace);
+        const std::pair<const char*, TimeNs> expected[] = {{"A", 50}, {"B", 20}, {"C", 10}, {"D", 20}};
+        for (const auto& [name, self] : expected) {
+            const OpStatsRow* row = findRow(r, OpSide::Host, name);
+            QVERIFY2(row, name);
+            QCOMPARE(row->selfNs, self);
+            QCOMPARE(row->occurrences, uint64_t(1));
+        }
+        QVERIFY(!findRow(r, OpSide::Host, "P"));  // python frames are not ops
+        // Host idle: ops span [0,100) fully covered by A -> no idle row.
+        QCOMPARE(r.hostIdleNs, TimeNs(0));
+        // Self % of host total (50+20+10+20 = 100): A = 50 %, cumulative in row order.
+        QCOMPARE(r.rows.front().name, std::string("A"));
+        QCOMPARE(r.rows.front().selfPercent, 50.0);
+        QCOMPARE(r.rows.back().cumulativeSelfPercent, 100.0);
+
+        // The raw pass with every slice counted: P is then a real parent of D.
+        const Track& tr = trace->tracks[trace->processes[0].tracks[0]];
+        const auto self = computeSelfTimes(tr.slices);
+        // Sorted order: A, B, C, P, D.  A = 100-30-40 = 30, B = 20, C = 10, P = 40-20 = 20, D = 20.
+        QCOMPARE(self, (std::vector<TimeNs>{30, 20, 10, 20, 20}));
+    }
+
+    void selfTimeEqualStartAndZeroLength() {
+        // Parent X [0,50) and child Y [0,50) (same start and end), Y has a zero-length child Z at 10.
+        TraceBuilder b("chrome-json");
+        const auto p = b.addProcess(ProcessKind::Host, 1, "p");
+        const auto t = b.addTrack(p, TrackKind::Thread, "t", 1);
+        const StringId op = b.intern("cpu_op");
+        b.addSlice(t, 0, 50, b.intern("X"), op);
+        b.addSlice(t, 0, 50, b.intern("Y"), op);
+        b.addSlice(t, 10, 0, b.intern("Z"), op);
+        auto trace = b.finish();
+        const OpStatsResult r = computeOpStats(*trace);
+        const OpStatsRow* x = findRow(r, OpSide::Host, "X");
+        const OpStatsRow* y = findRow(r, OpSide::Host, "Y");
+        QVERIFY(x && y);
+        // One of them is the parent (0 self), the other keeps all 50 ns; never negative.
+        QCOMPARE(x->selfNs + y->selfNs, TimeNs(50));
+        QVERIFY(x->selfNs >= 0 && y->selfNs >= 0);
+    }
+
+    void unionLengthOverlaps() {
+        QCOMPARE(unionLength({{0, 10}, {5, 15}, {20, 30}, {25, 26}, {40, 40}}), TimeNs(25));
+        QCOMPARE(unionLength({}), TimeNs(0));
+    }
+
+    void kernelDetailsVariants() {
+        KernelLaunchParams p;
+        QVERIFY(parseKernelDetails(
+            "regs:168 static_shared:16 dynamic_shared:231424 grid:128,1,1 block:384,1,1 occ_pct:18.75", p));
+        QCOMPARE(p.registersPerThread, 168u);
+        QCOMPARE(p.sharedMemBytes(), uint64_t(231440));
+        QCOMPARE(p.grid, (Dim3{128, 1, 1}));
+        QCOMPARE(p.block, (Dim3{384, 1, 1}));
+        QVERIFY(p.occupancyPct && *p.occupancyPct == 18.75);
+
+        KernelLaunchParams old;
+        QVERIFY(parseKernelDetails("regs:38 shm:0 grid:160,1,1 block:1024,1,1", old));
+        QCOMPARE(old.registersPerThread, 38u);
+        QCOMPARE(old.grid, (Dim3{160, 1, 1}));
+        QCOMPARE(old.block, (Dim3{1024, 1, 1}));
+        QVERIFY(!old.occupancyPct);
+
+        KernelLaunchParams rocm;
+        QVERIFY(parseKernelDetails(" grid:64,2,3 block:256,1,1 private_mem:32 group_mem:4096 occ_pct:50", rocm));
+        QCOMPARE(rocm.grid, (Dim3{64, 2, 3}));
+        QCOMPARE(rocm.sharedMemBytes(), uint64_t(4096));
+        QCOMPARE(rocm.privateMemBytes, uint64_t(32));
+        QCOMPARE(*rocm.occupancyPct, 50.0);
+
+        // Garbage: nothing recognized, defaults kept (block/grid 1,1,1), no crash.
+        KernelLaunchParams g;
+        QVERIFY(!parseKernelDetails("grid:abc block:1,2,3,4 regs:-5 :::: \xff\xfe", g));
+        QCOMPARE(g.grid, (Dim3{1, 1, 1}));
+        QCOMPARE(g.block, (Dim3{1, 1, 1}));
+        QCOMPARE(g.registersPerThread, 0u);
+        KernelLaunchParams huge;
+        parseKernelDetails("regs:99999999999999999999999 grid:4294967296,1,1", huge);
+        QCOMPARE(huge.registersPerThread, 0u);
+        QCOMPARE(huge.grid, (Dim3{1, 1, 1}));
+
+        Dim3 d;
+        QVERIFY(parseDim3("[128, 2, 1]", d));
+        QCOMPARE(d, (Dim3{128, 2, 1}));
+        QVERIFY(parseDim3("7", d));
+        QCOMPARE(d, (Dim3{7, 1, 1}));
+        QVERIFY(!parseDim3("[]", d));
+    }
+
+    void tensorCoreRules() {
+        QVERIFY(kernelUsesTensorCore("volta_h884gemm_64x64_ldg8_nn"));
+        QVERIFY(kernelUsesTensorCore("sm90_xmma_gemm_f16f16_f32"));
+        QVERIFY(kernelUsesTensorCore("turing_fp16_s1688gemm_fp16_128x128"));
+        QVERIFY(kernelUsesTensorCore("ampere_i16832gemm"));
+        QVERIFY(!kernelUsesTensorCore("volta_sgemm_128x64_nn"));
+        QVERIFY(!kernelUsesTensorCore("void at::native::vectorized_elementwise_kernel"));
+
+        QVERIFY(opIsTensorCoreEligible("model/conv1/Conv2D"));
+        QVERIFY(opIsTensorCoreEligible("model/dense/MatMul"));
+        QVERIFY(opIsTensorCoreEligible("gradients/Conv2DBackpropFilter"));
+        QVERIFY(opIsTensorCoreEligible("a/BatchMatMulV2"));
+        QVERIFY(opIsTensorCoreEligible("x/CudnnRNNV3"));
+        QVERIFY(opIsTensorCoreEligible("einsum/Einsum", "ab,bc->ac"));
+        QVERIFY(!opIsTensorCoreEligible("einsum/Einsum", "ab->ba"));
+        QVERIFY(!opIsTensorCoreEligible("MatMulHelper"));  // "/MatMul" needs the slash
+        QVERIFY(!opIsTensorCoreEligible("model/relu/Relu"));
+    }
+
+    void inputBoundThresholds() {
+        QCOMPARE(classifyInputBound(25, 0, true), InputBound::Highly);
+        QCOMPARE(classifyInputBound(20, 0, true), InputBound::Highly);
+        QCOMPARE(classifyInputBound(19.9, 0, true), InputBound::Moderately);
+        QCOMPARE(classifyInputBound(5, 0, true), InputBound::Moderately);
+        QCOMPARE(classifyInputBound(4.9, 3, true), InputBound::Potentially);
+        QCOMPARE(classifyInputBound(4.9, 2.9, true), InputBound::NotInputBound);
+        QCOMPARE(classifyInputBound(50, 50, false), InputBound::Unknown);
+
+        Overview none;
+        const auto rec = recommendationsFor(none);
+        QCOMPARE(rec.size(), size_t(1));
+        QVERIFY(rec[0].rfind("No step marker observed", 0) == 0);
+
+        Overview o;
+        o.steps.steps.resize(2);
+        o.inputPercent = 30;
+        o.inputBound = InputBound::Highly;
+        o.kernelLaunchPercent = 16;
+        const auto r2 = recommendationsFor(o);
+        QVERIFY(r2[0].find("HIGHLY input-bound") != std::string::npos);
+        QVERIFY(r2[0].find("30.0%") != std::string::npos);
+        QVERIFY(r2[1].find("kernel launch") != std::string::npos);
+    }
+
+    // One ProfilerStep#7 [0,1000) with, by hand:
+    //   DataLoader annotation [0,50)      -> Input (host wait input)
+    //   cudaLaunchKernel      [50,60)     -> Kernel launch
+    //   cpu_op                [60,100)    -> Host compute
+    //   cpu_op                [150,250)   -> hidden under the kernel (device compute wins)
+    //   kernel                [100,400)   -> Device compute (32-bit)
+    //   Memcpy HtoD           [400,500)   -> Input (host to device)
+    //   kernel (half)         [600,650)   -> Device compute (16-bit)
+    //   nothing               [500,600) + [650,1000) -> All others = 450
+    // Input = 50 + 100 = 150, launch 10, host 40, device compute 300 + 50 = 350. Sum = 1000.
+    void stepBreakdownByPriority() {
+        TraceBuilder b("chrome-json");
+        const auto host = b.addProcess(ProcessKind::Host, 1, "python3");
+        const auto dev = b.addProcess(ProcessKind::Device, 0, "GPU 0");
+        const auto ht = b.addTrack(host, TrackKind::Thread, "main", 1);
+        const auto lt = b.addTrack(host, TrackKind::Thread, "loader", 2);
+        const auto st = b.addTrack(dev, TrackKind::Thread, "stream 7", 7);
+        b.addSlice(ht, 0, 1000, b.intern("ProfilerStep#7"), b.intern("user_annotation"));
+        b.addSlice(lt, 0, 50, b.intern("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__"),
+                   b.intern("user_annotation"));
+        b.addSlice(ht, 50, 10, b.intern("cudaLaunchKernel"), b.intern("cuda_runtime"));
+        b.addSlice(ht, 60, 40, b.intern("aten::relu"), b.intern("cpu_op"));
+        b.addSlice(ht, 150, 100, b.intern("aten::mm"), b.intern("cpu_op"));
+        b.addSlice(st, 100, 300, b.intern("volta_sgemm_128x64_nn"), b.intern("kernel"));
+        b.addSlice(st, 400, 100, b.intern("Memcpy HtoD (Pageable -> Device)"), b.intern("gpu_memcpy"));
+        b.addSlice(st, 600, 50, b.intern("half_precision_kernel"), b.intern("kernel"));
+        auto trace = b.finish();
+        const ClassifiedTrace ct = classifyTrace(*trace);
+        const StepsResult steps = findSteps(ct);
+        QCOMPARE(steps.source, StepSource::ProfilerStep);
+        QCOMPARE(steps.steps.size(), size_t(1));
+        QCOMPARE(steps.steps[0].number, int64_t(7));
+        const auto bd = breakdownSteps(ct, steps);
+        QCOMPARE(bd.size(), size_t(1));
+        const StepBreakdown& s = bd[0];
+        QCOMPARE(s.at(StepCategory::Input), TimeNs(150));
+        QCOMPARE(s.hostWaitInputNs, TimeNs(50));
+        QCOMPARE(s.hostToDeviceNs, TimeNs(100));
+        QCOMPARE(s.at(StepCategory::KernelLaunch), TimeNs(10));
+        QCOMPARE(s.at(StepCategory::HostCompute), TimeNs(40));
+        QCOMPARE(s.at(StepCategory::DeviceCompute), TimeNs(350));
+        QCOMPARE(s.deviceCompute16Ns, TimeNs(50));
+        QCOMPARE(s.at(StepCategory::Other), TimeNs(450));
+        TimeNs sum = 0;
+        for (TimeNs v : s.ns) sum += v;
+        QCOMPARE(sum, TimeNs(1000));
+
+        const Overview o = computeOverview(ct);
+        QCOMPARE(o.inputPercent, 15.0);
+        QCOMPARE(o.inputBound, InputBound::Moderately);  // 5 <= 15 < 20
+        QCOMPARE(o.environment.deviceCount, size_t(1));
+        // 16-bit share of kernel time: 50 / 350.
+        QCOMPARE(o.compute16Percent, 100.0 * 50 / 350);
+
+        const InputPipelineResult ip = computeInputPipeline(ct);
+        QCOMPARE(ip.steps.size(), size_t(1));
+        QCOMPARE(ip.steps[0].waitInputNs, TimeNs(150));
+        QCOMPARE(ip.ops.size(), size_t(1));
+        QCOMPARE(ip.ops[0].category, InputOpCategory::Preprocessing);
+        QCOMPARE(ip.ops[0].selfNs, TimeNs(50));
+    }
+
+    // Kineto: cpu_op aten::mm [0,100) encloses cudaLaunchKernel [10,20) whose flow ends at a kernel
+    // [30,80) on the GPU. The kernel's device row is "aten::mm"; kernel stats read Kineto args.
+    void kinetoLaunchAttribution() {
+        TraceBuilder b("chrome-json");
+        const auto host = b.addProcess(ProcessKind::Host, 1, "python3");
+        const auto dev = b.addProcess(ProcessKind::Device, 0, "GPU 0");
+        const auto ht = b.addTrack(host, TrackKind::Thread, "main", 1);
+        const auto st = b.addTrack(dev, TrackKind::Thread, "stream 7", 7);
+        b.addSlice(ht, 0, 100, b.intern("aten::mm"), b.intern("cpu_op"));
+        const uint32_t launch = b.addSlice(ht, 10, 10, b.intern("cudaLaunchKernel"), b.intern("cuda_runtime"));
+        ArgsWriter w;
+        w.add(b.intern("grid"), ArgValue::json(b.intern("[128, 2, 1]")));
+        w.add(b.intern("block"), ArgValue::json(b.intern("[256, 1, 1]")));
+        w.add(b.intern("registers per thread"), ArgValue::integer(64));
+        w.add(b.intern("shared memory"), ArgValue::integer(4096));
+        w.add(b.intern("est. achieved occupancy %"), ArgValue::integer(25));
+        const uint32_t kernel = b.addSlice(st, 30, 50, b.intern("ampere_h16816gemm"), b.intern("kernel"), w);
+        b.addSlice(st, 90, 10, b.intern("orphan_kernel"), b.intern("kernel"));
+        b.addFlow(TraceBuilder::FlowEnd::ofSlice(ht, launch), TraceBuilder::FlowEnd::ofSlice(st, kernel),
+                  b.intern("ac2g"), b.intern("ac2g"), 1);
+        auto trace = b.finish();
+        QVERIFY(trace);
+
+        const OpStatsResult r = computeOpStats(*trace);
+        const OpStatsRow* mm = findRow(r, OpSide::Device, "aten::mm");
+        QVERIFY(mm);
+        QCOMPARE(mm->totalNs, TimeNs(50));
+        QCOMPARE(mm->type, std::string("kernel"));
+        QCOMPARE(mm->tensorCoreNs, TimeNs(50));
+        QVERIFY(findRow(r, OpSide::Device, "orphan_kernel"));
+        // Device idle: trace span [0,100) minus kernels 50 + 10.
+        QCOMPARE(r.deviceIdleNs, TimeNs(40));
+        const size_t mmRow = size_t(mm - r.rows.data());
+        const auto occ = occurrencesOf(*trace, r, mmRow);
+        QCOMPARE(occ.size(), size_t(1));
+        QCOMPARE(trace->str(trace->tracks[occ[0].track].slices.name[occ[0].index]), std::string_view("ampere_h16816gemm"));
+
+        const KernelStatsResult k = computeKernelStats(*trace);
+        QCOMPARE(k.kernelCount, uint64_t(2));
+        QCOMPARE(k.rows.size(), size_t(2));
+        const KernelStatsRow& row = k.rows[0];  // 50 ns > 10 ns
+        QCOMPARE(row.name, std::string("ampere_h16816gemm"));
+        QCOMPARE(row.op, std::string("aten::mm"));
+        QCOMPARE(row.grid, (Dim3{128, 2, 1}));
+        QCOMPARE(row.block, (Dim3{256, 1, 1}));
+        QCOMPARE(row.registersPerThread, 64u);
+        QCOMPARE(row.sharedMemBytes, uint64_t(4096));
+        QVERIFY(row.usesTensorCore);
+        QVERIFY(row.tensorCoreEligible);
+        QCOMPARE(*row.occupancyPct, 25.0);
+        QCOMPARE(occurrencesOf(*trace, k, 0).size(), size_t(1));
+        QCOMPARE(k.rows[1].op, std::string());
+    }
+
+    // Without a flow, the correlation arg links launch and kernel.
+
+    void kinetoCorrelationFallback() {
+        TraceBuilder b("chrome-json");
+        const auto host = b.addProcess(ProcessKind::Host, 1, "python3");
+        const auto dev = b.addProcess(ProcessKind::Device, 0, "GPU 0");
+        const auto ht = b.addTrack(host, TrackKind::Thread, "main", 1);
+        const auto st = b.addTrack(dev, TrackKind::Thread, "stream 7", 7);
+        b.addSlice(ht, 0, 100, b.intern("aten::add"), b.intern("cpu_op"));
+        ArgsWriter w;
+        w.add(b.intern("correlation"), ArgValue::integer(42));
+        b.addSlice(ht, 10, 10, b.intern("cudaLaunchKernel"), b.intern("cuda_runtime"), w);
+        b.addSlice(st, 30, 5, b.intern("elementwise"), b.intern("kernel"), w);
+        auto trace = b.finish();
+        const KernelStatsResult k = computeKernelStats(*trace);
+        QCOMPARE(k.rows.size(), size_t(1));
+        QCOMPARE(k.rows[0].op, std::string("aten::add"));
+    }
+
+    // XSpace-style host ops "scope/op:Type" and a MemoryAllocation with tf_op.
+    // model/dense/MatMul [0,100), model/dense/BiasAdd [100,120), model/conv/Conv2D [200,300).
+    // Totals: dense 120, conv 100, model 220; bytes 1024 under model/dense/MatMul.
+    void scopeTreeXSpace() {
+        TraceBuilder b("xspace");
+        const auto host = b.addProcess(ProcessKind::Host, 1, "/host:CPU");
+        const auto t = b.addTrack(host, TrackKind::Thread, "tf_Compute", 1);
+        const StringId cat = b.intern("host");
+        b.addSlice(t, 0, 100, b.intern("model/dense/MatMul:MatMul"), cat);
+        b.addSlice(t, 100, 20, b.intern("model/dense/BiasAdd:BiasAdd"), cat);
+        b.addSlice(t, 200, 100, b.intern("model/conv/Conv2D:Conv2D"), cat);
+        ArgsWriter w;
+        w.add(b.intern("allocation_bytes"), ArgValue::integer(1024));
+        w.add(b.intern("tf_op"), ArgValue::string(b.intern("model/dense/MatMul:MatMul")));
+        b.addInstant(t, 50, b.intern("MemoryAllocation"), b.intern("memory"), w);
+        auto trace = b.finish();
+        const ScopeTree tree = computeScopeTree(*trace);
+        const ScopeNode* model = findNode(tree, "model");
+        const ScopeNode* dense = findNode(tree, "model/dense");
+        const ScopeNode* conv = findNode(tree, "model/conv");
+        const ScopeNode* matmul = findNode(tree, "model/dense/MatMul");
+        QVERIFY(model && dense && conv && matmul);
+        QCOMPARE(model->totalNs, TimeNs(220));
+        QCOMPARE(model->occurrences, uint64_t(3));
+        QCOMPARE(dense->totalNs, TimeNs(120));
+        QCOMPARE(conv->selfNs, TimeNs(100));
+        QCOMPARE(matmul->bytesAllocated, int64_t(1024));
+        QCOMPARE(model->bytesAllocated, int64_t(1024));
+        QVERIFY(tree.hasMemory);
+        const size_t denseIndex = size_t(dense - tree.nodes.data());
+        QCOMPARE(occurrencesOf(*trace, tree, denseIndex).size(), size_t(2));
+        // Op view by type: MatMul, BiasAdd, Conv2D.
+        QCOMPARE(tree.opView.size(), size_t(3));
+        QCOMPARE(tree.opView[0].type, std::string("Conv2D"));  // 100 self, tie with MatMul broken by name
+        QCOMPARE(occurrencesOfOpType(*trace, tree, 0).size(), size_t(1));
+
+        const OpStatsResult byType = computeOpStats(*trace, {OpGrouping::ByType, false, 10});
+        QCOMPARE(byType.rows.size(), size_t(3));
+        QCOMPARE(byType.hostByType.size(), size_t(3));
+    }
+
+    void kinetoScopesFromModules() {
+        // nn.Module: Linear_0 [0,100) > aten::linear [10,90) > aten::addmm [20,80);
+        // [memory] +512 bytes at 30 (inside addmm).
+        TraceBuilder b("chrome-json");
+        const auto host = b.addProcess(ProcessKind::Host, 1, "python3");
+        const auto t = b.addTrack(host, TrackKind::Thread, "main", 1);
+        b.addSlice(t, 0, 100, b.intern("nn.Module: Linear_0"), b.intern("python_function"));
+        b.addSlice(t, 10, 80, b.intern("aten::linear"), b.intern("cpu_op"));
+        b.addSlice(t, 20, 60, b.intern("aten::addmm"), b.intern("cpu_op"));
+        ArgsWriter w;
+        w.add(b.intern("Bytes"), ArgValue::integer(512));
+        b.addInstant(t, 30, b.intern("[memory]"), b.intern("cpu_instant_event"), w);
+        auto trace = b.finish();
+        const ScopeTree tree = computeScopeTree(*trace);
+        const ScopeNode* linear = findNode(tree, "Linear_0/aten::linear");
+        const ScopeNode* addmm = findNode(tree, "Linear_0/aten::linear/aten::addmm");
+        const ScopeNode* mod = findNode(tree, "Linear_0");
+        QVERIFY(linear && addmm && mod);
+        QCOMPARE(mod->totalNs, TimeNs(80));  // addmm nested in linear is not counted twice
+        QCOMPARE(linear->selfNs, TimeNs(80));  // 20 (linear self) + 60 (addmm self)
+        QCOMPARE(addmm->bytesAllocated, int64_t(512));
+        QCOMPARE(mod->bytesAllocated, int64_t(512));
+    }
+
+    void inputOpCategories() {
+        InputOpCategory c;
+        QVERIFY(classifyInputOp("Iterator::Model::Map::TFRecord", c));
+        QCOMPARE(c, InputOpCategory::DemandedFileRead);
+        QVERIFY(classifyInputOp("Iterator::Model::Prefetch::ParallelInterleaveV4::TFRecord", c));
+        QCOMPARE(c, InputOpCategory::AdvancedFileRead);
+        QVERIFY(classifyInputOp("Iterator::Model::MemoryReader::TextLine", c));
+        QCOMPARE(c, InputOpCategory::AdvancedFileRead);
+        QVERIFY(classifyInputOp("Iterator::Model::Map", c));
+        QCOMPARE(c, InputOpCategory::Preprocessing);
+        QVERIFY(classifyInputOp("InfeedEnqueueTuple", c));
+        QCOMPARE(c, InputOpCategory::Enqueue);
+        QVERIFY(!classifyInputOp("aten::mm", c));
+    }
+
+    void userStepAnnotationsAndNoSteps() {
+        TraceBuilder b("chrome-json");
+        const auto host = b.addProcess(ProcessKind::Host, 1, "python3");
+        const auto t = b.addTrack(host, TrackKind::Thread, "main", 1);
+        b.addSlice(t, 0, 100, b.intern("train_step#3"), b.intern("user_annotation"));
+        b.addSlice(t, 100, 50, b.intern("train_step#4"), b.intern("user_annotation"));
+        b.addSlice(t, 150, 50, b.intern("evaluate"), b.intern("user_annotation"));
+        auto trace = b.finish();
+        const StepsResult s = findSteps(*trace);
+        QCOMPARE(s.source, StepSource::UserAnnotation);
+        QCOMPARE(s.steps.size(), size_t(2));
+        QCOMPARE(s.steps[1].number, int64_t(4));
+        QCOMPARE(s.stepTimeNs.mean, 75.0);
+        QCOMPARE(s.stepTimeNs.stddev, 25.0);
+
+        TraceBuilder e("chrome-json");
+        auto empty = e.finish();
+        QVERIFY(empty);
+        const Overview o = computeOverview(*empty);
+        QCOMPARE(o.steps.source, StepSource::None);
+        QCOMPARE(o.inputBound, InputBound::Unknown);
+        QVERIFY(o.recommendations.at(0).rfind("No step marker observed", 0) == 0);
+        QVERIFY(computeOpStats(*empty).rows.empty());
+        QVERIFY(computeKernelStats(*empty).rows.empty());
+        QCOMPARE(computeScopeTree(*empty).nodes.size(), size_t(1));
+        QVERIFY(computeInputPipeline(*empty).steps.empty());
+        QVERIFY(occurrencesOf(*empty, OpStatsResult{}, 5).empty());
+    }
+
+    void deepNestingDoesNotOverflow() {
+        // 20000 nested cpu_ops: the passes are iterative.
+        TraceBuilder b("chrome-json");
+        const auto host = b.addProcess(ProcessKind::Host, 1, "p");
+        const auto t = b.addTrack(host, TrackKind::Thread, "t", 1);
+        const StringId op = b.intern("cpu_op"), name = b.intern("deep");
+        const int n = 20000;
+        for (int i = 0; i < n; ++i) b.addSlice(t, i, 2 * (n - i), name, op);
+        auto trace = b.finish();
+        QVERIFY(trace);
+        const OpStatsResult r = computeOpStats(*trace);
+        const OpStatsRow* row = findRow(r, OpSide::Host, "deep");
+        QVERIFY(row);
+        QCOMPARE(row->occurrences, uint64_t(n));
+        // Level i spans [i, 2n - i): its self time is 2(n-i) - 2(n-i-1) = 2, the innermost 2 as well,
+        // so the total self time is 2n.
+        QCOMPARE(row->selfNs, TimeNs(2 * n));
+        const ScopeTree tree = computeScopeTree(*trace);
+        QVERIFY(tree.nodes.size() >= 2);
+    }
+
+    void pieTopN() {
+        const auto pie = makePie({{"a", 50}, {"b", 30}, {"c", 15}, {"d", 5}}, 2);
+        QCOMPARE(pie.size(), size_t(3));
+        QCOMPARE(pie[2].label, std::string("other"));
+        QCOMPARE(pie[2].valueNs, TimeNs(20));
+        QCOMPARE(pie[0].percent, 50.0);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestAnalysisUnits)
+#include "tst_analysis_units.moc"

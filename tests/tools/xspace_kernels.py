@@ -1,0 +1,212 @@
+#!/usr/bin/env python3
+"""Kernel occurrences and durations of XSpace (.xplane.pb) files, read by walking the
+protobuf wire format directly (no protobuf package, no TraceScope code).
+
+A kernel is, as in XProf's GPU kernel stats: an event on a /device:GPU:N plane, on a
+line that is not derived (derived line ids are [0xDEADBEEF, 0xDEADBEEF+289] as int32, or
+the derived names "Steps", "XLA Ops", ...), with duration > 0 and a non-empty
+`kernel_details` stat (on the event or its metadata). Durations are ps rounded to the
+nearest ns per event (halves up), summed per kernel name (the metadata name).
+
+  xspace_kernels.py FILE...          JSON: per file, kernel count, total ns, per-name rows
+  xspace_kernels.py --explore FILE   prints lines and a few events with their stats
+"""
+import json
+import os
+import struct
+import sys
+
+
+def varint(buf, pos):
+    result = shift = 0
+    while True:
+        b = buf[pos]
+        pos += 1
+        result |= (b & 0x7F) << shift
+        if not b & 0x80:
+            return result, pos
+        shift += 7
+
+
+def fields(buf):
+    pos, end = 0, len(buf)
+    while pos < end:
+        key, pos = varint(buf, pos)
+        num, wt = key >> 3, key & 7
+        if wt == 0:
+            v, pos = varint(buf, pos)
+        elif wt == 1:
+            v = struct.unpack_from("<Q", buf, pos)[0]
+            pos += 8
+        elif wt == 2:
+            n, pos = varint(buf, pos)
+            v = buf[pos:pos + n]
+            pos += n
+        elif wt == 5:
+            v = struct.unpack_from("<I", buf, pos)[0]
+            pos += 4
+        else:
+            raise ValueError("wire type %d" % wt)
+        yield num, wt, v
+
+
+def s64(v):
+    return v - (1 << 64) if v >= 1 << 63 else v
+
+
+def txt(v):
+    return bytes(v).decode("utf-8", "replace")
+
+
+DERIVED_BASE = s64(0xFFFFFFFFDEADBEEF)  # 0xDEADBEEF as int32, sign-extended
+DERIVED_NAMES = {"Steps", "XLA Ops", "XLA Modules", "Framework Ops", "TensorFlow Ops", "Framework Name Scope",
+                 "TensorFlow Name Scope", "Launch Stats", "Source code", "Async XLA Ops", "Host Offload Ops"}
+
+
+def ps_to_ns(ps):
+    q, r = divmod(ps, 1000)
+    return q + 1 if r >= 500 else q
+
+
+def stat_value(stat, stat_names):
+    mid, val = 0, None
+    for n, _, v in fields(stat):
+        if n == 1:
+            mid = s64(v)
+        elif n == 2:
+            val = struct.unpack("<d", struct.pack("<Q", v))[0]
+        elif n == 3:
+            val = v
+        elif n == 7:  # ref_value: the text is the name of the referenced stat metadata
+            val = stat_names.get(s64(v), "")
+        elif n == 4:
+            val = s64(v)
+        elif n in (5, 6):
+            val = txt(v)
+    return stat_names.get(mid, str(mid)), val
+
+
+def parse_plane(pbuf):
+    plane = {"name": "", "lines": [], "md": {}, "stat_names": {}}
+    raw_md, raw_stats_md = [], []
+    for n, _, v in fields(pbuf):
+        if n == 2:
+            plane["name"] = txt(v)
+        elif n == 3:
+            plane["lines"].append(v)
+        elif n == 4:
+            raw_md.append(v)
+        elif n == 5:
+            raw_stats_md.append(v)
+    for entry in raw_stats_md:  # map entry: key=1, value=2 (XStatMetadata: id=1, name=2)
+        for n, _, v in fields(entry):
+            if n == 2:
+                sid, name = 0, ""
+                for m, _, w in fields(v):
+                    if m == 1:
+                        sid = s64(w)
+                    elif m == 2:
+                        name = txt(w)
+                plane["stat_names"][sid] = name
+    for entry in raw_md:
+        for n, _, v in fields(entry):
+            if n == 2:
+                mid, name, disp, stats = 0, "", "", {}
+                for m, _, w in fields(v):
+                    if m == 1:
+                        mid = s64(w)
+                    elif m == 2:
+                        name = txt(w)
+                    elif m == 4:
+                        disp = txt(w)
+                    elif m == 5:
+                        k, val = stat_value(w, plane["stat_names"])
+                        stats[k] = val
+                plane["md"][mid] = (name, disp, stats)
+    return plane
+
+
+def events(line_buf):
+    lid, lname = 0, ""
+    evs = []
+    for n, _, v in fields(line_buf):
+        if n == 1:
+            lid = s64(v)
+        elif n == 2:
+            lname = txt(v)
+        elif n == 4:
+            evs.append(v)
+    return lid, lname, evs
+
+
+def event_fields(ev, plane):
+    mid, dur, stats, offset = 0, 0, {}, None
+    for n, _, v in fields(ev):
+        if n == 1:
+            mid = s64(v)
+        elif n == 2:
+            offset = s64(v)
+        elif n == 3:
+            dur = s64(v)
+        elif n == 4:
+            k, val = stat_value(v, plane["stat_names"])
+            stats[k] = val
+    name, disp, mdstats = plane["md"].get(mid, ("", "", {}))
+    merged = dict(mdstats)
+    merged.update(stats)
+    return name, disp, dur, offset, merged
+
+
+def kernels_of(path):
+    buf = memoryview(open(path, "rb").read())
+    rows = {}
+    count = total = 0
+    for n, _, v in fields(buf):
+        if n != 1:
+            continue
+        plane = parse_plane(v)
+        if not plane["name"].startswith("/device:GPU:"):
+            continue
+        for lb in plane["lines"]:
+            lid, lname, evs = events(lb)
+            if DERIVED_BASE <= lid <= DERIVED_BASE + 289 or lname in DERIVED_NAMES:
+                continue
+            for ev in evs:
+                name, _, dur, offset, stats = event_fields(ev, plane)
+                if offset is None or dur <= 0 or not stats.get("kernel_details"):
+                    continue
+                ns = ps_to_ns(dur)
+                r = rows.setdefault(name, {"name": name, "occurrences": 0, "total_ns": 0})
+                r["occurrences"] += 1
+                r["total_ns"] += ns
+                count += 1
+                total += ns
+    return {"kernel_count": count, "total_ns": total,
+            "rows": sorted(rows.values(), key=lambda r: (-r["total_ns"], r["name"]))}
+
+
+def explore(path):
+    buf = memoryview(open(path, "rb").read())
+    for n, _, v in fields(buf):
+        if n != 1:
+            continue
+        plane = parse_plane(v)
+        print("PLANE", plane["name"], len(plane["lines"]), "lines")
+        for lb in plane["lines"]:
+            lid, lname, evs = events(lb)
+            print("  LINE", lid, lname, len(evs), "events")
+            for ev in evs[:3]:
+                name, disp, dur, offset, stats = event_fields(ev, plane)
+                print("    EV", repr(name[:100]), repr(disp[:60]), dur, {k: str(x)[:80] for k, x in stats.items()})
+
+
+def main(argv):
+    if argv and argv[0] == "--explore":
+        explore(argv[1])
+        return 0
+    print(json.dumps({os.path.basename(p): kernels_of(p) for p in argv}, indent=1, sort_keys=True))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

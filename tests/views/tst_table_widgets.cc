@@ -1,0 +1,236 @@
+// The generic table pieces: value formatting, the row table model (checked with
+// QAbstractItemModelTester), filter + numeric sort, CSV of what the table shows,
+// pie folding and the slice -> row index. Expected values are worked out by hand.
+#include "model/analysis/slice_row_index.h"
+#include "views/charts/pie_chart.h"
+#include "views/charts/stacked_column_chart.h"
+#include "views/tables/analysis_table_model.h"
+#include "views/tables/csv_export.h"
+#include "views/tables/table_filter_proxy.h"
+#include "views/tables/table_page.h"
+#include "views/tables/value_format.h"
+
+#include <QAbstractItemModelTester>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QTableView>
+#include <QtTest>
+
+using namespace tracescope;
+
+namespace {
+
+struct Op {
+    QString name;
+    qint64 count;
+    qint64 ns;
+    double pct;
+};
+
+using OpModel = RowTableModel<Op>;
+
+std::vector<OpModel::Column> columns() {
+    return {
+        {{"Name", ColumnKind::Text, {}}, [](const Op& o) { return QVariant(o.name); }},
+        {{"Count", ColumnKind::Integer, {}}, [](const Op& o) { return QVariant(o.count); }},
+        {{"Time", ColumnKind::Duration, {}}, [](const Op& o) { return QVariant(o.ns); }},
+        {{"Share", ColumnKind::Percent, {}}, [](const Op& o) { return QVariant(o.pct); }},
+    };
+}
+
+std::vector<Op> sampleRows() {
+    return {{"MatMul", 9, 1500000, 60.0},
+            {"Conv2D, fused", 10, 999, 0.04},  // a comma: must be quoted in CSV
+            {"say \"hi\"", 100, 20000, 39.96},
+            {"matmul_grad", 2, 2500000000LL, 0}};
+}
+
+// Minimal RFC 4180 reader for checking our own output.
+QList<QStringList> parseCsv(const QString& text) {
+    QList<QStringList> rows;
+    QStringList row;
+    QString field;
+    bool quoted = false;
+    for (int i = 0; i < text.size(); ++i) {
+        QChar c = text[i];
+        if (quoted) {
+            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') { field += '"'; ++i; }
+            else if (c == '"') quoted = false;
+            else field += c;
+        } else if (c == '"') quoted = true;
+        else if (c == ',') { row << field; field.clear(); }
+        else if (c == '\r') {}
+        else if (c == '\n') { row << field; field.clear(); rows << row; row.clear(); }
+        else field += c;
+    }
+    if (!field.isEmpty() || !row.isEmpty()) { row << field; rows << row; }
+    return rows;
+}
+
+}  // namespace
+
+class TableWidgetsTest : public QObject {
+    Q_OBJECT
+private slots:
+    void formatsValues() {
+        QCOMPARE(formatDuration(0), QString("0 ns"));
+        QCOMPARE(formatDuration(999), QString("999 ns"));
+        QCOMPARE(formatDuration(1000), QString("1.00 µs"));
+        QCOMPARE(formatDuration(12345), QString("12.3 µs"));
+        QCOMPARE(formatDuration(4560000), QString("4.56 ms"));
+        QCOMPARE(formatDuration(123456789), QString("123 ms"));
+        QCOMPARE(formatDuration(2500000000LL), QString("2.500 s"));
+        QCOMPARE(formatPercent(12.345), QString("12.3 %"));
+        QCOMPARE(formatPercent(0.04), QString("0.04 %"));
+        QCOMPARE(formatPercent(0), QString("0 %"));
+        QCOMPARE(formatBytes(512), QString("512 B"));
+        QCOMPARE(formatBytes(1536), QString("1.50 KiB"));
+        QCOMPARE(formatBytes(3 * 1024 * 1024 + 256 * 1024), QString("3.25 MiB"));
+        QCOMPARE(formatCount(1234567), QString("1,234,567"));
+        QCOMPARE(formatCount(-1000), QString("-1,000"));
+        QCOMPARE(formatCount(std::numeric_limits<int64_t>::min()), QString("-9,223,372,036,854,775,808"));
+    }
+
+    void rowModelPassesTester() {
+        OpModel model(columns());
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setRows(sampleRows());
+        QCOMPARE(model.rowCount(), 4);
+        QCOMPARE(model.columnCount(), 4);
+        QCOMPARE(model.index(0, 2).data().toString(), QString("1.50 ms"));
+        QCOMPARE(model.index(0, 2).data(AnalysisTableModel::SortRole).toLongLong(), 1500000LL);
+        QCOMPARE(model.index(0, 2).data(Qt::ToolTipRole).toString(), QString("1,500,000 ns"));
+        QCOMPARE(model.index(2, 1).data().toString(), QString("100"));
+        QCOMPARE(Qt::Alignment(model.index(0, 1).data(Qt::TextAlignmentRole).toInt()) & Qt::AlignRight, Qt::AlignRight);
+        QCOMPARE(Qt::Alignment(model.index(0, 0).data(Qt::TextAlignmentRole).toInt()) & Qt::AlignLeft, Qt::AlignLeft);
+        QCOMPARE(model.headerData(3, Qt::Horizontal).toString(), QString("Share"));
+        model.setRows({});
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void proxySortsNumbersAndFilters() {
+        OpModel model(columns());
+        model.setRows(sampleRows());
+        TableFilterProxy proxy;
+        proxy.setSourceModel(&model);
+        QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        // By time, descending: 2.5 s, 1.5 ms, 20 µs, 999 ns (text order would put "999 ns" first).
+        proxy.sort(2, Qt::DescendingOrder);
+        QCOMPARE(proxy.index(0, 0).data().toString(), QString("matmul_grad"));
+        QCOMPARE(proxy.index(1, 0).data().toString(), QString("MatMul"));
+        QCOMPARE(proxy.index(3, 0).data().toString(), QString("Conv2D, fused"));
+        // Counts ascending: 2, 9, 10, 100.
+        proxy.sort(1, Qt::AscendingOrder);
+        QCOMPARE(proxy.index(2, 1).data().toString(), QString("10"));
+        proxy.setNameFilter("matmul");  // case-insensitive substring
+        QCOMPARE(proxy.rowCount(), 2);
+        proxy.setFilterColumns({0, 2});
+        proxy.setNameFilter("2.500");  // matches the display text of another column
+        QCOMPARE(proxy.rowCount(), 1);
+        proxy.setNameFilter("");
+        QCOMPARE(proxy.rowCount(), 4);
+    }
+
+    void csvIsWhatTheTableShows() {
+        QCOMPARE(csvField("plain"), QString("plain"));
+        QCOMPARE(csvField("a,b"), QString("\"a,b\""));
+        QCOMPARE(csvField("say \"hi\""), QString("\"say \"\"hi\"\"\""));
+        QCOMPARE(csvField("two\nlines"), QString("\"two\nlines\""));
+
+        OpModel model(columns());
+        model.setRows(sampleRows());
+        TablePage page;
+        page.setSourceModel(&model, 2, Qt::DescendingOrder);
+        page.view()->setColumnHidden(3, true);                  // hidden columns are not exported
+        page.view()->horizontalHeader()->moveSection(1, 2);     // on-screen order wins: Name, Time, Count
+        QList<QStringList> rows = parseCsv(page.csv());
+        QCOMPARE(rows.size(), 5);
+        QCOMPARE(rows[0], (QStringList{"Name", "Time", "Count"}));
+        QCOMPARE(rows[1], (QStringList{"matmul_grad", "2.500 s", "2"}));
+        QCOMPARE(rows[2], (QStringList{"MatMul", "1.50 ms", "9"}));
+        QCOMPARE(rows[3], (QStringList{"say \"hi\"", "20.0 µs", "100"}));
+        QCOMPARE(rows[4], (QStringList{"Conv2D, fused", "999 ns", "10"}));
+        // Every exported cell equals what the view shows at that position.
+        for (int r = 0; r < page.proxy()->rowCount(); ++r)
+            for (int visual = 0; visual < 3; ++visual) {
+                int logical = page.view()->horizontalHeader()->logicalIndex(visual);
+                QCOMPARE(rows[r + 1][visual], page.proxy()->index(r, logical).data().toString());
+            }
+        page.filterBox()->setText("MAT");
+        rows = parseCsv(page.csv());
+        QCOMPARE(rows.size(), 3);
+        QCOMPARE(rows[2][0], QString("MatMul"));
+
+        // Round trip through a file.
+        QTemporaryDir dir;
+        QString path = dir.filePath("t.csv"), error;
+        QVERIFY(writeTextFile(path, page.csv(), &error));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(f.readAll()), page.csv());
+        QVERIFY(!writeTextFile(dir.filePath("no/such/dir/t.csv"), "x", &error));
+        QVERIFY(!error.isEmpty());
+    }
+
+    void pageSelectsAndActivatesSourceRows() {
+        OpModel model(columns());
+        model.setRows(sampleRows());
+        TablePage page;
+        page.resize(800, 400);
+        page.setSourceModel(&model, 1, Qt::AscendingOrder);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        page.filterBox()->setText("conv");
+        // Selecting a row the filter hides clears the filter.
+        QVERIFY(page.selectSourceRow(0));
+        QCOMPARE(page.filterBox()->text(), QString());
+        QCOMPARE(page.currentSourceRow(), 0);
+        QVERIFY(!page.selectSourceRow(4));
+        QSignalSpy spy(&page, &TablePage::sourceRowActivated);
+        // Sorted by count ascending, view row 0 is matmul_grad = source row 3.
+        QRect rect = page.view()->visualRect(page.proxy()->index(0, 0));
+        // Qt 6 QTest::mouseDClick sends no press first; a view needs the press to accept the double-click.
+        QTest::mousePress(page.view()->viewport(), Qt::LeftButton, {}, rect.center());
+        QTest::mouseDClick(page.view()->viewport(), Qt::LeftButton, {}, rect.center());
+        QCOMPARE(spy.size(), 1);
+        QCOMPARE(spy[0][0].toInt(), 3);
+    }
+
+    void pieFoldsSmallSlices() {
+        std::vector<ChartSlice> in{{"a", 1}, {"b", 5}, {"c", 3}, {"zero", 0}, {"d", 2}, {"e", 1}};
+        auto out = pieSlices(in, 3);
+        QCOMPARE(out.size(), size_t(3));
+        QCOMPARE(out[0].label, QString("b"));
+        QCOMPARE(out[1].label, QString("c"));
+        QCOMPARE(out[2].value, 4.0);  // d + a + e
+        QVERIFY(out[2].label.startsWith("Other"));
+        QCOMPARE(pieSlices(in, 10).size(), size_t(5));  // zero dropped, nothing folded
+        PieChart chart("t");
+        chart.setEntries(in, 3);
+        QCOMPARE(chart.sliceCount(), 3);
+        chart.setEntries({});
+        QCOMPARE(chart.sliceCount(), 0);
+    }
+
+    void stackedChartSkipsEmptySeries() {
+        StackedColumnChart chart("t");
+        chart.setData({"1", "2"}, {{"a", {1, 2}}, {"never", {0, 0}}, {"b", {0, 3}}}, "ms");
+        QCOMPARE(chart.seriesCount(), 2);
+        chart.setData({}, {}, {});
+        QCOMPARE(chart.seriesCount(), 0);
+    }
+
+    void sliceRowIndexInvertsOccurrences() {
+        std::vector<std::vector<SliceRef>> occ{{{0, 5}, {2, 1}}, {{0, 1}}, {}, {{2, 1}, {1, 9}}};
+        SliceRowIndex index = SliceRowIndex::build(occ.size(), [&](size_t r) { return occ[r]; });
+        QCOMPARE(index.size(), size_t(4));  // {2,1} kept once
+        QCOMPARE(index.rowOf({0, 5}).value(), 0u);
+        QCOMPARE(index.rowOf({2, 1}).value(), 0u);  // first row wins
+        QCOMPARE(index.rowOf({1, 9}).value(), 3u);
+        QVERIFY(!index.rowOf({0, 2}).has_value());
+        QVERIFY(!SliceRowIndex().rowOf({0, 0}).has_value());
+    }
+};
+
+QTEST_MAIN(TableWidgetsTest)
+#include "tst_table_widgets.moc"

@@ -1,0 +1,46 @@
+#include "views/analysis_view.h"
+
+#include <QLabel>
+#include <QStackedLayout>
+
+namespace tracescope {
+
+AnalysisView::AnalysisView(QWidget* parent) : TraceView(parent) {
+    stack_ = new QStackedLayout(this);
+    message_ = new QLabel(this);
+    message_->setAlignment(Qt::AlignCenter);
+    message_->setWordWrap(true);
+    QFont f = message_->font();
+    f.setPointSizeF(f.pointSizeF() * 1.2);
+    message_->setFont(f);
+    stack_->addWidget(message_);
+    showMessage(tr("No trace loaded."));
+}
+
+void AnalysisView::setContent(QWidget* content) {
+    content_ = content;
+    stack_->addWidget(content);
+}
+
+void AnalysisView::setTrace(std::shared_ptr<const Trace> trace) {
+    trace_ = std::move(trace);
+    ++generation_;  // drops a result still in flight
+    computing_ = false;
+    clearResult();
+    if (!trace_) {
+        showMessage(tr("No trace loaded."));
+        return;
+    }
+    startAnalysis(trace_);
+}
+
+void AnalysisView::showMessage(const QString& text) {
+    message_->setText(text);
+    stack_->setCurrentWidget(message_);
+}
+
+void AnalysisView::showContent() {
+    if (content_) stack_->setCurrentWidget(content_);
+}
+
+}  // namespace tracescope

@@ -1,0 +1,84 @@
+// Base of the analysis pages: runs the analysis of a trace on a worker thread
+// (QtConcurrent) and applies the result on the UI thread when it is ready. A result
+// that arrives after the trace changed is dropped. While computing (or with no
+// trace) the page shows a message instead of stale content.
+#pragma once
+
+#include "views/trace_view.h"
+
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <functional>
+#include <memory>
+
+class QLabel;
+class QStackedLayout;
+
+namespace tracescope {
+
+class AnalysisView : public TraceView {
+    Q_OBJECT
+public:
+    explicit AnalysisView(QWidget* parent = nullptr);
+
+    void setTrace(std::shared_ptr<const Trace> trace) override;
+    const std::shared_ptr<const Trace>& trace() const { return trace_; }
+    // True from setTrace() until the result was applied (tests and --screenshot wait on resultReady).
+    bool isComputing() const { return computing_; }
+
+signals:
+    // The page shows the analysis of the current trace.
+    void resultReady();
+
+protected:
+    // The page's content widget (shown once a result is applied).
+    void setContent(QWidget* content);
+    // Starts the analysis of the new trace (never called with nullptr).
+    virtual void startAnalysis(const std::shared_ptr<const Trace>& trace) = 0;
+    // Clears the page when the trace closes.
+    virtual void clearResult() {}
+    // Shows a message instead of the content (e.g. "No GPU kernels in this trace").
+    void showMessage(const QString& text);
+    void showContent();
+
+    // Runs `compute` on a worker; `apply` gets the result on the UI thread if the trace
+    // is still the same. The trace is kept alive by the lambda's shared_ptr.
+    template <typename Result>
+    void run(std::function<Result()> compute, std::function<void(Result&)> apply) {
+        const unsigned generation = ++generation_;
+        computing_ = true;
+        showMessage(tr("Analyzing…"));
+        auto* watcher = new QFutureWatcher<std::shared_ptr<Result>>(this);
+        connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, apply] {
+            watcher->deleteLater();
+            if (generation != generation_) return;
+            std::shared_ptr<Result> result = watcher->result();
+            computing_ = false;
+            if (result) {
+                showContent();
+                apply(*result);
+            } else {
+                showMessage(tr("The analysis failed."));
+            }
+            emit resultReady();
+        });
+        watcher->setFuture(QtConcurrent::run([compute]() -> std::shared_ptr<Result> {
+            try {
+                return std::make_shared<Result>(compute());
+            } catch (...) {
+                return nullptr;
+            }
+        }));
+    }
+
+private:
+    std::shared_ptr<const Trace> trace_;
+    unsigned generation_ = 0;
+    bool computing_ = false;
+    QStackedLayout* stack_ = nullptr;
+    QLabel* message_ = nullptr;
+    QWidget* content_ = nullptr;
+};
+
+}  // namespace tracescope

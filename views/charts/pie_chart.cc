@@ -1,0 +1,88 @@
+#include "views/charts/pie_chart.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QLegendMarker>
+#include <QPieSeries>
+#include <QPieSlice>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace tracescope {
+
+std::vector<ChartSlice> pieSlices(std::vector<ChartSlice> entries, int maxSlices) {
+    std::erase_if(entries, [](const ChartSlice& e) { return !(e.value > 0); });
+    std::stable_sort(entries.begin(), entries.end(), [](const ChartSlice& a, const ChartSlice& b) { return a.value > b.value; });
+    maxSlices = std::max(1, maxSlices);
+    if (int(entries.size()) > maxSlices) {
+        // Keep maxSlices - 1 named slices so the total count, "Other" included, is maxSlices.
+        ChartSlice other{QObject::tr("Other (%1)").arg(entries.size() - size_t(maxSlices - 1)), 0};
+        for (size_t i = size_t(maxSlices - 1); i < entries.size(); ++i) other.value += entries[i].value;
+        entries.resize(size_t(maxSlices - 1));
+        entries.push_back(other);
+    }
+    return entries;
+}
+
+PieChart::PieChart(const QString& title, QWidget* parent) : QWidget(parent) {
+    chart_ = new QChart;
+    chart_->setTitle(title);
+    chart_->legend()->setAlignment(Qt::AlignRight);
+    chart_->legend()->setShowToolTips(true);
+    chart_->setMargins(QMargins(4, 4, 4, 4));
+    chart_->setBackgroundRoundness(0);
+    QFont titleFont = chart_->titleFont();
+    titleFont.setBold(true);
+    chart_->setTitleFont(titleFont);
+    view_ = new QChartView(chart_, this);
+    view_->setRenderHint(QPainter::Antialiasing);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(view_);
+    setMinimumSize(320, 220);
+}
+
+void PieChart::setTitle(const QString& title) { chart_->setTitle(title); }
+
+void PieChart::setEntries(std::vector<ChartSlice> entries, int maxSlices, std::function<QString(double)> formatValue) {
+    chart_->removeAllSeries();
+    std::vector<ChartSlice> slices = pieSlices(std::move(entries), maxSlices);
+    double total = 0;
+    for (const auto& e : slices) total += e.value;
+    auto* series = new QPieSeries;
+    series->setPieSize(0.85);
+    for (const auto& e : slices) {
+        QPieSlice* slice = series->append(e.label, e.value);
+        double share = total > 0 ? 100.0 * e.value / total : 0;
+        // Legend text: elided name + share; the full name and value are in the tooltip.
+        QString name = e.label.size() > 38 ? e.label.left(18) + QStringLiteral("…") + e.label.right(18) : e.label;
+        slice->setLabel(QStringLiteral("%1  %2%").arg(name, QString::number(share, 'f', 1)));
+        // Hovering shows the full name and value next to the slice.
+        QString value = formatValue ? formatValue(e.value) : QString::number(e.value);
+        slice->setProperty("hoverLabel", e.label + QStringLiteral(": ") + value);
+        slice->setProperty("legendLabel", slice->label());
+    }
+    chart_->addSeries(series);
+    connect(series, &QPieSeries::hovered, this, [](QPieSlice* slice, bool state) {
+        slice->setExploded(state);
+        slice->setLabel(slice->property(state ? "hoverLabel" : "legendLabel").toString());
+        slice->setLabelVisible(state);
+    });
+}
+
+int PieChart::sliceCount() const {
+    const auto series = chart_->series();
+    if (series.isEmpty()) return 0;
+    return static_cast<QPieSeries*>(series.first())->count();
+}
+
+QStringList PieChart::sliceLabels() const {
+    QStringList out;
+    const auto series = chart_->series();
+    if (series.isEmpty()) return out;
+    for (QPieSlice* s : static_cast<QPieSeries*>(series.first())->slices()) out << s->label();
+    return out;
+}
+
+}  // namespace tracescope

@@ -1,0 +1,84 @@
+#include "views/charts/stacked_column_chart.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QStackedBarSeries>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace tracescope {
+
+StackedColumnChart::StackedColumnChart(const QString& title, QWidget* parent) : QWidget(parent) {
+    chart_ = new QChart;
+    chart_->setTitle(title);
+    QFont titleFont = chart_->titleFont();
+    titleFont.setBold(true);
+    chart_->setTitleFont(titleFont);
+    chart_->legend()->setAlignment(Qt::AlignBottom);
+    chart_->setMargins(QMargins(4, 4, 4, 4));
+    chart_->setBackgroundRoundness(0);
+    view_ = new QChartView(chart_, this);
+    view_->setRenderHint(QPainter::Antialiasing);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(view_);
+    setMinimumSize(400, 260);
+}
+
+void StackedColumnChart::setData(const QStringList& categories, const std::vector<StackedSeries>& series,
+                                 const QString& valueAxisTitle) {
+    chart_->removeAllSeries();
+    for (QAbstractAxis* axis : chart_->axes()) {
+        chart_->removeAxis(axis);
+        delete axis;
+    }
+    auto* bars = new QStackedBarSeries;
+    double maxTotal = 0;
+    std::vector<double> totals(size_t(categories.size()), 0.0);
+    for (const StackedSeries& s : series) {
+        bool any = std::any_of(s.values.begin(), s.values.end(), [](double v) { return v > 0; });
+        if (!any) continue;
+        auto* set = new QBarSet(s.name);
+        for (int i = 0; i < categories.size(); ++i) {
+            double v = size_t(i) < s.values.size() ? s.values[size_t(i)] : 0.0;
+            *set << v;
+            totals[size_t(i)] += v;
+        }
+        bars->append(set);
+    }
+    for (double t : totals) maxTotal = std::max(maxTotal, t);
+    bars->setBarWidth(categories.size() > 60 ? 1.0 : 0.8);
+    chart_->addSeries(bars);
+
+    // Thin out labels: at most ~25 readable step labels.
+    QStringList labels = categories;
+    const int stride = std::max(1, int((categories.size() + 24) / 25));
+    if (stride > 1)
+        for (int i = 0; i < labels.size(); ++i)
+            if (i % stride != 0) labels[i] = QString(i, QChar(0x200B));  // unique, invisible
+    auto* x = new QBarCategoryAxis;
+    x->append(labels);
+    x->setTitleText(tr("Step"));
+    x->setLabelsAngle(categories.size() > 12 ? -60 : 0);
+    auto* y = new QValueAxis;
+    y->setRange(0, maxTotal > 0 ? maxTotal * 1.05 : 1.0);
+    y->setLabelFormat(QStringLiteral("%.3g"));
+    y->setTitleText(valueAxisTitle);
+    y->applyNiceNumbers();
+    chart_->addAxis(x, Qt::AlignBottom);
+    chart_->addAxis(y, Qt::AlignLeft);
+    bars->attachAxis(x);
+    bars->attachAxis(y);
+}
+
+int StackedColumnChart::seriesCount() const {
+    const auto series = chart_->series();
+    if (series.isEmpty()) return 0;
+    return static_cast<QStackedBarSeries*>(series.first())->count();
+}
+
+}  // namespace tracescope

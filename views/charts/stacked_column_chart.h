@@ -1,0 +1,37 @@
+// A stacked column chart: one column per category (e.g. a step), one stacked
+// series per component (e.g. "Device compute", "Input"). Values are in one unit
+// the caller names (the step-time breakdown uses milliseconds).
+#pragma once
+
+#include <QString>
+#include <QStringList>
+#include <QWidget>
+
+#include <vector>
+
+class QChart;
+class QChartView;
+
+namespace tracescope {
+
+struct StackedSeries {
+    QString name;
+    std::vector<double> values;  // one per category
+};
+
+class StackedColumnChart : public QWidget {
+    Q_OBJECT
+public:
+    explicit StackedColumnChart(const QString& title, QWidget* parent = nullptr);
+
+    // Series that are zero everywhere are left out of the chart and the legend.
+    // With many categories only every n-th label is shown so they stay readable.
+    void setData(const QStringList& categories, const std::vector<StackedSeries>& series, const QString& valueAxisTitle);
+    int seriesCount() const;
+
+private:
+    QChart* chart_ = nullptr;
+    QChartView* view_ = nullptr;
+};
+
+}  // namespace tracescope

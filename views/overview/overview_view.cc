@@ -1,0 +1,236 @@
+#include "views/overview/overview_view.h"
+
+#include "views/charts/stacked_column_chart.h"
+#include "views/charts/step_breakdown_chart.h"
+#include "views/tables/value_format.h"
+
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QScrollArea>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace tracescope {
+
+namespace {
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+void clearForm(QFormLayout* form) {
+    while (form->rowCount() > 0) form->removeRow(0);
+}
+
+QLabel* valueLabel(const QString& text) {
+    auto* l = new QLabel(text);
+    l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    l->setWordWrap(true);
+    return l;
+}
+
+QGroupBox* box(const QString& title, QWidget* parent) {
+    auto* b = new QGroupBox(title, parent);
+    QFont f = b->font();
+    f.setBold(true);
+    b->setFont(f);
+    return b;
+}
+
+// Children of a bold group box keep the normal weight.
+void plainFont(QWidget* w) {
+    QFont f = w->font();
+    f.setBold(false);
+    w->setFont(f);
+}
+
+QString verdictText(InputBound b) {
+    switch (b) {
+    case InputBound::Highly: return QObject::tr("HIGHLY input-bound");
+    case InputBound::Moderately: return QObject::tr("MODERATELY input-bound");
+    case InputBound::Potentially: return QObject::tr("POTENTIALLY input-bound");
+    case InputBound::NotInputBound: return QObject::tr("NOT input-bound");
+    case InputBound::Unknown: break;
+    }
+    return QObject::tr("unknown (no steps)");
+}
+
+using TopModel = RowTableModel<TopOp>;
+
+std::vector<TopModel::Column> topColumns() {
+    return {
+        {{QObject::tr("Operation"), ColumnKind::Text, {}}, [](const TopOp& o) { return QVariant(q(o.name)); }},
+        {{QObject::tr("Type"), ColumnKind::Text, {}}, [](const TopOp& o) { return QVariant(q(o.type)); }},
+        {{QObject::tr("Self time"), ColumnKind::Duration, {}}, [](const TopOp& o) { return QVariant(qint64(o.selfNs)); }},
+        {{QObject::tr("Device self %"), ColumnKind::Percent, QObject::tr("Share of device self time (idle excluded)")},
+         [](const TopOp& o) { return QVariant(o.percent); }},
+    };
+}
+
+}  // namespace
+
+OverviewView::OverviewView(QWidget* parent) : AnalysisView(parent) {
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto* page = new QWidget;
+    auto* grid = new QGridLayout(page);
+    grid->setContentsMargins(8, 8, 8, 8);
+    grid->setHorizontalSpacing(12);
+    grid->setVerticalSpacing(12);
+
+    QGroupBox* summaryBox = box(tr("Performance summary"), page);
+    summary_ = new QFormLayout(summaryBox);
+    summary_->setLabelAlignment(Qt::AlignLeft);
+    summary_->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    grid->addWidget(summaryBox, 0, 0);
+
+    QGroupBox* envBox = box(tr("Run environment"), page);
+    environment_ = new QFormLayout(envBox);
+    environment_->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    grid->addWidget(envBox, 0, 1);
+
+    QGroupBox* chartBox = box(tr("Step-time graph"), page);
+    auto* chartLayout = new QVBoxLayout(chartBox);
+    chart_ = new StackedColumnChart(tr("Step time breakdown per step"), chartBox);
+    chart_->setMinimumHeight(340);
+    chartNote_ = new QLabel(chartBox);
+    chartNote_->setWordWrap(true);
+    plainFont(chartNote_);
+    chartLayout->addWidget(chartNote_);
+    chartLayout->addWidget(chart_, 1);
+    grid->addWidget(chartBox, 1, 0, 1, 2);
+
+    QGroupBox* topBox = box(tr("Top 10 device ops by self time"), page);
+    auto* topLayout = new QVBoxLayout(topBox);
+    topOps_ = new TopModel(topColumns(), this);
+    topOpsView_ = new QTableView(topBox);
+    topOpsView_->setModel(topOps_);
+    topOpsView_->verticalHeader()->setVisible(false);
+    topOpsView_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    topOpsView_->setTextElideMode(Qt::ElideMiddle);
+    topOpsView_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    topOpsView_->setMinimumHeight(topOpsView_->fontMetrics().height() * 14);
+    plainFont(topOpsView_);
+    topLayout->addWidget(topOpsView_);
+    grid->addWidget(topBox, 2, 0);
+
+    QGroupBox* recBox = box(tr("Recommendations"), page);
+    auto* recLayout = new QVBoxLayout(recBox);
+    recommendations_ = new QLabel(recBox);
+    recommendations_->setWordWrap(true);
+    recommendations_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    recommendations_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    plainFont(recommendations_);
+    recLayout->addWidget(recommendations_, 1);
+    grid->addWidget(recBox, 2, 1);
+
+    grid->setColumnStretch(0, 1);
+    grid->setColumnStretch(1, 1);
+    grid->setRowStretch(1, 1);
+    scroll->setWidget(page);
+    setContent(scroll);
+}
+
+void OverviewView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
+    std::shared_ptr<const Trace> t = trace;
+    run<Overview>([t] { return computeOverview(*t); },
+                  [this](Overview& o) {
+                      overview_ = std::make_shared<Overview>(std::move(o));
+                      showResult(*overview_);
+                  });
+}
+
+void OverviewView::clearResult() {
+    overview_.reset();
+    clearForm(summary_);
+    clearForm(environment_);
+    topOps_->setRows({});
+    recommendations_->clear();
+    chart_->setData({}, {}, {});
+}
+
+QString OverviewView::summaryField(const QString& label) const {
+    for (QFormLayout* form : {summary_, environment_})
+        for (int r = 0; r < form->rowCount(); ++r) {
+            auto* l = qobject_cast<QLabel*>(form->itemAt(r, QFormLayout::LabelRole) ?
+                                                form->itemAt(r, QFormLayout::LabelRole)->widget() : nullptr);
+            auto* v = qobject_cast<QLabel*>(form->itemAt(r, QFormLayout::FieldRole) ?
+                                                form->itemAt(r, QFormLayout::FieldRole)->widget() : nullptr);
+            if (l && v && l->text() == label) return v->text();
+        }
+    return {};
+}
+
+void OverviewView::showResult(const Overview& o) {
+    clearForm(summary_);
+    auto add = [](QFormLayout* form, const QString& label, const QString& value) {
+        auto* l = new QLabel(label);
+        plainFont(l);
+        QLabel* v = valueLabel(value);
+        plainFont(v);
+        form->addRow(l, v);
+    };
+    const StepsResult& steps = o.steps;
+    const bool haveSteps = !steps.steps.empty();
+    add(summary_, tr("Steps"),
+        haveSteps ? tr("%1 (from %2)").arg(formatCount(qint64(steps.steps.size())), q(stepSourceName(steps.source)))
+                  : tr("No step marker observed"));
+    if (haveSteps) {
+        const Distribution& d = steps.stepTimeNs;
+        add(summary_, tr("Average step time"),
+            tr("%1  (σ %2, min %3, max %4)")
+                .arg(formatDuration(qint64(o.averageStepNs)), formatDuration(qint64(d.stddev)),
+                     formatDuration(qint64(d.min)), formatDuration(qint64(d.max))));
+        add(summary_, tr("Input"), tr("%1 of step time: %2").arg(formatPercent(o.inputPercent), verdictText(o.inputBound)));
+        add(summary_, tr("Kernel launch"), formatPercent(o.kernelLaunchPercent) + tr(" of step time"));
+        add(summary_, tr("Output"), formatPercent(o.outputPercent) + tr(" of step time"));
+        add(summary_, tr("All other time"), formatPercent(o.otherPercent) + tr(" of step time"));
+    }
+    add(summary_, tr("Op placement"),
+        tr("Host %1 · Device %2 of op self time").arg(formatPercent(o.hostOpPercent), formatPercent(o.deviceOpPercent)));
+    if (o.compute16Percent + o.compute32Percent > 0)
+        add(summary_, tr("Device compute precision"),
+            tr("16-bit %1 · 32-bit %2").arg(formatPercent(o.compute16Percent), formatPercent(o.compute32Percent)));
+    else
+        add(summary_, tr("Device compute precision"), tr("no device compute"));
+
+    clearForm(environment_);
+    const RunEnvironment& env = o.environment;
+    QStringList hosts;
+    for (const auto& h : env.hosts) hosts << q(h);
+    add(environment_, tr("Hosts"), hosts.isEmpty() ? tr("unknown") : hosts.join(QStringLiteral(", ")));
+    add(environment_, tr("Device type"), q(env.deviceType));
+    add(environment_, tr("Devices"), QString::number(env.deviceCount));
+    for (const DeviceInfo& dev : env.devices) {
+        QStringList props;
+        for (const auto& [k, v] : dev.properties) props << QStringLiteral("%1: %2").arg(q(k), q(v));
+        QString text = props.isEmpty() ? tr("(no properties recorded)") : props.join(QStringLiteral("; "));
+        if (!dev.host.empty()) text = tr("on %1 — ").arg(q(dev.host)) + text;
+        add(environment_, q(dev.name), text);
+    }
+
+    chart_->setVisible(haveSteps);  // an empty chart reads as broken
+    if (haveSteps) {
+        chartNote_->setText(tr("%1 steps; each column splits one step's time by what the host and devices were "
+                               "doing (overlaps resolved by priority).")
+                                .arg(o.breakdown.size()));
+        showStepBreakdown(chart_, o.breakdown);
+    } else {
+        chartNote_->setText(tr("No step marker observed, so no per-step breakdown. Annotate steps (e.g. "
+                               "tf.profiler.experimental.Trace('train', step_num=...), "
+                               "torch.profiler.profile with schedule / ProfilerStep) to get one."));
+        chart_->setData({}, {}, tr("Step time (ms)"));
+    }
+
+    topOps_->setRows(o.topDeviceOps);
+    topOpsView_->resizeColumnsToContents();
+    topOpsView_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+
+    QString rec;
+    for (const std::string& r : o.recommendations) rec += QStringLiteral("<p>%1</p>").arg(q(r).toHtmlEscaped());
+    recommendations_->setText(rec.isEmpty() ? tr("No recommendation.") : rec);
+}
+
+}  // namespace tracescope

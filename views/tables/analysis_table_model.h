@@ -1,0 +1,91 @@
+// Table models over analysis result rows. A column says what kind of value it holds;
+// the model turns the raw value into display text (units), alignment, a sort key and
+// a tooltip with the exact value, so every table in the app reads and sorts the same.
+#pragma once
+
+#include <QAbstractTableModel>
+#include <QString>
+#include <QVariant>
+
+#include <functional>
+#include <vector>
+
+namespace tracescope {
+
+enum class ColumnKind {
+    Text,      // QString
+    Integer,   // qint64, thousands separators
+    Duration,  // qint64 nanoseconds, shown with a unit
+    Percent,   // double, 0..100
+    Bytes,     // qint64
+    Real,      // double, shown with 2 decimals
+};
+
+struct ColumnSpec {
+    QString header;
+    ColumnKind kind = ColumnKind::Text;
+    QString tooltip;  // header tooltip: what the column means
+};
+
+class AnalysisTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    // The raw value of a cell (numbers as numbers), used to sort and for tests.
+    static constexpr int SortRole = Qt::UserRole + 1;
+
+    explicit AnalysisTableModel(std::vector<ColumnSpec> columns, QObject* parent = nullptr);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    const ColumnSpec& column(int c) const { return columns_[size_t(c)]; }
+    // Display text of a raw value of the given kind (shared with tree models).
+    static QString displayText(ColumnKind kind, const QVariant& raw);
+
+protected:
+    virtual int rows() const = 0;
+    virtual QVariant value(int row, int column) const = 0;
+    // Optional per-cell tooltip; empty = the exact value for numbers.
+    virtual QString cellToolTip(int row, int column) const { return {}; }
+
+private:
+    std::vector<ColumnSpec> columns_;
+};
+
+// A table over a vector of rows, its columns given as functions of a row.
+template <typename Row>
+class RowTableModel : public AnalysisTableModel {
+public:
+    struct Column {
+        ColumnSpec spec;
+        std::function<QVariant(const Row&)> value;
+    };
+
+    explicit RowTableModel(std::vector<Column> columns, QObject* parent = nullptr)
+        : AnalysisTableModel(specs(columns), parent), columns_(std::move(columns)) {}
+
+    void setRows(std::vector<Row> rows) {
+        beginResetModel();
+        rows_ = std::move(rows);
+        endResetModel();
+    }
+    const std::vector<Row>& allRows() const { return rows_; }
+    const Row& row(int r) const { return rows_[size_t(r)]; }
+
+protected:
+    int rows() const override { return int(rows_.size()); }
+    QVariant value(int r, int c) const override { return columns_[size_t(c)].value(rows_[size_t(r)]); }
+
+private:
+    static std::vector<ColumnSpec> specs(const std::vector<Column>& columns) {
+        std::vector<ColumnSpec> out;
+        for (const auto& c : columns) out.push_back(c.spec);
+        return out;
+    }
+    std::vector<Column> columns_;
+    std::vector<Row> rows_;
+};
+
+}  // namespace tracescope

@@ -1,0 +1,129 @@
+#include "views/tables/kernel_stats_view.h"
+
+#include "views/tables/table_page.h"
+#include "views/tables/value_format.h"
+#include "views/trace_selection.h"
+
+#include <QLabel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace tracescope {
+
+QString formatDim3(const Dim3& d) { return QStringLiteral("%1,%2,%3").arg(d[0]).arg(d[1]).arg(d[2]); }
+
+namespace {
+
+using Item = KernelStatsView::Item;
+using Model = RowTableModel<Item>;
+
+QVariant yesNo(bool b) { return b ? QObject::tr("Yes") : QObject::tr("No"); }
+
+std::vector<Model::Column> kernelColumns() {
+    auto q = [](const std::string& s) { return QString::fromStdString(s); };
+    return {
+        // Rank = position in the analysis order (total duration, descending).
+        {{QObject::tr("Rank"), ColumnKind::Integer, QObject::tr("Rank by total duration")},
+         [](const Item& i) { return QVariant(qint64(i.rank)); }},
+        {{QObject::tr("Kernel name"), ColumnKind::Text, {}}, [q](const Item& i) { return QVariant(q(i.row.name)); }},
+        {{QObject::tr("Registers / thread"), ColumnKind::Integer, {}},
+         [](const Item& i) { return QVariant(qint64(i.row.registersPerThread)); }},
+        {{QObject::tr("Shared memory"), ColumnKind::Bytes, QObject::tr("Static + dynamic shared memory per block")},
+         [](const Item& i) { return QVariant(qint64(i.row.sharedMemBytes)); }},
+        // Dims sort by their thread/block count, read as x,y,z.
+        {{QObject::tr("Block dim"), ColumnKind::Text, {}}, [](const Item& i) { return QVariant(formatDim3(i.row.block)); }},
+        {{QObject::tr("Grid dim"), ColumnKind::Text, {}}, [](const Item& i) { return QVariant(formatDim3(i.row.grid)); }},
+        {{QObject::tr("Occupancy %"), ColumnKind::Percent, QObject::tr("Theoretical occupancy (as recorded)")},
+         [](const Item& i) { return i.row.occupancyPct ? QVariant(*i.row.occupancyPct) : QVariant(); }},
+        {{QObject::tr("Op TensorCore eligible"), ColumnKind::Text, {}},
+         [](const Item& i) { return yesNo(i.row.tensorCoreEligible); }},
+        {{QObject::tr("Uses TensorCore"), ColumnKind::Text, {}}, [](const Item& i) { return yesNo(i.row.usesTensorCore); }},
+        {{QObject::tr("Op name"), ColumnKind::Text, QObject::tr("Framework op that launched the kernel")},
+         [q](const Item& i) { return QVariant(q(i.row.op)); }},
+        {{QObject::tr("Occurrences"), ColumnKind::Integer, {}}, [](const Item& i) { return QVariant(qint64(i.row.occurrences)); }},
+        {{QObject::tr("Total duration"), ColumnKind::Duration, {}}, [](const Item& i) { return QVariant(qint64(i.row.totalNs)); }},
+        {{QObject::tr("Avg duration"), ColumnKind::Duration, {}},
+         [](const Item& i) { return QVariant(qint64(std::llround(i.row.avgNs))); }},
+        {{QObject::tr("Min duration"), ColumnKind::Duration, {}}, [](const Item& i) { return QVariant(qint64(i.row.minNs)); }},
+        {{QObject::tr("Max duration"), ColumnKind::Duration, {}}, [](const Item& i) { return QVariant(qint64(i.row.maxNs)); }},
+    };
+}
+
+}  // namespace
+
+KernelStatsView::KernelStatsView(QWidget* parent) : AnalysisView(parent) {
+    auto* content = new QWidget(this);
+    auto* layout = new QVBoxLayout(content);
+    layout->setContentsMargins(6, 6, 6, 6);
+    summary_ = new QLabel(content);
+    summary_->setWordWrap(true);
+    layout->addWidget(summary_);
+    table_ = new TablePage(content);
+    table_->setFilterColumns({Kernel, Op}, tr("Filter by kernel name or op name"));
+    table_->setExportName(QStringLiteral("kernel_stats.csv"));
+    layout->addWidget(table_, 1);
+    model_ = new Model(kernelColumns(), this);
+    table_->setSourceModel(model_, Rank, Qt::AscendingOrder);
+    setContent(content);
+    connect(table_, &TablePage::sourceRowActivated, this, &KernelStatsView::activateRow);
+}
+
+void KernelStatsView::setSelection(TraceSelection* selection) {
+    if (selection_) disconnect(selection_, nullptr, this, nullptr);
+    AnalysisView::setSelection(selection);
+    if (selection) connect(selection, &TraceSelection::sliceSelected, this, &KernelStatsView::selectSlice);
+}
+
+void KernelStatsView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
+    std::shared_ptr<const Trace> t = trace;
+    run<Computed>(
+        [t] {
+            Computed c;
+            c.result = computeKernelStats(*t);
+            c.sliceRows = sliceRowIndexOf(*t, c.result);
+            return c;
+        },
+        [this](Computed& c) {
+            computed_ = std::make_shared<Computed>(std::move(c));
+            const KernelStatsResult& r = computed_->result;
+            if (r.rows.empty()) {
+                showMessage(tr("No GPU kernels in this trace."));
+                return;
+            }
+            std::vector<Item> items;
+            for (size_t i = 0; i < r.rows.size(); ++i) items.push_back({r.rows[i], int(i) + 1});
+            model_->setRows(std::move(items));
+            table_->view()->sortByColumn(Rank, Qt::AscendingOrder);
+            table_->fitColumns(380);
+            double tc = r.totalKernelNs > 0 ? 100.0 * double(r.tensorCoreNs) / double(r.totalKernelNs) : 0;
+            summary_->setText(tr("<b>%1</b> kernel launches in <b>%2</b> distinct kernel/op configurations, "
+                                 "total kernel time <b>%3</b>; TensorCore kernels: %4 of kernel time. "
+                                 "Double-click a row to highlight its launches in the timeline.")
+                                  .arg(formatCount(qint64(r.kernelCount)), formatCount(qint64(r.rows.size())),
+                                       formatDuration(r.totalKernelNs), formatPercent(tc)));
+        });
+}
+
+void KernelStatsView::clearResult() {
+    computed_.reset();
+    model_->setRows({});
+    summary_->clear();
+}
+
+void KernelStatsView::activateRow(int row) {
+    std::shared_ptr<const Trace> t = trace();
+    if (!computed_ || !t || !selection_ || row < 0 || row >= model_->rowCount()) return;
+    std::vector<SliceRef> slices = occurrencesOf(*t, computed_->result, size_t(row));
+    if (slices.empty()) return;
+    QString label = tr("%1: %2 launches").arg(QString::fromStdString(model_->row(row).row.name)).arg(slices.size());
+    selection_->highlightSlices(std::move(slices), label);
+}
+
+void KernelStatsView::selectSlice(SliceRef slice) {
+    if (!computed_) return;
+    if (std::optional<uint32_t> row = computed_->sliceRows.rowOf(slice)) table_->selectSourceRow(int(*row));
+}
+
+}  // namespace tracescope

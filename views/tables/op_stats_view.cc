@@ -1,0 +1,227 @@
+#include "views/tables/op_stats_view.h"
+
+#include "views/charts/pie_chart.h"
+#include "views/tables/table_page.h"
+#include "views/tables/value_format.h"
+#include "views/trace_selection.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace tracescope {
+
+namespace {
+
+using Item = OpStatsView::Item;
+using Model = RowTableModel<Item>;
+
+qint64 rounded(double ns) { return qint64(std::llround(ns)); }
+
+std::vector<Model::Column> opColumns() {
+    auto q = [](const std::string& s) { return QString::fromStdString(s); };
+    return {
+        {{QObject::tr("Rank"), ColumnKind::Integer, QObject::tr("Rank by total self time within the side")},
+         [](const Item& i) { return QVariant(qint64(i.rank)); }},
+        {{QObject::tr("Type"), ColumnKind::Text, QObject::tr("Op type / category")},
+         [q](const Item& i) { return QVariant(q(i.row.type)); }},
+        {{QObject::tr("Operation"), ColumnKind::Text, QObject::tr("Op name")},
+         [q](const Item& i) { return QVariant(q(i.row.name)); }},
+        {{QObject::tr("Occurrences"), ColumnKind::Integer, {}},
+         [](const Item& i) { return QVariant(qint64(i.row.occurrences)); }},
+        {{QObject::tr("Total time"), ColumnKind::Duration, QObject::tr("Sum of the durations of all occurrences")},
+         [](const Item& i) { return QVariant(qint64(i.row.totalNs)); }},
+        {{QObject::tr("Avg time"), ColumnKind::Duration, {}}, [](const Item& i) { return QVariant(rounded(i.row.avgNs)); }},
+        {{QObject::tr("Min time"), ColumnKind::Duration, {}}, [](const Item& i) { return QVariant(qint64(i.row.minNs)); }},
+        {{QObject::tr("Max time"), ColumnKind::Duration, {}}, [](const Item& i) { return QVariant(qint64(i.row.maxNs)); }},
+        {{QObject::tr("Total self time"), ColumnKind::Duration,
+          QObject::tr("Total time minus the time of ops nested inside")},
+         [](const Item& i) { return QVariant(qint64(i.row.selfNs)); }},
+        {{QObject::tr("Avg self time"), ColumnKind::Duration, {}},
+         [](const Item& i) { return QVariant(rounded(i.row.avgSelfNs)); }},
+        {{QObject::tr("Self %"), ColumnKind::Percent, QObject::tr("Share of the side's total self time")},
+         [](const Item& i) { return QVariant(i.row.selfPercent); }},
+        {{QObject::tr("Cumulative self %"), ColumnKind::Percent,
+          QObject::tr("Running sum of self % in rank order")},
+         [](const Item& i) { return QVariant(i.row.cumulativeSelfPercent); }},
+        {{QObject::tr("TensorCore %"), ColumnKind::Percent,
+          QObject::tr("Time of kernels that use TensorCores / all kernel time of the op")},
+         [](const Item& i) {
+             if (i.row.kernelNs <= 0) return QVariant();
+             return QVariant(100.0 * double(i.row.tensorCoreNs) / double(i.row.kernelNs));
+         }},
+    };
+}
+
+std::vector<ChartSlice> toSlices(const std::vector<PieEntry>& pie) {
+    std::vector<ChartSlice> out;
+    for (const PieEntry& e : pie) out.push_back({QString::fromStdString(e.label), double(e.valueNs)});
+    return out;
+}
+
+}  // namespace
+
+OpStatsView::OpStatsView(QWidget* parent) : AnalysisView(parent) {
+    auto* content = new QWidget(this);
+    auto* layout = new QVBoxLayout(content);
+    layout->setContentsMargins(6, 6, 6, 6);
+
+    table_ = new TablePage(content);
+    side_ = new QComboBox;
+    side_->addItem(tr("Device ops"), int(OpSide::Device));
+    side_->addItem(tr("Host ops"), int(OpSide::Host));
+    side_->setToolTip(tr("Ops that ran on the accelerators or on host threads"));
+    group_ = new QComboBox;
+    group_->addItem(tr("Group by op name"), int(OpGrouping::ByName));
+    group_->addItem(tr("Group by op type"), int(OpGrouping::ByType));
+    idle_ = new QCheckBox(tr("Include IDLE"));
+    idle_->setChecked(true);
+    idle_->setToolTip(tr("Add an IDLE row: time on the side not covered by any op"));
+    table_->addToolbarWidget(side_);
+    table_->addToolbarWidget(group_);
+    table_->addToolbarWidget(idle_);
+    table_->setFilterColumns({Name, Type}, tr("Filter by op name or type"));
+    table_->setExportName(QStringLiteral("op_stats.csv"));
+
+    summary_ = new QLabel(content);
+    summary_->setWordWrap(true);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(summary_);
+
+    model_ = new Model(opColumns(), this);
+    table_->setSourceModel(model_, Rank, Qt::AscendingOrder);
+
+    auto* pies = new QWidget(content);
+    auto* pieLayout = new QHBoxLayout(pies);
+    pieLayout->setContentsMargins(0, 0, 0, 0);
+    opPie_ = new PieChart(tr("Self time per op"), pies);
+    typePie_ = new PieChart(tr("Self time per op type"), pies);
+    pieLayout->addWidget(opPie_);
+    pieLayout->addWidget(typePie_);
+
+    auto* split = new QSplitter(Qt::Vertical, content);
+    split->addWidget(table_);
+    split->addWidget(pies);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setChildrenCollapsible(false);
+    layout->addWidget(split, 1);
+    setContent(content);
+
+    connect(side_, &QComboBox::currentIndexChanged, this, [this] { showSide(); });
+    connect(group_, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
+    connect(idle_, &QCheckBox::toggled, this, [this] { recompute(); });
+    connect(table_, &TablePage::sourceRowActivated, this, &OpStatsView::activateRow);
+}
+
+OpSide OpStatsView::side() const { return OpSide(side_->currentData().toInt()); }
+
+void OpStatsView::setSelection(TraceSelection* selection) {
+    if (selection_) disconnect(selection_, nullptr, this, nullptr);
+    AnalysisView::setSelection(selection);
+    if (selection) connect(selection, &TraceSelection::sliceSelected, this, &OpStatsView::selectSlice);
+}
+
+void OpStatsView::startAnalysis(const std::shared_ptr<const Trace>&) { recompute(); }
+
+void OpStatsView::clearResult() {
+    computed_.reset();
+    model_->setRows({});
+    opPie_->setEntries({});
+    typePie_->setEntries({});
+    summary_->clear();
+}
+
+void OpStatsView::recompute() {
+    std::shared_ptr<const Trace> t = trace();
+    if (!t) return;
+    OpStatsOptions options;
+    options.grouping = OpGrouping(group_->currentData().toInt());
+    options.includeIdle = idle_->isChecked();
+    run<Computed>(
+        [t, options] {
+            Computed c;
+            c.result = computeOpStats(*t, options);
+            c.sliceRows = sliceRowIndexOf(*t, c.result);
+            return c;
+        },
+        [this](Computed& c) {
+            computed_ = std::make_shared<Computed>(std::move(c));
+            // Open on the side that has ops (a CPU-only trace has no device rows).
+            bool haveDevice = false;
+            for (const auto& row : computed_->result.rows) haveDevice |= row.side == OpSide::Device && !row.isIdle;
+            if (!haveDevice && side() == OpSide::Device) {
+                side_->setCurrentIndex(side_->findData(int(OpSide::Host)));  // calls showSide()
+                return;
+            }
+            showSide();
+        });
+}
+
+void OpStatsView::showSide() {
+    if (!computed_) return;
+    const OpStatsResult& r = computed_->result;
+    const OpSide s = side();
+    std::vector<Item> items;
+    int rank = 0;
+    for (size_t i = 0; i < r.rows.size(); ++i)
+        if (r.rows[i].side == s) items.push_back({r.rows[i], i, ++rank});
+    const bool device = s == OpSide::Device;
+    const bool byType = r.options.grouping == OpGrouping::ByType;
+    model_->setRows(std::move(items));
+    table_->view()->setColumnHidden(TensorCorePct, !device);
+    table_->view()->setColumnHidden(Type, byType);  // by type, the name is the type
+    table_->view()->sortByColumn(Rank, Qt::AscendingOrder);
+    table_->fitColumns();
+
+    const TimeNs total = device ? r.deviceTotalSelfNs : r.hostTotalSelfNs;
+    const TimeNs idle = device ? r.deviceIdleNs : r.hostIdleNs;
+    QString text = device ? tr("<b>Device</b>: %1 rows, total self time %2 on %3 device(s)")
+                                .arg(formatCount(model_->rowCount()), formatDuration(total))
+                                .arg(r.deviceCount)
+                          : tr("<b>Host</b>: %1 rows, total self time %2")
+                                .arg(formatCount(model_->rowCount()), formatDuration(total));
+    if (r.options.includeIdle && total > 0)
+        text += tr(", of which IDLE %1 (%2)").arg(formatDuration(idle), formatPercent(100.0 * double(idle) / double(total)));
+    text += tr(". Double-click a row to highlight its occurrences in the timeline.");
+    summary_->setText(text);
+
+    auto fmt = [](double ns) { return formatDuration(qint64(ns)); };
+    opPie_->setTitle(device ? tr("Device self time per op") : tr("Host self time per op"));
+    typePie_->setTitle(device ? tr("Device self time per op type") : tr("Host self time per op type"));
+    // The analysis already folded the pies to its top N + other.
+    opPie_->setEntries(toSlices(device ? r.deviceByOp : r.hostByOp), 1000, fmt);
+    typePie_->setEntries(toSlices(device ? r.deviceByType : r.hostByType), 1000, fmt);
+}
+
+void OpStatsView::activateRow(int modelRow) {
+    std::shared_ptr<const Trace> t = trace();
+    if (!computed_ || !t || !selection_ || modelRow < 0 || modelRow >= model_->rowCount()) return;
+    const Item& item = model_->row(modelRow);
+    std::vector<SliceRef> slices = occurrencesOf(*t, computed_->result, item.resultIndex);
+    if (slices.empty()) return;  // IDLE has no slices
+    QString label = tr("%1: %2 occurrences").arg(QString::fromStdString(item.row.name)).arg(slices.size());
+    selection_->highlightSlices(std::move(slices), label);
+}
+
+void OpStatsView::selectSlice(SliceRef slice) {
+    if (!computed_) return;
+    std::optional<uint32_t> row = computed_->sliceRows.rowOf(slice);
+    if (!row) return;
+    const OpStatsRow& target = computed_->result.rows[*row];
+    if (target.side != side()) side_->setCurrentIndex(side_->findData(int(target.side)));
+    for (int i = 0; i < model_->rowCount(); ++i)
+        if (model_->row(i).resultIndex == *row) {
+            table_->selectSourceRow(i);
+            return;
+        }
+}
+
+}  // namespace tracescope

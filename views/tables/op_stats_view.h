@@ -1,0 +1,71 @@
+// Op Stats page (XProf "TF Stats" / Framework Op Stats): per-op occurrences, total and
+// self time for the host or device side, grouped by op name or type, with or without
+// IDLE, and two pies of self time (per op, per type). Numbers come from computeOpStats.
+#pragma once
+
+#include "model/analysis/op_stats.h"
+#include "model/analysis/slice_row_index.h"
+#include "views/analysis_view.h"
+#include "views/tables/analysis_table_model.h"
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+
+namespace tracescope {
+
+class PieChart;
+class TablePage;
+
+class OpStatsView : public AnalysisView {
+    Q_OBJECT
+public:
+    explicit OpStatsView(QWidget* parent = nullptr);
+
+    void setSelection(TraceSelection* selection) override;
+
+    // One table row: an analysis row and where it sits in the result.
+    struct Item {
+        OpStatsRow row;
+        size_t resultIndex = 0;
+        int rank = 0;  // 1-based, within the side
+    };
+    enum Column { Rank, Type, Name, Occurrences, Total, Avg, Min, Max, TotalSelf, AvgSelf, SelfPct, CumulativePct,
+                  TensorCorePct, ColumnCount };
+
+    TablePage* table() const { return table_; }
+    RowTableModel<Item>* model() const { return model_; }
+    QComboBox* sideBox() const { return side_; }
+    QComboBox* groupBox() const { return group_; }
+    QCheckBox* idleBox() const { return idle_; }
+    PieChart* opPie() const { return opPie_; }
+    PieChart* typePie() const { return typePie_; }
+    const OpStatsResult* result() const { return computed_ ? &computed_->result : nullptr; }
+    OpSide side() const;
+
+protected:
+    void startAnalysis(const std::shared_ptr<const Trace>& trace) override;
+    void clearResult() override;
+
+private:
+    struct Computed {
+        OpStatsResult result;
+        SliceRowIndex sliceRows;  // slice -> result row
+    };
+    std::shared_ptr<Computed> computed_;
+    TablePage* table_ = nullptr;
+    RowTableModel<Item>* model_ = nullptr;
+    QComboBox* side_ = nullptr;
+    QComboBox* group_ = nullptr;
+    QCheckBox* idle_ = nullptr;
+    QLabel* summary_ = nullptr;
+    PieChart* opPie_ = nullptr;
+    PieChart* typePie_ = nullptr;
+
+    void recompute();
+    void showSide();
+    void activateRow(int modelRow);
+    void selectSlice(SliceRef slice);
+};
+
+}  // namespace tracescope

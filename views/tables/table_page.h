@@ -1,0 +1,63 @@
+// A reusable table page: a toolbar (name filter, page-specific controls, Export CSV),
+// a sortable table, and a row count. Double-clicking a row reports its source row.
+#pragma once
+
+#include <QWidget>
+
+class QAbstractItemModel;
+class QHBoxLayout;
+class QLabel;
+class QLineEdit;
+class QTableView;
+class QToolButton;
+
+namespace tracescope {
+
+class TableFilterProxy;
+
+class TablePage : public QWidget {
+    Q_OBJECT
+public:
+    explicit TablePage(QWidget* parent = nullptr);
+
+    // The model shown (not owned); sorted by `sortColumn` descending at first.
+    void setSourceModel(QAbstractItemModel* model, int sortColumn = -1, Qt::SortOrder order = Qt::DescendingOrder);
+    // Columns the filter box searches, and its placeholder text.
+    void setFilterColumns(std::vector<int> columns, const QString& placeholder);
+    void setExportName(const QString& fileName) { exportName_ = fileName; }
+    // Page-specific controls go into the toolbar, before the filter box.
+    void addToolbarWidget(QWidget* widget);
+
+    QTableView* view() const { return view_; }
+    TableFilterProxy* proxy() const { return proxy_; }
+    QLineEdit* filterBox() const { return filter_; }
+    QToolButton* exportButton() const { return export_; }
+
+    // Sizes columns to their content (text columns capped so numbers stay in view).
+    void fitColumns(int maxTextWidth = 460);
+    // The CSV of what the table shows now.
+    QString csv() const;
+    // Selects and scrolls to a source row; clears the filter when it hides the row. False if out of range.
+    bool selectSourceRow(int sourceRow);
+    // Source row of the current selection, or -1.
+    int currentSourceRow() const;
+
+public slots:
+    void exportCsv();
+
+signals:
+    void sourceRowActivated(int sourceRow);
+
+private:
+    QHBoxLayout* toolbar_ = nullptr;
+    QLineEdit* filter_ = nullptr;
+    QToolButton* export_ = nullptr;
+    QLabel* count_ = nullptr;
+    QTableView* view_ = nullptr;
+    TableFilterProxy* proxy_ = nullptr;
+    QString exportName_ = QStringLiteral("table.csv");
+
+    void updateCount();
+};
+
+}  // namespace tracescope
