@@ -11,6 +11,7 @@
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
+    Q_INIT_RESOURCE(resources);  // the .qrc lives in the static tracescope_gui library
     QApplication::setApplicationName(QStringLiteral("TraceScope"));
     QApplication::setOrganizationName(QStringLiteral("TraceScope"));
     QApplication::setApplicationVersion(QStringLiteral("0.1.0"));

@@ -11,6 +11,7 @@
 #include <QPalette>
 #include <QStyleFactory>
 #include <QElapsedTimer>
+#include <QLayout>
 #include <QPixmap>
 
 #include <cstdio>
@@ -64,6 +65,9 @@ int runScreenshot(const ScreenshotOptions& o) {
     std::shared_ptr<const Trace> trace(std::move(result.trace));
 
     MainWindow window;
+    // The PNG has exactly the requested size, even below the widgets' preferred minimum.
+    window.layout()->setSizeConstraint(QLayout::SetNoConstraint);
+    window.setMinimumSize(0, 0);
     window.resize(o.size);
     window.setTrace(trace, o.input);
     if (!window.showView(o.view))
