@@ -71,7 +71,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     detailsDock_->setObjectName(QStringLiteral("DetailsDock"));
     detailsDock_->setWidget(details_);
     addDockWidget(Qt::BottomDockWidgetArea, detailsDock_);
-    resizeDocks({detailsDock_}, {260}, Qt::Vertical);
+    resizeDocks({detailsDock_}, {210}, Qt::Vertical);
     connect(timeline_, &TimelineView::rangeSelected, this, [this](qint64 b, qint64 e) {
         details_->showRange(b, e);
         detailsDock_->show();
@@ -85,14 +85,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     });
     connect(loader_, &TraceLoader::failed, this, [this](QString message, QString path) {
         setLoadingUi(false);
-        statusBar()->showMessage(tr("Could not open %1").arg(QFileInfo(path).fileName()), 8000);
+        updateSummary();  // the previous trace (if any) stays open
         emit loadFailed(message);
         QMessageBox::critical(this, tr("Could not open trace"),
                               tr("<b>%1</b><br><br>%2").arg(path.toHtmlEscaped(), message.toHtmlEscaped()));
     });
     connect(loader_, &TraceLoader::cancelled, this, [this](QString path) {
         setLoadingUi(false);
-        statusBar()->showMessage(tr("Loading %1 cancelled").arg(QFileInfo(path).fileName()), 5000);
+        updateSummary();
     });
 
     buildMenus();
@@ -180,6 +180,8 @@ void MainWindow::buildMenus() {
 void MainWindow::buildStatusBar() {
     fileLabel_ = new QLabel(this);
     summaryLabel_ = new QLabel(this);
+    warningLabel_ = new QLabel(this);
+    warningLabel_->hide();
     progress_ = new QProgressBar(this);
     progress_->setRange(0, 1000);
     progress_->setMaximumWidth(260);
@@ -188,6 +190,7 @@ void MainWindow::buildStatusBar() {
     connect(cancel_, &QPushButton::clicked, loader_, &TraceLoader::cancel);
     statusBar()->addWidget(fileLabel_);
     statusBar()->addWidget(summaryLabel_, 1);
+    statusBar()->addPermanentWidget(warningLabel_);
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(cancel_);
     progressTimer_ = new QTimer(this);
@@ -231,10 +234,13 @@ void MainWindow::setTrace(std::shared_ptr<const Trace> trace, const QString& pat
     reloadAction_->setEnabled(!path.isEmpty());
     setWindowTitle(path.isEmpty() ? tr("TraceScope") : tr("%1 — TraceScope").arg(QFileInfo(path).fileName()));
     updateSummary();
-    if (trace_ && !trace_->warnings.empty())
-        statusBar()->showMessage(tr("%n warning(s): %1", nullptr, int(trace_->warnings.size()))
-                                     .arg(QString::fromStdString(trace_->warnings.front())),
-                                 15000);
+    // Import warnings stay visible (a label with the list in its tooltip), not a transient message.
+    QStringList warnings;
+    if (trace_)
+        for (const std::string& w : trace_->warnings) warnings << QString::fromStdString(w).toHtmlEscaped();
+    warningLabel_->setVisible(!warnings.isEmpty());
+    warningLabel_->setText(tr("⚠ %n import warning(s)", nullptr, int(warnings.size())));
+    warningLabel_->setToolTip(warnings.join(QStringLiteral("<br>")));
     emit traceLoaded();
 }
 

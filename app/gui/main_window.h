@@ -70,6 +70,7 @@ private:
     TraceLoader* loader_;
     QLabel* fileLabel_;
     QLabel* summaryLabel_;
+    QLabel* warningLabel_;
     QProgressBar* progress_;
     QPushButton* cancel_;
     QTimer* progressTimer_;
