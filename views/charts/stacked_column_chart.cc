@@ -43,6 +43,10 @@ void StackedColumnChart::setData(const QStringList& categories, const std::vecto
         bool any = std::any_of(s.values.begin(), s.values.end(), [](double v) { return v > 0; });
         if (!any) continue;
         auto* set = new QBarSet(s.name);
+        if (s.color.isValid()) {
+            set->setColor(s.color);
+            set->setBorderColor(s.color.darker(115));
+        }
         for (int i = 0; i < categories.size(); ++i) {
             double v = size_t(i) < s.values.size() ? s.values[size_t(i)] : 0.0;
             *set << v;

@@ -94,7 +94,7 @@ OverviewView::OverviewView(QWidget* parent) : AnalysisView(parent) {
     QGroupBox* chartBox = box(tr("Step-time graph"), page);
     auto* chartLayout = new QVBoxLayout(chartBox);
     chart_ = new StackedColumnChart(tr("Step time breakdown per step"), chartBox);
-    chart_->setMinimumHeight(340);
+    chart_->setMinimumHeight(300);
     chartNote_ = new QLabel(chartBox);
     chartNote_->setWordWrap(true);
     plainFont(chartNote_);
@@ -111,7 +111,10 @@ OverviewView::OverviewView(QWidget* parent) : AnalysisView(parent) {
     topOpsView_->setSelectionBehavior(QAbstractItemView::SelectRows);
     topOpsView_->setTextElideMode(Qt::ElideMiddle);
     topOpsView_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
-    topOpsView_->setMinimumHeight(topOpsView_->fontMetrics().height() * 14);
+    // Ten compact rows and the header, without a scroll bar.
+    const int rowHeight = topOpsView_->fontMetrics().height() + 6;
+    topOpsView_->verticalHeader()->setDefaultSectionSize(rowHeight);
+    topOpsView_->setMinimumHeight(rowHeight * 11 + 8);
     plainFont(topOpsView_);
     topLayout->addWidget(topOpsView_);
     grid->addWidget(topBox, 2, 0);

@@ -7,6 +7,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QSignalBlocker>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -34,18 +35,19 @@ std::vector<Model::Column> opColumns() {
          [q](const Item& i) { return QVariant(q(i.row.type)); }},
         {{QObject::tr("Operation"), ColumnKind::Text, QObject::tr("Op name")},
          [q](const Item& i) { return QVariant(q(i.row.name)); }},
+        // IDLE is time, not occurrences: its count and averages stay blank.
         {{QObject::tr("Occurrences"), ColumnKind::Integer, {}},
-         [](const Item& i) { return QVariant(qint64(i.row.occurrences)); }},
+         [](const Item& i) { return i.row.isIdle ? QVariant() : QVariant(qint64(i.row.occurrences)); }},
         {{QObject::tr("Total time"), ColumnKind::Duration, QObject::tr("Sum of the durations of all occurrences")},
          [](const Item& i) { return QVariant(qint64(i.row.totalNs)); }},
-        {{QObject::tr("Avg time"), ColumnKind::Duration, {}}, [](const Item& i) { return QVariant(rounded(i.row.avgNs)); }},
+        {{QObject::tr("Avg time"), ColumnKind::Duration, {}}, [](const Item& i) { return i.row.isIdle ? QVariant() : QVariant(rounded(i.row.avgNs)); }},
         {{QObject::tr("Min time"), ColumnKind::Duration, {}}, [](const Item& i) { return QVariant(qint64(i.row.minNs)); }},
         {{QObject::tr("Max time"), ColumnKind::Duration, {}}, [](const Item& i) { return QVariant(qint64(i.row.maxNs)); }},
         {{QObject::tr("Total self time"), ColumnKind::Duration,
           QObject::tr("Total time minus the time of ops nested inside")},
          [](const Item& i) { return QVariant(qint64(i.row.selfNs)); }},
         {{QObject::tr("Avg self time"), ColumnKind::Duration, {}},
-         [](const Item& i) { return QVariant(rounded(i.row.avgSelfNs)); }},
+         [](const Item& i) { return i.row.isIdle ? QVariant() : QVariant(rounded(i.row.avgSelfNs)); }},
         {{QObject::tr("Self %"), ColumnKind::Percent, QObject::tr("Share of the side's total self time")},
          [](const Item& i) { return QVariant(i.row.selfPercent); }},
         {{QObject::tr("Cumulative self %"), ColumnKind::Percent,
@@ -89,6 +91,7 @@ OpStatsView::OpStatsView(QWidget* parent) : AnalysisView(parent) {
     table_->addToolbarWidget(idle_);
     table_->setFilterColumns({Name, Type}, tr("Filter by op name or type"));
     table_->setExportName(QStringLiteral("op_stats.csv"));
+    table_->setElasticColumn(Name, 220);
 
     summary_ = new QLabel(content);
     summary_->setWordWrap(true);
@@ -129,7 +132,14 @@ void OpStatsView::setSelection(TraceSelection* selection) {
     if (selection) connect(selection, &TraceSelection::sliceSelected, this, &OpStatsView::selectSlice);
 }
 
-void OpStatsView::startAnalysis(const std::shared_ptr<const Trace>&) { recompute(); }
+void OpStatsView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
+    // XLA programs (XSpace) can also be read per HLO op; other formats have none.
+    const int hlo = group_->findData(int(OpGrouping::ByHloOp));
+    const QSignalBlocker block(group_);
+    if (trace->format == "xspace" && hlo < 0) group_->addItem(tr("Group by HLO op"), int(OpGrouping::ByHloOp));
+    if (trace->format != "xspace" && hlo >= 0) group_->removeItem(hlo);
+    recompute();
+}
 
 void OpStatsView::clearResult() {
     computed_.reset();
