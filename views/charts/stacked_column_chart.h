@@ -32,6 +32,7 @@ public:
     int seriesCount() const;
 
 private:
+    QString title_;
     QChart* chart_ = nullptr;
     QChartView* view_ = nullptr;
 };

@@ -92,6 +92,7 @@ OverviewView::OverviewView(QWidget* parent) : AnalysisView(parent) {
     grid->addWidget(envBox, 0, 1);
 
     QGroupBox* chartBox = box(tr("Step-time graph"), page);
+    chartBox_ = chartBox;
     auto* chartLayout = new QVBoxLayout(chartBox);
     chart_ = new StackedColumnChart(tr("Step time breakdown per step"), chartBox);
     chart_->setMinimumHeight(300);
@@ -117,6 +118,11 @@ OverviewView::OverviewView(QWidget* parent) : AnalysisView(parent) {
     topOpsView_->setMinimumHeight(rowHeight * 11 + 8);
     plainFont(topOpsView_);
     topLayout->addWidget(topOpsView_);
+    noDeviceOps_ = new QLabel(tr("No device activity in this trace (CPU-only run, or the device was not profiled)."), topBox);
+    noDeviceOps_->setWordWrap(true);
+    plainFont(noDeviceOps_);
+    topLayout->addWidget(noDeviceOps_);
+    topLayout->addStretch(1);
     grid->addWidget(topBox, 2, 0);
 
     QGroupBox* recBox = box(tr("Recommendations"), page);
@@ -132,6 +138,7 @@ OverviewView::OverviewView(QWidget* parent) : AnalysisView(parent) {
     grid->setColumnStretch(0, 1);
     grid->setColumnStretch(1, 1);
     grid->setRowStretch(1, 1);
+    grid_ = grid;
     scroll->setWidget(page);
     setContent(scroll);
 }
@@ -214,7 +221,10 @@ void OverviewView::showResult(const Overview& o) {
         add(environment_, q(dev.name), text);
     }
 
-    chart_->setVisible(haveSteps);  // an empty chart reads as broken
+    // Without steps there is nothing to chart: the recommendations say why and how to add them.
+    chartBox_->setVisible(haveSteps);
+    grid_->setRowStretch(1, haveSteps ? 1 : 0);  // the chart takes the slack, else the bottom row does
+    grid_->setRowStretch(2, haveSteps ? 0 : 1);
     if (haveSteps) {
         chartNote_->setText(tr("%1 steps; each column splits one step's time by what the host and devices were "
                                "doing (overlaps resolved by priority).")
@@ -228,6 +238,8 @@ void OverviewView::showResult(const Overview& o) {
     }
 
     topOps_->setRows(o.topDeviceOps);
+    topOpsView_->setVisible(!o.topDeviceOps.empty());
+    noDeviceOps_->setVisible(o.topDeviceOps.empty());
     topOpsView_->resizeColumnsToContents();
     topOpsView_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
 

@@ -128,6 +128,7 @@ InputPipelineView::InputPipelineView(QWidget* parent) : AnalysisView(parent) {
 
     // Host side: categories + op table.
     QGroupBox* host = titled(tr("Host side: input ops"), split);
+    host_ = host;
     auto* hostLayout = new QHBoxLayout(host);
     auto* left = new QVBoxLayout;
     hostCategories_ = new RowTableModel<CategoryRow>(categoryColumns(), this);
@@ -217,10 +218,12 @@ void InputPipelineView::showResult(const Computed& c) {
     }
     hostCategories_->setRows(std::move(cats));
     hostCategoriesView_->resizeColumnsToContents();
-    hostNote_->setText(r.ops.empty() ? tr("No host input ops (tf.data iterators, DataLoader, infeed / H2D enqueue) "
-                                          "in this trace.")
-                                     : tr("Input ops ran for %1 of self time on the host.")
-                                           .arg(formatDuration(r.hostInputSelfNs)));
+    hostNote_->setText(tr("Input ops ran for %1 of self time on the host.").arg(formatDuration(r.hostInputSelfNs)));
+    // Without input ops the host half would be an empty table: say so in one line instead.
+    host_->setVisible(!r.ops.empty());
+    if (r.ops.empty())
+        verdict_->setText(verdict_->text() + tr("<br>No host input ops (tf.data iterators, DataLoader, infeed / H2D "
+                                                "enqueue) in this trace."));
     opsModel_->setRows(r.ops);
     ops_->view()->sortByColumn(Self, Qt::DescendingOrder);
     ops_->fitColumns(420);

@@ -64,6 +64,7 @@ private:
     RowTableModel<CategoryRow>* hostCategories_ = nullptr;
     QTableView* hostCategoriesView_ = nullptr;
     QLabel* hostNote_ = nullptr;
+    QWidget* host_ = nullptr;
     TablePage* ops_ = nullptr;
     RowTableModel<InputOpRow>* opsModel_ = nullptr;
 

@@ -165,8 +165,16 @@ void OpStatsView::recompute() {
         [this](Computed& c) {
             computed_ = std::make_shared<Computed>(std::move(c));
             // Open on the side that has ops (a CPU-only trace has no device rows).
-            bool haveDevice = false;
-            for (const auto& row : computed_->result.rows) haveDevice |= row.side == OpSide::Device && !row.isIdle;
+            bool haveDevice = false, haveAny = false;
+            for (const auto& row : computed_->result.rows) {
+                haveDevice |= row.side == OpSide::Device && !row.isIdle;
+                haveAny |= !row.isIdle;
+            }
+            if (!haveAny) {
+                showMessage(tr("No framework ops in this trace.\nOp stats need op events: TensorFlow/JAX ops in "
+                               "an XSpace, or PyTorch cpu_op / kernel events in a Kineto trace."));
+                return;
+            }
             if (!haveDevice && side() == OpSide::Device) {
                 side_->setCurrentIndex(side_->findData(int(OpSide::Host)));  // calls showSide()
                 return;
