@@ -375,31 +375,42 @@ private:
         return counterNames_[ti] = same ? tr.name + " (" + std::to_string(same + 1) + ")" : tr.name;
     }
 
-    // A time inside slice k where it is the deepest slice, so that a flow event
-    // bound to "the enclosing slice" at that time lands on k itself. Inclusive
-    // ends, as our reader binds them: children must be stepped past by 1 ns.
-    TimeNs bindTime(const Track& tr, uint32_t k) const {
+    // The earliest time at or after `notBefore` inside slice k where k is the
+    // deepest slice, so that a flow event bound to "the enclosing slice" at that
+    // time lands on k itself; -1 when there is none. Ends are inclusive, as
+    // readers bind them, so a child is stepped past by 1 ns.
+    TimeNs bindTime(const Track& tr, uint32_t k, TimeNs notBefore) const {
         const SliceColumns& s = tr.slices;
         const uint16_t depth = s.depth(k);
         const TimeNs end = s.end(k);
-        TimeNs at = s.start[k];
+        TimeNs at = std::max(s.start[k], notBefore);
         size_t scanned = 0;
         for (size_t j = size_t(k) + 1; j < s.size() && s.start[j] <= end && scanned < 100000; ++j, ++scanned) {
             if (s.depth(j) <= depth) break;
-            if (s.depth(j) != depth + 1) continue;
+            if (s.depth(j) != depth + 1 || s.end(j) < at) continue;
             if (s.start[j] > at) break;  // a gap before this child
-            at = std::max(at, s.end(j) + 1);
+            at = s.end(j) + 1;
         }
-        return at <= end ? at : s.start[k];
+        return at <= end ? at : -1;
     }
 
     bool writeFlows() {
-        size_t skipped = 0;
+        size_t skipped = 0, backwards = 0;
         uint64_t id = 1;
         for (const Flow& f : t_.flows) {
             if (!f.from.valid() || !f.to.valid() || t_.tracks[f.from.track].kind != TrackKind::Thread ||
                 t_.tracks[f.to.track].kind != TrackKind::Thread) {
                 ++skipped;
+                continue;
+            }
+            // Readers follow s then f in time order: the f must not come before the s.
+            const Track& from = t_.tracks[f.from.track];
+            const TimeNs fromStart = from.slices.start[f.from.index];
+            TimeNs times[2] = {bindTime(from, f.from.index, fromStart), -1};
+            if (times[0] < 0) times[0] = fromStart;  // fully covered by children: bind at its start
+            times[1] = bindTime(t_.tracks[f.to.track], f.to.index, times[0]);
+            if (times[1] < 0) {
+                ++backwards;
                 continue;
             }
             const uint64_t flowId = id++;
@@ -408,7 +419,7 @@ private:
                 const Track& tr = t_.tracks[ref.track];
                 beginEvent(end ? 'f' : 's');
                 pidTid(pid_[tr.process], &tid_[ref.track]);
-                time("ts", bindTime(tr, ref.index));
+                time("ts", times[end]);
                 buf_.append(",\"id\":");
                 appendUInt(buf_, flowId);
                 nameAndCategory(f.name, f.category);
@@ -417,10 +428,13 @@ private:
             }
             if (!checkpoint()) return false;
         }
-        result_.droppedFlows += skipped;
+        result_.droppedFlows += skipped + backwards;
         if (skipped)
             result_.warnings.push_back(std::to_string(skipped) +
                                        " flow(s) not between thread slices left out (Chrome JSON cannot bind them)");
+        if (backwards)
+            result_.warnings.push_back(std::to_string(backwards) +
+                                       " flow(s) whose target ends before its source starts left out");
         return true;
     }
 };

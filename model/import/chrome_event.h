@@ -17,10 +17,11 @@ namespace tracescope {
 struct EventId {
     enum Kind : uint8_t { None = 0, NonNegative = 1, Negative = 2, OtherNumber = 3, String = 4 };
     uint64_t value = 0;  // the integer, or a 64-bit hash of the raw text (OtherNumber, String)
+    uint64_t shown = 0;  // for display (Flow::id): the integer, or a string's hex/decimal value
     uint8_t kind = None;
 
     bool present() const { return kind != None; }
-    friend bool operator==(const EventId&, const EventId&) = default;
+    bool sameId(const EventId& o) const { return kind == o.kind && value == o.value; }
 };
 
 // A pid or tid: an integer, or (isString) the StringId of a non-numeric string.
@@ -72,7 +73,8 @@ struct EventBatch {
     std::array<uint32_t, 256> unsupportedPhases{};  // by ph character
     uint32_t withoutPhase = 0;                      // no ph, {} or not an object
     uint32_t withoutTs = 0;                         // phases that need ts but have none usable
-    uint32_t missingDur = 0;                        // X without a numeric dur or tdur
+    uint32_t missingDur = 0;                        // X without a numeric dur (tdur used, or 0)
+    uint32_t tdurUsed = 0;                          // ... of which had a numeric tdur
     uint32_t invalid = 0;                           // not parseable JSON
     uint64_t firstInvalidOffset = 0;
     std::string firstInvalidError;
@@ -83,7 +85,7 @@ struct EventBatch {
         args.clear();
         counters.clear();
         unsupportedPhases.fill(0);
-        withoutPhase = withoutTs = missingDur = invalid = 0;
+        withoutPhase = withoutTs = missingDur = tdurUsed = invalid = 0;
         firstInvalidOffset = 0;
         firstInvalidError.clear();
         utf8Replaced = 0;

@@ -6,11 +6,11 @@ namespace tracescope {
 
 #if defined(TRACESCOPE_CHROME_HASWELL)
 namespace chrome_haswell {
-std::unique_ptr<EventChunkParser> makeParser(SharedStrings& strings);
+std::unique_ptr<EventChunkParser> makeParser(SharedStrings& strings, size_t chunkBytes);
 }
 #endif
 namespace chrome_fallback {
-std::unique_ptr<EventChunkParser> makeParser(SharedStrings& strings);
+std::unique_ptr<EventChunkParser> makeParser(SharedStrings& strings, size_t chunkBytes);
 }
 
 namespace {
@@ -27,11 +27,11 @@ bool haswellSupported() {
 }
 }  // namespace
 
-std::unique_ptr<EventChunkParser> makeEventChunkParser(SharedStrings& strings) {
+std::unique_ptr<EventChunkParser> makeEventChunkParser(SharedStrings& strings, size_t chunkBytes) {
 #if defined(TRACESCOPE_CHROME_HASWELL)
-    if (haswellSupported()) return chrome_haswell::makeParser(strings);
+    if (haswellSupported()) return chrome_haswell::makeParser(strings, chunkBytes);
 #endif
-    return chrome_fallback::makeParser(strings);
+    return chrome_fallback::makeParser(strings, chunkBytes);
 }
 
 const char* eventChunkParserImplementation() { return haswellSupported() ? "haswell" : "fallback"; }

@@ -30,7 +30,8 @@ public:
     virtual void parse(EventChunk& chunk, EventBatch& out) = 0;
 };
 
-std::unique_ptr<EventChunkParser> makeEventChunkParser(SharedStrings& strings);
+// chunkBytes: the usual chunk size (the parser's buffers are sized for it once).
+std::unique_ptr<EventChunkParser> makeEventChunkParser(SharedStrings& strings, size_t chunkBytes);
 
 // The simdjson implementation the parser uses on this CPU ("haswell", "fallback").
 const char* eventChunkParserImplementation();

@@ -54,7 +54,7 @@ private:
         ProcessThreadId id;
         ProcessIndex process = kNoIndex;
         StringId name = kNoIndex;
-        StringId labels = kNoIndex;
+        std::vector<StringId> labels;  // distinct process_labels, in file order
         int64_t sortIndex = 0;
         bool hasSortIndex = false;
         bool deviceCategory = false;
@@ -94,6 +94,7 @@ private:
     // Flow v1 s/t/f events.
     struct FlowEvent {
         uint64_t idValue;
+        uint64_t shownId;
         int64_t ts;
         uint64_t seq;
         StringId cat, name;
@@ -105,6 +106,7 @@ private:
     // Slices carrying bind_id with flow_in / flow_out.
     struct BoundSlice {
         uint64_t idValue;
+        uint64_t shownId;
         int64_t ts;
         uint64_t seq;
         TrackIndex track;
@@ -155,7 +157,7 @@ private:
 
     // Counts for warnings.
     std::array<uint64_t, 256> unsupported_{};
-    uint64_t withoutPhase_ = 0, withoutTs_ = 0, missingDur_ = 0, utf8Replaced_ = 0;
+    uint64_t withoutPhase_ = 0, withoutTs_ = 0, missingDur_ = 0, tdurUsed_ = 0, utf8Replaced_ = 0;
     size_t invalid_ = 0;
     std::string firstInvalid_;
 

@@ -305,6 +305,11 @@ bool JsonChunkReader::emit(size_t begin, size_t end, size_t keepFrom) {
         return false;
     }
     const size_t tail = fill_ - keepFrom;
+    if (tail > next->capacity() / 2) {
+        // After a giant event the rest may not fit a pool buffer: keep growing room.
+        pool_.release(std::move(next));
+        next = std::make_unique<ChunkBuffer>(std::max(buf_->capacity(), tail * 2));
+    }
     std::memcpy(next->data(), buf_->data() + keepFrom, tail);
     EventChunk chunk;
     chunk.buffer = std::move(buf_);
@@ -452,14 +457,15 @@ ReadResult JsonChunkReader::run() {
     ++pos_;
     std::string key, value;
     std::vector<std::string> skippedKeys;
-    for (bool firstKey = true;; firstKey = false) {
+    bool sawTraceEvents = false;
+    for (;;) {
         skipWhitespace();
         int c = peek();
         if (c < 0) {
             truncated();
             break;
         }
-        if (c == '}' && firstKey) {
+        if (c == '}') {  // also after a trailing comma
             ++pos_;
             trailing();
             break;
@@ -484,6 +490,7 @@ ReadResult JsonChunkReader::run() {
         bool complete = true;
         if (key == "traceEvents" && peek() == '[') {
             ++pos_;
+            sawTraceEvents = true;
             const Ended e = readEvents();
             if (e != Ended::ArrayClosed) {
                 if (e == Ended::Eof) truncated();
@@ -521,6 +528,8 @@ ReadResult JsonChunkReader::run() {
         else fail("invalid JSON at byte " + std::to_string(offset()) + ": expected ',' or '}'");
         break;
     }
+    if (!sawTraceEvents && result_.error.empty())
+        result_.warnings.push_back("the JSON object has no \"traceEvents\" array: no events");
     if (!skippedKeys.empty()) {
         std::string w = "skipped top-level key(s) not supported:";
         for (const auto& k : skippedKeys) w += " " + k;

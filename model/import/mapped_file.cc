@@ -27,7 +27,8 @@ bool MappedFile::open(const std::string& path, std::string* error) {
         return false;
     }
     if (S_ISREG(st.st_mode) && st.st_size > 0) {
-        void* m = mmap(nullptr, size_t(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+        // MAP_POPULATE: one call maps every page instead of one fault per 4 KB later on.
+        void* m = mmap(nullptr, size_t(st.st_size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
         if (m != MAP_FAILED) {
             madvise(m, size_t(st.st_size), MADV_SEQUENTIAL);
             mapping_ = m;

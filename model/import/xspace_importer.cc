@@ -64,6 +64,10 @@ public:
                        category::kPython, category::kMemory, category::kCudaRuntime, category::kCudaDriver,
                        category::kOther})
             categories_.emplace(c, b_.intern(c));
+        kernelCategory_ = cat(category::kKernel);
+        memcpyCategory_ = cat(category::kMemcpy);
+        memsetCategory_ = cat(category::kMemset);
+        gpuMemoryCategory_ = cat(category::kGpuMemory);
     }
 
     void beginSource(Source& s, uint32_t hostIndex) {
@@ -83,6 +87,7 @@ public:
         process_ = kNoIndex;
         lines_.assign(layout.lines.size(), LineState{});
         rowTracks_.clear();
+        rowSizes_.clear();
         counterTracks_.clear();
         if (kind_ == PlaneKind::Metadata) {
             readMetadataPlane();
@@ -104,6 +109,13 @@ public:
             return displayName(layout.lines[a]) < displayName(layout.lines[c]);
         });
         for (uint32_t rank = 0; rank < order.size(); ++rank) lines_[order[rank]].nameRank = rank;
+        // Sizes known from the outline, to size each track's columns once (growing them
+        // event by event costs more than filling them).
+        for (const XLineLayout& l : layout.lines) {
+            RowSize& r = rowSizes_[rowOf(l)];
+            r.events += l.eventCount;
+            for (const ByteRange& c : l.eventChunks) r.wireBytes += c.size();
+        }
     }
 
     void convertEvents(uint32_t lineIndex, const pb::XLine& events) {
@@ -118,11 +130,7 @@ public:
 
     // Flows within one XSpace (correlation ids and context ids are per process).
     void endSource() {
-        for (const Launch& l : launches_) {
-            auto it = deviceEnds_.find(l.correlationId);
-            if (it == deviceEnds_.end()) continue;
-            for (const End& d : it->second) b_.addFlow(l.end, d, launchName_, launchName_, nextFlowId_++);
-        }
+        linkLaunches();
         for (auto& [key, pc] : contexts_) {
             if (pc.producers.empty() || pc.consumers.empty()) continue;
             // As XProf: a context id shared by many producers and many consumers is not a real link.
@@ -142,6 +150,29 @@ public:
     uint64_t aggregatedEvents() const { return aggregated_; }
 
 private:
+    // Host API call -> device activity with the same correlation id. One launch may feed many
+    // device events (a CUDA graph); when an id repeats on the host (ids reused, several
+    // contexts), each device event goes to the latest launch that started before it.
+    void linkLaunches() {
+        std::sort(launches_.begin(), launches_.end(), [](const Launch& a, const Launch& b) {
+            return a.correlationId != b.correlationId ? a.correlationId < b.correlationId : a.start < b.start;
+        });
+        for (size_t i = 0; i < launches_.size();) {
+            size_t j = i;
+            while (j < launches_.size() && launches_[j].correlationId == launches_[i].correlationId) ++j;
+            auto it = deviceEnds_.find(launches_[i].correlationId);
+            if (it != deviceEnds_.end()) {
+                for (const DeviceEnd& d : it->second) {
+                    size_t k = i;
+                    while (k + 1 < j && launches_[k + 1].start <= d.start) ++k;
+                    b_.addFlow(launches_[k].end, d.end, launchName_, launchName_, nextFlowId_++);
+                }
+            }
+            i = j;
+        }
+    }
+
+private:
     struct LineState {
         bool ready = false;
         LineKind kind = LineKind::Other;
@@ -152,6 +183,11 @@ private:
     struct Launch {
         End end;
         uint64_t correlationId;
+        int64_t start;
+    };
+    struct DeviceEnd {
+        End end;
+        int64_t start;
     };
 
     TraceBuilder& b_;
@@ -168,18 +204,25 @@ private:
     int64_t pid_ = 0;
     std::vector<LineState> lines_;
     std::map<int64_t, TrackIndex> rowTracks_;  // display row id -> track (lines sharing a row share a track)
+    struct RowSize {
+        size_t events = 0;
+        size_t wireBytes = 0;
+    };
+    std::unordered_map<int64_t, RowSize> rowSizes_;
     std::unordered_map<StringId, TrackIndex> counterTracks_;
     std::unordered_map<std::string_view, StringId> categories_;
     StringId longNameKey_, launchName_, contextCategory_;
+    StringId kernelCategory_, memcpyCategory_, memsetCategory_, gpuMemoryCategory_;
     ArgsWriter args_;
 
-    std::unordered_map<uint64_t, std::vector<End>> deviceEnds_;  // correlation id -> device slices
+    std::unordered_map<uint64_t, std::vector<DeviceEnd>> deviceEnds_;  // correlation id -> device slices
     std::vector<Launch> launches_;
     std::map<std::pair<uint64_t, uint64_t>, ProducerConsumer> contexts_;
     uint64_t nextFlowId_ = 1;
     uint64_t aggregated_ = 0;
 
     static std::string_view displayName(const XLineLayout& l) { return l.displayName.empty() ? l.name : l.displayName; }
+    static int64_t rowOf(const XLineLayout& l) { return l.displayId != 0 ? l.displayId : l.id; }
     std::string text(const ArgValue& v) const { return v.toString(b_.strings()); }
     StringId cat(std::string_view c) const { return categories_.at(c); }
 
@@ -233,11 +276,22 @@ private:
     TrackIndex trackFor(const XLineLayout& line, LineState& ls) {
         if (ls.track != kNoIndex) return ls.track;
         ensureProcess();
-        const int64_t row = line.displayId != 0 ? line.displayId : line.id;
+        const int64_t row = rowOf(line);
         auto it = rowTracks_.find(row);
         if (it != rowTracks_.end()) return ls.track = it->second;
         const TrackIndex t = b_.addTrack(process_, TrackKind::Thread, std::string(displayName(line)), row);
         Track& tr = b_.track(t);
+        // Most events are slices; instants (memory events, markers) grow as needed. Encoded
+        // args take well under the events' wire size.
+        const RowSize& size = rowSizes_[row];
+        SliceColumns& c = tr.slices;
+        c.start.reserve(size.events);
+        c.duration.reserve(size.events);
+        c.name.reserve(size.events);
+        c.category.reserve(size.events);
+        c.args.reserve(size.events);
+        c.depthAndFlags.reserve(size.events);
+        tr.argBlob.reserve(size.wireBytes / 2);
         if (kind_ == PlaneKind::Device) tr.sortIndex = deviceLineSortIndex(ls.kind);
         else tr.sortIndex = ls.nameRank;
         rowTracks_.emplace(row, t);
@@ -295,11 +349,19 @@ private:
     }
 
     StringId streamCategory(const EventType& t, const Roles& r) const {
-        if (r.kernel) return cat(category::kKernel);
-        if (r.memcpy || startsWith(t.fullName, "Memcpy")) return cat(category::kMemcpy);
-        if (r.memset || startsWith(t.fullName, "Memset")) return cat(category::kMemset);
-        if (r.memalloc) return cat(category::kGpuMemory);
-        return cat(category::kKernel);
+        if (r.kernel) return kernelCategory_;
+        if (r.memcpy || startsWith(t.fullName, "Memcpy")) return memcpyCategory_;
+        if (r.memset || startsWith(t.fullName, "Memset")) return memsetCategory_;
+        if (r.memalloc) return gpuMemoryCategory_;
+        return kernelCategory_;
+    }
+
+    // Host categories depend only on the event type and whether it has a correlation id,
+    // so they are worked out once per type.
+    StringId hostCategory(const EventType& t, bool hasCorrelation) {
+        StringId& cached = t.categoryCache[hasCorrelation ? 1 : 0];
+        if (cached == kEmptyString) cached = cat(hostEventCategory(t.fullName, hasCorrelation));
+        return cached;
     }
 
     void convertEvent(const XLineLayout& line, LineState& ls, const pb::XEvent& e) {
@@ -329,7 +391,10 @@ private:
             name = roles.stepName;
         }
 
-        const int64_t start = line.timestampNs + psToNs(e.offset_ps()) + source_->shiftNs;
+        // Start and end are each rounded to ns (rather than start and duration), so an event
+        // nested in another in ps stays nested in ns.
+        const int64_t base = line.timestampNs + source_->shiftNs;
+        const int64_t start = base + psToNs(e.offset_ps());
         const int64_t durationPs = e.duration_ps();
 
         if (ls.kind == LineKind::Counters) {
@@ -349,18 +414,19 @@ private:
         StringId category = ls.category;
         if (category == kEmptyString) {
             if (ls.kind == LineKind::Stream) category = streamCategory(*type, roles);
-            else category = cat(hostEventCategory(type->fullName, roles.hasCorrelation));
+            else category = hostCategory(*type, roles.hasCorrelation);
         }
         const TrackIndex t = trackFor(line, ls);
         if (durationPs <= 0) {
             b_.addInstant(t, start, name, category, args_);
             return;
         }
-        const uint32_t id = b_.addSlice(t, start, psToNs(durationPs), name, category, args_);
+        const int64_t endNs = base + psToNs(e.offset_ps() + durationPs);
+        const uint32_t id = b_.addSlice(t, start, endNs - start, name, category, args_);
         const End end = End::ofSlice(t, id);
         if (roles.hasCorrelation) {
-            if (ls.kind == LineKind::Stream) deviceEnds_[roles.correlation].push_back(end);
-            else if (kind_ == PlaneKind::Host) launches_.push_back({end, roles.correlation});
+            if (ls.kind == LineKind::Stream) deviceEnds_[roles.correlation].push_back({end, start});
+            else if (kind_ == PlaneKind::Host) launches_.push_back({end, roles.correlation, start});
         }
         if (roles.hasProducer && roles.producerTypeSet)
             contexts_[{roles.producerType, roles.producerId}].producers.push_back(end);
@@ -435,7 +501,7 @@ ImportResult importXSpaces(const std::vector<XSpaceSource>& inputs, const Import
             s->size = in.bytes.size();
         }
         if (s->size == 0) error = "empty file";
-        else scanXSpace(s->data, s->size, s->layout, &error);
+        else scanXSpace(s->data, s->size, s->layout, &error, kRunBytes);
         if (error.empty() && s->layout.planes.empty()) error = "the XSpace has no planes";
         if (!error.empty()) {
             if (!multiHost) return ImportResult::failure(what + ": " + error);
@@ -501,7 +567,8 @@ ImportResult importXSpaces(const std::vector<XSpaceSource>& inputs, const Import
 
     // 4. Parse on workers, convert here, in order.
     Converter conv(builder, multiHost);
-    const unsigned workers = options.threads > 1 ? options.threads - 1 : 0;
+    // Small profiles are done before a second thread pays for itself.
+    const unsigned workers = options.threads > 1 && totalBytes >= (16u << 20) ? options.threads - 1 : 0;
     ParsePipeline pipeline(items, workers, options.cancel);
     size_t metaItem = 0;
     bool planeOpen = false;

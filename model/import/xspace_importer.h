@@ -6,6 +6,16 @@
 // keyed by stat name. Launch <-> kernel flows come from `correlation_id`,
 // producer -> consumer flows from `_pt/_p` and `_ct/_c`. See xspace_tracks.h
 // for the process/track layout and the categories.
+//
+// Memory events (MemoryAllocation / MemoryDeallocation, BFC allocator TraceMes)
+// are instants on the host thread track that allocated (usually the python or
+// executor thread of /host:CPU), category "memory", with every stat as an arg:
+// allocator_name, bytes_allocated, bytes_reserved, bytes_available,
+// fragmentation, peak_bytes_in_use, requested_bytes, allocation_bytes, addr,
+// tf_op, id, region_type, data_type, shape, group_id when present.
+//
+// Times: start and end are each rounded from ps to ns. Planes of several hosts
+// are aligned on their Task Environment profile_start_time.
 #pragma once
 
 #include "model/import/import.h"

@@ -62,6 +62,38 @@ bool scanLine(const uint8_t* file, size_t base, size_t size, size_t chunkBytes, 
     return true;
 }
 
+// A plane cut by the end of the file: keeps its id, name and the lines that are complete.
+// Its metadata maps come after the lines in the file, so they are lost: events keep their
+// times and values but not their names.
+void scanCutPlane(const uint8_t* file, size_t base, size_t size, size_t chunkBytes, XPlaneLayout& plane) {
+    plane.bytes = {base, base + size};
+    wire::Reader r(file + base, size);
+    wire::Field fd;
+    while (r.next(fd)) {
+        if (fd.number == f::kPlaneId && fd.type == wire::Varint) plane.id = fd.asInt64();
+        else if (fd.number == f::kPlaneName && fd.type == wire::LengthDelimited) plane.name = fd.text();
+        else if (fd.number == f::kPlaneLines && fd.type == wire::LengthDelimited) {
+            XLineLayout line;
+            std::string ignored;
+            if (!scanLine(file, base + fd.end - fd.size, fd.size, chunkBytes, line, ignored)) return;
+            plane.lines.push_back(std::move(line));
+        }
+    }
+    // The line the cut falls in: its events before the cut are complete.
+    if (r.truncated() && r.errorOffset() < size) {
+        const uint8_t* p = file + base + r.errorOffset();
+        const uint8_t* end = file + base + size;
+        uint64_t key = 0, len = 0;
+        if (wire::readVarint(p, end, key) && key == (uint64_t(f::kPlaneLines) << 3 | wire::LengthDelimited) &&
+            wire::readVarint(p, end, len)) {
+            XLineLayout line;
+            std::string ignored;
+            scanLine(file, size_t(p - file), size_t(end - p), chunkBytes, line, ignored);
+            if (line.eventCount > 0) plane.lines.push_back(std::move(line));
+        }
+    }
+}
+
 bool scanPlane(const uint8_t* file, size_t base, size_t size, size_t chunkBytes, XPlaneLayout& plane,
                std::string& error) {
     plane.bytes = {base, base + size};
@@ -147,6 +179,22 @@ bool scanXSpace(const uint8_t* data, size_t size, XSpaceLayout& out, std::string
             out.problems.push_back("file truncated: the plane starting" + at(r.errorOffset()) + " of " +
                                    std::to_string(size) + " bytes is incomplete; " +
                                    std::to_string(out.planes.size()) + " complete plane(s) loaded");
+            // Salvage the complete lines of the cut plane (without event names).
+            const uint8_t* p = data + r.errorOffset();
+            uint64_t key = 0, len = 0;
+            if (wire::readVarint(p, data + size, key) && key == (uint64_t(f::kSpacePlanes) << 3 | wire::LengthDelimited) &&
+                wire::readVarint(p, data + size, len)) {
+                XPlaneLayout cut;
+                scanCutPlane(data, size_t(p - data), size - size_t(p - data), chunkBytes, cut);
+                size_t events = 0;
+                for (const XLineLayout& l : cut.lines) events += l.eventCount;
+                if (events > 0) {
+                    out.problems.push_back("plane " + std::string(cut.name.empty() ? "?" : cut.name) + ": " +
+                                           std::to_string(cut.lines.size()) +
+                                           " line(s) loaded up to the cut, without event and stat names");
+                    out.planes.push_back(std::move(cut));
+                }
+            }
         } else {
             out.problems.push_back(std::string(r.error()) + at(r.errorOffset()) + ": rest of the file ignored");
         }

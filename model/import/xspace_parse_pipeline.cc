@@ -1,6 +1,10 @@
 #include "model/import/xspace_parse_pipeline.h"
 
 #include <google/protobuf/io/coded_stream.h>
+#if __has_include(<google/protobuf/stubs/logging.h>)
+#include <google/protobuf/stubs/logging.h>
+#define TRACESCOPE_HAVE_LOG_SILENCER 1
+#endif
 
 #include <climits>
 #include <string>
@@ -30,10 +34,20 @@ size_t WorkItem::bytes() const {
     return n;
 }
 
-void parsePiece(const WorkItem& item, ParsedPiece& out) {
+void parsePiece(const WorkItem& item, ParsedPiece& out, ArenaBlock block) {
+#ifdef TRACESCOPE_HAVE_LOG_SILENCER
+    // Damaged input (e.g. bad UTF-8 in a string) is reported by the importer as a warning;
+    // protobuf's own log lines on stderr would only add noise.
+    google::protobuf::LogSilencer quiet;
+#endif
     google::protobuf::ArenaOptions opts;
-    opts.start_block_size = 64 * 1024;
-    opts.max_block_size = 4 << 20;
+    opts.start_block_size = 256 * 1024;
+    opts.max_block_size = 8 << 20;
+    out.block = std::move(block);
+    if (out.block.bytes) {
+        opts.initial_block = out.block.bytes.get();
+        opts.initial_block_size = out.block.size;
+    }
     out.arena = std::make_unique<google::protobuf::Arena>(opts);
     if (item.line >= 0) {
         out.line = google::protobuf::Arena::CreateMessage<tensorflow::profiler::XLine>(out.arena.get());
@@ -97,20 +111,48 @@ void ParsePipeline::work() {
         }
         if (cancel_ && cancel_->load(std::memory_order_relaxed)) return;
         if (!claim(i)) continue;  // the importing thread took it
-        parsePiece(items_[i], slots_[i]);
+        parse(i);
         finishPiece(i);
     }
 }
 
 ParsedPiece& ParsePipeline::acquire(size_t i) {
     if (claim(i)) {
-        parsePiece(items_[i], slots_[i]);
+        parse(i);
         state_[i].store(2);
         return slots_[i];
     }
     std::unique_lock<std::mutex> lock(mutex_);
     ready_.wait(lock, [&] { return state_[i].load() == 2; });
     return slots_[i];
+}
+
+ArenaBlock ParsePipeline::takeBlock() {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (!freeBlocks_.empty()) {
+            ArenaBlock b = std::move(freeBlocks_.back());
+            freeBlocks_.pop_back();
+            return b;
+        }
+    }
+    // Parsed events take about 3-4 times their wire size.
+    ArenaBlock b;
+    b.size = kBlockBytes;
+    b.bytes.reset(new char[b.size]);
+    return b;
+}
+
+void ParsePipeline::parse(size_t i) { parsePiece(items_[i], slots_[i], takeBlock()); }
+
+void ParsePipeline::release(size_t i) {
+    ParsedPiece& p = slots_[i];
+    p.arena.reset();  // before its block goes back to the pool
+    if (p.block.bytes) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        freeBlocks_.push_back(std::move(p.block));
+    }
+    p = ParsedPiece{};
 }
 
 void ParsePipeline::advance(size_t i) {

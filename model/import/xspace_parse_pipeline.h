@@ -28,18 +28,31 @@ struct WorkItem {
     size_t bytes() const;
 };
 
+// First block of a piece's arena, reused from piece to piece: fresh memory for every
+// piece would cost a page fault per 4 KB touched (the biggest cost of parsing otherwise).
+struct ArenaBlock {
+    std::unique_ptr<char[]> bytes;
+    size_t size = 0;
+};
+
 struct ParsedPiece {
+    ArenaBlock block;  // declared before the arena: the arena must go first
     std::unique_ptr<google::protobuf::Arena> arena;
     tensorflow::profiler::XPlane* plane = nullptr;  // a metadata piece: maps and plane stats only
     tensorflow::profiler::XLine* line = nullptr;    // an event run: events only
     bool ok = false;
 };
 
-// Parses one piece (also used directly for pieces needed up front).
-void parsePiece(const WorkItem& item, ParsedPiece& out);
+// Parses one piece (also used directly for pieces needed up front), in `block` when given.
+void parsePiece(const WorkItem& item, ParsedPiece& out, ArenaBlock block = {});
+
+// Event runs are cut at this many wire bytes, so a run's parsed form fits one arena block.
+inline constexpr size_t kRunBytes = 64 * 1024;
 
 class ParsePipeline {
 public:
+    static constexpr size_t kBlockBytes = 1 << 20;
+
     ParsePipeline(const std::vector<WorkItem>& items, unsigned workers, const std::atomic<bool>* cancel);
     ~ParsePipeline();
     ParsePipeline(const ParsePipeline&) = delete;
@@ -50,7 +63,7 @@ public:
     // Lets workers run ahead up to a window past i.
     void advance(size_t i);
     // Frees piece i.
-    void release(size_t i) { slots_[i] = ParsedPiece{}; }
+    void release(size_t i);
 
 private:
     const std::vector<WorkItem>& items_;
@@ -65,6 +78,10 @@ private:
     std::condition_variable ready_;
     std::condition_variable windowMoved_;
     std::vector<std::thread> threads_;
+    std::vector<ArenaBlock> freeBlocks_;
+
+    ArenaBlock takeBlock();
+    void parse(size_t i);
 
     bool claim(size_t i);
     void finishPiece(size_t i);

@@ -72,6 +72,7 @@ struct EventType {
     StringId longName = kEmptyString;  // full name when a display name differs from it
     std::string_view fullName;         // for classification (points into the plane's arena)
     std::vector<DecodedStat> stats;    // the metadata's own stats
+    mutable StringId categoryCache[2] = {kEmptyString, kEmptyString};  // filled by the importer
 };
 
 class PlaneTables {

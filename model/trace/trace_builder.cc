@@ -315,14 +315,17 @@ SliceRef TraceBuilder::resolve(const FlowEnd& end, const std::vector<std::vector
         if (!best.valid() || c.start[k] > bestStart) { best = {ti, k}; bestStart = c.start[k]; }
     };
     consider(end.track);
-    for (TrackIndex ti = 0; ti < trace_->tracks.size(); ++ti)
-        if (trace_->tracks[ti].overflowOf == end.track) consider(ti);
+    if (end.track < overflowLanes_.size())
+        for (TrackIndex ti : overflowLanes_[end.track]) consider(ti);
     return best;
 }
 
 void TraceBuilder::resolveFlows(const std::vector<std::vector<SliceRef>>& idMaps,
                                 const std::vector<std::vector<uint32_t>>& parents) {
     size_t dropped = 0;
+    overflowLanes_.assign(trace_->tracks.size(), {});
+    for (TrackIndex ti = 0; ti < trace_->tracks.size(); ++ti)
+        if (trace_->tracks[ti].overflowOf != kNoIndex) overflowLanes_[trace_->tracks[ti].overflowOf].push_back(ti);
     trace_->flows.reserve(flows_.size());
     for (const PendingFlow& f : flows_) {
         SliceRef from = resolve(f.from, idMaps, parents);
@@ -337,6 +340,7 @@ void TraceBuilder::resolveFlows(const std::vector<std::vector<SliceRef>>& idMaps
         trace_->warnings.push_back(std::to_string(dropped) + " flow arrow(s) dropped: no slice to bind to");
     flows_.clear();
     flows_.shrink_to_fit();
+    overflowLanes_ = {};
 
     auto& fl = trace_->flows;
     auto byRef = [&](auto member) {

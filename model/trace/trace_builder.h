@@ -53,6 +53,8 @@ public:
         static FlowEnd next(TrackIndex t, TimeNs time) { return {t, Bind::Next, kNoIndex, time}; }
     };
     void addFlow(const FlowEnd& from, const FlowEnd& to, StringId name, StringId category, uint64_t id);
+    // Room for n more flows (when the importer knows how many arrows may come).
+    void reserveFlows(size_t n) { flows_.reserve(flows_.size() + n); }
 
     void addMetadata(std::string key, std::string value);
     void addWarning(std::string warning);
@@ -72,6 +74,8 @@ private:
     std::vector<PendingFlow> flows_;
     std::vector<uint8_t> trackNeedsIdMap_;
     std::optional<int64_t> unixNsOfZero_;
+    // Overflow lanes of each track, built once before flows are resolved.
+    std::vector<std::vector<TrackIndex>> overflowLanes_;
 
     void sortAndNest(TrackIndex t, std::vector<SliceRef>* idMap, std::vector<uint32_t>* parents);
     void packAsyncLanes(Track& track);

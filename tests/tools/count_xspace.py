@@ -4,11 +4,19 @@ format by hand (no protobuf package), independently of the C++ importer.
 
 For every plane and every line it prints how many events have a duration > 0,
 a duration == 0 (both only for events with a start offset) and how many are
-aggregated (num_occurrences set instead of an offset).
+aggregated (num_occurrences set instead of an offset). Per file it also counts
+the flows a viewer should draw between events that have a duration:
+  launch_flows   device stream events whose correlation_id also appears on a
+                 host (/host:...) event (one arrow per device event)
+  context_flows  producer -> consumer pairs with equal (_pt, _p) == (_ct, _c),
+                 skipping groups with >= 64 producers and >= 64 consumers
+Metadata planes (/host:metadata, Task Environment) have no lines.
 
-  count_xspace.py FILE...            JSON with the counts of each file
-  count_xspace.py --names FILE       also list event names and stat names (exploring)
+  count_xspace.py FILE...            JSON with the counts of each file (keyed by the path as given)
   count_xspace.py --event NAME FILE  stats of the first events named NAME
+
+The test data's expected counts are made with (from the shared testdata folder):
+  count_xspace.py $(find . -name '*.xplane.pb' | sort) > tests/data/xspace_expected_counts.json
 """
 import json
 import os
@@ -185,6 +193,77 @@ def decode_stat(buf, stat_names):
     return stat_names.get(md, str(md)), value
 
 
+DERIVED_LO, DERIVED_HI = -559038737, -559038737 + 290  # 0xDEADBEEF + k as int32
+DERIVED_NAMES = {"XLA Modules", "XLA Ops", "Steps", "Framework Ops", "TensorFlow Ops", "Framework Name Scope",
+                 "TensorFlow Name Scope", "Source code", "Launch Stats"}
+
+
+def count_flows(path):
+    """(launch_flows, context_flows) as described in the module comment."""
+    with open(path, "rb") as f:
+        buf = memoryview(f.read())
+    host_corr, device_corr = set(), []
+    producers, consumers = {}, {}
+    event_index = 0  # identifies an event (one event can be both producer and consumer)
+    for num, _, plane in fields(buf):
+        if num != XSPACE_PLANES:
+            continue
+        events, stat_names = plane_tables(plane)
+        pname = next((text(x) for n, _, x in fields(plane) if n == PLANE_NAME), "")
+        is_host, is_device = pname.startswith("/host:"), pname.startswith("/device:") or pname.startswith(
+            "/virtualdevice:")
+        for pnum, _, line in fields(plane):
+            if pnum != PLANE_LINES:
+                continue
+            lname, lid = "", 0
+            for lnum, _, lv in fields(line):
+                if lnum == LINE_NAME:
+                    lname = text(lv)
+                elif lnum == LINE_ID:
+                    lid = signed64(lv)
+            stream = is_device and lname not in DERIVED_NAMES and not (DERIVED_LO <= lid < DERIVED_HI)
+            for lnum, _, lv in fields(line):
+                if lnum != LINE_EVENTS:
+                    continue
+                md, dur, aggregated, st = 0, 0, False, []
+                for en, _, ev in fields(lv):
+                    if en == EVENT_MD_ID:
+                        md = signed64(ev)
+                    elif en == EVENT_DURATION:
+                        dur = signed64(ev)
+                    elif en == EVENT_NUM_OCC:
+                        aggregated = True
+                    elif en == EVENT_OFFSET:
+                        aggregated = False
+                    elif en == EVENT_STATS:
+                        st.append(ev)
+                if aggregated or dur <= 0:
+                    continue
+                stats = dict(decode_stat(s, stat_names) for s in events.get(md, ("", "", []))[2])
+                stats.update(decode_stat(s, stat_names) for s in st)
+                event_index += 1
+                key = event_index
+                corr = stats.get("correlation_id")
+                if isinstance(corr, int):
+                    corr &= (1 << 64) - 1
+                    if stream:
+                        device_corr.append(corr)
+                    elif is_host:
+                        host_corr.add(corr)
+                for t_name, i_name, table in (("_pt", "_p", producers), ("_ct", "_c", consumers)):
+                    t, i = stats.get(t_name), stats.get(i_name)
+                    if isinstance(t, int) and isinstance(i, int):
+                        table.setdefault((t & (1 << 64) - 1, i & (1 << 64) - 1), []).append(key)
+    launch = sum(1 for c in device_corr if c in host_corr)
+    context = 0
+    for k, prods in producers.items():
+        cons = consumers.get(k, [])
+        if len(prods) >= 64 and len(cons) >= 64:
+            continue
+        context += sum(1 for p in prods for c in cons if p != c)
+    return launch, context
+
+
 def find_events(path, wanted, limit=3):
     with open(path, "rb") as f:
         buf = memoryview(f.read())
@@ -232,7 +311,9 @@ def main(argv):
         return 0
     result = {}
     for path in argv:
-        result[os.path.basename(path)] = count_file(path)
+        counts = count_file(path)
+        counts["launch_flows"], counts["context_flows"] = count_flows(path)
+        result[path] = counts
     print(json.dumps(result, indent=1, sort_keys=True))
     return 0
 

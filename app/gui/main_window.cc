@@ -1,0 +1,339 @@
+#include "app/gui/main_window.h"
+
+#include "app/gui/trace_loader.h"
+#include "views/details/details_panel.h"
+#include "views/timeline/time_format.h"
+#include "views/timeline/timeline_view.h"
+#include "views/trace_selection.h"
+#include "views/view_catalog.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTimer>
+
+namespace tracescope {
+
+namespace {
+
+constexpr int kMaxRecent = 10;
+const char* kRecentKey = "recentFiles";
+
+QString countText(size_t n) {
+    if (n >= 10'000'000) return QString::number(double(n) / 1e6, 'f', 0) + QStringLiteral("M");
+    if (n >= 1'000'000) return QString::number(double(n) / 1e6, 'f', 1) + QStringLiteral("M");
+    if (n >= 10'000) return QString::number(double(n) / 1e3, 'f', 0) + QStringLiteral("k");
+    return QString::number(n);
+}
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+    setWindowTitle(tr("TraceScope"));
+    setWindowIcon(QIcon(QStringLiteral(":/icons/tracescope.svg")));
+    setAcceptDrops(true);
+    setObjectName(QStringLiteral("MainWindow"));
+
+    selection_ = new TraceSelection(this);
+    tabs_ = new QTabWidget(this);
+    tabs_->setDocumentMode(true);
+    timeline_ = new TimelineView(tabs_);
+    timeline_->setSelection(selection_);
+    tabs_->addTab(timeline_, tr("Timeline"));
+    views_.emplace_back(QStringLiteral("timeline"), timeline_);
+    for (const ViewFactory& f : analysisViewFactories()) {
+        TraceView* view = f.create(tabs_);
+        if (!view) continue;
+        view->setSelection(selection_);
+        tabs_->addTab(view, f.title);
+        views_.emplace_back(f.id, view);
+    }
+    setCentralWidget(tabs_);
+    // Selecting or highlighting from another tab brings the timeline forward.
+    connect(selection_, &TraceSelection::slicesHighlighted, this, [this] { tabs_->setCurrentWidget(timeline_); });
+
+    details_ = new DetailsPanel(this);
+    details_->setSelection(selection_);
+    detailsDock_ = new QDockWidget(tr("Details"), this);
+    detailsDock_->setObjectName(QStringLiteral("DetailsDock"));
+    detailsDock_->setWidget(details_);
+    addDockWidget(Qt::BottomDockWidgetArea, detailsDock_);
+    resizeDocks({detailsDock_}, {260}, Qt::Vertical);
+    connect(timeline_, &TimelineView::rangeSelected, this, [this](qint64 b, qint64 e) {
+        details_->showRange(b, e);
+        detailsDock_->show();
+    });
+
+    loader_ = new TraceLoader(this);
+    connect(loader_, &TraceLoader::loaded, this, [this](std::shared_ptr<const Trace> trace, QString path) {
+        setLoadingUi(false);
+        setTrace(std::move(trace), path);
+        addRecent(path);
+    });
+    connect(loader_, &TraceLoader::failed, this, [this](QString message, QString path) {
+        setLoadingUi(false);
+        statusBar()->showMessage(tr("Could not open %1").arg(QFileInfo(path).fileName()), 8000);
+        emit loadFailed(message);
+        QMessageBox::critical(this, tr("Could not open trace"),
+                              tr("<b>%1</b><br><br>%2").arg(path.toHtmlEscaped(), message.toHtmlEscaped()));
+    });
+    connect(loader_, &TraceLoader::cancelled, this, [this](QString path) {
+        setLoadingUi(false);
+        statusBar()->showMessage(tr("Loading %1 cancelled").arg(QFileInfo(path).fileName()), 5000);
+    });
+
+    buildMenus();
+    buildStatusBar();
+    resize(1500, 950);
+}
+
+void MainWindow::restoreSettings() {
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open…"), this, [this] { openDialog(false); });
+    open->setShortcut(QKeySequence::Open);
+    file->addAction(tr("Open &Folder…"), this, [this] { openDialog(true); })
+        ->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    recentMenu_ = file->addMenu(tr("Open &Recent"));
+    rebuildRecentMenu();
+    reloadAction_ = file->addAction(tr("Re&load"), this, [this] {
+        if (!path_.isEmpty()) openPath(path_);
+    });
+    reloadAction_->setShortcuts({QKeySequence(Qt::Key_F5), QKeySequence(Qt::CTRL | Qt::Key_R)});
+    reloadAction_->setEnabled(false);
+    file->addSeparator();
+    QAction* capture = file->addAction(tr("&Capture Profile… (coming in a later version)"));
+    capture->setEnabled(false);
+    capture->setToolTip(tr("Live capture from a profiler server or a CUDA program is not available yet"));
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+    quit->setMenuRole(QAction::QuitRole);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    for (size_t i = 0; i < views_.size(); ++i) {
+        QAction* a = view->addAction(tabs_->tabText(int(i)), this, [this, i] { tabs_->setCurrentIndex(int(i)); });
+        if (i < 9) a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + int(i))));
+    }
+    view->addSeparator();
+    QAction* toggleDetails = detailsDock_->toggleViewAction();
+    toggleDetails->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
+    view->addAction(toggleDetails);
+
+    QMenu* tl = menuBar()->addMenu(tr("&Timeline"));
+    tl->addAction(tr("&Find Slices…"), this, [this] {
+           tabs_->setCurrentWidget(timeline_);
+           timeline_->focusSearch();
+       })
+        ->setShortcut(QKeySequence::Find);
+    tl->addAction(tr("Find &Next"), timeline_, &TimelineView::nextMatch)->setShortcut(QKeySequence::FindNext);
+    tl->addAction(tr("Find &Previous"), timeline_, &TimelineView::previousMatch)->setShortcut(QKeySequence::FindPrevious);
+    tl->addSeparator();
+    // Single-key navigation (W/A/S/D, F, 0) lives on the canvas itself so it never steals typing in the search box.
+    tl->addAction(tr("Fit All\t0 / Home"), this, [this] { timeline_->canvas()->fitAll(); });
+    tl->addAction(tr("Zoom to Selection\tF"), this, [this] { timeline_->canvas()->zoomToSelection(); });
+    tl->addAction(tr("Clear Range Selection\tEsc"), this, [this] { timeline_->canvas()->clearRangeSelection(); });
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Timeline Controls"), this, [this] {
+        QMessageBox::information(
+            this, tr("Timeline controls"),
+            tr("<table>"
+               "<tr><td><b>Ctrl+wheel</b>, <b>W</b> / <b>S</b></td><td>zoom in / out at the cursor</td></tr>"
+               "<tr><td><b>Wheel</b></td><td>scroll tracks up / down</td></tr>"
+               "<tr><td><b>Shift+wheel</b>, <b>A</b> / <b>D</b>, drag</td><td>pan in time</td></tr>"
+               "<tr><td><b>Click</b></td><td>select a slice (details below, flow arrows drawn)</td></tr>"
+               "<tr><td><b>Double-click</b>, <b>F</b></td><td>zoom to the selected slice or range</td></tr>"
+               "<tr><td><b>Shift+drag</b></td><td>select a time range: aggregate of the slices starting in it</td></tr>"
+               "<tr><td><b>0</b>, <b>Home</b></td><td>fit the whole trace</td></tr>"
+               "<tr><td><b>Ctrl+F</b>, <b>Enter</b> / <b>Shift+Enter</b></td><td>find slices, next / previous match</td></tr>"
+               "<tr><td><b>Esc</b></td><td>clear the selection</td></tr></table>"));
+    });
+    help->addAction(tr("&About TraceScope"), this, [this] {
+        QMessageBox::about(this, tr("About TraceScope"),
+                           tr("<b>TraceScope %1</b><br>A desktop viewer for ML profiles: XSpace (.xplane.pb), "
+                              "Chrome trace JSON and TF1 RunMetadata.")
+                               .arg(QApplication::applicationVersion()));
+    });
+}
+
+void MainWindow::buildStatusBar() {
+    fileLabel_ = new QLabel(this);
+    summaryLabel_ = new QLabel(this);
+    progress_ = new QProgressBar(this);
+    progress_->setRange(0, 1000);
+    progress_->setMaximumWidth(260);
+    progress_->setTextVisible(true);
+    cancel_ = new QPushButton(tr("Cancel"), this);
+    connect(cancel_, &QPushButton::clicked, loader_, &TraceLoader::cancel);
+    statusBar()->addWidget(fileLabel_);
+    statusBar()->addWidget(summaryLabel_, 1);
+    statusBar()->addPermanentWidget(progress_);
+    statusBar()->addPermanentWidget(cancel_);
+    progressTimer_ = new QTimer(this);
+    progressTimer_->setInterval(50);
+    connect(progressTimer_, &QTimer::timeout, this, [this] {
+        const double f = loader_->fraction();
+        if (f > 0) {
+            progress_->setRange(0, 1000);
+            progress_->setValue(int(f * 1000));
+            progress_->setFormat(QStringLiteral("%1 %p%").arg(tr("Loading")));
+        }
+    });
+    setLoadingUi(false);
+}
+
+void MainWindow::setLoadingUi(bool loading) {
+    progress_->setVisible(loading);
+    cancel_->setVisible(loading);
+    if (loading) {
+        progress_->setRange(0, 0);  // busy until the importer reports bytes
+        progressTimer_->start();
+    } else {
+        progressTimer_->stop();
+    }
+}
+
+bool MainWindow::loading() const { return loader_->busy(); }
+
+void MainWindow::openPath(const QString& path) {
+    fileLabel_->setText(tr("Loading %1 …").arg(QFileInfo(path).fileName()));
+    setLoadingUi(true);
+    loader_->start(path);
+}
+
+void MainWindow::setTrace(std::shared_ptr<const Trace> trace, const QString& path) {
+    trace_ = std::move(trace);
+    path_ = path;
+    selection_->selectSlice({});
+    details_->setTrace(trace_);
+    for (auto& [id, view] : views_) view->setTrace(trace_);
+    reloadAction_->setEnabled(!path.isEmpty());
+    setWindowTitle(path.isEmpty() ? tr("TraceScope") : tr("%1 — TraceScope").arg(QFileInfo(path).fileName()));
+    updateSummary();
+    if (trace_ && !trace_->warnings.empty())
+        statusBar()->showMessage(tr("%n warning(s): %1", nullptr, int(trace_->warnings.size()))
+                                     .arg(QString::fromStdString(trace_->warnings.front())),
+                                 15000);
+    emit traceLoaded();
+}
+
+void MainWindow::updateSummary() {
+    if (!trace_) {
+        fileLabel_->clear();
+        summaryLabel_->clear();
+        return;
+    }
+    const TraceCounts c = trace_->counts();
+    fileLabel_->setText(QStringLiteral("<b>%1</b>").arg(QFileInfo(path_).fileName().toHtmlEscaped()));
+    fileLabel_->setToolTip(path_);
+    QStringList parts;
+    parts << tr("span %1").arg(formatDuration(trace_->spanNs()));
+    parts << tr("%1 processes, %2 tracks").arg(c.processes).arg(c.tracks);
+    parts << tr("%1 slices").arg(countText(c.slices));
+    if (c.asyncSlices) parts << tr("%1 async").arg(countText(c.asyncSlices));
+    if (c.instants) parts << tr("%1 instants").arg(countText(c.instants));
+    if (c.counterTracks) parts << tr("%1 counters (%2 samples)").arg(c.counterTracks).arg(countText(c.counterSamples));
+    if (c.flows) parts << tr("%1 flows").arg(countText(c.flows));
+    parts << QString::fromStdString(trace_->format);
+    summaryLabel_->setText(parts.join(QStringLiteral("  ·  ")));
+}
+
+bool MainWindow::showView(const QString& id) {
+    for (size_t i = 0; i < views_.size(); ++i) {
+        if (views_[i].first == id) {
+            tabs_->setCurrentIndex(int(i));
+            return true;
+        }
+    }
+    return false;
+}
+
+QStringList MainWindow::viewIds() const {
+    QStringList ids;
+    for (const auto& [id, view] : views_) ids << id;
+    return ids;
+}
+
+void MainWindow::openDialog(bool folder) {
+    QSettings settings;
+    const QString dir = settings.value(QStringLiteral("lastDir")).toString();
+    const QString path =
+        folder ? QFileDialog::getExistingDirectory(this, tr("Open a profile folder"), dir)
+               : QFileDialog::getOpenFileName(
+                     this, tr("Open a trace"), dir,
+                     tr("Traces (*.xplane.pb *.pb *.json *.json.gz *.gz *.trace);;All files (*)"));
+    if (path.isEmpty()) return;
+    settings.setValue(QStringLiteral("lastDir"), QFileInfo(path).absolutePath());
+    openPath(path);
+}
+
+void MainWindow::addRecent(const QString& path) {
+    QSettings settings;
+    QStringList recent = settings.value(kRecentKey).toStringList();
+    const QString abs = QFileInfo(path).absoluteFilePath();
+    recent.removeAll(abs);
+    recent.prepend(abs);
+    while (recent.size() > kMaxRecent) recent.removeLast();
+    settings.setValue(kRecentKey, recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    recentMenu_->clear();
+    const QStringList recent = QSettings().value(kRecentKey).toStringList();
+    for (const QString& path : recent) {
+        QAction* a = recentMenu_->addAction(QFileInfo(path).fileName(), this, [this, path] { openPath(path); });
+        a->setToolTip(path);
+        a->setStatusTip(path);
+    }
+    if (recent.isEmpty()) recentMenu_->addAction(tr("(none)"))->setEnabled(false);
+    else {
+        recentMenu_->addSeparator();
+        recentMenu_->addAction(tr("Clear Menu"), this, [this] {
+            QSettings().remove(kRecentKey);
+            rebuildRecentMenu();
+        });
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+    loader_->cancel();
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    e->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
+    if (e->mimeData()->hasUrls() && e->mimeData()->urls().front().isLocalFile()) e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* e) {
+    const auto urls = e->mimeData()->urls();
+    if (urls.isEmpty() || !urls.front().isLocalFile()) return;
+    openPath(urls.front().toLocalFile());
+    e->acceptProposedAction();
+}
+
+}  // namespace tracescope

@@ -1,0 +1,88 @@
+// The main window: File / View / Timeline / Help menus, a tab per view
+// (Timeline first, then the analysis views), a details dock, a status bar
+// with the trace summary, and background loading with progress and cancel.
+#pragma once
+
+#include "model/trace/trace.h"
+
+#include <QMainWindow>
+#include <QStringList>
+
+#include <memory>
+#include <vector>
+
+class QDockWidget;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QPushButton;
+class QTabWidget;
+class QTimer;
+
+namespace tracescope {
+
+class DetailsPanel;
+class TimelineView;
+class TraceLoader;
+class TraceSelection;
+class TraceView;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+    // Window geometry and dock layout from the last session (not used for screenshots).
+    void restoreSettings();
+
+    // Starts a background load (the UI stays live; progress shows in the status bar).
+    void openPath(const QString& path);
+    // Shows an already loaded trace (used after a background load and by --screenshot).
+    void setTrace(std::shared_ptr<const Trace> trace, const QString& path);
+    std::shared_ptr<const Trace> trace() const { return trace_; }
+
+    TimelineView* timeline() const { return timeline_; }
+    DetailsPanel* details() const { return details_; }
+    TraceSelection* selection() const { return selection_; }
+    // Makes the tab with this id current ("timeline" or an analysis view id); false if unknown.
+    bool showView(const QString& id);
+    QStringList viewIds() const;
+    bool loading() const;
+
+signals:
+    void traceLoaded();
+    void loadFailed(QString message);
+
+protected:
+    void closeEvent(QCloseEvent*) override;
+    void dragEnterEvent(QDragEnterEvent*) override;
+    void dropEvent(QDropEvent*) override;
+
+private:
+    std::shared_ptr<const Trace> trace_;
+    QString path_;
+    TraceSelection* selection_;
+    QTabWidget* tabs_;
+    TimelineView* timeline_;
+    std::vector<std::pair<QString, TraceView*>> views_;  // id -> view, Timeline first
+    DetailsPanel* details_;
+    QDockWidget* detailsDock_;
+    TraceLoader* loader_;
+    QLabel* fileLabel_;
+    QLabel* summaryLabel_;
+    QProgressBar* progress_;
+    QPushButton* cancel_;
+    QTimer* progressTimer_;
+    QMenu* recentMenu_;
+    QAction* reloadAction_;
+
+    void buildMenus();
+    void buildStatusBar();
+    void addRecent(const QString& path);
+    void rebuildRecentMenu();
+    void openDialog(bool folder);
+    void setLoadingUi(bool loading);
+    void updateSummary();
+};
+
+}  // namespace tracescope

@@ -1,0 +1,23 @@
+// --screenshot: load a trace synchronously, set up the requested view and
+// window state, render the main window offscreen and save it as PNG.
+#pragma once
+
+#include <QSize>
+#include <QString>
+
+namespace tracescope {
+
+struct ScreenshotOptions {
+    QString input;   // trace file or folder
+    QString output;  // PNG path
+    QString view = QStringLiteral("timeline");
+    QSize size{1600, 1000};
+    QString range;   // "A:B" with optional units
+    QString select;  // slice name to select
+    QString search;  // search text
+};
+
+// Returns the process exit code; prints errors to stderr.
+int runScreenshot(const ScreenshotOptions& options);
+
+}  // namespace tracescope

@@ -1,0 +1,137 @@
+// tracescope-cli stats / kernels / overview / input-pipeline / scopes, end to end: output
+// formats, required fields, and numbers against the raw-file reference (kineto_reference.json).
+#include <nlohmann/json.hpp>
+
+#include <QProcess>
+#include <QtTest>
+
+#include <fstream>
+
+using nlohmann::json;
+
+namespace {
+
+struct Run {
+    int rc = -1;
+    QByteArray out;
+};
+
+Run cli(const QStringList& args) {
+    QProcess p;
+    p.start(QStringLiteral(TRACESCOPE_CLI_PATH), args);
+    Run r;
+    if (!p.waitForFinished(120000)) return r;
+    r.rc = p.exitCode();
+    r.out = p.readAllStandardOutput();
+    return r;
+}
+
+QString torchFile() { return QStringLiteral(TRACESCOPE_SHARED_DIR "/testdata/gpu/torch_mlp_memory_h100.json"); }
+
+json reference() {
+    std::ifstream in(std::string(TRACESCOPE_TEST_DATA_DIR) + "/kineto_reference.json");
+    return json::parse(in)["torch_mlp_memory_h100.json"];
+}
+
+}  // namespace
+
+class TestAnalysisCli : public QObject {
+    Q_OBJECT
+
+private slots:
+    void kernelsJson() {
+        const Run r = cli({"kernels", torchFile(), "--json"});
+        QCOMPARE(r.rc, 0);
+        const json j = json::parse(r.out.toStdString());
+        const json ref = reference();
+        QCOMPARE(j["kernel_count"].get<uint64_t>(), ref["kernel_count"].get<uint64_t>());
+        int64_t total = 0;
+        for (const auto& row : j["rows"]) {
+            for (const char* key : {"name", "occurrences", "total_ns", "min_ns", "max_ns", "grid", "block", "registers",
+                                    "shared_mem_bytes", "tensor_core_eligible", "uses_tensor_core", "op"})
+                QVERIFY2(row.contains(key), key);
+            QVERIFY(row["total_ns"].is_number_integer());
+            QCOMPARE(row["grid"].size(), size_t(3));
+            total += row["total_ns"].get<int64_t>();
+        }
+        QCOMPARE(total, ref["kernel_total_ns"].get<int64_t>());
+    }
+
+    void kernelsCsv() {
+        const Run r = cli({"kernels", torchFile(), "--csv"});
+        QCOMPARE(r.rc, 0);
+        const QList<QByteArray> lines = r.out.trimmed().split('\n');
+        QVERIFY(lines.first().startsWith("name,occurrences,total_ns,"));
+        // Kernel names contain commas: every row must still parse to the header's field count.
+        const int fields = lines.first().count(',') + 1;
+        for (int i = 1; i < lines.size(); ++i) {
+            int n = 1;
+            bool quoted = false;
+            for (char c : lines[i]) {
+                if (c == '"') quoted = !quoted;
+                else if (c == ',' && !quoted) ++n;
+            }
+            QCOMPARE(n, fields);
+        }
+    }
+
+    void statsJsonAndSides() {
+        const Run r = cli({"stats", torchFile(), "--json", "--side", "host"});
+        QCOMPARE(r.rc, 0);
+        const json j = json::parse(r.out.toStdString());
+        const json ref = reference();
+        std::map<std::string, json> byName;
+        for (const auto& row : j["rows"]) {
+            QCOMPARE(row["side"].get<std::string>(), std::string("host"));
+            byName[row["name"].get<std::string>()] = row;
+        }
+        for (const auto& c : ref["cpu_ops"]) {
+            const auto it = byName.find(c["name"].get<std::string>());
+            QVERIFY(it != byName.end());
+            QCOMPARE(it->second["self_ns"].get<int64_t>(), c["self_ns"].get<int64_t>());
+        }
+        const Run csv = cli({"stats", torchFile(), "--csv", "--by", "type"});
+        QCOMPARE(csv.rc, 0);
+        QVERIFY(csv.out.startsWith("side,name,type,occurrences,total_ns,"));
+    }
+
+    void overviewJson() {
+        const Run r = cli({"overview", torchFile(), "--json"});
+        QCOMPARE(r.rc, 0);
+        const json j = json::parse(r.out.toStdString());
+        const json ref = reference();
+        QCOMPARE(j["step_count"].get<size_t>(), ref["steps"].size());
+        QCOMPARE(j["environment"]["device_count"].get<int>(), 1);
+        int64_t sum = 0;
+        for (size_t i = 0; i < j["steps"].size(); ++i) {
+            QCOMPARE(j["steps"][i]["duration_ns"].get<int64_t>(), ref["steps"][i]["duration_ns"].get<int64_t>());
+            sum += ref["steps"][i]["duration_ns"].get<int64_t>();
+        }
+        // average_step_ns = mean of the reference durations (rounded).
+        QCOMPARE(j["average_step_ns"].get<int64_t>(), (sum + int64_t(j["steps"].size()) / 2) / int64_t(j["steps"].size()));
+        QVERIFY(j["recommendations"].size() >= 1);
+    }
+
+    void inputPipelineAndScopes() {
+        const Run ip = cli({"input-pipeline", torchFile(), "--json"});
+        QCOMPARE(ip.rc, 0);
+        const json a = json::parse(ip.out.toStdString());
+        QCOMPARE(a["steps"].size(), reference()["steps"].size());
+        for (const auto& op : a["ops"]) QVERIFY(op.contains("name"));
+        const Run sc = cli({"scopes", torchFile(), "--json"});
+        QCOMPARE(sc.rc, 0);
+        const json s = json::parse(sc.out.toStdString());
+        QCOMPARE(s["root"]["bytes_allocated"].get<int64_t>(), reference()["memory"]["bytes"].get<int64_t>());
+        QVERIFY(!s["op_view"].empty());
+    }
+
+    void errors() {
+        QCOMPARE(cli({"stats"}).rc, 2);
+        QCOMPARE(cli({"stats", torchFile(), "--by", "colour"}).rc, 2);
+        QCOMPARE(cli({"kernels", "/nonexistent/trace.json"}).rc, 1);
+        QCOMPARE(cli({"overview", QStringLiteral(TRACESCOPE_SHARED_DIR "/testdata/gpu/README.md")}).rc, 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAnalysisCli)
+#include "tst_analysis_cli.moc"

@@ -1,0 +1,135 @@
+// Timeline frame time vs trace size.
+//
+//   bench_timeline_render [--frames N] [--png-dir DIR] [SMALL.json BIG.json]
+//
+// Renders the timeline into a 1920x1080 QImage at fit-all, a mid zoom (20 ms
+// window) and a deep zoom (200 µs window) for a ~100k and a ~10M slice trace,
+// and prints the median frame time of each and the ratio big/small per zoom.
+// The two traces have the same event density per unit of time, so the windows
+// hold the same amount of work and the ratio shows how frame time scales with
+// the total event count (the goal: ~1, i.e. O(pixels x depth x log n)).
+// Without files it builds both traces with TraceBuilder (synthetic_ml_trace.h);
+// with files (e.g. from shared/bench/gen_chrome_trace.py) it imports them.
+#include "model/import/import.h"
+#include "synthetic_ml_trace.h"
+#include "views/timeline/timeline_canvas.h"
+#include "views/timeline/timeline_index.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QImage>
+#include <QPainter>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+
+using namespace tracescope;
+
+namespace {
+
+// CPU time of this thread: the machines these run on are shared, and wall time
+// mostly measures the neighbours.
+double threadCpuMs() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
+}
+
+struct Loaded {
+    std::shared_ptr<const Trace> trace;
+    std::string label;
+    double loadSeconds = 0;
+};
+
+Loaded load(const char* path, size_t syntheticEvents) {
+    QElapsedTimer timer;
+    timer.start();
+    Loaded l;
+    if (path) {
+        ImportResult r = importTrace(path);
+        if (!r.ok()) {
+            std::fprintf(stderr, "cannot import %s: %s\n", path, r.error.c_str());
+            std::exit(1);
+        }
+        l.trace = std::move(r.trace);
+        l.label = path;
+    } else {
+        l.trace = bench::buildSyntheticMlTrace(syntheticEvents);
+        l.label = "synthetic " + std::to_string(syntheticEvents);
+    }
+    l.loadSeconds = timer.elapsed() / 1000.0;
+    return l;
+}
+
+struct Zoom {
+    const char* name;
+    double windowNs;  // 0 = fit all
+};
+constexpr Zoom kZooms[] = {{"fit-all", 0}, {"mid (20 ms)", 20e6}, {"deep (200 us)", 200e3}};
+
+// Median ms per frame for each zoom.
+std::vector<double> measure(const Loaded& l, int frames, const QString& pngDir, const char* tag) {
+    TimelineCanvas canvas;
+    canvas.resize(1920, 1080);
+    canvas.setTrace(l.trace);
+    QElapsedTimer timer;
+    timer.start();
+    canvas.setIndex(TimelineIndex::build(*l.trace));
+    std::printf("  %s: %zu slices, index built in %.2f s\n", l.label.c_str(), l.trace->counts().slices,
+                timer.elapsed() / 1000.0);
+    QImage image(1920, 1080, QImage::Format_ARGB32_Premultiplied);
+    std::vector<double> medians;
+    for (const Zoom& z : kZooms) {
+        if (z.windowNs == 0) {
+            canvas.fitAll();
+        } else {
+            // A window 40% into the trace, where every track is busy.
+            const double mid = double(l.trace->startNs) + 0.4 * double(l.trace->spanNs());
+            canvas.setVisibleRange(mid, mid + z.windowNs);
+        }
+        std::vector<double> times;
+        for (int f = 0; f < frames + 1; ++f) {
+            QPainter p(&image);
+            const double t0 = threadCpuMs();
+            canvas.render(p, image.size());
+            p.end();
+            if (f > 0) times.push_back(threadCpuMs() - t0);  // frame 0 warms caches (glyphs, colours)
+        }
+        std::sort(times.begin(), times.end());
+        medians.push_back(times[times.size() / 2]);
+        if (!pngDir.isEmpty())
+            image.save(QDir(pngDir).filePath(QStringLiteral("bench_%1_%2.png").arg(tag).arg(medians.size())));
+    }
+    return medians;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    int frames = 15;
+    QString pngDir;
+    std::vector<const char*> files;
+    for (int i = 1; i < argc; ++i) {
+        if (!std::strcmp(argv[i], "--frames") && i + 1 < argc) frames = std::max(1, std::atoi(argv[++i]));
+        else if (!std::strcmp(argv[i], "--png-dir") && i + 1 < argc) pngDir = argv[++i];
+        else files.push_back(argv[i]);
+    }
+    if (!files.empty() && files.size() != 2) {
+        std::fprintf(stderr, "usage: bench_timeline_render [--frames N] [--png-dir DIR] [SMALL BIG]\n");
+        return 2;
+    }
+    std::printf("timeline render, 1920x1080 QImage, median thread CPU time of %d frames\n", frames);
+    const Loaded small = load(files.empty() ? nullptr : files[0], 100'000);
+    const std::vector<double> a = measure(small, frames, pngDir, "small");
+    const Loaded big = load(files.empty() ? nullptr : files[1], 10'000'000);
+    const std::vector<double> b = measure(big, frames, pngDir, "big");
+    std::printf("\n| zoom | %s (ms/frame) | %s (ms/frame) | ratio |\n|---|---|---|---|\n", small.label.c_str(),
+                big.label.c_str());
+    for (size_t z = 0; z < a.size(); ++z)
+        std::printf("| %s | %.2f | %.2f | %.2f |\n", kZooms[z].name, a[z], b[z], b[z] / a[z]);
+    return 0;
+}

@@ -1,0 +1,114 @@
+// `tracescope-cli info FILE --json` as a user's script sees it: one JSON object
+// on stdout with every documented key and the independently computed counts
+// (tests/data/chrome_expected_counts.json); a one-line error and a non-zero
+// exit status for files it cannot open.
+#include <nlohmann/json.hpp>
+
+#include <QProcess>
+#include <QtTest>
+
+#include <fstream>
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    bool finished = false;
+    std::string out, err;
+};
+
+Run runCli(const QStringList& args) {
+    QProcess p;
+    p.start(QStringLiteral(TRACESCOPE_CLI), args);
+    Run r;
+    r.finished = p.waitForFinished(30000);
+    if (!r.finished) {
+        p.kill();
+        p.waitForFinished(5000);
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = p.readAllStandardOutput().toStdString();
+    r.err = p.readAllStandardError().toStdString();
+    return r;
+}
+
+nlohmann::json expectedCounts() {
+    std::ifstream in(std::string(TRACESCOPE_SOURCE_DIR) + "/tests/data/chrome_expected_counts.json");
+    return nlohmann::json::parse(in);
+}
+
+}  // namespace
+
+class CliInfoTest : public QObject {
+    Q_OBJECT
+private slots:
+    void jsonOutput_data() {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("trivial") << "public/catapult/trivial_trace.json";
+        QTest::newRow("counters") << "public/catapult/instance_counters.json";
+        QTest::newRow("truncated array") << "public/speedscope/simple-partial.json";
+        QTest::newRow("kineto ns epoch") << "public/hta/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz";
+        QTest::newRow("v2 flows") << "public/perfetto/flow_events_json_v2.json";
+    }
+
+    void jsonOutput() {
+        QFETCH(QString, file);
+        const QString path = QStringLiteral(TRACESCOPE_SHARED_DIR) + "/testdata/" + file;
+        const Run r = runCli({"info", path, "--json"});
+        QVERIFY2(r.finished, "tracescope-cli did not finish in 30 s");
+        QVERIFY2(r.exitCode == 0, r.err.c_str());
+        // Exactly one JSON object: parse() rejects anything after the first value.
+        nlohmann::json j;
+        try {
+            j = nlohmann::json::parse(r.out);
+        } catch (const std::exception& e) {
+            QFAIL((std::string("stdout is not one JSON value: ") + e.what() + "\n" + r.out.substr(0, 500)).c_str());
+        }
+        QVERIFY(j.is_object());
+        QCOMPARE(std::count(r.out.begin(), r.out.end(), '\n'), std::ptrdiff_t(1));  // one line
+
+        QVERIFY(j.contains("format") && j["format"].is_string());
+        QCOMPARE(j["format"].get<std::string>(), std::string("chrome-json"));
+        QVERIFY(j.contains("warnings") && j["warnings"].is_array());
+        for (const auto& w : j["warnings"]) QVERIFY(w.is_string());
+        for (const char* key : {"load_ms", "peak_rss_bytes"}) {
+            QVERIFY2(j.contains(key) && j[key].is_number_integer(), key);
+            QVERIFY2(j[key].get<long long>() >= 0, key);
+        }
+        QVERIFY(j["peak_rss_bytes"].get<long long>() > 0);
+
+        const nlohmann::json want = expectedCounts()[file.toStdString()];
+        QVERIFY(want.is_object());
+        for (const char* key : {"processes", "tracks", "counter_tracks", "slices", "async_slices", "instants",
+                                "counter_samples", "flows", "span_ns"}) {
+            QVERIFY2(j.contains(key) && j[key].is_number_integer(), key);
+            QVERIFY2(j[key].get<long long>() == want[key].get<long long>(),
+                     (std::string(key) + ": expected " + want[key].dump() + ", got " + j[key].dump()).c_str());
+        }
+        if (want["truncated"].get<bool>()) QVERIFY2(!j["warnings"].empty(), "truncated file without a warning");
+    }
+
+    void errors_data() {
+        QTest::addColumn<QString>("path");
+        QTest::newRow("missing file") << QStringLiteral(TRACESCOPE_SOURCE_DIR "/tests/data/hostile/no-such-file.json");
+        QTest::newRow("garbage file") << QStringLiteral(TRACESCOPE_SOURCE_DIR "/tests/data/hostile/garbage.bin");
+        QTest::newRow("empty file") << QStringLiteral(TRACESCOPE_SOURCE_DIR "/tests/data/hostile/empty.json");
+    }
+
+    // A clear, single-line error on stderr, nothing on stdout, a non-zero status.
+    void errors() {
+        QFETCH(QString, path);
+        const Run r = runCli({"info", path, "--json"});
+        QVERIFY2(r.finished, "tracescope-cli did not finish in 30 s");
+        QVERIFY(r.exitCode != 0);
+        QVERIFY2(r.out.empty(), r.out.c_str());
+        QVERIFY(!r.err.empty());
+        QCOMPARE(std::count(r.err.begin(), r.err.end(), '\n'), std::ptrdiff_t(1));
+        QVERIFY(r.err.back() == '\n');
+        QVERIFY2(r.err.size() < 400, r.err.c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(CliInfoTest)
+#include "tst_cli_info.moc"

@@ -1,0 +1,306 @@
+// The timeline widget: track list, zoom / pan anchoring, click selection and
+// the details panel, search, range aggregate, cross-navigation. Offscreen.
+#include "hand_trace.h"
+#include "views/details/details_panel.h"
+#include "views/details/range_aggregate_model.h"
+#include "views/timeline/time_format.h"
+#include "views/timeline/timeline_view.h"
+#include "views/trace_selection.h"
+
+#include <QPainter>
+#include <QSignalSpy>
+#include <QTreeWidget>
+#include <QtTest>
+
+#include <algorithm>
+#include <cctype>
+
+using namespace tracescope;
+using testing::buildHandTrace;
+using testing::findSlice;
+
+namespace {
+
+struct Fixture {
+    std::shared_ptr<const Trace> trace = buildHandTrace();
+    TraceSelection selection;
+    TimelineView view;
+    DetailsPanel details;
+
+    Fixture() {
+        view.resize(1200, 700);
+        view.setSelection(&selection);
+        details.setSelection(&selection);
+        view.setTrace(trace);
+        details.setTrace(trace);
+        view.show();
+        view.waitUntilReady();
+        QCoreApplication::processEvents();
+    }
+    TimelineCanvas* canvas() const { return view.canvas(); }
+};
+
+void sendWheel(QWidget* w, QPointF pos, int delta, Qt::KeyboardModifiers mods) {
+    QWheelEvent e(pos, w->mapToGlobal(pos), QPoint(), QPoint(0, delta), Qt::NoButton, mods, Qt::NoScrollPhase, false);
+    QCoreApplication::sendEvent(w, &e);
+}
+
+void sendMouse(QWidget* w, QEvent::Type type, QPointF pos, Qt::MouseButton button, Qt::MouseButtons buttons,
+               Qt::KeyboardModifiers mods = {}) {
+    QMouseEvent e(type, pos, w->mapToGlobal(pos), button, buttons, mods);
+    QCoreApplication::sendEvent(w, &e);
+}
+
+}  // namespace
+
+class TimelineViewTest : public QObject {
+    Q_OBJECT
+private slots:
+    void trackListMatchesTrace() {
+        Fixture f;
+        // Expected order worked out by hand: the device first, then the host with its
+        // counter before its threads, the overflow lane right after its thread.
+        const QStringList expected = {"/device:GPU:0", "Stream 7", "python3", "Memory", "main", "worker",
+                                      "worker (overflow)"};
+        QStringList got;
+        for (const LayoutRow& row : f.canvas()->layout().rows())
+            got << QString::fromStdString(row.kind == LayoutRow::Kind::Process ? f.trace->processes[row.process].name
+                                                                              : f.trace->tracks[row.track].name);
+        QCOMPARE(got, expected);
+        // main nests 4 levels deep (step > forward > aten::mm > cudaLaunchKernel).
+        const LayoutRow* main = f.canvas()->layout().rowOfTrack(findSlice(*f.trace, "step", 0).track);
+        QVERIFY(main);
+        QCOMPARE(main->depths, 4u);
+        // Collapsing the device hides its stream.
+        f.canvas()->setProcessCollapsed(0, true);
+        QCOMPARE(int(f.canvas()->layout().rows().size()), expected.size() - 1);
+        QVERIFY(!f.canvas()->layout().rowOfTrack(findSlice(*f.trace, "gemm_kernel", 1000).track));
+        // Clicking the process header expands it again.
+        const LayoutRow* proc = f.canvas()->layout().rowOfProcess(0);
+        QTest::mouseClick(f.canvas(), Qt::LeftButton, {}, QPoint(10, TimelineCanvas::kRulerHeight + proc->y + 5));
+        QCOMPARE(int(f.canvas()->layout().rows().size()), expected.size());
+    }
+
+    void zoomKeepsTimeUnderCursor() {
+        Fixture f;
+        TimelineCanvas* c = f.canvas();
+        c->setVisibleRange(3000, 6000);  // room to zoom out without hitting the trace bounds
+        const double x = c->headerWidth() + 333;
+        const double before = c->axis().time(x - c->headerWidth());
+        sendWheel(c, QPointF(x, 200), 120, Qt::ControlModifier);  // zoom in
+        QVERIFY(c->visibleEnd() - c->visibleBegin() < 3000 * 0.9);
+        QVERIFY(std::fabs(c->axis().time(x - c->headerWidth()) - before) < c->axis().nsPerPx());
+        sendWheel(c, QPointF(x, 200), -240, Qt::ControlModifier);  // zoom out
+        QVERIFY(std::fabs(c->axis().time(x - c->headerWidth()) - before) < c->axis().nsPerPx());
+        // W zooms at the mouse position too.
+        sendMouse(c, QEvent::MouseMove, QPointF(x, 200), Qt::NoButton, Qt::NoButton);
+        const double span = c->visibleEnd() - c->visibleBegin();
+        QTest::keyClick(c, Qt::Key_W);
+        QVERIFY(c->visibleEnd() - c->visibleBegin() < span);
+        QVERIFY(std::fabs(c->axis().time(x - c->headerWidth()) - before) < c->axis().nsPerPx());
+        // Plain wheel scrolls vertically, not in time.
+        const double b0 = c->visibleBegin();
+        sendWheel(c, QPointF(x, 200), -120, {});
+        QCOMPARE(c->visibleBegin(), b0);
+    }
+
+    void dragPansWithTheCursor() {
+        Fixture f;
+        TimelineCanvas* c = f.canvas();
+        c->setVisibleRange(2000, 6000);
+        const QPointF from(c->headerWidth() + 500, 300), to(c->headerWidth() + 300, 300);
+        const double grabbed = c->axis().time(from.x() - c->headerWidth());
+        sendMouse(c, QEvent::MouseButtonPress, from, Qt::LeftButton, Qt::LeftButton);
+        sendMouse(c, QEvent::MouseMove, (from + to) / 2, Qt::NoButton, Qt::LeftButton);
+        sendMouse(c, QEvent::MouseMove, to, Qt::NoButton, Qt::LeftButton);
+        sendMouse(c, QEvent::MouseButtonRelease, to, Qt::LeftButton, Qt::NoButton);
+        QVERIFY(std::fabs(c->axis().time(to.x() - c->headerWidth()) - grabbed) < c->axis().nsPerPx());
+        QVERIFY(!c->selectedSlice().valid());  // a drag is not a click
+        // D pans right by a tenth of the width.
+        const double b = c->visibleBegin();
+        QTest::keyClick(c, Qt::Key_D);
+        QVERIFY(std::fabs(c->visibleBegin() - (b + 0.1 * (c->visibleEnd() - c->visibleBegin()))) < 2 * c->axis().nsPerPx());
+        QTest::keyClick(c, Qt::Key_0);
+        QVERIFY(c->visibleBegin() <= 0 && c->visibleEnd() >= 10000);
+    }
+
+    void clickSelectsSliceAndShowsDetails() {
+        Fixture f;
+        TimelineCanvas* c = f.canvas();
+        c->setVisibleRange(0, 10000);
+        QSignalSpy spy(&f.selection, &TraceSelection::sliceSelected);
+        const SliceRef mm = findSlice(*f.trace, "aten::mm", 1000);
+        const QRectF r = c->sliceRect(mm);
+        QVERIFY(r.width() > 10);
+        QTest::mouseClick(c, Qt::LeftButton, {}, r.center().toPoint());
+        QCOMPARE(c->selectedSlice(), mm);
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(f.selection.selectedSlice(), mm);
+        QCOMPARE(f.details.fieldText("Name"), QString("aten::mm"));
+        QCOMPARE(f.details.fieldText("Duration"), QString("2 µs"));
+        QCOMPARE(f.details.fieldText("Self time"), QString("1.8 µs"));
+        QCOMPARE(f.details.fieldText("Start"), QString("1 µs"));
+        QVERIFY(f.details.fieldText("Parent").startsWith("forward"));
+        QCOMPARE(f.details.fieldText("Children"), QString("1"));
+
+        // A kernel: all arg types decoded, and the flow back to its launch.
+        const SliceRef kernel = findSlice(*f.trace, "gemm_kernel", 1000);
+        QTest::mouseClick(c, Qt::LeftButton, {}, c->sliceRect(kernel).center().toPoint());
+        QCOMPARE(c->selectedSlice(), kernel);
+        QCOMPARE(f.details.fieldText("grid"), QString("128"));
+        QCOMPARE(f.details.fieldText("ratio"), QString("0.5"));
+        QCOMPARE(f.details.fieldText("label"), QString("abc"));
+        QCOMPARE(f.details.fieldText("flag"), QString("true"));
+        QCOMPARE(f.details.fieldText("Flows"), QString("1"));
+        QCOMPARE(f.details.fieldText("Category"), QString("kernel"));
+
+        // Following the flow link selects the launch and brings it into view.
+        const auto links = f.details.sliceTree()->findItems("← from (ac2g)", Qt::MatchExactly | Qt::MatchRecursive, 0);
+        QCOMPARE(links.size(), 1);
+        c->setVisibleRange(7000, 9000);  // launch out of view
+        emit f.details.sliceTree()->itemActivated(links.front(), 1);
+        const SliceRef launch = findSlice(*f.trace, "cudaLaunchKernel", 600);
+        QCOMPARE(c->selectedSlice(), launch);
+        QVERIFY(c->visibleBegin() <= 600 && c->visibleEnd() >= 900);
+
+        // Clicking empty space clears the selection.
+        QTest::mouseClick(c, Qt::LeftButton, {}, QPoint(c->width() - 5, c->height() - 5));
+        QVERIFY(!c->selectedSlice().valid());
+    }
+
+    void tinySlicesAreClickable() {
+        // A 50 ns slice inside a 10 ms one: at fit-all it is far narrower than a pixel.
+        TraceBuilder b("tiny");
+        const ProcessIndex p = b.addProcess(ProcessKind::Host, 1, "p");
+        const TrackIndex t = b.addTrack(p, TrackKind::Thread, "t", 1);
+        b.addSlice(t, 0, 10'000'000, b.intern("long"), kEmptyString);
+        b.addSlice(t, 5'000'000, 50, b.intern("tiny"), kEmptyString);
+        std::shared_ptr<const Trace> trace = b.finish();
+        TimelineView view;
+        view.resize(1000, 400);
+        view.setTrace(trace);
+        view.show();
+        view.waitUntilReady();
+        TimelineCanvas* c = view.canvas();
+        const SliceRef tiny = findSlice(*trace, "tiny", 5'000'000);
+        const QRectF r = c->sliceRect(tiny);
+        QVERIFY(r.width() <= 1.0);
+        QCOMPARE(c->sliceAtPoint(QPoint(int(r.x()) + 2, int(r.center().y()))), tiny);
+        QCOMPARE(c->sliceAtPoint(QPoint(int(r.x()) - 2, int(r.center().y()))), tiny);
+        QVERIFY(!c->sliceAtPoint(QPoint(int(r.x()) + 40, int(r.center().y()))).valid());
+    }
+
+    void searchCountsAndNavigation() {
+        Fixture f;
+        f.view.setSearchText("CUDA");
+        f.view.waitUntilReady();
+        // Independent count: names containing "cuda" in any case, over all slice columns.
+        size_t expect = 0;
+        for (const Track& t : f.trace->tracks)
+            for (StringId n : t.slices.name) {
+                std::string s(f.trace->str(n));
+                std::transform(s.begin(), s.end(), s.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
+                expect += s.find("cuda") != std::string::npos;
+            }
+        QCOMPARE(expect, size_t(2));
+        QCOMPARE(f.view.searchMatches().size(), expect);
+        QVERIFY(f.canvas()->highlight().active());
+        f.view.nextMatch();
+        QCOMPARE(f.selection.selectedSlice(), findSlice(*f.trace, "cudaLaunchKernel", 600));
+        f.view.nextMatch();
+        QCOMPARE(f.selection.selectedSlice(), findSlice(*f.trace, "cudaLaunchKernel", 1100));
+        f.view.nextMatch();  // wraps
+        QCOMPARE(f.selection.selectedSlice(), findSlice(*f.trace, "cudaLaunchKernel", 600));
+        f.view.previousMatch();
+        QCOMPARE(f.selection.selectedSlice(), findSlice(*f.trace, "cudaLaunchKernel", 1100));
+
+        f.view.setSearchText("^aten::(mm|add)$", true);
+        f.view.waitUntilReady();
+        QCOMPARE(f.view.searchMatches().size(), size_t(3));
+        f.view.setSearchText("");
+        QVERIFY(!f.canvas()->highlight().active());
+    }
+
+    void shiftDragAggregatesRange() {
+        Fixture f;
+        TimelineCanvas* c = f.canvas();
+        c->setVisibleRange(0, 10000);
+        QObject::connect(&f.view, &TimelineView::rangeSelected, &f.details, &DetailsPanel::showRange);
+        // Drag from t=500 to t=5500 with Shift.
+        const auto xOf = [&](double t) { return c->headerWidth() + c->axis().x(t); };
+        const QPointF a(xOf(500), 300), b(xOf(5500), 300);
+        sendMouse(c, QEvent::MouseButtonPress, a, Qt::LeftButton, Qt::LeftButton, Qt::ShiftModifier);
+        sendMouse(c, QEvent::MouseMove, (a + b) / 2, Qt::NoButton, Qt::LeftButton, Qt::ShiftModifier);
+        sendMouse(c, QEvent::MouseMove, b, Qt::NoButton, Qt::LeftButton, Qt::ShiftModifier);
+        sendMouse(c, QEvent::MouseButtonRelease, b, Qt::LeftButton, Qt::NoButton, Qt::ShiftModifier);
+        const auto range = c->rangeSelection();
+        QVERIFY(range.has_value());
+        const double tol = c->axis().nsPerPx();
+        QVERIFY(std::fabs(double(range->first) - 500) <= tol);
+        QVERIFY(std::fabs(double(range->second) - 5500) <= tol);
+        // Set the exact range (pixel rounding aside) and check the table against the hand count.
+        c->setRangeSelection(500, 5500);
+        f.details.waitForRange();
+        const RangeAggregate& agg = f.details.rangeModel()->aggregate();
+        QCOMPARE(agg.sliceCount, size_t(10));
+        QCOMPARE(f.details.rangeModel()->rowCount(), 8);
+        QCOMPARE(f.details.rangeModel()->data(f.details.rangeModel()->index(0, RangeAggregateModel::Name)).toString(),
+                 QString("backward"));
+        QCOMPARE(f.details.rangeModel()->data(f.details.rangeModel()->index(0, RangeAggregateModel::Total)).toString(),
+                 QString("4 µs"));
+        QTest::keyClick(c, Qt::Key_Escape);
+        QVERIFY(!c->rangeSelection().has_value());
+    }
+
+    void highlightFromOtherViews() {
+        Fixture f;
+        TimelineCanvas* c = f.canvas();
+        c->setVisibleRange(7000, 9000);
+        const SliceRef a = findSlice(*f.trace, "aten::mm", 1000), b = findSlice(*f.trace, "aten::mm", 5500);
+        f.selection.highlightSlices({b, a}, "aten::mm: 2 occurrences");
+        QVERIFY(c->highlight().refs.count(TimelineHighlight::key(a)));
+        QVERIFY(c->highlight().refs.count(TimelineHighlight::key(b)));
+        QCOMPARE(c->selectedSlice(), a);  // the earliest, brought into view
+        QVERIFY(c->visibleBegin() <= 1000 && c->visibleEnd() >= 3000);
+        // A selection made elsewhere is revealed.
+        f.selection.selectSlice(b);
+        QCOMPARE(c->selectedSlice(), b);
+        QVERIFY(c->visibleBegin() <= 5500 && c->visibleEnd() >= 6000);
+    }
+
+    void rendersWithoutIndexAndEmpty() {
+        TimelineView view;
+        view.resize(800, 400);
+        QImage img(800, 400, QImage::Format_ARGB32);
+        QPainter p(&img);
+        view.canvas()->render(p, img.size());  // no trace
+        p.end();
+        TraceBuilder b("empty");
+        view.setTrace(b.finish());
+        view.waitUntilReady();
+        QVERIFY(!view.grab().isNull());
+    }
+
+    void timeFormatting() {
+        QCOMPARE(formatDuration(830), QString("830 ns"));
+        QCOMPARE(formatDuration(1500), QString("1.5 µs"));
+        QCOMPARE(formatDuration(12'345'678), QString("12.35 ms"));
+        QCOMPARE(formatDurationExact(1'234'567), QString("1.234567 ms"));
+        TimeNs t = 0;
+        QVERIFY(parseTime("1.5ms", t));
+        QCOMPARE(t, TimeNs(1'500'000));
+        QVERIFY(parseTime("2 us", t));
+        QCOMPARE(t, TimeNs(2000));
+        QVERIFY(parseTime("700", t));
+        QCOMPARE(t, TimeNs(700));
+        QVERIFY(!parseTime("abc", t));
+        TimeNs a = 0, b = 0;
+        QVERIFY(parseTimeRange("1.5ms:2ms", a, b));
+        QCOMPARE(a, TimeNs(1'500'000));
+        QCOMPARE(b, TimeNs(2'000'000));
+        QVERIFY(!parseTimeRange("2ms:1ms", a, b));
+    }
+};
+
+QTEST_MAIN(TimelineViewTest)
+#include "tst_timeline_view.moc"

@@ -1,0 +1,322 @@
+// Chrome JSON import of broken and hostile inputs: every case has a fixed
+// expected outcome (loaded with these counts, or this error), and none may
+// crash, hang (each import is time-bounded) or use unbounded memory.
+// Small inputs live in tests/data/hostile/; big ones are generated at run time.
+#include "import_test_support.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <zlib.h>
+
+#include <fstream>
+
+using namespace tracescope;
+using namespace tracescope::testsupport;
+
+namespace {
+
+struct Expected {
+    bool ok = true;
+    std::string error;    // ok == false: a substring of the one-line error (case-insensitive)
+    long long slices = -1, instants = -1, counterSamples = -1, processes = -1;  // -1: not checked
+    std::string warning;  // ok == true: a substring some warning must contain ("" = no check, "*" = any warning)
+};
+
+// Checks one import result against `want`; returns "" or what differed.
+std::string check(const ImportResult& r, const Expected& want) {
+    if (!want.ok) {
+        if (r.ok()) return "expected an error containing '" + want.error + "', but it loaded";
+        if (r.error.empty() || r.error.find('\n') != std::string::npos) return "error is not one line: '" + r.error + "'";
+        if (!containsNoCase(r.error, want.error)) return "error '" + r.error + "' lacks '" + want.error + "'";
+        return {};
+    }
+    if (!r.ok()) return "expected to load, got error: " + r.error;
+    const Trace& t = *r.trace;
+    const TraceCounts c = t.counts();
+    std::string out;
+    auto cmp = [&](const char* key, long long wantValue, size_t got) {
+        if (wantValue >= 0 && (long long)got != wantValue)
+            out += std::string(key) + ": expected " + std::to_string(wantValue) + ", got " + std::to_string(got) + "; ";
+    };
+    cmp("slices", want.slices, c.slices);
+    cmp("instants", want.instants, c.instants);
+    cmp("counter_samples", want.counterSamples, c.counterSamples);
+    cmp("processes", want.processes, c.processes);
+    if (want.warning == "*") {
+        if (t.warnings.empty()) out += "expected a warning, got none";
+    } else if (!want.warning.empty() && !anyWarningContains(t, want.warning))
+        out += "no warning containing '" + want.warning + "' (warnings: " + joinWarnings(t) + ")";
+    return out;
+}
+
+bool writeFile(const QString& path, const std::string& bytes) {
+    std::ofstream out(path.toStdString(), std::ios::binary);
+    out.write(bytes.data(), std::streamsize(bytes.size()));
+    return bool(out);
+}
+
+// gzip (RFC 1952) of `size` copies of `fill`, preceded by `head` and followed by `tail`,
+// compressed piecewise so the uncompressed text never exists in memory.
+std::string gzipOf(const std::string& head, char fill, size_t size, const std::string& tail) {
+    z_stream zs{};
+    deflateInit2(&zs, 9, Z_DEFLATED, 16 + MAX_WBITS, 9, Z_DEFAULT_STRATEGY);
+    std::string out;
+    std::vector<char> buf(1 << 16);
+    auto feed = [&](const char* data, size_t n, int flush) {
+        zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data));
+        zs.avail_in = uInt(n);
+        do {
+            zs.next_out = reinterpret_cast<Bytef*>(buf.data());
+            zs.avail_out = uInt(buf.size());
+            deflate(&zs, flush);
+            out.append(buf.data(), buf.size() - zs.avail_out);
+        } while (zs.avail_out == 0 || (flush == Z_FINISH && zs.avail_in > 0));
+    };
+    feed(head.data(), head.size(), Z_NO_FLUSH);
+    const std::string block(1 << 20, fill);
+    for (size_t done = 0; done < size; done += block.size())
+        feed(block.data(), std::min(block.size(), size - done), Z_NO_FLUSH);
+    feed(tail.data(), tail.size(), Z_FINISH);
+    deflateEnd(&zs);
+    return out;
+}
+
+std::string gzipText(const std::string& text) { return gzipOf(text, ' ', 0, ""); }
+
+}  // namespace
+
+class ChromeHostileTest : public QObject {
+    Q_OBJECT
+    QTemporaryDir tmp_;
+
+    void expectFile(const std::string& path, const Expected& want, double seconds = 20) {
+        ImportResult r = importWithDeadline(path, seconds);
+        const std::string diff = check(r, want);
+        QVERIFY2(diff.empty(), (path + ": " + diff).c_str());
+    }
+
+private slots:
+    void initTestCase() { QVERIFY(tmp_.isValid()); }
+
+    void smallHostileFiles_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<bool>("ok");
+        QTest::addColumn<QString>("text");  // error substring (ok = false) or warning substring ("*": any)
+        QTest::addColumn<int>("slices");
+        QTest::addColumn<int>("instants");
+        QTest::addColumn<int>("counterSamples");
+        QTest::addColumn<QString>("knownIssue");  // non-empty: the importer is known to differ (QEXPECT_FAIL)
+        // file, ok, error/warning, slices, instants, counter samples (-1: not checked), known issue
+        QTest::newRow("0-byte file") << "empty.json" << false << "empty" << -1 << -1 << -1 << "";
+        QTest::newRow("garbage bytes") << "garbage.bin" << false << "not a trace" << -1 << -1 << -1 << "";
+        // The third event is cut inside its ts: the two complete events load.
+        QTest::newRow("array cut mid-event") << "truncated_mid_event.json" << true << "truncat" << 2 << 0 << 0 << "";
+        // Object form cut inside traceEvents: complete events + a truncation warning.
+        QTest::newRow("object cut in traceEvents") << "object_cut_in_trace_events.json" << true << "truncat" << 2 << 0 << 0 << "";
+        // "...},]": accepted like Perfetto does (#1822), silently.
+        QTest::newRow("trailing comma") << "trailing_comma.json" << true << "" << 2 << 0 << 0 << "";
+        // Bytes after the closing ']': the events are complete, so they load, with a warning.
+        QTest::newRow("trailing garbage") << "trailing_garbage.json" << true << "after the end" << 2 << 0 << 0 << "";
+        // Bad bytes in a name, a category, an arg key and an arg value: replaced, with a warning.
+        QTest::newRow("invalid UTF-8") << "invalid_utf8.json" << true << "UTF-8" << 1 << 1 << 0 << "";
+        // Valid JSON throughout. "big args" (ts 1, dur 1; args u64max, 2^64, a 39-digit integer, 1e400,
+        // 1e-400) and "dur 1e400" (dur not representable: 0 long, warned) are slices; the events whose
+        // ts is 2^64 µs or 1e400 are dropped with a warning; the instant loads.
+        QTest::newRow("huge numbers") << "huge_numbers.json" << true << "valid ts" << 2 << 1 << -1
+                                      << "an out-of-range number anywhere in an event drops the whole event";
+        // NaN / Infinity are not JSON: only the event holding them is skipped, with its byte offset.
+        QTest::newRow("NaN-like tokens") << "nan_tokens.json" << true << "not valid JSON" << 2 << 0 << 0 << "";
+        // A JSON object without traceEvents loads as an empty trace; the user must be told why it is empty.
+        QTest::newRow("non-trace JSON object") << "not_a_trace_object.json" << true << "traceEvents" << 0 << 0 << 0
+                                               << "an object without traceEvents loads empty without any warning";
+        // \ud83d and \udc00 escapes are unpaired surrogate escapes: valid JSON grammar (RFC 8259 s8.2),
+        // seen in traces of truncated UTF-16 strings. The event loads, the bad code unit replaced.
+        QTest::newRow("lone surrogate escapes") << "lone_surrogate.json" << true << "" << 2 << 0 << 0
+                                                << "an unpaired surrogate escape makes the event invalid: dropped";
+        // ts / dur as strings holding numbers (ROCm rocprofiler writes them; Perfetto accepts them).
+        QTest::newRow("numeric string ts") << "numeric_string_ts.json" << true << "" << 1 << 1 << 0 << "";
+        // An array of numbers: no events; loads empty with a warning about the skipped elements.
+        QTest::newRow("array of numbers") << "array_of_numbers.json" << true << "*" << 0 << 0 << 0 << "";
+    }
+
+    void smallHostileFiles() {
+        QFETCH(QString, file);
+        QFETCH(bool, ok);
+        QFETCH(QString, text);
+        QFETCH(int, slices);
+        QFETCH(int, instants);
+        QFETCH(int, counterSamples);
+        QFETCH(QString, knownIssue);
+        Expected want;
+        want.ok = ok;
+        (ok ? want.warning : want.error) = text.toStdString();
+        want.slices = slices;
+        want.instants = instants;
+        want.counterSamples = counterSamples;
+        const std::string path = repoTestData("hostile/" + file.toStdString());
+        ImportResult r = importWithDeadline(path, 20);
+        const std::string diff = check(r, want);
+        if (!knownIssue.isEmpty()) QEXPECT_FAIL("", qPrintable(knownIssue), Continue);
+        QVERIFY2(diff.empty(), (path + ": " + diff).c_str());
+    }
+
+    // 100,000 nested objects in one event's args: a clear error, no stack overflow.
+    void deeplyNestedArgs() {
+        const int depth = 100000;
+        std::string s = "[{\"ph\":\"X\",\"name\":\"deep\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1,\"args\":{\"a\":";
+        for (int i = 0; i < depth; ++i) s += "{\"a\":";
+        s += "1";
+        s.append(depth, '}');
+        s += "}},{\"ph\":\"X\",\"name\":\"after\",\"pid\":1,\"tid\":1,\"ts\":5,\"dur\":1}]";
+        const QString path = tmp_.filePath("deep_args.json");
+        QVERIFY(writeFile(path, s));
+        // The importer bounds nesting at 1000 levels and rejects the file with the byte offset.
+        Expected want;
+        want.ok = false;
+        want.error = "nested deeper";
+        expectFile(path.toStdString(), want);
+    }
+
+    // 1,000,000 '[' and nothing else: an error, not a stack overflow.
+    void millionOpenBrackets() {
+        const QString path = tmp_.filePath("brackets.json");
+        QVERIFY(writeFile(path, std::string(1000000, '[')));
+        Expected want;
+        want.ok = false;
+        want.error = "nested deeper";
+        expectFile(path.toStdString(), want);
+    }
+
+    // ~100 MB of zero bytes gzip'ed (~100 KB on disk): rejected without inflating it all.
+    void gzipBombOfZeros() {
+        const QString path = tmp_.filePath("zeros.json.gz");
+        QVERIFY(writeFile(path, gzipOf("", '\0', size_t(100) << 20, "")));
+        const bool canMeasure = resetPeakRss();
+        const long long before = peakRssBytes();
+        Expected want;
+        want.ok = false;
+        want.error = "not a trace";
+        expectFile(path.toStdString(), want);
+        if (canMeasure) {
+            const long long grown = peakRssBytes() - before;
+            qInfo("zeros bomb: peak RSS grew by %lld bytes", grown);
+            QVERIFY2(grown < (64ll << 20), ("peak RSS grew by " + std::to_string(grown) + " bytes").c_str());
+        }
+    }
+
+    // "[" + 100 MB of spaces + "]" gzip'ed: a valid, empty trace. Loads (empty) within a
+    // memory bound of a few times the inflated size, or fails with a clear error.
+    void gzipBombOfWhitespace() {
+        const QString path = tmp_.filePath("spaces.json.gz");
+        QVERIFY(writeFile(path, gzipOf("[", ' ', size_t(100) << 20, "]")));
+        const bool canMeasure = resetPeakRss();
+        const long long before = peakRssBytes();
+        ImportResult r = importWithDeadline(path.toStdString(), 30);
+        if (r.ok()) QCOMPARE(r.trace->counts().slices, size_t(0));
+        else QVERIFY2(!r.error.empty() && r.error.find('\n') == std::string::npos, r.error.c_str());
+        if (canMeasure) {
+            const long long grown = peakRssBytes() - before;
+            qInfo("whitespace bomb: %s, peak RSS grew by %lld bytes", r.ok() ? "loaded" : r.error.c_str(), grown);
+            QVERIFY2(grown < (600ll << 20), ("peak RSS grew by " + std::to_string(grown) + " bytes").c_str());
+        }
+    }
+
+    // A gzip file cut in the middle: the events inflated before the cut load, with a warning.
+    void gzipCutInTheMiddle() {
+        std::string text = "[";
+        const int n = 20000;
+        for (int i = 0; i < n; ++i) {
+            text += "{\"ph\":\"X\",\"name\":\"op" + std::to_string(i % 97) + "\",\"pid\":1,\"tid\":1,\"ts\":" +
+                    std::to_string(i * 10) + ",\"dur\":5,\"args\":{\"i\":" + std::to_string(i) + "}},\n";
+        }
+        text += "{\"ph\":\"i\",\"name\":\"end\",\"s\":\"g\",\"ts\":" + std::to_string(n * 10) + "}]";
+        const std::string gz = gzipText(text);
+        const QString path = tmp_.filePath("cut.json.gz");
+        QVERIFY(writeFile(path, gz.substr(0, gz.size() / 2)));
+        ImportResult r = importWithDeadline(path.toStdString(), 20);
+        QVERIFY2(r.ok(), r.error.c_str());
+        const size_t slices = r.trace->counts().slices;
+        QVERIFY2(slices > 0 && slices < size_t(n), std::to_string(slices).c_str());
+        QVERIFY2(anyWarningContains(*r.trace, "truncat"), joinWarnings(*r.trace).c_str());
+        // The whole (uncut) file for comparison: every event.
+        const QString whole = tmp_.filePath("whole.json.gz");
+        QVERIFY(writeFile(whole, gz));
+        ImportResult w = importWithDeadline(whole.toStdString(), 20);
+        QVERIFY2(w.ok(), w.error.c_str());
+        QCOMPARE(w.trace->counts().slices, size_t(n));
+        QVERIFY(!anyWarningContains(*w.trace, "truncat"));
+    }
+
+    void missingFile() {
+        Expected want;
+        want.ok = false;
+        want.error = "no such file";
+        expectFile(tmp_.filePath("does-not-exist.json").toStdString(), want);
+    }
+
+    // The speedscope edge-case files: slices, unfinished slices, overflow lanes and warnings,
+    // worked out by hand from the raw files under the importer's rules (E closes the innermost
+    // open B of its thread, events in ts order; an unmatched B ends at the trace end).
+    void speedscopeEdgeCases_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("slices");
+        QTest::addColumn<int>("unfinished");
+        QTest::addColumn<int>("overflow");
+        QTest::addColumn<QString>("warning");  // "" = none required
+        QTest::addColumn<qint64>("spanNs");
+        // alpha 0-14 > beta 1-13 > gamma 2-7, epsilon (X with tdur but no dur) at 7, 0 long.
+        QTest::newRow("simple") << "simple.json" << 4 << 0 << 0 << "" << qint64(14000);
+        QTest::newRow("simple-partial") << "simple-partial.json" << 4 << 0 << 0 << "truncat" << qint64(14000);
+        QTest::newRow("simple-partial-trailing-comma") << "simple-partial-trailing-comma.json" << 4 << 0 << 0 << "truncat" << qint64(14000);
+        QTest::newRow("simple-partial-whitespace") << "simple-partial-whitespace.json" << 4 << 0 << 0 << "truncat" << qint64(14000);
+        QTest::newRow("simple-object") << "simple-object.json" << 3 << 0 << 0 << "" << qint64(14000);
+        // Pairs listed out of ts order: A 0-10 > B 1-9 > C 2-8.
+        QTest::newRow("out-of-order") << "out-of-order.json" << 3 << 0 << 0 << "" << qint64(10000);
+        // In ts order the two extra E at ts 5 close beta and alpha; E at 13 and 14 are unmatched.
+        QTest::newRow("too-many-end-events") << "too-many-end-events.json" << 2 << 0 << 0 << "without an open B" << qint64(5000);
+        // Two B never closed: both end at the trace end (X at 10-11).
+        QTest::newRow("not-enough-end-events") << "not-enough-end-events.json" << 3 << 2 << 0 << "never ended" << qint64(11000);
+        QTest::newRow("only-begin-events") << "only-begin-events.json" << 3 << 3 << 0 << "never ended" << qint64(2000);
+        // E "beta" closes the open "alpha" (catapult: close + warn).
+        QTest::newRow("mismatched-name") << "mismatched-name.json" << 1 << 0 << 0 << "another name" << qint64(10000);
+        QTest::newRow("unbalanced-name") << "unbalanced-name.json" << 2 << 0 << 0 << "another name" << qint64(10000);
+        // E "A" at 10 closes the innermost open B ("B", 1-10); A stays open until 11.
+        QTest::newRow("end-non-top-of-stack") << "end-non-top-of-stack.json" << 3 << 1 << 0 << "never ended" << qint64(11000);
+        QTest::newRow("invalid-x-nesting") << "invalid-x-nesting.json" << 2 << 0 << 1 << "overlap" << qint64(15000);
+        QTest::newRow("zero-duration-events") << "zero-duration-events.json" << 4 << 0 << 0 << "" << qint64(10000);
+        QTest::newRow("x-events-matching-start") << "x-events-matching-start.json" << 9 << 0 << 0 << "" << qint64(20000);
+        QTest::newRow("x-events-matching-end") << "x-events-matching-end.json" << 9 << 0 << 0 << "" << qint64(20000);
+        QTest::newRow("simultaneous-anonymous-calls") << "simultaneous-anonymous-calls.json" << 6 << 0 << 0 << "" << qint64(5000);
+        QTest::newRow("must-retain-original-order") << "must-retain-original-order.json" << 7 << 0 << 0 << "" << qint64(10000);
+        QTest::newRow("multiprocess") << "multiprocess.json" << 8 << 0 << 0 << "" << qint64(1000);
+        // Only top-level samples/stackFrames and two M events: loads, empty, saying samples were skipped.
+        QTest::newRow("simple-with-samples") << "simple-with-samples.json" << 0 << 0 << 0 << "samples" << qint64(0);
+    }
+
+    void speedscopeEdgeCases() {
+        QFETCH(QString, file);
+        QFETCH(int, slices);
+        QFETCH(int, unfinished);
+        QFETCH(int, overflow);
+        QFETCH(QString, warning);
+        QFETCH(qint64, spanNs);
+        ImportResult r = importWithDeadline(sharedTestData("public/speedscope/" + file.toStdString()), 20);
+        QVERIFY2(r.ok(), r.error.c_str());
+        const Trace& t = *r.trace;
+        int gotUnfinished = 0, gotOverflow = 0;
+        for (const Track& track : t.tracks) {
+            for (size_t i = 0; i < track.slices.size(); ++i) gotUnfinished += track.slices.unfinished(i);
+            if (track.overflowOf != kNoIndex) gotOverflow += int(track.slices.size());
+        }
+        QCOMPARE(int(t.counts().slices), slices);
+        QCOMPARE(gotUnfinished, unfinished);
+        QCOMPARE(gotOverflow, overflow);
+        QCOMPARE(qint64(t.spanNs()), spanNs);
+        if (!warning.isEmpty())
+            QVERIFY2(anyWarningContains(t, warning.toStdString()), joinWarnings(t).c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(ChromeHostileTest)
+#include "tst_chrome_hostile.moc"

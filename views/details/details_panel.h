@@ -1,0 +1,64 @@
+// The details dock: for a selected slice its name, category, times, self time,
+// track, decoded args, parent, children and flows (each linked slice is
+// clickable); for a range selection the per-name aggregate table.
+#pragma once
+
+#include "model/analysis/range_aggregate.h"
+#include "model/trace/trace.h"
+
+#include <QFutureWatcher>
+#include <QWidget>
+
+#include <memory>
+
+class QLabel;
+class QSortFilterProxyModel;
+class QStackedWidget;
+class QTableView;
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace tracescope {
+
+class RangeAggregateModel;
+class TraceSelection;
+
+class DetailsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit DetailsPanel(QWidget* parent = nullptr);
+    ~DetailsPanel() override;
+
+    void setTrace(std::shared_ptr<const Trace> trace);
+    void setSelection(TraceSelection* selection);
+
+    void showSlice(SliceRef slice);
+    void showRange(qint64 begin, qint64 end);
+    void clear();
+
+    // For tests: the text shown for a field ("Duration", "Self time", ...) or an arg key.
+    QString fieldText(const QString& field) const;
+    QTreeWidget* sliceTree() const { return tree_; }
+    RangeAggregateModel* rangeModel() const { return rangeModel_; }
+    void waitForRange();
+
+private:
+    std::shared_ptr<const Trace> trace_;
+    TraceSelection* selection_ = nullptr;
+    QStackedWidget* stack_;
+    QLabel* hint_;
+    QTreeWidget* tree_;
+    QWidget* rangePage_;
+    QLabel* rangeTitle_;
+    QTableView* rangeTable_;
+    RangeAggregateModel* rangeModel_;
+    QSortFilterProxyModel* rangeProxy_;
+    QFutureWatcher<std::shared_ptr<RangeAggregate>> rangeWatcher_;
+
+    QTreeWidgetItem* addField(QTreeWidgetItem* parent, const QString& key, const QString& value);
+    QTreeWidgetItem* addSliceLink(QTreeWidgetItem* parent, const QString& key, SliceRef slice);
+    QString sliceLabel(SliceRef slice) const;
+    QString trackLabel(TrackIndex t) const;
+};
+
+}  // namespace tracescope

@@ -1,0 +1,175 @@
+// Slices and instants of one track (declared in track_painter.h).
+#include "views/timeline/track_painter.h"
+
+#include <QFontMetrics>
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+
+namespace tracescope {
+
+namespace {
+
+constexpr int kMinLabelWidth = 28;  // px: narrower slices get no text
+constexpr double kFoldWidth = 2.0;  // px: narrower slices fold into bars
+constexpr int kFoldJump = 3;        // px: a fold absorbs slices starting this close to it
+
+QColor blend(QColor a, const QColor& b, double t) {
+    return QColor::fromRgbF(float(a.redF() * (1 - t) + b.redF() * t), float(a.greenF() * (1 - t) + b.greenF() * t),
+                            float(a.blueF() * (1 - t) + b.blueF() * t));
+}
+
+}  // namespace
+
+bool TimelineHighlight::contains(const Trace& trace, SliceRef s) const {
+    if (!nameMatches.empty()) {
+        const StringId name = trace.tracks[s.track].slices.name[s.index];
+        if (name < nameMatches.size() && nameMatches[name]) return true;
+    }
+    return !refs.empty() && refs.count(key(s));
+}
+
+const QString& NameCache::get(const Trace& trace, StringId id) {
+    auto it = names_.find(id);
+    if (it == names_.end()) {
+        const std::string_view s = trace.str(id);
+        it = names_.insert(id, QString::fromUtf8(s.data(), qsizetype(s.size())));
+    }
+    return it.value();
+}
+
+void paintSliceTrack(const TrackPaintContext& ctx, TrackIndex t, int top, uint32_t firstDepth, uint32_t endDepth) {
+    QPainter& p = *ctx.painter;
+    const Trace& trace = *ctx.trace;
+    const SliceColumns& c = trace.tracks[t].slices;
+    const SliceDepthIndex& index = ctx.index->depths;
+    const TimeAxis& axis = *ctx.axis;
+    const bool onDevice = ctx.index->onDevice[t];
+    const bool highlighting = ctx.highlight && ctx.highlight->active();
+    const double right = ctx.left + axis.width();
+    const QFontMetrics fm(p.font());
+    const int h = ctx.rowHeight - 1;  // 1 px gap between levels
+    endDepth = std::min(endDepth, index.depthCount(t));
+
+    struct Outline {
+        QRectF rect;
+        bool selected;
+    };
+    std::vector<Outline> outlines;
+
+    for (uint32_t d = firstDepth; d < endDepth; ++d) {
+        const SliceDepthIndex::Level level = index.atDepth(t, d);
+        const int y = top + int(d) * ctx.rowHeight;
+        // An open fold: pixel columns [foldX0, foldX1) holding only narrow slices.
+        int foldX0 = 0, foldX1 = -1;
+        QRgb foldRgb = 0;
+        auto flushFold = [&] {
+            if (foldX1 <= foldX0) return;
+            // Folded runs are drawn desaturated: "many small slices here, zoom in".
+            QColor fc = blend(QColor(foldRgb), QColor(128, 128, 128), 0.45);
+            if (highlighting) fc = blend(fc, ctx.background, 0.6);
+            p.fillRect(foldX0, y, foldX1 - foldX0, h, fc);
+            foldX1 = -1;
+        };
+        size_t i = level.firstEndingAfter(TimeNs(std::floor(axis.begin())));
+        const double windowEnd = axis.end();
+        while (i < level.size()) {
+            const uint32_t k = level[i];
+            const double start = double(c.start[k]);
+            if (start >= windowEnd) break;
+            const double x0 = ctx.left + axis.x(start);
+            const double x1 = ctx.left + axis.x(start + double(c.duration[k]));
+            if (x1 - x0 < kFoldWidth) {
+                // Narrow: fold every slice starting in this pixel column into the bar, then jump.
+                const int col = int(std::floor(x0));
+                if (foldX1 >= 0 && col <= foldX1) {
+                    foldX1 = std::max(foldX1, col + 1);
+                } else {
+                    flushFold();
+                    foldX0 = col;
+                    foldX1 = col + 1;
+                    foldRgb = ctx.palette->sliceColor(trace, c.name[k], c.category[k], onDevice);
+                }
+                // Absorb every slice starting within the next kFoldJump columns (gaps that
+                // small do not show at this zoom anyway): one search per kFoldJump pixels.
+                const TimeNs nextColumn = TimeNs(std::ceil(axis.time(double(col + kFoldJump) - ctx.left)));
+                const size_t j = std::max(i + 1, level.firstStartingAt(nextColumn, i + 1));
+                // The last slice absorbed may reach further (same-depth slices never
+                // overlap, so only that one can): draw it if wide, else extend the bar over it.
+                const uint32_t last = level[j - 1];
+                const double lastX0 = ctx.left + axis.x(double(c.start[last]));
+                const double lastX1 = ctx.left + axis.x(double(c.end(last)));
+                if (j - 1 > i && lastX1 - lastX0 >= kFoldWidth) {
+                    foldX1 = std::max(foldX1, int(std::ceil(lastX0)));
+                    i = j - 1;
+                } else {
+                    foldX1 = std::max(foldX1, int(std::ceil(std::max(lastX0 + 1, lastX1))));
+                    i = j;
+                }
+                continue;
+            }
+            flushFold();
+            ++i;
+            const SliceRef ref{t, k};
+            const int ix0 = int(std::floor(std::max(x0, ctx.left - 2)));
+            const int ix1 = int(std::ceil(std::min(x1, right + 2)));
+            // Leave a 1 px seam between neighbours that are wide enough to spare it.
+            const int w = (ix1 - ix0) >= 4 ? ix1 - ix0 - 1 : ix1 - ix0;
+            const QRect rect(ix0, y, w, h);
+            QColor fill(ctx.palette->sliceColor(trace, c.name[k], c.category[k], onDevice));
+            const bool match = highlighting && ctx.highlight->contains(trace, ref);
+            if (highlighting && !match) fill = blend(fill, ctx.background, 0.7);
+            p.fillRect(rect, fill);
+            if (c.unfinished(k)) p.fillRect(rect, QBrush(QColor(0, 0, 0, 90), Qt::BDiagPattern));
+            const bool selected = ref == ctx.selected;
+            if (selected || match) outlines.push_back({QRectF(rect), selected});
+            if (w >= kMinLabelWidth) {
+                const QRect textRect = rect.adjusted(3, 0, -3, 0);
+                const QString label = fm.elidedText(ctx.names->get(trace, c.name[k]), Qt::ElideRight, textRect.width());
+                if (!label.isEmpty()) {
+                    p.setPen(QColor(ColorPalette::textColorOn(fill.rgb())));
+                    p.drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft, label);
+                }
+            }
+        }
+        flushFold();
+    }
+    // Outlines last so neighbours do not paint over them.
+    for (const Outline& o : outlines) {
+        QPen pen(o.selected ? ctx.text : ctx.accent, o.selected ? 2.0 : 1.5);
+        p.setPen(pen);
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(o.rect.adjusted(0.5, 0.5, -0.5, -0.5));
+    }
+}
+
+void paintInstants(const TrackPaintContext& ctx, TrackIndex t, int top, int height) {
+    QPainter& p = *ctx.painter;
+    const Trace& trace = *ctx.trace;
+    const InstantColumns& in = trace.tracks[t].instants;
+    if (in.empty()) return;
+    const TimeAxis& axis = *ctx.axis;
+    const double w = axis.width();
+    const int size = std::min(height, 10);
+    p.setRenderHint(QPainter::Antialiasing, true);
+    p.setPen(Qt::NoPen);
+    // One marker per pixel column that holds at least one instant.
+    auto it = std::lower_bound(in.time.begin(), in.time.end(), TimeNs(std::floor(axis.begin())));
+    while (it != in.time.end()) {
+        const double x = axis.x(double(*it));
+        if (x > w) break;
+        const auto k = size_t(it - in.time.begin());
+        QColor color = ColorPalette::colorFor(SliceKind::Other, trace.str(in.name[k]), ctx.palette->dark());
+        p.setBrush(color.darker(130));
+        const double cx = ctx.left + x;
+        const QPointF tri[3] = {{cx - size / 2.0, double(top)}, {cx + size / 2.0, double(top)},
+                                {cx, double(top + size)}};
+        p.drawPolygon(tri, 3);
+        const TimeNs nextColumn = TimeNs(std::ceil(axis.time(std::floor(x) + 1)));
+        it = std::lower_bound(it + 1, in.time.end(), nextColumn);
+    }
+    p.setRenderHint(QPainter::Antialiasing, false);
+}
+
+}  // namespace tracescope

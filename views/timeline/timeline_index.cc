@@ -1,0 +1,20 @@
+#include "views/timeline/timeline_index.h"
+
+namespace tracescope {
+
+std::shared_ptr<const TimelineIndex> TimelineIndex::build(const Trace& trace, const std::atomic<bool>* cancel) {
+    auto index = std::make_shared<TimelineIndex>();
+    if (!index->depths.build(trace, cancel)) return nullptr;
+    index->counters.resize(trace.tracks.size());
+    index->onDevice.resize(trace.tracks.size(), 0);
+    for (TrackIndex t = 0; t < trace.tracks.size(); ++t) {
+        if (cancel && cancel->load(std::memory_order_relaxed)) return nullptr;
+        const Track& track = trace.tracks[t];
+        if (!track.counter.empty()) index->counters[t] = CounterRangeIndex(track.counter);
+        if (track.process < trace.processes.size())
+            index->onDevice[t] = trace.processes[track.process].kind == ProcessKind::Device;
+    }
+    return index;
+}
+
+}  // namespace tracescope

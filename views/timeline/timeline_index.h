@@ -1,0 +1,25 @@
+// Everything the timeline precomputes once per trace (off the UI thread) so a
+// frame never scans events: per-depth slice lists, counter min/max trees, and
+// per-track facts used while painting.
+#pragma once
+
+#include "model/analysis/counter_range_index.h"
+#include "model/analysis/slice_depth_index.h"
+#include "model/trace/trace.h"
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+namespace tracescope {
+
+struct TimelineIndex {
+    SliceDepthIndex depths;
+    std::vector<CounterRangeIndex> counters;  // per track (empty for non-counter tracks)
+    std::vector<uint8_t> onDevice;            // per track: its process is a device
+
+    // Returns nullptr when cancelled.
+    static std::shared_ptr<const TimelineIndex> build(const Trace& trace, const std::atomic<bool>* cancel = nullptr);
+};
+
+}  // namespace tracescope

@@ -1,0 +1,253 @@
+#include "views/timeline/timeline_view.h"
+
+#include "views/trace_selection.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QHBoxLayout>
+#include <QKeySequence>
+#include <QLabel>
+#include <QLineEdit>
+#include <QScrollBar>
+#include <QShortcut>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+namespace tracescope {
+
+TimelineView::TimelineView(QWidget* parent) : TraceView(parent) {
+    auto* bar = new QHBoxLayout;
+    bar->setContentsMargins(6, 4, 6, 4);
+    search_ = new QLineEdit(this);
+    search_->setPlaceholderText(tr("Find slices by name (Ctrl+F)"));
+    search_->setClearButtonEnabled(true);
+    search_->setMinimumWidth(260);
+    search_->setMaximumWidth(480);
+    regex_ = new QCheckBox(tr("Regex"), this);
+    regex_->setToolTip(tr("Treat the search text as a regular expression (ECMAScript, case-insensitive)"));
+    prev_ = new QToolButton(this);
+    prev_->setText(QStringLiteral("▲"));
+    prev_->setToolTip(tr("Previous match (Shift+Enter)"));
+    next_ = new QToolButton(this);
+    next_->setText(QStringLiteral("▼"));
+    next_->setToolTip(tr("Next match (Enter)"));
+    matchLabel_ = new QLabel(this);
+    matchLabel_->setMinimumWidth(120);
+    auto* hint = new QLabel(tr("Ctrl+wheel / W S zoom · drag / A D pan · Shift+drag range · F focus · 0 fit"), this);
+    hint->setForegroundRole(QPalette::PlaceholderText);
+    bar->addWidget(search_);
+    bar->addWidget(regex_);
+    bar->addWidget(prev_);
+    bar->addWidget(next_);
+    bar->addWidget(matchLabel_);
+    bar->addStretch(1);
+    bar->addWidget(hint);
+
+    canvas_ = new TimelineCanvas(this);
+    vscroll_ = new QScrollBar(Qt::Vertical, this);
+    auto* body = new QHBoxLayout;
+    body->setContentsMargins(0, 0, 0, 0);
+    body->setSpacing(0);
+    body->addWidget(canvas_, 1);
+    body->addWidget(vscroll_);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addLayout(bar);
+    layout->addLayout(body, 1);
+
+    connect(vscroll_, &QScrollBar::valueChanged, canvas_, &TimelineCanvas::setScrollY);
+    connect(canvas_, &TimelineCanvas::viewChanged, this, &TimelineView::syncScrollBar);
+    connect(canvas_, &TimelineCanvas::contentHeightChanged, this, &TimelineView::syncScrollBar);
+    connect(canvas_, &TimelineCanvas::sliceClicked, this, &TimelineView::publishSelection);
+    connect(canvas_, &TimelineCanvas::rangeSelected, this, &TimelineView::rangeSelected);
+    connect(canvas_, &TimelineCanvas::rangeCleared, this, &TimelineView::rangeCleared);
+
+    // Typing restarts the search after a short pause; Enter / Shift+Enter walk the matches.
+    auto* debounce = new QTimer(this);
+    debounce->setSingleShot(true);
+    debounce->setInterval(200);
+    connect(search_, &QLineEdit::textChanged, debounce, qOverload<>(&QTimer::start));
+    connect(debounce, &QTimer::timeout, this, &TimelineView::startSearch);
+    connect(regex_, &QCheckBox::toggled, this, &TimelineView::startSearch);
+    connect(search_, &QLineEdit::returnPressed, this, [this] {
+        if (QApplication::keyboardModifiers() & Qt::ShiftModifier) previousMatch();
+        else nextMatch();
+    });
+    connect(prev_, &QToolButton::clicked, this, &TimelineView::previousMatch);
+    connect(next_, &QToolButton::clicked, this, &TimelineView::nextMatch);
+    auto* find = new QShortcut(QKeySequence::Find, this);
+    find->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(find, &QShortcut::activated, this, &TimelineView::focusSearch);
+    auto* back = new QShortcut(QKeySequence(Qt::SHIFT | Qt::Key_Return), search_);
+    back->setContext(Qt::WidgetShortcut);
+    connect(back, &QShortcut::activated, this, &TimelineView::previousMatch);
+    auto* clear = new QShortcut(QKeySequence(Qt::Key_Escape), search_);
+    clear->setContext(Qt::WidgetShortcut);
+    connect(clear, &QShortcut::activated, this, [this] {
+        search_->clear();
+        canvas_->setFocus();
+    });
+
+    connect(&indexWatcher_, &QFutureWatcher<std::shared_ptr<const TimelineIndex>>::finished, this, [this] {
+        auto index = indexWatcher_.result();
+        if (!index || !trace_) return;
+        canvas_->setIndex(index);
+        emit ready();
+    });
+    connect(&searchWatcher_, &QFutureWatcher<std::shared_ptr<SliceSearchResult>>::finished, this,
+            &TimelineView::searchFinished);
+    updateMatchLabel();
+}
+
+TimelineView::~TimelineView() {
+    if (indexCancel_) *indexCancel_ = true;
+    if (searchCancel_) *searchCancel_ = true;
+    indexWatcher_.waitForFinished();
+    searchWatcher_.waitForFinished();
+}
+
+void TimelineView::setTrace(std::shared_ptr<const Trace> trace) {
+    if (indexCancel_) *indexCancel_ = true;
+    if (searchCancel_) *searchCancel_ = true;
+    trace_ = std::move(trace);
+    matches_.clear();
+    current_ = -1;
+    canvas_->setTrace(trace_);
+    syncScrollBar();
+    updateMatchLabel();
+    if (!trace_) return;
+    indexCancel_ = std::make_shared<std::atomic<bool>>(false);
+    indexWatcher_.setFuture(QtConcurrent::run([trace = trace_, cancel = indexCancel_] {
+        return TimelineIndex::build(*trace, cancel.get());
+    }));
+    if (!search_->text().isEmpty()) startSearch();
+}
+
+void TimelineView::setSelection(TraceSelection* selection) {
+    if (selection_) disconnect(selection_, nullptr, this, nullptr);
+    TraceView::setSelection(selection);
+    if (!selection_) return;
+    connect(selection_, &TraceSelection::sliceSelected, this, [this](SliceRef s) {
+        if (publishing_) return;
+        canvas_->setSelectedSlice(s, true);
+    });
+    connect(selection_, &TraceSelection::slicesHighlighted, this, [this](std::vector<SliceRef> slices, QString label) {
+        TimelineHighlight h;
+        for (SliceRef s : slices) h.refs.insert(TimelineHighlight::key(s));
+        canvas_->setHighlight(std::move(h));
+        matches_ = std::move(slices);
+        if (trace_) {
+            std::sort(matches_.begin(), matches_.end(), [&](SliceRef a, SliceRef b) {
+                return trace_->tracks[a.track].slices.start[a.index] < trace_->tracks[b.track].slices.start[b.index];
+            });
+        }
+        current_ = -1;
+        updateMatchLabel();
+        if (!label.isEmpty()) matchLabel_->setText(label);
+        if (!matches_.empty()) goToMatch(0);
+    });
+}
+
+void TimelineView::waitUntilReady() {
+    indexWatcher_.waitForFinished();
+    searchWatcher_.waitForFinished();
+    QCoreApplication::processEvents();  // deliver the watchers' finished signals
+}
+
+void TimelineView::focusSearch() {
+    search_->setFocus();
+    search_->selectAll();
+}
+
+void TimelineView::setSearchText(const QString& text, bool regex) {
+    const QSignalBlocker block(regex_);
+    regex_->setChecked(regex);
+    search_->setText(text);
+    startSearch();
+}
+
+void TimelineView::startSearch() {
+    if (searchCancel_) *searchCancel_ = true;
+    matches_.clear();
+    current_ = -1;
+    const QString text = search_->text();
+    if (!trace_ || text.isEmpty()) {
+        canvas_->setHighlight({});
+        updateMatchLabel();
+        return;
+    }
+    searchCancel_ = std::make_shared<std::atomic<bool>>(false);
+    const SearchMode mode = regex_->isChecked() ? SearchMode::Regex : SearchMode::Substring;
+    matchLabel_->setText(tr("searching…"));
+    searchWatcher_.setFuture(QtConcurrent::run([trace = trace_, query = text.toStdString(), mode, cancel = searchCancel_] {
+        return std::make_shared<SliceSearchResult>(searchSlices(*trace, query, mode, cancel.get()));
+    }));
+}
+
+void TimelineView::searchFinished() {
+    auto result = searchWatcher_.result();
+    if (!result || result->cancelled) return;
+    matches_ = std::move(result->matches);
+    current_ = -1;
+    TimelineHighlight h;
+    if (result->error.empty()) h.nameMatches = std::move(result->nameMatches);
+    // A search with no hits still dims everything, which says "nothing here" at a glance.
+    if (h.nameMatches.empty() && result->error.empty()) h.nameMatches.assign(1, 0);
+    canvas_->setHighlight(std::move(h));
+    updateMatchLabel(QString::fromStdString(result->error));
+}
+
+void TimelineView::updateMatchLabel(const QString& error) {
+    const bool any = !matches_.empty();
+    prev_->setEnabled(any);
+    next_->setEnabled(any);
+    if (!error.isEmpty()) {
+        matchLabel_->setText(error);
+        return;
+    }
+    if (search_->text().isEmpty() && !any) {
+        matchLabel_->clear();
+        return;
+    }
+    if (!any) matchLabel_->setText(tr("no matches"));
+    else if (current_ < 0) matchLabel_->setText(tr("%1 matches").arg(matches_.size()));
+    else matchLabel_->setText(tr("%1 of %2").arg(current_ + 1).arg(matches_.size()));
+}
+
+void TimelineView::nextMatch() {
+    if (matches_.empty()) return;
+    goToMatch(current_ + 1 >= int(matches_.size()) ? 0 : current_ + 1);
+}
+
+void TimelineView::previousMatch() {
+    if (matches_.empty()) return;
+    goToMatch(current_ <= 0 ? int(matches_.size()) - 1 : current_ - 1);
+}
+
+void TimelineView::goToMatch(int i) {
+    current_ = i;
+    canvas_->setSelectedSlice(matches_[size_t(i)], true);
+    publishSelection(matches_[size_t(i)]);
+    updateMatchLabel();
+}
+
+void TimelineView::publishSelection(SliceRef s) {
+    if (!selection_) return;
+    publishing_ = true;
+    selection_->selectSlice(s);
+    publishing_ = false;
+}
+
+void TimelineView::syncScrollBar() {
+    const QSignalBlocker block(vscroll_);
+    vscroll_->setRange(0, canvas_->maxScrollY());
+    vscroll_->setPageStep(std::max(1, canvas_->height() - TimelineCanvas::kRulerHeight));
+    vscroll_->setSingleStep(18);
+    vscroll_->setValue(canvas_->scrollY());
+}
+
+}  // namespace tracescope

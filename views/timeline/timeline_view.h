@@ -1,0 +1,76 @@
+// The Timeline tab: a search bar over the timeline canvas with a vertical
+// scroll bar. Builds the timeline index and runs searches off the UI thread,
+// and wires the canvas to the shared TraceSelection.
+#pragma once
+
+#include "model/analysis/slice_search.h"
+#include "views/timeline/timeline_canvas.h"
+#include "views/trace_view.h"
+
+#include <QFutureWatcher>
+
+#include <atomic>
+#include <memory>
+
+class QCheckBox;
+class QLabel;
+class QLineEdit;
+class QScrollBar;
+class QToolButton;
+
+namespace tracescope {
+
+class TimelineView : public TraceView {
+    Q_OBJECT
+public:
+    explicit TimelineView(QWidget* parent = nullptr);
+    ~TimelineView() override;
+
+    void setTrace(std::shared_ptr<const Trace> trace) override;
+    void setSelection(TraceSelection* selection) override;
+
+    TimelineCanvas* canvas() const { return canvas_; }
+    // Blocks until the index (and a pending search) are ready: for tests and --screenshot.
+    void waitUntilReady();
+    bool isReady() const { return canvas_->hasIndex(); }
+
+    // Search (Ctrl+F): substring, or a regex when the "regex" box is ticked.
+    void setSearchText(const QString& text, bool regex = false);
+    const std::vector<SliceRef>& searchMatches() const { return matches_; }
+    int currentMatch() const { return current_; }
+    void nextMatch();
+    void previousMatch();
+    void focusSearch();
+
+signals:
+    void ready();
+    void rangeSelected(qint64 begin, qint64 end);
+    void rangeCleared();
+
+private:
+    TimelineCanvas* canvas_;
+    QScrollBar* vscroll_;
+    QLineEdit* search_;
+    QCheckBox* regex_;
+    QLabel* matchLabel_;
+    QToolButton* prev_;
+    QToolButton* next_;
+    std::shared_ptr<const Trace> trace_;
+
+    QFutureWatcher<std::shared_ptr<const TimelineIndex>> indexWatcher_;
+    std::shared_ptr<std::atomic<bool>> indexCancel_;
+    QFutureWatcher<std::shared_ptr<SliceSearchResult>> searchWatcher_;
+    std::shared_ptr<std::atomic<bool>> searchCancel_;
+    std::vector<SliceRef> matches_;
+    int current_ = -1;
+    bool publishing_ = false;  // set while we publish a selection, to ignore its echo
+
+    void startSearch();
+    void searchFinished();
+    void goToMatch(int i);
+    void syncScrollBar();
+    void publishSelection(SliceRef s);
+    void updateMatchLabel(const QString& error = {});
+};
+
+}  // namespace tracescope

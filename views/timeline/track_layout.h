@@ -1,0 +1,57 @@
+// Vertical layout of the timeline: a header row per process, then its tracks
+// (in the order the Trace gives: devices first, overflow lanes right after
+// their track). Collapsed processes show only their header.
+#pragma once
+
+#include "model/trace/trace.h"
+
+#include <vector>
+
+namespace tracescope {
+
+struct LayoutRow {
+    enum class Kind : uint8_t { Process, Track };
+    Kind kind = Kind::Track;
+    ProcessIndex process = kNoIndex;
+    TrackIndex track = kNoIndex;
+    int y = 0;       // top, in content coordinates (0 = first row under the ruler)
+    int height = 0;
+    uint32_t depths = 0;  // slice rows drawn (Track rows)
+};
+
+struct TrackMetrics {
+    int processHeader = 24;
+    int sliceRow = 18;     // one nesting level
+    int trackPadding = 3;  // above and below the slices of a track
+    int counterTrack = 40;
+    int markerTrack = 18;
+};
+
+class TrackLayout {
+public:
+    void build(const Trace& trace, const std::vector<uint8_t>& collapsed, const TrackMetrics& m = {});
+
+    const std::vector<LayoutRow>& rows() const { return rows_; }
+    int contentHeight() const { return height_; }
+    // The row at content y; nullptr past the end.
+    const LayoutRow* rowAt(int y) const;
+    // Index of the first row whose bottom is below y.
+    size_t firstRowBelow(int y) const;
+    // The row of a track (nullptr when its process is collapsed).
+    const LayoutRow* rowOfTrack(TrackIndex t) const;
+    const LayoutRow* rowOfProcess(ProcessIndex p) const;
+    const TrackMetrics& metrics() const { return metrics_; }
+    // Content y of the top of nesting level `depth` in a track row.
+    int depthTop(const LayoutRow& row, uint32_t depth) const {
+        return row.y + metrics_.trackPadding + int(depth) * metrics_.sliceRow;
+    }
+
+private:
+    std::vector<LayoutRow> rows_;
+    std::vector<int> trackRow_;    // track -> row index or -1
+    std::vector<int> processRow_;  // process -> row index
+    int height_ = 0;
+    TrackMetrics metrics_;
+};
+
+}  // namespace tracescope
