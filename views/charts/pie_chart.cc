@@ -48,6 +48,9 @@ PieChart::PieChart(const QString& title, QWidget* parent) : QWidget(parent) {
     chart_->setTitle(title);
     chart_->legend()->setAlignment(Qt::AlignRight);
     chart_->legend()->setShowToolTips(true);
+    QFont legendFont = chart_->legend()->font();
+    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9);
+    chart_->legend()->setFont(legendFont);
     chart_->setMargins(QMargins(4, 4, 4, 4));
     chart_->setBackgroundRoundness(0);
     QFont titleFont = chart_->titleFont();

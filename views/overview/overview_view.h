@@ -38,6 +38,7 @@ private:
     StackedColumnChart* chart_ = nullptr;
     QLabel* chartNote_ = nullptr;
     QWidget* chartBox_ = nullptr;
+    QWidget* topBox_ = nullptr;
     QGridLayout* grid_ = nullptr;
     QLabel* noDeviceOps_ = nullptr;
     RowTableModel<TopOp>* topOps_ = nullptr;

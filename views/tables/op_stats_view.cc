@@ -214,9 +214,10 @@ void OpStatsView::showSide() {
     auto fmt = [](double ns) { return formatDuration(qint64(ns)); };
     opPie_->setTitle(device ? tr("Device self time per op") : tr("Host self time per op"));
     typePie_->setTitle(device ? tr("Device self time per op type") : tr("Host self time per op type"));
-    // The analysis already folded the pies to its top N + other.
-    opPie_->setEntries(toSlices(device ? r.deviceByOp : r.hostByOp), 1000, fmt);
-    typePie_->setEntries(toSlices(device ? r.deviceByType : r.hostByType), 1000, fmt);
+    // The analysis folded the pies to its top N + other; 8 slices keep the legend readable
+    // in a short pane (the rest join "other").
+    opPie_->setEntries(toSlices(device ? r.deviceByOp : r.hostByOp), 8, fmt);
+    typePie_->setEntries(toSlices(device ? r.deviceByType : r.hostByType), 8, fmt);
 }
 
 void OpStatsView::activateRow(int modelRow) {
