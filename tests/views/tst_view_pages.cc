@@ -7,12 +7,14 @@
 #include "model/import/import.h"
 #include "views/analysis_view.h"
 #include "views/tables/kernel_stats_view.h"
+#include "views/tables/op_stats_view.h"
 #include "views/tables/table_filter_proxy.h"
 #include "views/tables/table_page.h"
 #include "views/trace_selection.h"
 #include "views/view_catalog.h"
 
 #include <QAbstractItemModelTester>
+#include <QComboBox>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -92,6 +94,36 @@ private slots:
                     }
             }
         }
+    }
+
+    void hloGroupingOnXSpace() {
+        const QString file = sharedFile("gpu/jax0.11.2_h100_steady_emit_xspace.xplane.pb");
+        if (!QFileInfo::exists(file)) QSKIP("test data not present");
+        std::shared_ptr<const Trace> trace = load(file);
+        QVERIFY(trace);
+        // Regrouping moves time between rows, never changes the side's total.
+        OpStatsOptions byName, byHlo;
+        byHlo.grouping = OpGrouping::ByHloOp;
+        const OpStatsResult a = computeOpStats(*trace, byName), b = computeOpStats(*trace, byHlo);
+        QCOMPARE(b.deviceTotalSelfNs, a.deviceTotalSelfNs);
+        QCOMPARE(b.hostTotalSelfNs, a.hostTotalSelfNs);
+        size_t deviceRows = 0;
+        for (const OpStatsRow& r : b.rows)
+            if (r.side == OpSide::Device && !r.isIdle) {
+                ++deviceRows;
+                QVERIFY2(r.name != "XlaModule:", r.name.c_str());  // the HLO op, not JAX's empty tf_op
+            }
+        QVERIFY(deviceRows > 1);  // custom-call.1 and gemm_fusion_dot_general.1 in this run
+        // The page offers the grouping for XSpace files.
+        OpStatsView view;
+        QSignalSpy ready(&view, &AnalysisView::resultReady);
+        view.setTrace(trace);
+        QVERIFY(ready.wait(30000));
+        const int hlo = view.groupBox()->findData(int(OpGrouping::ByHloOp));
+        QVERIFY(hlo >= 0);
+        view.groupBox()->setCurrentIndex(hlo);
+        QVERIFY(ready.wait(30000));
+        QCOMPARE(view.result()->options.grouping, OpGrouping::ByHloOp);
     }
 
     void kernelTotalsMatchTheRawFile() {
