@@ -12,6 +12,7 @@
 #include "model/import/json_chunk_reader.h"
 #include "model/trace/trace_builder.h"
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -26,6 +27,14 @@ namespace {
 
 // Big enough to amortize per-chunk costs, small enough to keep a few in flight.
 constexpr size_t kChunkBytes = size_t(16) << 20;
+constexpr size_t kMinChunkBytes = size_t(1) << 20;
+
+// Small files get small chunks: about 16 per file (gzip inflates ~10x), so that
+// fixed buffers do not dominate their memory, and both workers get some.
+size_t chunkBytesFor(const ByteSource& source) {
+    const uint64_t json = source.compressed() ? source.fileSize() * 10 : source.fileSize();
+    return size_t(std::clamp<uint64_t>(json / 16, kMinChunkBytes, kChunkBytes));
+}
 
 // Chunks waiting for a worker.
 class ChunkQueue {
@@ -108,7 +117,8 @@ ImportResult importChromeJson(const std::string& path, const ImportOptions& opti
     ChromeTraceAssembler assembler(builder, strings);
 
     const unsigned workers = std::max(1u, options.threads);
-    BufferPool pool(workers + 2, kChunkBytes);
+    const size_t chunkBytes = chunkBytesFor(*source);
+    BufferPool pool(workers + 2, chunkBytes);
     ChunkQueue queue;
     MergeTurns turns;
     std::atomic<bool> stop{false};
@@ -127,9 +137,9 @@ ImportResult importChromeJson(const std::string& path, const ImportOptions& opti
     };
 
     auto work = [&] {
-        std::unique_ptr<EventChunkParser> parser = makeEventChunkParser(strings, kChunkBytes);
+        std::unique_ptr<EventChunkParser> parser = makeEventChunkParser(strings, chunkBytes);
         EventBatch batch;
-        batch.events.reserve(kChunkBytes / 128);  // grown once, not per chunk
+        batch.events.reserve(chunkBytes / 128);  // grown once, not per chunk
         EventChunk chunk;
         while (queue.pop(chunk)) {
             if (stop || options.cancelled()) {

@@ -174,9 +174,7 @@ private slots:
         QCOMPARE(perId[first->id], size_t(32));
         size_t below = 0;
         for (const auto& [id, n] : perId) below += id < (uint64_t(1) << 63);
-        QEXPECT_FAIL("", "string ids are stored as a hash of their text, not the hex value", Continue);
         QCOMPARE(first->id, uint64_t(0xafbf7fb30669feb0ull));
-        QEXPECT_FAIL("", "string ids are stored as a hash of their text, not the hex value", Continue);
         QCOMPARE(below, size_t(0));
     }
 
@@ -276,7 +274,7 @@ private slots:
         const auto eps = findSlices(trace, "epsilon");
         QCOMPARE(eps.size(), size_t(1));
         QCOMPARE(trace.originNs + trace.tracks[eps[0].track].slices.start[eps[0].index], TimeNs(7000));
-        QEXPECT_FAIL("", "the importer uses tdur as the duration when dur is missing, without a warning", Continue);
+        QEXPECT_FAIL("", "the importer takes tdur (with a warning) when dur is missing", Continue);
         QCOMPARE(trace.tracks[eps[0].track].slices.duration[eps[0].index], TimeNs(0));
     }
 
@@ -328,6 +326,21 @@ private slots:
         }
         QCOMPARE(calls.back().first, calls.back().second);
         QVERIFY(calls.back().second > 0);
+    }
+
+    // x_event_trace.json (real Chrome trace): 442 B/E pairs, some zero-long (B then E at the same ts,
+    // in that file order). Read in ts order with file order on ties, every E closes the B of its own
+    // name and nothing stays open (worked out with count_chrome_events.py's matcher); sorting E
+    // before B on ties changes the end of 156 slices.
+    void beginEndTiesKeepFileOrder() {
+        LOAD_OR_FAIL(trace, "public/catapult/x_event_trace.json");
+        size_t unfinished = 0;
+        for (const Track& t : trace.tracks)
+            for (size_t i = 0; i < t.slices.size(); ++i) unfinished += t.slices.unfinished(i);
+        QEXPECT_FAIL("", "E sorts before B at equal ts: 3 B never end, 3 E dropped, 111 E close another B", Continue);
+        QCOMPARE(unfinished, size_t(0));
+        QEXPECT_FAIL("", "E sorts before B at equal ts: 3 B never end, 3 E dropped, 111 E close another B", Continue);
+        QVERIFY2(!anyWarningContains(trace, "another name"), joinWarnings(trace).c_str());
     }
 };
 

@@ -12,7 +12,8 @@ Definitions (the importer implements the same ones):
                   an E without an open B on its thread is dropped.
   async_slices    b and S (begin) events.
   instants        i, I and n events.
-  counter_samples numeric args (JSON numbers or numeric strings) of C events.
+  counter_samples numeric args (JSON numbers or numeric strings, finite as a
+                  double) of C events.
   counter_tracks  distinct (pid, "<name> <argkey>") or (pid, "<name>[<id>] <argkey>").
   pid / tid       a string holding a plain integer equals that integer, other
                   strings are their own ids; a missing tid is the pid.
@@ -239,11 +240,15 @@ def id_text(value):
 
 
 def is_numeric(value):
+    """A counter value: a JSON number or numeric string that is finite as a
+    double (1e400 is valid JSON but no plottable value)."""
     if isinstance(value, bool):
         return False
-    if isinstance(value, (int, Decimal)):
-        return True
-    return isinstance(value, str) and _JSON_NUMBER.match(value) is not None
+    if isinstance(value, str) and _JSON_NUMBER.match(value):
+        value = Decimal(value)
+    if not isinstance(value, (int, Decimal)):
+        return False
+    return abs(Decimal(value)) <= Decimal('1.7976931348623157e308')
 
 
 def text_of(value):
