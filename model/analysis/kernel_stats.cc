@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
-#include <map>
 #include <tuple>
+#include <unordered_map>
 
 namespace tracescope {
 
@@ -96,7 +96,32 @@ bool kernelUsesTensorCore(std::string_view name) {
     return false;
 }
 
+namespace {
+bool nameIsTensorCoreEligible(std::string_view op);
+}  // namespace
+
 bool opIsTensorCoreEligible(std::string_view op, std::string_view equation) {
+    // §7.3 rules on TF/XLA op names; PyTorch aten:: ops by kind (see nameIsTensorCoreEligible). einsum "a,b->c"
+    const size_t arrow = equation.find("->");
+    if (arrow != std::string_view::npos && equation.substr(0, arrow).find(',') != std::string_view::npos) return true;
+    if (nameIsTensorCoreEligible(op)) return true;
+    // "scope/name:Type": the rules apply to the name, and to the type as if it were the last scope.
+    const size_t colon = op.rfind(':');
+    if (colon == std::string_view::npos || colon == 0 || op[colon - 1] == ':') return false;
+    const std::string type = "/" + std::string(op.substr(colon + 1));
+    return nameIsTensorCoreEligible(op.substr(0, colon)) || nameIsTensorCoreEligible(type);
+}
+
+namespace {
+
+bool nameIsTensorCoreEligible(std::string_view op) {
+    // PyTorch ops (the reference's rules name only TF ops): matrix multiplies, convolutions,
+    // einsum and attention are the ops cuBLAS/cuDNN can run on TensorCores.
+    if (op.substr(0, 6) == "aten::") {
+        for (std::string_view p : {"mm", "matmul", "linear", "conv", "einsum", "attention"})
+            if (contains(op.substr(6), p)) return true;
+        return false;
+    }
     // TF op names may carry ":Type"; the rules look at the name part.
     static constexpr std::array<std::string_view, 12> kSuffixes = {
         "Conv2D", "Conv2DBackpropFilter", "Conv2DBackpropInput", "Conv3D", "DepthwiseConv2dNative",
@@ -108,38 +133,90 @@ bool opIsTensorCoreEligible(std::string_view op, std::string_view equation) {
         if (endsWith(op, s)) return true;
     for (auto s : kInfixes)
         if (contains(op, s)) return true;
-    // einsum "a,b->c"
-    const size_t arrow = equation.find("->");
-    return arrow != std::string_view::npos && equation.substr(0, arrow).find(',') != std::string_view::npos;
+    return false;
 }
 
-KernelLaunchParams kernelParamsOf(const Trace& trace, SliceRef s) {
-    KernelLaunchParams p;
-    const std::string details = sliceArgText(trace, s, "kernel_details");
-    if (!details.empty()) {
-        parseKernelDetails(details, p);
-        return p;
-    }
-    // Kineto kernel args.
-    Dim3 d;
-    if (parseDim3(sliceArgText(trace, s, "grid"), d)) p.grid = d;
-    if (parseDim3(sliceArgText(trace, s, "block"), d)) p.block = d;
-    int64_t v;
-    if (sliceArgInt(trace, s, "registers per thread", v) && v >= 0) p.registersPerThread = static_cast<uint32_t>(v);
-    if (sliceArgInt(trace, s, "shared memory", v) && v >= 0) p.staticSharedBytes = static_cast<uint64_t>(v);
-    const std::string occ = sliceArgText(trace, s, "est. achieved occupancy %");
-    double o;
-    if (parseDouble(occ, o)) p.occupancyPct = o;
-    return p;
-}
+}  // namespace
 
 namespace {
 
-using KernelKey = std::tuple<std::string, Dim3, Dim3, uint32_t, uint64_t, std::string>;
+// Arg keys of kernel launch parameters, looked up once per trace.
+struct ParamKeys {
+    StringId kernelDetails, grid, block, registers, shared, occupancy;
+    explicit ParamKeys(const Trace& t)
+        : kernelDetails(t.strings.find("kernel_details")),
+          grid(t.strings.find("grid")),
+          block(t.strings.find("block")),
+          registers(t.strings.find("registers per thread")),
+          shared(t.strings.find("shared memory")),
+          occupancy(t.strings.find("est. achieved occupancy %")) {}
+};
+
+// One pass over the slice's args: kernel_details (XSpace) or the Kineto kernel args.
+KernelLaunchParams readParams(const Trace& trace, SliceRef s, const ParamKeys& k) {
+    KernelLaunchParams p;
+    const Track& tr = trace.tracks[s.track];
+    const ArgsOffset off = tr.slices.args[s.index];
+    if (off == kNoArgs) return p;
+    ArgsReader r(tr.argBytes(), off);
+    Arg a;
+    KernelLaunchParams fromArgs;
+    bool details = false;
+    while (r.next(a)) {
+        const bool text = a.value.type == ArgValue::Type::String || a.value.type == ArgValue::Type::Json;
+        int64_t v;
+        if (a.key == k.kernelDetails && text) {
+            details = parseKernelDetails(trace.str(a.value.s), p) || details;
+        } else if (a.key == k.grid || a.key == k.block) {
+            Dim3 d;
+            if (text && parseDim3(trace.str(a.value.s), d)) (a.key == k.grid ? fromArgs.grid : fromArgs.block) = d;
+        } else if (a.key == k.registers) {
+            if (a.value.toInt64(v) && v >= 0 && v <= UINT32_MAX) fromArgs.registersPerThread = uint32_t(v);
+        } else if (a.key == k.shared) {
+            if (a.value.toInt64(v) && v >= 0) fromArgs.staticSharedBytes = uint64_t(v);
+        } else if (a.key == k.occupancy) {
+            if (a.value.isNumber()) fromArgs.occupancyPct = a.value.toDouble();
+            else if (text) {
+                double o;
+                const std::string_view t = trace.str(a.value.s);
+                if (parseDouble(t, o)) fromArgs.occupancyPct = o;
+            }
+        }
+    }
+    return details ? p : fromArgs;
+}
+
+}  // namespace
+
+KernelLaunchParams kernelParamsOf(const Trace& trace, SliceRef s) { return readParams(trace, s, ParamKeys(trace)); }
+
+namespace {
+
+struct KernelKey {
+    std::string_view name, op;
+    Dim3 grid, block;
+    uint32_t regs;
+    uint64_t shared;
+    friend bool operator==(const KernelKey&, const KernelKey&) = default;
+};
+
+struct KernelKeyHash {
+    size_t operator()(const KernelKey& k) const noexcept {
+        size_t h = std::hash<std::string_view>{}(k.name);
+        auto mix = [&](uint64_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
+        mix(std::hash<std::string_view>{}(k.op));
+        for (uint32_t d : k.grid) mix(d);
+        for (uint32_t d : k.block) mix(d);
+        mix(k.regs);
+        mix(k.shared);
+        return h;
+    }
+};
 
 template <typename Visit>
 void forEachKernel(const ClassifiedTrace& ct, Visit visit) {
     const Trace& t = *ct.trace;
+    const ParamKeys keys(t);
     for (TrackIndex ti = 0; ti < t.tracks.size(); ++ti) {
         if (ct.trackSkipped[ti]) continue;
         const SliceColumns& c = t.tracks[ti].slices;
@@ -148,18 +225,22 @@ void forEachKernel(const ClassifiedTrace& ct, Visit visit) {
             // XProf keeps kernels with duration > 0 only (§7.3).
             if (ct.isXSpace && c.duration[i] <= 0) continue;
             const SliceRef ref{ti, i};
-            const KernelLaunchParams p = kernelParamsOf(t, ref);
-            std::string name = fullNameOf(t, ref);
-            std::string op = deviceActivityOp(ct, ref);
-            visit(ref, KernelKey{std::move(name), p.grid, p.block, p.registersPerThread, p.sharedMemBytes(),
-                                 std::move(op)},
+            const KernelLaunchParams p = readParams(t, ref, keys);
+            visit(ref,
+                  KernelKey{fullNameView(ct, ref), deviceActivityOpView(ct, ref), p.grid, p.block,
+                            p.registersPerThread, p.sharedMemBytes()},
                   p, c.duration[i]);
         }
     }
 }
 
 KernelKey keyOf(const KernelStatsRow& r) {
-    return {r.name, r.grid, r.block, r.registersPerThread, r.sharedMemBytes, r.op};
+    return {r.name, r.op, r.grid, r.block, r.registersPerThread, r.sharedMemBytes};
+}
+
+bool keyLess(const KernelKey& a, const KernelKey& b) {
+    return std::tie(a.name, a.op, a.grid, a.block, a.regs, a.shared) <
+           std::tie(b.name, b.op, b.grid, b.block, b.regs, b.shared);
 }
 
 }  // namespace
@@ -168,22 +249,25 @@ KernelStatsResult computeKernelStats(const Trace& trace) { return computeKernelS
 
 KernelStatsResult computeKernelStats(const ClassifiedTrace& ct) {
     KernelStatsResult res;
-    std::map<KernelKey, size_t> index;
-    forEachKernel(ct, [&](SliceRef, KernelKey&& key, const KernelLaunchParams& p, TimeNs dur) {
+    // Keys view the trace's strings, so building the index allocates only per distinct row.
+    std::unordered_map<KernelKey, size_t, KernelKeyHash> index;
+    std::vector<KernelKey> rowKeys;
+    forEachKernel(ct, [&](SliceRef, const KernelKey& key, const KernelLaunchParams& p, TimeNs dur) {
         auto [it, inserted] = index.try_emplace(key, res.rows.size());
         if (inserted) {
             KernelStatsRow r;
-            r.name = std::get<0>(key);
+            r.name = std::string(key.name);
             r.grid = p.grid;
             r.block = p.block;
             r.registersPerThread = p.registersPerThread;
             r.sharedMemBytes = p.sharedMemBytes();
-            r.op = std::get<5>(key);
+            r.op = std::string(key.op);
             r.occupancyPct = p.occupancyPct;
             r.usesTensorCore = kernelUsesTensorCore(r.name);
             r.tensorCoreEligible = r.usesTensorCore || opIsTensorCoreEligible(r.op);
             r.minNs = r.maxNs = dur;
             res.rows.push_back(std::move(r));
+            rowKeys.push_back(key);
         }
         KernelStatsRow& r = res.rows[it->second];
         ++r.occurrences;
@@ -195,10 +279,16 @@ KernelStatsResult computeKernelStats(const ClassifiedTrace& ct) {
         if (r.usesTensorCore) res.tensorCoreNs += dur;
     });
     for (auto& r : res.rows) r.avgNs = r.occurrences ? double(r.totalNs) / double(r.occurrences) : 0;
-    std::sort(res.rows.begin(), res.rows.end(), [](const KernelStatsRow& a, const KernelStatsRow& b) {
-        if (a.totalNs != b.totalNs) return a.totalNs > b.totalNs;
-        return keyOf(a) < keyOf(b);
+    std::vector<size_t> order(res.rows.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        if (res.rows[a].totalNs != res.rows[b].totalNs) return res.rows[a].totalNs > res.rows[b].totalNs;
+        return keyLess(rowKeys[a], rowKeys[b]);
     });
+    std::vector<KernelStatsRow> sorted;
+    sorted.reserve(res.rows.size());
+    for (size_t i : order) sorted.push_back(std::move(res.rows[i]));
+    res.rows = std::move(sorted);
     return res;
 }
 
@@ -207,18 +297,18 @@ std::vector<SliceRef> occurrencesOf(const Trace& trace, const KernelStatsResult&
     if (row >= result.rows.size()) return out;
     const KernelKey want = keyOf(result.rows[row]);
     const ClassifiedTrace ct = classifyTrace(trace);
-    forEachKernel(ct, [&](SliceRef ref, KernelKey&& key, const KernelLaunchParams&, TimeNs) {
+    forEachKernel(ct, [&](SliceRef ref, const KernelKey& key, const KernelLaunchParams&, TimeNs) {
         if (key == want) out.push_back(ref);
     });
     return out;
 }
 
 SliceRowIndex sliceRowIndexOf(const Trace& trace, const KernelStatsResult& result) {
-    std::map<KernelKey, uint32_t> rowOfKey;
+    std::unordered_map<KernelKey, uint32_t, KernelKeyHash> rowOfKey;
     for (size_t i = 0; i < result.rows.size(); ++i) rowOfKey.emplace(keyOf(result.rows[i]), uint32_t(i));
     SliceRowIndex index;
     const ClassifiedTrace ct = classifyTrace(trace);
-    forEachKernel(ct, [&](SliceRef ref, KernelKey&& key, const KernelLaunchParams&, TimeNs) {
+    forEachKernel(ct, [&](SliceRef ref, const KernelKey& key, const KernelLaunchParams&, TimeNs) {
         auto it = rowOfKey.find(key);
         if (it != rowOfKey.end()) index.add({ref}, it->second);
     });

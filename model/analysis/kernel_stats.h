@@ -48,6 +48,8 @@ bool parseDim3(std::string_view text, Dim3& out);
 // §7.3 rules.
 bool kernelUsesTensorCore(std::string_view kernelName);
 // `equation`: the einsum equation stat when present ("ab,bc->ac" makes an op eligible).
+// TF names may carry ":Type" (the rules see both parts). PyTorch aten:: ops are eligible
+// when they are matmul / conv / linear / einsum / attention kinds (the reference is silent).
 bool opIsTensorCoreEligible(std::string_view opName, std::string_view equation = {});
 
 struct KernelStatsRow {

@@ -103,6 +103,11 @@ ClassifiedTrace classifyTrace(const Trace& trace) {
     ct.roles.resize(nt);
     ct.parents.resize(nt);
     const KeyIds k = keyIdsOf(trace);
+    ct.keys.longName = k.longName;
+    ct.keys.tfOp = k.tfOp;
+    ct.keys.level0 = trace.strings.find("level 0");
+    ct.keys.annotation = trace.strings.find("annotation");
+    ct.keys.hloOp = trace.strings.find("hlo_op");
 
     for (size_t ti = 0; ti < nt; ++ti) {
         const Track& tr = trace.tracks[ti];
@@ -173,6 +178,22 @@ std::string fullNameOf(const Trace& trace, SliceRef s) {
     if (findArg(tr, tr.slices.args[s.index], trace.strings.find("long_name"), v) && v.type == ArgValue::Type::String)
         return std::string(trace.str(v.s));
     return std::string(trace.str(tr.slices.name[s.index]));
+}
+
+std::string_view sliceArgView(const Trace& trace, SliceRef s, StringId key) {
+    const Track& tr = trace.tracks[s.track];
+    ArgValue v;
+    if (!findArg(tr, tr.slices.args[s.index], key, v) || v.type != ArgValue::Type::String) return {};
+    return trace.str(v.s);
+}
+
+std::string_view fullNameView(const ClassifiedTrace& ct, SliceRef s) {
+    const Trace& t = *ct.trace;
+    if (ct.isXSpace) {
+        const std::string_view ln = sliceArgView(t, s, ct.keys.longName);
+        if (!ln.empty()) return ln;
+    }
+    return t.str(t.tracks[s.track].slices.name[s.index]);
 }
 
 std::string sliceArgText(const Trace& trace, SliceRef s, std::string_view key) {
@@ -246,28 +267,30 @@ SliceRef enclosingHostOp(const ClassifiedTrace& ct, SliceRef s) {
     return {};
 }
 
-std::string deviceActivityOp(const ClassifiedTrace& ct, SliceRef s) {
+std::string_view deviceActivityOpView(const ClassifiedTrace& ct, SliceRef s) {
     const Trace& t = *ct.trace;
     if (ct.isXSpace) {
         // tf_op is the outermost annotation; JAX/XLA GPU kernels carry the generic
         // "XlaModule:" there, and the real op in hlo_op (§3.6).
-        std::string op = sliceArgText(t, s, "tf_op");
+        std::string_view op = sliceArgView(t, s, ct.keys.tfOp);
         // TF 2.4-era files carry no tf_op, only the annotation stack: "level 0" is the
         // outermost annotation, "annotation" the same with "#key=value#" arguments appended.
-        if (op.empty()) op = sliceArgText(t, s, "level 0");
+        if (op.empty()) op = sliceArgView(t, s, ct.keys.level0);
         if (op.empty()) {
-            op = sliceArgText(t, s, "annotation");
+            op = sliceArgView(t, s, ct.keys.annotation);
             op = op.substr(0, op.find('#'));
         }
-        if (op.empty() || op.rfind("XlaModule:", 0) == 0) {
-            const std::string hlo = sliceArgText(t, s, "hlo_op");
+        if (op.empty() || op.substr(0, 10) == "XlaModule:") {
+            const std::string_view hlo = sliceArgView(t, s, ct.keys.hloOp);
             if (!hlo.empty()) op = hlo;
         }
         return op;
     }
     const SliceRef op = enclosingHostOp(ct, launchOf(ct, s));
-    return op.valid() ? std::string(t.str(t.tracks[op.track].slices.name[op.index])) : std::string();
+    return op.valid() ? t.str(t.tracks[op.track].slices.name[op.index]) : std::string_view();
 }
+
+std::string deviceActivityOp(const ClassifiedTrace& ct, SliceRef s) { return std::string(deviceActivityOpView(ct, s)); }
 
 CopyKind copyKindOf(const Trace& trace, SliceRef s) {
     std::string text = std::string(trace.str(trace.tracks[s.track].slices.name[s.index]));

@@ -52,6 +52,10 @@ struct ClassifiedTrace {
     // Host runtime calls by correlation id (Kineto arg "correlation", XSpace "correlation_id"),
     // sorted by id: the fallback link launch -> device activity when the file has no flow.
     std::vector<std::pair<int64_t, SliceRef>> runtimeByCorrelation;
+    // Interned ids of the arg keys the analyses read (kNoIndex when the trace has none).
+    struct Keys {
+        StringId longName = kNoIndex, tfOp = kNoIndex, level0 = kNoIndex, annotation = kNoIndex, hloOp = kNoIndex;
+    } keys;
 
     SliceRole role(SliceRef s) const { return roles[s.track][s.index]; }
 };
@@ -60,6 +64,10 @@ ClassifiedTrace classifyTrace(const Trace& trace);
 
 // The slice's full name: XSpace arg "long_name" when present, else its name.
 std::string fullNameOf(const Trace& trace, SliceRef s);
+// The same as a view into the trace's strings (valid while the trace lives); no allocation.
+std::string_view fullNameView(const ClassifiedTrace& ct, SliceRef s);
+// A string arg as a view into the trace's strings; "" when absent or not a string.
+std::string_view sliceArgView(const Trace& trace, SliceRef s, StringId key);
 // Text of an arg of a slice ("" when absent); numbers are printed.
 std::string sliceArgText(const Trace& trace, SliceRef s, std::string_view key);
 // Integer arg of a slice; false when absent or not integral.
@@ -78,6 +86,7 @@ OpNameType splitTfOpName(std::string_view fullName);
 // the generic "XlaModule:");
 // Kineto: the enclosing cpu_op of the launch.
 std::string deviceActivityOp(const ClassifiedTrace& ct, SliceRef deviceSlice);
+std::string_view deviceActivityOpView(const ClassifiedTrace& ct, SliceRef deviceSlice);
 // The host runtime call (e.g. cudaLaunchKernel) that launched a device activity, if known.
 SliceRef launchOf(const ClassifiedTrace& ct, SliceRef deviceSlice);
 // The deepest host op (SliceRole::HostOp) enclosing a host slice, if any.

@@ -106,23 +106,6 @@ StepsResult finish(StepSource source, std::map<int64_t, StepAcc>& acc) {
     return r;
 }
 
-// Steps spanning all their markers (device Steps lines: one event per device per step).
-void addSpanning(std::map<int64_t, StepAcc>& acc, int64_t key, int64_t number, std::string name, SliceRef ref,
-                 TimeNs start, TimeNs end, std::optional<int64_t> group) {
-    auto [it, inserted] = acc.try_emplace(key);
-    StepAcc& a = it->second;
-    if (inserted) {
-        a.step.number = number;
-        a.step.name = std::move(name);
-        a.step.startNs = start;
-        a.end = end;
-        a.step.groupId = group;
-    }
-    a.step.startNs = std::min(a.step.startNs, start);
-    a.end = std::max(a.end, end);
-    a.step.markers.push_back(ref);
-}
-
 // Steps defined by their longest marker (§7.4: the longest host marker is the step).
 void addLongest(std::map<int64_t, StepAcc>& acc, int64_t key, int64_t number, std::string name, SliceRef ref,
                 TimeNs start, TimeNs dur, std::optional<int64_t> group) {
@@ -160,11 +143,35 @@ StepsResult findSteps(const ClassifiedTrace& ct) {
                 const int64_t key = hasNum ? num : hasGroup ? group : ordinal++;
                 std::string name = sliceArgText(t, ref, "step_name");
                 if (name.empty()) name = std::string(t.str(c.name[i]));
-                addSpanning(acc, key, hasNum ? num : key, std::move(name), ref, c.start[i], c.end(i),
-                            hasGroup ? std::optional<int64_t>(group) : std::nullopt);
+                addLongest(acc, key, hasNum ? num : key, std::move(name), ref, c.start[i], c.duration[i],
+                           hasGroup ? std::optional<int64_t>(group) : std::nullopt);
             }
         }
-        if (!acc.empty()) return finish(StepSource::XSpaceStepsLine, acc);
+        if (!acc.empty()) {
+            // §7.4: the step is the longest host marker of the group when it contains the longest
+            // device marker, else the longest device marker.
+            std::map<int64_t, std::pair<TimeNs, TimeNs>> hostLongest;  // group -> (start, end)
+            for (TrackIndex ti = 0; ti < t.tracks.size(); ++ti) {
+                if (ct.trackOnDevice[ti] || ct.trackSkipped[ti]) continue;
+                const SliceColumns& c = t.tracks[ti].slices;
+                for (uint32_t i = 0; i < c.size(); ++i) {
+                    int64_t group;
+                    if (ct.roles[ti][i] != SliceRole::StepMarker || !sliceArgInt(t, {ti, i}, "group_id", group)) continue;
+                    auto [it, inserted] = hostLongest.try_emplace(group, c.start[i], c.end(i));
+                    if (!inserted && c.duration[i] > it->second.second - it->second.first)
+                        it->second = {c.start[i], c.end(i)};
+                }
+            }
+            for (auto& [k, a] : acc) {
+                if (!a.step.groupId) continue;
+                auto h = hostLongest.find(*a.step.groupId);
+                if (h != hostLongest.end() && h->second.first <= a.step.startNs && a.end <= h->second.second) {
+                    a.step.startNs = h->second.first;
+                    a.end = h->second.second;
+                }
+            }
+            return finish(StepSource::XSpaceStepsLine, acc);
+        }
     }
     // 2./3. Host step markers: XSpace step annotations, PyTorch ProfilerStep#N.
     {

@@ -1,8 +1,10 @@
 // Training steps and the per-step time breakdown (§7.4, §7.5).
 //
 // How steps are found, first match wins:
-//  1. XSpace: events of the device "Steps" lines (one step per step_num / group_id; the
-//     step spans from the earliest to the latest event of that step over all devices).
+//  1. XSpace: events of the device "Steps" lines (one step per step_num / group_id). As in
+//     XProf (§7.4) the step is the longest device marker of that step (devices may run one
+//     step at different times), or the longest host step marker of the same group_id when
+//     that one contains it.
 //  2. XSpace: host events carrying step_name or step_num with group_id (e.g. "train" step
 //     annotations); with several per group the longest one is the step.
 //  3. PyTorch: host slices named "ProfilerStep#N" (N = step number).

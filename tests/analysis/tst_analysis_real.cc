@@ -64,6 +64,10 @@ void checkKernels(const Trace& trace, const json& ref) {
     QCOMPARE(occ.size(), size_t(k.rows[0].occurrences));
     for (const SliceRef& s : occ)
         QCOMPARE(trace.tracks[s.track].slices.duration[s.index] <= k.rows[0].maxNs, true);
+    // The inverse index maps every kernel of every row back to its row.
+    const SliceRowIndex index = sliceRowIndexOf(trace, k);
+    QCOMPARE(index.size(), size_t(k.kernelCount));
+    for (const SliceRef& s : occ) QCOMPARE(index.rowOf(s), std::optional<uint32_t>(0));
 }
 
 }  // namespace
@@ -105,6 +109,11 @@ private slots:
             QCOMPARE(it->second->totalNs, c["total_ns"].get<TimeNs>());
             QCOMPARE(it->second->selfNs, c["self_ns"].get<TimeNs>());
         }
+        // Every op occurrence maps back to the row whose occurrencesOf lists it.
+        const SliceRowIndex rowIndex = sliceRowIndexOf(*trace, ops);
+        for (size_t row = 0; row < std::min<size_t>(ops.rows.size(), 5); ++row)
+            for (const SliceRef& s : occurrencesOf(*trace, ops, row))
+                QCOMPARE(rowIndex.rowOf(s), std::optional<uint32_t>(uint32_t(row)));
         // Device rows cover every kernel, memcpy and memset exactly once.
         TimeNs deviceRows = 0;
         for (const auto& r : ops.rows)
@@ -176,6 +185,13 @@ private slots:
         checkKernels(*trace, ref);
         const Overview o = computeOverview(*trace);
         QVERIFY(o.steps.source != StepSource::None);
+        // Device Steps lines: one step per name, as long as its longest device marker.
+        if (!ref["steps"].empty()) {
+            QCOMPARE(o.steps.source, StepSource::XSpaceStepsLine);
+            QCOMPARE(o.steps.steps.size(), ref["steps"].size());
+            for (size_t i = 0; i < o.steps.steps.size(); ++i)
+                QCOMPARE(o.steps.steps[i].durationNs, ref["steps"][i]["duration_ns"].get<TimeNs>());
+        }
         for (const auto& b : o.breakdown) {
             TimeNs sum = 0;
             for (TimeNs v : b.ns) sum += v;

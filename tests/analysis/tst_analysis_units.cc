@@ -156,6 +156,14 @@ private slots:
         QVERIFY(!opIsTensorCoreEligible("einsum/Einsum", "ab->ba"));
         QVERIFY(!opIsTensorCoreEligible("MatMulHelper"));  // "/MatMul" needs the slash
         QVERIFY(!opIsTensorCoreEligible("model/relu/Relu"));
+        QVERIFY(opIsTensorCoreEligible("model/dense/MatMul:MatMul"));
+        QVERIFY(opIsTensorCoreEligible("replica_4/layer/einsum_1:BatchMatMulV2"));
+        QVERIFY(!opIsTensorCoreEligible("model/relu/Relu:Relu"));
+        QVERIFY(opIsTensorCoreEligible("aten::mm"));
+        QVERIFY(opIsTensorCoreEligible("aten::cudnn_convolution"));
+        QVERIFY(opIsTensorCoreEligible("aten::scaled_dot_product_attention"));
+        QVERIFY(!opIsTensorCoreEligible("aten::relu"));
+        QVERIFY(!opIsTensorCoreEligible("aten::_foreach_addcmul_"));
     }
 
     void inputBoundThresholds() {
@@ -381,6 +389,53 @@ private slots:
         QCOMPARE(linear->selfNs, TimeNs(80));  // 20 (linear self) + 60 (addmm self)
         QCOMPARE(addmm->bytesAllocated, int64_t(512));
         QCOMPARE(mod->bytesAllocated, int64_t(512));
+    }
+
+    // XSpace device plane: a stream with one kernel (kernel_details + tf_op), a derived "XLA Ops"
+    // line repeating it (must not count twice) and a "Steps" line with steps 3 and 4.
+    void xspaceDeviceLinesAndSteps() {
+        TraceBuilder b("xspace");
+        const auto dev = b.addProcess(ProcessKind::Device, 1, "/device:GPU:0");
+        const auto stream = b.addTrack(dev, TrackKind::Thread, "Stream #7(Kernel)", 7);
+        const auto xlaOps = b.addTrack(dev, TrackKind::Thread, "XLA Ops", int64_t(int32_t(0xDEADBEEFu)) + 5);
+        const auto stepsLine = b.addTrack(dev, TrackKind::Thread, "Steps", int64_t(int32_t(0xDEADBEEFu)));
+        ArgsWriter k;
+        k.add(b.intern("kernel_details"), ArgValue::string(b.intern("regs:32 static_shared:0 dynamic_shared:1024 "
+                                                                     "grid:10,1,1 block:128,1,1 occ_pct:50")));
+        k.add(b.intern("tf_op"), ArgValue::string(b.intern("model/dense/MatMul:MatMul")));
+        b.addSlice(stream, 100, 40, b.intern("volta_sgemm_128x64_nn"), b.intern("kernel"), k);
+        b.addSlice(stream, 300, 0, b.intern("empty_kernel"), b.intern("kernel"), k);  // duration 0: not counted
+        b.addSlice(xlaOps, 100, 40, b.intern("MatMul"), b.intern("xla_op"), k);
+        ArgsWriter s3, s4;
+        s3.add(b.intern("step_num"), ArgValue::integer(3));
+        s4.add(b.intern("step_num"), ArgValue::integer(4));
+        b.addSlice(stepsLine, 0, 200, b.intern("3"), b.intern("step"), s3);
+        b.addSlice(stepsLine, 200, 300, b.intern("4"), b.intern("step"), s4);
+        auto trace = b.finish();
+        QVERIFY(trace);
+        const KernelStatsResult ks = computeKernelStats(*trace);
+        QCOMPARE(ks.kernelCount, uint64_t(1));
+        QCOMPARE(ks.rows[0].op, std::string("model/dense/MatMul:MatMul"));
+        QCOMPARE(ks.rows[0].sharedMemBytes, uint64_t(1024));
+        QVERIFY(ks.rows[0].tensorCoreEligible);  // op name ends in /MatMul (after the ":Type" part)
+        QVERIFY(!ks.rows[0].usesTensorCore);
+
+        const OpStatsResult ops = computeOpStats(*trace);
+        const OpStatsRow* row = findRow(ops, OpSide::Device, "model/dense/MatMul");
+        QVERIFY(row);
+        QCOMPARE(row->type, std::string("MatMul"));
+        QCOMPARE(row->totalNs, TimeNs(40));
+        QCOMPARE(row->occurrences, uint64_t(2));  // the zero-length launch is an op occurrence, not a kernel row
+
+        const StepsResult steps = findSteps(*trace);
+        QCOMPARE(steps.source, StepSource::XSpaceStepsLine);
+        QCOMPARE(steps.steps.size(), size_t(2));
+        QCOMPARE(steps.steps[0].number, int64_t(3));
+        QCOMPARE(steps.steps[1].durationNs, TimeNs(300));
+        // Step 3 [0,200): kernel 40 ns of device compute, the rest unaccounted.
+        const auto bd = breakdownSteps(classifyTrace(*trace), steps);
+        QCOMPARE(bd[0].at(StepCategory::DeviceCompute), TimeNs(40));
+        QCOMPARE(bd[0].at(StepCategory::Other), TimeNs(160));
     }
 
     void inputOpCategories() {

@@ -8,7 +8,10 @@ the derived names "Steps", "XLA Ops", ...), with duration > 0 and a non-empty
 `kernel_details` stat (on the event or its metadata). Durations are ps rounded to the
 nearest ns per event (halves up), summed per kernel name (the metadata name).
 
-  xspace_kernels.py FILE...          JSON: per file, kernel count, total ns, per-name rows
+Device steps: events of the GPU planes' "Steps" lines grouped by their name (the step), each
+step's duration being the longest of its events (XProf: the longest device marker).
+
+  xspace_kernels.py FILE...          JSON: per file, kernel count, total ns, per-name rows, steps
   xspace_kernels.py --explore FILE   prints lines and a few events with their stats
 """
 import json
@@ -160,6 +163,7 @@ def event_fields(ev, plane):
 def kernels_of(path):
     buf = memoryview(open(path, "rb").read())
     rows = {}
+    steps = {}
     count = total = 0
     for n, _, v in fields(buf):
         if n != 1:
@@ -169,6 +173,10 @@ def kernels_of(path):
             continue
         for lb in plane["lines"]:
             lid, lname, evs = events(lb)
+            if lname == "Steps":
+                for ev in evs:
+                    name, _, dur, offset, stats = event_fields(ev, plane)
+                    steps[name] = max(steps.get(name, 0), ps_to_ns(dur))
             if DERIVED_BASE <= lid <= DERIVED_BASE + 289 or lname in DERIVED_NAMES:
                 continue
             for ev in evs:
@@ -182,6 +190,7 @@ def kernels_of(path):
                 count += 1
                 total += ns
     return {"kernel_count": count, "total_ns": total,
+            "steps": [{"name": k, "duration_ns": v} for k, v in sorted(steps.items())],
             "rows": sorted(rows.values(), key=lambda r: (-r["total_ns"], r["name"]))}
 
 
