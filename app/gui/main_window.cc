@@ -1,6 +1,7 @@
 #include "app/gui/main_window.h"
 
 #include "app/gui/trace_loader.h"
+#include "model/import/logdir.h"
 #include "views/details/details_panel.h"
 #include "views/timeline/time_format.h"
 #include "views/timeline/timeline_view.h"
@@ -121,6 +122,9 @@ void MainWindow::buildMenus() {
     });
     reloadAction_->setShortcuts({QKeySequence(Qt::Key_F5), QKeySequence(Qt::CTRL | Qt::Key_R)});
     reloadAction_->setEnabled(false);
+    runsMenu_ = file->addMenu(tr("R&uns"));
+    runsMenu_->setToolTip(tr("The profile runs of the opened TensorBoard logdir"));
+    runsMenu_->setEnabled(false);
     file->addSeparator();
     QAction* capture = file->addAction(tr("&Capture Profile… (coming in a later version)"));
     capture->setEnabled(false);
@@ -220,9 +224,40 @@ void MainWindow::setLoadingUi(bool loading) {
 bool MainWindow::loading() const { return loader_->busy(); }
 
 void MainWindow::openPath(const QString& path) {
-    fileLabel_->setText(tr("Loading %1 …").arg(QFileInfo(path).fileName()));
+    QString target = path;
+    if (QFileInfo(path).isDir()) {
+        // A logdir or profile folder: list its runs and open the newest (listRuns sorts newest first).
+        const std::vector<RunInfo> runs = listRuns(path.toStdString());
+        runsFolder_ = runs.empty() ? QString() : path;
+        if (!runs.empty()) target = QString::fromStdString(runs.front().path);
+    } else {
+        runsFolder_.clear();
+    }
+    rebuildRunsMenu(target);
+    fileLabel_->setText(tr("Loading %1 …").arg(QFileInfo(target).fileName()));
     setLoadingUi(true);
-    loader_->start(path);
+    loader_->start(target);
+}
+
+void MainWindow::rebuildRunsMenu(const QString& current) {
+    runsMenu_->clear();
+    const std::vector<RunInfo> runs = runsFolder_.isEmpty() ? std::vector<RunInfo>{} : listRuns(runsFolder_.toStdString());
+    runsMenu_->setEnabled(!runs.empty());
+    for (const RunInfo& run : runs) {
+        const QString runPath = QString::fromStdString(run.path);
+        QStringList hosts;
+        for (const std::string& h : run.hosts) hosts << QString::fromStdString(h);
+        QAction* a = runsMenu_->addAction(
+            tr("%1  (%2)").arg(QString::fromStdString(run.name), hosts.join(QStringLiteral(", "))), this,
+            [this, runPath] {
+                rebuildRunsMenu(runPath);
+                fileLabel_->setText(tr("Loading %1 …").arg(QFileInfo(runPath).fileName()));
+                setLoadingUi(true);
+                loader_->start(runPath);
+            });
+        a->setCheckable(true);
+        a->setChecked(QFileInfo(runPath) == QFileInfo(current));
+    }
 }
 
 void MainWindow::setTrace(std::shared_ptr<const Trace> trace, const QString& path) {

@@ -3,6 +3,7 @@
 #include "app/gui/main_window.h"
 #include "model/analysis/slice_queries.h"
 #include "model/import/import.h"
+#include "views/analysis_view.h"
 #include "views/timeline/time_format.h"
 #include "views/timeline/timeline_view.h"
 #include "views/trace_selection.h"
@@ -94,6 +95,15 @@ int runScreenshot(const ScreenshotOptions& o) {
         timeline->waitUntilReady();
     }
     if (!o.range.isEmpty()) timeline->canvas()->setVisibleRange(double(rangeBegin), double(rangeEnd));
+    // Analysis pages compute in the background: wait for their results (bounded), then let layouts settle.
+    QElapsedTimer waited;
+    waited.start();
+    auto computing = [&] {
+        for (const AnalysisView* v : window.findChildren<AnalysisView*>())
+            if (v->isComputing()) return true;
+        return false;
+    };
+    while (computing() && waited.elapsed() < 120'000) QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
     settle(300);
 
     const QPixmap pixmap = window.grab();
