@@ -11,6 +11,7 @@
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
+    Q_INIT_RESOURCE(resources);  // the .qrc lives in the static tracescope_gui library
     QApplication::setApplicationName(QStringLiteral("TraceScope"));
     QApplication::setOrganizationName(QStringLiteral("TraceScope"));
     QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
@@ -33,7 +34,8 @@ int main(int argc, char** argv) {
                               QStringLiteral("name"));
     QCommandLineOption search(QStringLiteral("search"), QStringLiteral("Search slices for this text."),
                               QStringLiteral("text"));
-    parser.addOptions({screenshot, view, size, range, select, search});
+    QCommandLineOption dark(QStringLiteral("dark"), QStringLiteral("Use a dark palette."));
+    parser.addOptions({screenshot, view, size, range, select, search, dark});
     parser.process(app);
     const QStringList args = parser.positionalArguments();
 
@@ -57,9 +59,11 @@ int main(int argc, char** argv) {
         o.range = parser.value(range);
         o.select = parser.value(select);
         o.search = parser.value(search);
+        o.dark = parser.isSet(dark);
         return tracescope::runScreenshot(o);
     }
 
+    if (parser.isSet(dark)) tracescope::applyDarkPalette();
     tracescope::MainWindow window;
     window.restoreSettings();
     window.show();

@@ -1,6 +1,7 @@
 #include "app/gui/main_window.h"
 
 #include "app/gui/trace_loader.h"
+#include "model/import/logdir.h"
 #include "views/details/details_panel.h"
 #include "views/timeline/time_format.h"
 #include "views/timeline/timeline_view.h"
@@ -71,7 +72,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     detailsDock_->setObjectName(QStringLiteral("DetailsDock"));
     detailsDock_->setWidget(details_);
     addDockWidget(Qt::BottomDockWidgetArea, detailsDock_);
-    resizeDocks({detailsDock_}, {260}, Qt::Vertical);
+    resizeDocks({detailsDock_}, {210}, Qt::Vertical);
     connect(timeline_, &TimelineView::rangeSelected, this, [this](qint64 b, qint64 e) {
         details_->showRange(b, e);
         detailsDock_->show();
@@ -85,14 +86,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     });
     connect(loader_, &TraceLoader::failed, this, [this](QString message, QString path) {
         setLoadingUi(false);
-        statusBar()->showMessage(tr("Could not open %1").arg(QFileInfo(path).fileName()), 8000);
+        updateSummary();  // the previous trace (if any) stays open
         emit loadFailed(message);
         QMessageBox::critical(this, tr("Could not open trace"),
                               tr("<b>%1</b><br><br>%2").arg(path.toHtmlEscaped(), message.toHtmlEscaped()));
     });
     connect(loader_, &TraceLoader::cancelled, this, [this](QString path) {
         setLoadingUi(false);
-        statusBar()->showMessage(tr("Loading %1 cancelled").arg(QFileInfo(path).fileName()), 5000);
+        updateSummary();
     });
 
     buildMenus();
@@ -121,6 +122,9 @@ void MainWindow::buildMenus() {
     });
     reloadAction_->setShortcuts({QKeySequence(Qt::Key_F5), QKeySequence(Qt::CTRL | Qt::Key_R)});
     reloadAction_->setEnabled(false);
+    runsMenu_ = file->addMenu(tr("R&uns"));
+    runsMenu_->setToolTip(tr("The profile runs of the opened TensorBoard logdir"));
+    runsMenu_->setEnabled(false);
     file->addSeparator();
     QAction* capture = file->addAction(tr("&Capture Profile… (coming in a later version)"));
     capture->setEnabled(false);
@@ -180,6 +184,8 @@ void MainWindow::buildMenus() {
 void MainWindow::buildStatusBar() {
     fileLabel_ = new QLabel(this);
     summaryLabel_ = new QLabel(this);
+    warningLabel_ = new QLabel(this);
+    warningLabel_->hide();
     progress_ = new QProgressBar(this);
     progress_->setRange(0, 1000);
     progress_->setMaximumWidth(260);
@@ -188,6 +194,7 @@ void MainWindow::buildStatusBar() {
     connect(cancel_, &QPushButton::clicked, loader_, &TraceLoader::cancel);
     statusBar()->addWidget(fileLabel_);
     statusBar()->addWidget(summaryLabel_, 1);
+    statusBar()->addPermanentWidget(warningLabel_);
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(cancel_);
     progressTimer_ = new QTimer(this);
@@ -217,9 +224,40 @@ void MainWindow::setLoadingUi(bool loading) {
 bool MainWindow::loading() const { return loader_->busy(); }
 
 void MainWindow::openPath(const QString& path) {
-    fileLabel_->setText(tr("Loading %1 …").arg(QFileInfo(path).fileName()));
+    QString target = path;
+    if (QFileInfo(path).isDir()) {
+        // A logdir or profile folder: list its runs and open the newest (listRuns sorts newest first).
+        const std::vector<RunInfo> runs = listRuns(path.toStdString());
+        runsFolder_ = runs.empty() ? QString() : path;
+        if (!runs.empty()) target = QString::fromStdString(runs.front().path);
+    } else {
+        runsFolder_.clear();
+    }
+    rebuildRunsMenu(target);
+    fileLabel_->setText(tr("Loading %1 …").arg(QFileInfo(target).fileName()));
     setLoadingUi(true);
-    loader_->start(path);
+    loader_->start(target);
+}
+
+void MainWindow::rebuildRunsMenu(const QString& current) {
+    runsMenu_->clear();
+    const std::vector<RunInfo> runs = runsFolder_.isEmpty() ? std::vector<RunInfo>{} : listRuns(runsFolder_.toStdString());
+    runsMenu_->setEnabled(!runs.empty());
+    for (const RunInfo& run : runs) {
+        const QString runPath = QString::fromStdString(run.path);
+        QStringList hosts;
+        for (const std::string& h : run.hosts) hosts << QString::fromStdString(h);
+        QAction* a = runsMenu_->addAction(
+            tr("%1  (%2)").arg(QString::fromStdString(run.name), hosts.join(QStringLiteral(", "))), this,
+            [this, runPath] {
+                rebuildRunsMenu(runPath);
+                fileLabel_->setText(tr("Loading %1 …").arg(QFileInfo(runPath).fileName()));
+                setLoadingUi(true);
+                loader_->start(runPath);
+            });
+        a->setCheckable(true);
+        a->setChecked(QFileInfo(runPath) == QFileInfo(current));
+    }
 }
 
 void MainWindow::setTrace(std::shared_ptr<const Trace> trace, const QString& path) {
@@ -231,10 +269,13 @@ void MainWindow::setTrace(std::shared_ptr<const Trace> trace, const QString& pat
     reloadAction_->setEnabled(!path.isEmpty());
     setWindowTitle(path.isEmpty() ? tr("TraceScope") : tr("%1 — TraceScope").arg(QFileInfo(path).fileName()));
     updateSummary();
-    if (trace_ && !trace_->warnings.empty())
-        statusBar()->showMessage(tr("%n warning(s): %1", nullptr, int(trace_->warnings.size()))
-                                     .arg(QString::fromStdString(trace_->warnings.front())),
-                                 15000);
+    // Import warnings stay visible (a label with the list in its tooltip), not a transient message.
+    QStringList warnings;
+    if (trace_)
+        for (const std::string& w : trace_->warnings) warnings << QString::fromStdString(w).toHtmlEscaped();
+    warningLabel_->setVisible(!warnings.isEmpty());
+    warningLabel_->setText(tr("⚠ %n import warning(s)", nullptr, int(warnings.size())));
+    warningLabel_->setToolTip(warnings.join(QStringLiteral("<br>")));
     emit traceLoaded();
 }
 

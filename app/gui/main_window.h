@@ -70,16 +70,22 @@ private:
     TraceLoader* loader_;
     QLabel* fileLabel_;
     QLabel* summaryLabel_;
+    QLabel* warningLabel_;
     QProgressBar* progress_;
     QPushButton* cancel_;
     QTimer* progressTimer_;
     QMenu* recentMenu_;
+    QMenu* runsMenu_;
     QAction* reloadAction_;
+    // The logdir / profile folder last opened, whose runs the Runs menu lists.
+    QString runsFolder_;
 
     void buildMenus();
     void buildStatusBar();
     void addRecent(const QString& path);
     void rebuildRecentMenu();
+    // Lists the runs of a profile folder in the Runs menu (checked: `current`).
+    void rebuildRunsMenu(const QString& current);
     void openDialog(bool folder);
     void setLoadingUi(bool loading);
     void updateSummary();

@@ -3,12 +3,16 @@
 #include "app/gui/main_window.h"
 #include "model/analysis/slice_queries.h"
 #include "model/import/import.h"
+#include "views/analysis_view.h"
 #include "views/timeline/time_format.h"
 #include "views/timeline/timeline_view.h"
 #include "views/trace_selection.h"
 
 #include <QApplication>
+#include <QPalette>
+#include <QStyleFactory>
 #include <QElapsedTimer>
+#include <QLayout>
 #include <QPixmap>
 
 #include <cstdio>
@@ -31,7 +35,28 @@ void settle(int ms) {
 
 }  // namespace
 
+void applyDarkPalette() {
+    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    QPalette p;
+    p.setColor(QPalette::Window, QColor(45, 45, 48));
+    p.setColor(QPalette::WindowText, QColor(220, 220, 220));
+    p.setColor(QPalette::Base, QColor(30, 30, 32));
+    p.setColor(QPalette::AlternateBase, QColor(40, 40, 44));
+    p.setColor(QPalette::Text, QColor(220, 220, 220));
+    p.setColor(QPalette::PlaceholderText, QColor(140, 140, 140));
+    p.setColor(QPalette::Button, QColor(50, 50, 54));
+    p.setColor(QPalette::ButtonText, QColor(220, 220, 220));
+    p.setColor(QPalette::Highlight, QColor(60, 120, 200));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::Mid, QColor(80, 80, 85));
+    p.setColor(QPalette::Link, QColor(110, 170, 255));
+    p.setColor(QPalette::ToolTipBase, QColor(50, 50, 54));
+    p.setColor(QPalette::ToolTipText, QColor(220, 220, 220));
+    QApplication::setPalette(p);
+}
+
 int runScreenshot(const ScreenshotOptions& o) {
+    if (o.dark) applyDarkPalette();
     TimeNs rangeBegin = 0, rangeEnd = 0;
     if (!o.range.isEmpty() && !parseTimeRange(o.range, rangeBegin, rangeEnd))
         return fail(QStringLiteral("bad --range '%1' (expected A:B, e.g. 1.5ms:2ms)").arg(o.range));
@@ -41,6 +66,9 @@ int runScreenshot(const ScreenshotOptions& o) {
     std::shared_ptr<const Trace> trace(std::move(result.trace));
 
     MainWindow window;
+    // The PNG has exactly the requested size, even below the widgets' preferred minimum.
+    window.layout()->setSizeConstraint(QLayout::SetNoConstraint);
+    window.setMinimumSize(0, 0);
     window.resize(o.size);
     window.setTrace(trace, o.input);
     if (!window.showView(o.view))
@@ -55,12 +83,27 @@ int runScreenshot(const ScreenshotOptions& o) {
         const SliceRef s = firstSliceNamed(*trace, o.select.toStdString());
         if (!s.valid()) return fail(QStringLiteral("--select: no slice named '%1'").arg(o.select));
         window.selection()->selectSlice(s);
+        // Zoom in so the selection is visible with some context around it.
+        const SliceColumns& c = trace->tracks[s.track].slices;
+        const double d = std::max<double>(double(c.duration[s.index]), 1000.0);
+        const double mid = double(c.start[s.index]) + d / 2;
+        timeline->canvas()->setVisibleRange(mid - 6 * d, mid + 6 * d);
+        timeline->canvas()->setSelectedSlice(s, true);
     }
     if (!o.search.isEmpty()) {
         timeline->setSearchText(o.search);
         timeline->waitUntilReady();
     }
     if (!o.range.isEmpty()) timeline->canvas()->setVisibleRange(double(rangeBegin), double(rangeEnd));
+    // Analysis pages compute in the background: wait for their results (bounded), then let layouts settle.
+    QElapsedTimer waited;
+    waited.start();
+    auto computing = [&] {
+        for (const AnalysisView* v : window.findChildren<AnalysisView*>())
+            if (v->isComputing()) return true;
+        return false;
+    };
+    while (computing() && waited.elapsed() < 120'000) QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
     settle(300);
 
     const QPixmap pixmap = window.grab();

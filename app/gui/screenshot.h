@@ -15,7 +15,11 @@ struct ScreenshotOptions {
     QString range;   // "A:B" with optional units
     QString select;  // slice name to select
     QString search;  // search text
+    bool dark = false;  // render with a dark palette (to check legibility in both themes)
 };
+
+// A dark Fusion palette, as desktop dark themes give.
+void applyDarkPalette();
 
 // Returns the process exit code; prints errors to stderr.
 int runScreenshot(const ScreenshotOptions& options);

@@ -65,6 +65,13 @@ void forEachOpOccurrence(const ClassifiedTrace& ct, OpGrouping grouping,
                 occ.usesTensorCore = false;
             } else if (role == SliceRole::Kernel || role == SliceRole::Memcpy || role == SliceRole::Memset) {
                 nt = deviceOpNameType(ct, ref);
+                if (grouping == OpGrouping::ByHloOp && ct.isXSpace) {
+                    std::string hlo = sliceArgText(t, ref, "hlo_op");
+                    if (!hlo.empty()) {
+                        std::string module = sliceArgText(t, ref, "hlo_module");
+                        nt = {std::move(hlo), module.empty() ? std::string(deviceKindName(role)) : std::move(module)};
+                    }
+                }
                 occ.side = OpSide::Device;
                 // Device activities do not nest: all their time is self time.
                 occ.selfNs = c.duration[i];

@@ -68,6 +68,28 @@ size_t SliceDepthIndex::Level::firstStartingAt(TimeNs time, size_t from) const {
     return size_t(it - slices.begin());
 }
 
+size_t SliceDepthIndex::Level::skipStartingBefore(TimeNs time, TimeNs slack, size_t from, TimeNs* absorbedEnd) const {
+    *absorbedEnd = -1;
+    // First sample at or after `time`, galloping from `from`'s block.
+    size_t lo = from / kSampleEvery;
+    if (lo < samples.size() && samples[lo] < time) {
+        size_t step = 1;
+        while (lo + step < samples.size() && samples[lo + step] < time) {
+            lo += step;
+            step *= 2;
+        }
+        const size_t hi = std::min(samples.size(), lo + step);
+        const size_t k = size_t(std::lower_bound(samples.begin() + ptrdiff_t(lo), samples.begin() + ptrdiff_t(hi), time) -
+                                samples.begin());
+        // Slices before block k start before samples[k] and, not overlapping, end by it.
+        if (k < samples.size() && k * kSampleEvery > from + 1 && samples[k] < time + slack) {
+            *absorbedEnd = samples[k];
+            return k * kSampleEvery;
+        }
+    }
+    return firstStartingAt(time, from);
+}
+
 size_t SliceDepthIndex::Level::firstEndingAfter(TimeNs time) const {
     // Same-depth slices do not overlap: only the slice just before the first one
     // starting after `time` can still be running at `time`.

@@ -37,6 +37,13 @@ public:
         size_t firstStartingAt(TimeNs time, size_t from = 0) const;
         // Position of the first slice ending after `time` (or starting at it).
         size_t firstEndingAfter(TimeNs time) const;
+        // For folding at coarse zoom: a position p > from such that every slice in
+        // [from, p) starts before `time + slack` and ends by `*absorbedEnd`. When a
+        // whole block of samples lies in that window, p is a block boundary found
+        // from the samples alone (it may pass slices starting in [time, time + slack)),
+        // which spares the event columns a cache miss per probe. Otherwise p is
+        // firstStartingAt(time, from) and *absorbedEnd is -1 (the caller looks at p - 1).
+        size_t skipStartingBefore(TimeNs time, TimeNs slack, size_t from, TimeNs* absorbedEnd) const;
     };
 
     SliceDepthIndex() = default;

@@ -151,6 +151,39 @@ private slots:
         }
     }
 
+    void coarseSkipKeepsItsPromise() {
+        auto trace = buildRandomTrace(23, 20000);
+        SliceDepthIndex index;
+        QVERIFY(index.build(*trace));
+        std::mt19937 rng(77);
+        const SliceColumns& c = trace->tracks[0].slices;
+        int coarse = 0;
+        for (uint32_t d = 0; d < index.depthCount(0); ++d) {
+            const auto level = index.atDepth(0, d);
+            if (level.size() < 2) continue;
+            for (int q = 0; q < 400; ++q) {
+                const size_t from = rng() % (level.size() - 1);
+                const TimeNs time = c.start[level[from]] + TimeNs(rng() % 200000);
+                const TimeNs slack = 1 + TimeNs(rng() % 50000);
+                TimeNs absorbedEnd = 0;
+                const size_t p = level.skipStartingBefore(time, slack, from, &absorbedEnd);
+                if (absorbedEnd >= 0) {
+                    ++coarse;
+                    QVERIFY(p > from + 1);
+                    QCOMPARE(p % SliceDepthIndex::kSampleEvery, size_t(0));
+                    for (size_t k = from; k < p; ++k) {
+                        QVERIFY(c.start[level[k]] < time + slack);
+                        QVERIFY(c.end(level[k]) <= absorbedEnd);
+                    }
+                    QVERIFY(c.start[level[p]] >= time);
+                } else {
+                    QCOMPARE(p, level.firstStartingAt(time, from));
+                }
+            }
+        }
+        QVERIFY(coarse > 50);  // the coarse path was exercised
+    }
+
     void rangeAggregateHand() {
         auto trace = buildHandTrace();
         // Slices starting in [500, 5500): forward, 2x cudaLaunchKernel, aten::mm@1000, backward,

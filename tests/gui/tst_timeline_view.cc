@@ -168,6 +168,29 @@ private slots:
         QVERIFY(!c->selectedSlice().valid());
     }
 
+    void flowArrowsOfTheSelectionAreDrawn() {
+        Fixture f;
+        TimelineCanvas* c = f.canvas();
+        c->setVisibleRange(0, 5000);
+        auto arrowPixels = [&] {
+            QImage img(c->size(), QImage::Format_ARGB32);
+            QPainter p(&img);
+            c->render(p, img.size());
+            p.end();
+            // The light palette's flow colour is a saturated blue no slice uses.
+            int n = 0;
+            for (int y = 0; y < img.height(); ++y)
+                for (int x = c->headerWidth(); x < img.width(); ++x) {
+                    const QColor px = img.pixelColor(x, y);
+                    n += px.blue() > 150 && px.red() < 90 && px.green() < 140 && px.blue() - px.red() > 100;
+                }
+            return n;
+        };
+        const int before = arrowPixels();
+        c->setSelectedSlice(findSlice(*f.trace, "cudaLaunchKernel", 600), false);
+        QVERIFY(arrowPixels() > before + 50);  // a curve from the launch to its kernel
+    }
+
     void tinySlicesAreClickable() {
         // A 50 ns slice inside a 10 ms one: at fit-all it is far narrower than a pixel.
         TraceBuilder b("tiny");

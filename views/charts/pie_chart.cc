@@ -8,12 +8,30 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <iterator>
 
 namespace tracescope {
 
+namespace {
+
+// A remainder slice ("other", "Other (12)") is drawn last, whatever its size.
+bool isRemainder(const ChartSlice& e) { return e.label.startsWith(QLatin1String("other"), Qt::CaseInsensitive); }
+
+// Distinct categorical colours (neighbouring slices must not look alike); grey for the remainder.
+QColor sliceColour(int i) {
+    static const QRgb kPalette[] = {0x4e79a7, 0xf28e2b, 0xe15759, 0x76b7b2, 0x59a14f,
+                                    0xedc948, 0xb07aa1, 0xff9da7, 0x9c755f, 0x2f4b7c};
+    return QColor(kPalette[i % int(std::size(kPalette))]);
+}
+
+}  // namespace
+
 std::vector<ChartSlice> pieSlices(std::vector<ChartSlice> entries, int maxSlices) {
     std::erase_if(entries, [](const ChartSlice& e) { return !(e.value > 0); });
-    std::stable_sort(entries.begin(), entries.end(), [](const ChartSlice& a, const ChartSlice& b) { return a.value > b.value; });
+    std::stable_sort(entries.begin(), entries.end(), [](const ChartSlice& a, const ChartSlice& b) {
+        if (isRemainder(a) != isRemainder(b)) return isRemainder(b);
+        return a.value > b.value;
+    });
     maxSlices = std::max(1, maxSlices);
     if (int(entries.size()) > maxSlices) {
         // Keep maxSlices - 1 named slices so the total count, "Other" included, is maxSlices.
@@ -30,6 +48,9 @@ PieChart::PieChart(const QString& title, QWidget* parent) : QWidget(parent) {
     chart_->setTitle(title);
     chart_->legend()->setAlignment(Qt::AlignRight);
     chart_->legend()->setShowToolTips(true);
+    QFont legendFont = chart_->legend()->font();
+    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9);
+    chart_->legend()->setFont(legendFont);
     chart_->setMargins(QMargins(4, 4, 4, 4));
     chart_->setBackgroundRoundness(0);
     QFont titleFont = chart_->titleFont();
@@ -52,8 +73,11 @@ void PieChart::setEntries(std::vector<ChartSlice> entries, int maxSlices, std::f
     for (const auto& e : slices) total += e.value;
     auto* series = new QPieSeries;
     series->setPieSize(0.85);
-    for (const auto& e : slices) {
+    for (size_t i = 0; i < slices.size(); ++i) {
+        const ChartSlice& e = slices[i];
         QPieSlice* slice = series->append(e.label, e.value);
+        slice->setColor(isRemainder(e) ? QColor(0xbab0ac) : sliceColour(int(i)));
+        slice->setBorderColor(Qt::white);
         double share = total > 0 ? 100.0 * e.value / total : 0;
         // Legend text: elided name + share; the full name and value are in the tooltip.
         QString name = e.label.size() > 38 ? e.label.left(18) + QStringLiteral("…") + e.label.right(18) : e.label;

@@ -14,6 +14,7 @@ namespace tracescope {
 
 StackedColumnChart::StackedColumnChart(const QString& title, QWidget* parent) : QWidget(parent) {
     chart_ = new QChart;
+    title_ = title;
     chart_->setTitle(title);
     QFont titleFont = chart_->titleFont();
     titleFont.setBold(true);
@@ -43,6 +44,10 @@ void StackedColumnChart::setData(const QStringList& categories, const std::vecto
         bool any = std::any_of(s.values.begin(), s.values.end(), [](double v) { return v > 0; });
         if (!any) continue;
         auto* set = new QBarSet(s.name);
+        if (s.color.isValid()) {
+            set->setColor(s.color);
+            set->setBorderColor(categories.size() > 40 ? s.color : s.color.darker(115));  // thin bars: no outline
+        }
         for (int i = 0; i < categories.size(); ++i) {
             double v = size_t(i) < s.values.size() ? s.values[size_t(i)] : 0.0;
             *set << v;
@@ -54,15 +59,17 @@ void StackedColumnChart::setData(const QStringList& categories, const std::vecto
     bars->setBarWidth(categories.size() > 60 ? 1.0 : 0.8);
     chart_->addSeries(bars);
 
-    // Thin out labels: at most ~25 readable step labels.
-    QStringList labels = categories;
-    const int stride = std::max(1, int((categories.size() + 24) / 25));
-    if (stride > 1)
-        for (int i = 0; i < labels.size(); ++i)
-            if (i % stride != 0) labels[i] = QString(i, QChar(0x200B));  // unique, invisible
+    // Up to ~40 columns every label fits (rotated past 12); beyond that the labels
+    // would be elided to "…", so the axis names the first and last column instead.
     auto* x = new QBarCategoryAxis;
-    x->append(labels);
+    x->append(categories);
+    const bool dense = categories.size() > 40;
+    x->setLabelsVisible(!dense);
+    x->setGridLineVisible(!dense);
+    // Qt Charts elides the axis title when the labels are hidden: the range goes in the chart title.
     x->setTitleText(tr("Step"));
+    x->setTitleVisible(!dense);
+    chart_->setTitle(dense ? tr("%1 — steps %2 … %3").arg(title_, categories.first(), categories.last()) : title_);
     x->setLabelsAngle(categories.size() > 12 ? -60 : 0);
     auto* y = new QValueAxis;
     y->setRange(0, maxTotal > 0 ? maxTotal * 1.05 : 1.0);

@@ -3,6 +3,7 @@
 // the caller names (the step-time breakdown uses milliseconds).
 #pragma once
 
+#include <QColor>
 #include <QString>
 #include <QStringList>
 #include <QWidget>
@@ -17,6 +18,7 @@ namespace tracescope {
 struct StackedSeries {
     QString name;
     std::vector<double> values;  // one per category
+    QColor color;                // invalid = the chart theme's next colour
 };
 
 class StackedColumnChart : public QWidget {
@@ -30,6 +32,7 @@ public:
     int seriesCount() const;
 
 private:
+    QString title_;
     QChart* chart_ = nullptr;
     QChartView* view_ = nullptr;
 };

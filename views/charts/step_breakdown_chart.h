@@ -4,6 +4,7 @@
 
 #include "model/analysis/steps.h"
 
+#include <QColor>
 #include <QStringList>
 
 #include <vector>
@@ -12,6 +13,7 @@ namespace tracescope {
 
 class StackedColumnChart;
 
+QColor categoryColour(StepCategory c);
 // Fills `chart` with one column per step and one series per category, in milliseconds.
 void showStepBreakdown(StackedColumnChart* chart, const std::vector<StepBreakdown>& steps);
 

@@ -92,15 +92,16 @@ OverviewView::OverviewView(QWidget* parent) : AnalysisView(parent) {
     grid->addWidget(envBox, 0, 1);
 
     QGroupBox* chartBox = box(tr("Step-time graph"), page);
+    chartBox_ = chartBox;
     auto* chartLayout = new QVBoxLayout(chartBox);
     chart_ = new StackedColumnChart(tr("Step time breakdown per step"), chartBox);
-    chart_->setMinimumHeight(340);
+    chart_->setMinimumHeight(280);
     chartNote_ = new QLabel(chartBox);
     chartNote_->setWordWrap(true);
     plainFont(chartNote_);
     chartLayout->addWidget(chartNote_);
     chartLayout->addWidget(chart_, 1);
-    grid->addWidget(chartBox, 1, 0, 1, 2);
+    grid->addWidget(chartBox, 1, 0, 2, 1);  // left, beside the top ops and recommendations
 
     QGroupBox* topBox = box(tr("Top 10 device ops by self time"), page);
     auto* topLayout = new QVBoxLayout(topBox);
@@ -111,10 +112,20 @@ OverviewView::OverviewView(QWidget* parent) : AnalysisView(parent) {
     topOpsView_->setSelectionBehavior(QAbstractItemView::SelectRows);
     topOpsView_->setTextElideMode(Qt::ElideMiddle);
     topOpsView_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
-    topOpsView_->setMinimumHeight(topOpsView_->fontMetrics().height() * 14);
+    // Ten compact rows and the header, without a scroll bar.
+    const int rowHeight = topOpsView_->fontMetrics().height() + 6;
+    topOpsView_->verticalHeader()->setDefaultSectionSize(rowHeight);
+    topOpsView_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);  // as tall as its (<= 10) rows
+    topOpsView_->setMinimumHeight(rowHeight * 3);
     plainFont(topOpsView_);
     topLayout->addWidget(topOpsView_);
-    grid->addWidget(topBox, 2, 0);
+    noDeviceOps_ = new QLabel(tr("No device activity in this trace (CPU-only run, or the device was not profiled)."), topBox);
+    noDeviceOps_->setWordWrap(true);
+    plainFont(noDeviceOps_);
+    topLayout->addWidget(noDeviceOps_);
+    topLayout->addStretch(1);
+    topBox_ = topBox;
+    grid->addWidget(topBox, 1, 1);
 
     QGroupBox* recBox = box(tr("Recommendations"), page);
     auto* recLayout = new QVBoxLayout(recBox);
@@ -126,9 +137,10 @@ OverviewView::OverviewView(QWidget* parent) : AnalysisView(parent) {
     recLayout->addWidget(recommendations_, 1);
     grid->addWidget(recBox, 2, 1);
 
-    grid->setColumnStretch(0, 1);
-    grid->setColumnStretch(1, 1);
-    grid->setRowStretch(1, 1);
+    grid->setColumnStretch(0, 3);
+    grid->setColumnStretch(1, 2);
+    grid->setRowStretch(2, 1);
+    grid_ = grid;
     scroll->setWidget(page);
     setContent(scroll);
 }
@@ -206,12 +218,22 @@ void OverviewView::showResult(const Overview& o) {
     for (const DeviceInfo& dev : env.devices) {
         QStringList props;
         for (const auto& [k, v] : dev.properties) props << QStringLiteral("%1: %2").arg(q(k), q(v));
-        QString text = props.isEmpty() ? tr("(no properties recorded)") : props.join(QStringLiteral("; "));
+        // The first few properties inline (name, capability...), all of them in the tooltip.
+        const int kInline = 4;
+        QString text = props.isEmpty() ? tr("(no properties recorded)") : props.mid(0, kInline).join(QStringLiteral("; "));
+        if (props.size() > kInline) text += tr("; … (%1 more)").arg(props.size() - kInline);
         if (!dev.host.empty()) text = tr("on %1 — ").arg(q(dev.host)) + text;
         add(environment_, q(dev.name), text);
+        if (auto* field = qobject_cast<QLabel*>(environment_->itemAt(environment_->rowCount() - 1, QFormLayout::FieldRole)->widget()))
+            field->setToolTip(props.join(QLatin1Char('\n')));
     }
 
-    chart_->setVisible(haveSteps);  // an empty chart reads as broken
+    // Without steps there is nothing to chart: the recommendations say why and how to add them.
+    chartBox_->setVisible(haveSteps);
+    // Without the chart the top ops take its place on the left.
+    grid_->removeWidget(topBox_);
+    if (haveSteps) grid_->addWidget(topBox_, 1, 1);
+    else grid_->addWidget(topBox_, 1, 0, 2, 1);
     if (haveSteps) {
         chartNote_->setText(tr("%1 steps; each column splits one step's time by what the host and devices were "
                                "doing (overlaps resolved by priority).")
@@ -225,6 +247,8 @@ void OverviewView::showResult(const Overview& o) {
     }
 
     topOps_->setRows(o.topDeviceOps);
+    topOpsView_->setVisible(!o.topDeviceOps.empty());
+    noDeviceOps_->setVisible(o.topDeviceOps.empty());
     topOpsView_->resizeColumnsToContents();
     topOpsView_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
 

@@ -8,6 +8,7 @@
 #include "views/tables/analysis_table_model.h"
 
 class QFormLayout;
+class QGridLayout;
 class QLabel;
 class QTableView;
 
@@ -36,6 +37,10 @@ private:
     QFormLayout* environment_ = nullptr;
     StackedColumnChart* chart_ = nullptr;
     QLabel* chartNote_ = nullptr;
+    QWidget* chartBox_ = nullptr;
+    QWidget* topBox_ = nullptr;
+    QGridLayout* grid_ = nullptr;
+    QLabel* noDeviceOps_ = nullptr;
     RowTableModel<TopOp>* topOps_ = nullptr;
     QTableView* topOpsView_ = nullptr;
     QLabel* recommendations_ = nullptr;

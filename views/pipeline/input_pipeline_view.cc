@@ -1,6 +1,7 @@
 #include "views/pipeline/input_pipeline_view.h"
 
 #include "views/charts/stacked_column_chart.h"
+#include "views/charts/step_breakdown_chart.h"
 #include "views/tables/table_page.h"
 #include "views/tables/value_format.h"
 #include "views/trace_selection.h"
@@ -33,7 +34,8 @@ public:
 
     // Rows mix durations and percents: format each cell by its row.
     QVariant data(const QModelIndex& index, int role) const override {
-        if (index.isValid() && index.column() > 0 && index.row() < rowCount() && row(index.row()).percent) {
+        if (index.isValid() && index.column() > 0 && index.column() < 5 && index.row() < rowCount() &&
+            row(index.row()).percent) {
             if (role == Qt::DisplayRole)
                 return displayText(ColumnKind::Percent, RowTableModel<StatRow>::data(index, SortRole));
             if (role == Qt::ToolTipRole) return {};
@@ -50,6 +52,8 @@ std::vector<RowTableModel<StatRow>::Column> statColumns() {
          [](const StatRow& r) { return statValue(r, r.d.stddev); }},
         {{QObject::tr("Min"), ColumnKind::Duration, {}}, [](const StatRow& r) { return statValue(r, r.d.min); }},
         {{QObject::tr("Max"), ColumnKind::Duration, {}}, [](const StatRow& r) { return statValue(r, r.d.max); }},
+        {{QObject::tr("% of step time"), ColumnKind::Percent, QObject::tr("Category time / all step time")},
+         [](const StatRow& r) { return r.shareOfStep >= 0 ? QVariant(r.shareOfStep) : QVariant(); }},
     };
 }
 
@@ -83,7 +87,9 @@ QTableView* smallTable(QAbstractItemModel* model, QWidget* parent) {
     v->verticalHeader()->setVisible(false);
     v->setSelectionBehavior(QAbstractItemView::SelectRows);
     v->setAlternatingRowColors(true);
-    v->horizontalHeader()->setStretchLastSection(true);
+    v->verticalHeader()->setDefaultSectionSize(v->fontMetrics().height() + 6);
+    v->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);  // as tall as its rows
+    v->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
     return v;
 }
 
@@ -108,18 +114,21 @@ InputPipelineView::InputPipelineView(QWidget* parent) : AnalysisView(parent) {
     split->setChildrenCollapsible(false);
 
     // Device side: per-step wait chart + statistics.
-    QGroupBox* device = titled(tr("Device side: time waiting for input per step"), split);
+    QGroupBox* device = titled(tr("Device side: step time and the wait for input"), split);
     auto* deviceLayout = new QHBoxLayout(device);
-    chart_ = new StackedColumnChart(tr("Input wait per step"), device);
+    chart_ = new StackedColumnChart(tr("Step-time breakdown per step"), device);
     deviceStats_ = new StatModel(statColumns(), this);
     deviceStatsView_ = smallTable(deviceStats_, device);
-    deviceStatsView_->setMinimumWidth(460);
+    auto* statsColumn = new QVBoxLayout;
+    statsColumn->addWidget(deviceStatsView_);
+    statsColumn->addStretch(1);
     deviceLayout->addWidget(chart_, 3);
-    deviceLayout->addWidget(deviceStatsView_, 2);
+    deviceLayout->addLayout(statsColumn, 2);
     split->addWidget(device);
 
     // Host side: categories + op table.
     QGroupBox* host = titled(tr("Host side: input ops"), split);
+    host_ = host;
     auto* hostLayout = new QHBoxLayout(host);
     auto* left = new QVBoxLayout;
     hostCategories_ = new RowTableModel<CategoryRow>(categoryColumns(), this);
@@ -127,13 +136,15 @@ InputPipelineView::InputPipelineView(QWidget* parent) : AnalysisView(parent) {
     hostNote_ = new QLabel(host);
     hostNote_->setWordWrap(true);
     left->addWidget(hostNote_);
-    left->addWidget(hostCategoriesView_, 1);
+    left->addWidget(hostCategoriesView_);
+    left->addStretch(1);
     hostLayout->addLayout(left, 2);
     ops_ = new TablePage(host);
     opsModel_ = new RowTableModel<InputOpRow>(opColumns(), this);
     ops_->setSourceModel(opsModel_, Self, Qt::DescendingOrder);
     ops_->setFilterColumns({Name, Category}, tr("Filter input ops"));
     ops_->setExportName(QStringLiteral("input_ops.csv"));
+    ops_->setElasticColumn(Name, 200);
     hostLayout->addWidget(ops_, 5);
     split->addWidget(host);
     split->setStretchFactor(0, 1);
@@ -154,13 +165,16 @@ void InputPipelineView::startAnalysis(const std::shared_ptr<const Trace>& trace)
     run<Computed>(
         [t] {
             Computed c;
-            c.result = computeInputPipeline(*t);
+            const ClassifiedTrace ct = classifyTrace(*t);
+            c.result = computeInputPipeline(ct);
             c.sliceRows = sliceRowIndexOf(*t, c.result);
+            c.breakdown = breakdownSteps(ct, findSteps(ct));
+            c.categories = summarizeBreakdown(c.breakdown);
             return c;
         },
         [this](Computed& c) {
             computed_ = std::make_shared<Computed>(std::move(c));
-            showResult(computed_->result);
+            showResult(*computed_);
         });
 }
 
@@ -173,26 +187,27 @@ void InputPipelineView::clearResult() {
     chart_->setData({}, {}, {});
 }
 
-void InputPipelineView::showResult(const InputPipelineResult& r) {
+void InputPipelineView::showResult(const Computed& c) {
+    const InputPipelineResult& r = c.result;
     QString verdict = tr("<b>Verdict:</b> %1").arg(QString::fromUtf8(inputBoundName(r.verdict)).toHtmlEscaped());
     if (!r.summary.empty()) verdict += QStringLiteral("<br>") + q(r.summary).toHtmlEscaped();
     verdict_->setText(verdict);
 
     const bool haveSteps = !r.steps.empty();
     chart_->setVisible(haveSteps);
+    std::vector<StatRow> stats;
     if (haveSteps) {
-        QStringList labels;
-        StackedSeries wait{tr("Waiting for input"), {}}, rest{tr("Rest of the step"), {}};
-        for (const DeviceInputStep& s : r.steps) {
-            labels << QString::number(s.stepNumber);
-            wait.values.push_back(double(s.waitInputNs) / 1e6);
-            rest.values.push_back(double(s.stepNs - s.waitInputNs) / 1e6);
+        showStepBreakdown(chart_, c.breakdown);
+        stats.push_back({tr("Input wait time"), r.waitNs, false});
+        stats.push_back({tr("Input wait % of step"), r.waitPercent, true});
+        // Then every category the steps spent time in.
+        for (size_t k = 0; k < kStepCategoryCount; ++k) {
+            const CategorySummary& cs = c.categories[k];
+            if (cs.ns.max <= 0) continue;
+            stats.push_back({QString::fromUtf8(stepCategoryName(StepCategory(k))), cs.ns, false, cs.percentOfStep});
         }
-        chart_->setData(labels, {wait, rest}, tr("Time (ms)"));
-        deviceStats_->setRows({{tr("Input wait time"), r.waitNs, false}, {tr("Input wait % of step"), r.waitPercent, true}});
-    } else {
-        deviceStats_->setRows({});
     }
+    deviceStats_->setRows(std::move(stats));
     deviceStatsView_->resizeColumnsToContents();
 
     std::vector<CategoryRow> cats;
@@ -203,10 +218,12 @@ void InputPipelineView::showResult(const InputPipelineResult& r) {
     }
     hostCategories_->setRows(std::move(cats));
     hostCategoriesView_->resizeColumnsToContents();
-    hostNote_->setText(r.ops.empty() ? tr("No host input ops (tf.data iterators, DataLoader, infeed / H2D enqueue) "
-                                          "in this trace.")
-                                     : tr("Input ops ran for %1 of self time on the host.")
-                                           .arg(formatDuration(r.hostInputSelfNs)));
+    hostNote_->setText(tr("Input ops ran for %1 of self time on the host.").arg(formatDuration(r.hostInputSelfNs)));
+    // Without input ops the host half would be an empty table: say so in one line instead.
+    host_->setVisible(!r.ops.empty());
+    if (r.ops.empty())
+        verdict_->setText(verdict_->text() + tr("<br>No host input ops (tf.data iterators, DataLoader, infeed / H2D "
+                                                "enqueue) in this trace."));
     opsModel_->setRows(r.ops);
     ops_->view()->sortByColumn(Self, Qt::DescendingOrder);
     ops_->fitColumns(420);

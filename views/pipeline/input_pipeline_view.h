@@ -28,7 +28,8 @@ public:
     struct StatRow {
         QString what;
         Distribution d;
-        bool percent = false;
+        bool percent = false;      // the distribution is of percentages, not ns
+        double shareOfStep = -1;   // category rows: % of all step time; -1 = not applicable
     };
     struct CategoryRow {
         QString category;
@@ -51,6 +52,9 @@ private:
     struct Computed {
         InputPipelineResult result;
         SliceRowIndex sliceRows;
+        // The full step-time breakdown, shown beside the input wait (§7.5).
+        std::vector<StepBreakdown> breakdown;
+        std::array<CategorySummary, kStepCategoryCount> categories{};
     };
     std::shared_ptr<Computed> computed_;
     QLabel* verdict_ = nullptr;
@@ -60,10 +64,11 @@ private:
     RowTableModel<CategoryRow>* hostCategories_ = nullptr;
     QTableView* hostCategoriesView_ = nullptr;
     QLabel* hostNote_ = nullptr;
+    QWidget* host_ = nullptr;
     TablePage* ops_ = nullptr;
     RowTableModel<InputOpRow>* opsModel_ = nullptr;
 
-    void showResult(const InputPipelineResult& r);
+    void showResult(const Computed& c);
     void activateRow(int row);
     void selectSlice(SliceRef slice);
 };

@@ -28,26 +28,26 @@ std::vector<Model::Column> kernelColumns() {
         {{QObject::tr("Rank"), ColumnKind::Integer, QObject::tr("Rank by total duration")},
          [](const Item& i) { return QVariant(qint64(i.rank)); }},
         {{QObject::tr("Kernel name"), ColumnKind::Text, {}}, [q](const Item& i) { return QVariant(q(i.row.name)); }},
-        {{QObject::tr("Registers / thread"), ColumnKind::Integer, {}},
+        {{QObject::tr("Regs"), ColumnKind::Integer, QObject::tr("Registers per thread")},
          [](const Item& i) { return QVariant(qint64(i.row.registersPerThread)); }},
-        {{QObject::tr("Shared memory"), ColumnKind::Bytes, QObject::tr("Static + dynamic shared memory per block")},
+        {{QObject::tr("Shared mem"), ColumnKind::Bytes, QObject::tr("Static + dynamic shared memory per block")},
          [](const Item& i) { return QVariant(qint64(i.row.sharedMemBytes)); }},
         // Dims sort by their thread/block count, read as x,y,z.
-        {{QObject::tr("Block dim"), ColumnKind::Text, {}}, [](const Item& i) { return QVariant(formatDim3(i.row.block)); }},
-        {{QObject::tr("Grid dim"), ColumnKind::Text, {}}, [](const Item& i) { return QVariant(formatDim3(i.row.grid)); }},
-        {{QObject::tr("Occupancy %"), ColumnKind::Percent, QObject::tr("Theoretical occupancy (as recorded)")},
+        {{QObject::tr("Block"), ColumnKind::Text, QObject::tr("Block dimensions x,y,z")}, [](const Item& i) { return QVariant(formatDim3(i.row.block)); }},
+        {{QObject::tr("Grid"), ColumnKind::Text, QObject::tr("Grid dimensions x,y,z")}, [](const Item& i) { return QVariant(formatDim3(i.row.grid)); }},
+        {{QObject::tr("Occupancy"), ColumnKind::Percent, QObject::tr("Occupancy % as recorded by the profiler")},
          [](const Item& i) { return i.row.occupancyPct ? QVariant(*i.row.occupancyPct) : QVariant(); }},
-        {{QObject::tr("Op TensorCore eligible"), ColumnKind::Text, {}},
+        {{QObject::tr("TC eligible"), ColumnKind::Text, QObject::tr("Op is TensorCore eligible (or the kernel uses TensorCores)")},
          [](const Item& i) { return yesNo(i.row.tensorCoreEligible); }},
-        {{QObject::tr("Uses TensorCore"), ColumnKind::Text, {}}, [](const Item& i) { return yesNo(i.row.usesTensorCore); }},
-        {{QObject::tr("Op name"), ColumnKind::Text, QObject::tr("Framework op that launched the kernel")},
+        {{QObject::tr("Uses TC"), ColumnKind::Text, QObject::tr("Kernel uses TensorCores")}, [](const Item& i) { return yesNo(i.row.usesTensorCore); }},
+        {{QObject::tr("Op"), ColumnKind::Text, QObject::tr("Framework op that launched the kernel")},
          [q](const Item& i) { return QVariant(q(i.row.op)); }},
         {{QObject::tr("Occurrences"), ColumnKind::Integer, {}}, [](const Item& i) { return QVariant(qint64(i.row.occurrences)); }},
-        {{QObject::tr("Total duration"), ColumnKind::Duration, {}}, [](const Item& i) { return QVariant(qint64(i.row.totalNs)); }},
-        {{QObject::tr("Avg duration"), ColumnKind::Duration, {}},
+        {{QObject::tr("Total"), ColumnKind::Duration, QObject::tr("Total duration")}, [](const Item& i) { return QVariant(qint64(i.row.totalNs)); }},
+        {{QObject::tr("Avg"), ColumnKind::Duration, QObject::tr("Average duration")},
          [](const Item& i) { return QVariant(qint64(std::llround(i.row.avgNs))); }},
-        {{QObject::tr("Min duration"), ColumnKind::Duration, {}}, [](const Item& i) { return QVariant(qint64(i.row.minNs)); }},
-        {{QObject::tr("Max duration"), ColumnKind::Duration, {}}, [](const Item& i) { return QVariant(qint64(i.row.maxNs)); }},
+        {{QObject::tr("Min"), ColumnKind::Duration, QObject::tr("Shortest launch")}, [](const Item& i) { return QVariant(qint64(i.row.minNs)); }},
+        {{QObject::tr("Max"), ColumnKind::Duration, QObject::tr("Longest launch")}, [](const Item& i) { return QVariant(qint64(i.row.maxNs)); }},
     };
 }
 
@@ -63,6 +63,7 @@ KernelStatsView::KernelStatsView(QWidget* parent) : AnalysisView(parent) {
     table_ = new TablePage(content);
     table_->setFilterColumns({Kernel, Op}, tr("Filter by kernel name or op name"));
     table_->setExportName(QStringLiteral("kernel_stats.csv"));
+    table_->setElasticColumn(Kernel, 220);
     layout->addWidget(table_, 1);
     model_ = new Model(kernelColumns(), this);
     table_->setSourceModel(model_, Rank, Qt::AscendingOrder);
@@ -96,7 +97,7 @@ void KernelStatsView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
             for (size_t i = 0; i < r.rows.size(); ++i) items.push_back({r.rows[i], int(i) + 1});
             model_->setRows(std::move(items));
             table_->view()->sortByColumn(Rank, Qt::AscendingOrder);
-            table_->fitColumns(380);
+            table_->fitColumns(300);  // op names capped; the kernel name takes the rest
             double tc = r.totalKernelNs > 0 ? 100.0 * double(r.tensorCoreNs) / double(r.totalKernelNs) : 0;
             summary_->setText(tr("<b>%1</b> kernel launches in <b>%2</b> distinct kernel/op configurations, "
                                  "total kernel time <b>%3</b>; TensorCore kernels: %4 of kernel time. "

@@ -7,6 +7,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QSignalBlocker>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -34,18 +35,19 @@ std::vector<Model::Column> opColumns() {
          [q](const Item& i) { return QVariant(q(i.row.type)); }},
         {{QObject::tr("Operation"), ColumnKind::Text, QObject::tr("Op name")},
          [q](const Item& i) { return QVariant(q(i.row.name)); }},
+        // IDLE is time, not occurrences: its count and averages stay blank.
         {{QObject::tr("Occurrences"), ColumnKind::Integer, {}},
-         [](const Item& i) { return QVariant(qint64(i.row.occurrences)); }},
+         [](const Item& i) { return i.row.isIdle ? QVariant() : QVariant(qint64(i.row.occurrences)); }},
         {{QObject::tr("Total time"), ColumnKind::Duration, QObject::tr("Sum of the durations of all occurrences")},
          [](const Item& i) { return QVariant(qint64(i.row.totalNs)); }},
-        {{QObject::tr("Avg time"), ColumnKind::Duration, {}}, [](const Item& i) { return QVariant(rounded(i.row.avgNs)); }},
+        {{QObject::tr("Avg time"), ColumnKind::Duration, {}}, [](const Item& i) { return i.row.isIdle ? QVariant() : QVariant(rounded(i.row.avgNs)); }},
         {{QObject::tr("Min time"), ColumnKind::Duration, {}}, [](const Item& i) { return QVariant(qint64(i.row.minNs)); }},
         {{QObject::tr("Max time"), ColumnKind::Duration, {}}, [](const Item& i) { return QVariant(qint64(i.row.maxNs)); }},
         {{QObject::tr("Total self time"), ColumnKind::Duration,
           QObject::tr("Total time minus the time of ops nested inside")},
          [](const Item& i) { return QVariant(qint64(i.row.selfNs)); }},
         {{QObject::tr("Avg self time"), ColumnKind::Duration, {}},
-         [](const Item& i) { return QVariant(rounded(i.row.avgSelfNs)); }},
+         [](const Item& i) { return i.row.isIdle ? QVariant() : QVariant(rounded(i.row.avgSelfNs)); }},
         {{QObject::tr("Self %"), ColumnKind::Percent, QObject::tr("Share of the side's total self time")},
          [](const Item& i) { return QVariant(i.row.selfPercent); }},
         {{QObject::tr("Cumulative self %"), ColumnKind::Percent,
@@ -89,6 +91,7 @@ OpStatsView::OpStatsView(QWidget* parent) : AnalysisView(parent) {
     table_->addToolbarWidget(idle_);
     table_->setFilterColumns({Name, Type}, tr("Filter by op name or type"));
     table_->setExportName(QStringLiteral("op_stats.csv"));
+    table_->setElasticColumn(Name, 220);
 
     summary_ = new QLabel(content);
     summary_->setWordWrap(true);
@@ -129,7 +132,14 @@ void OpStatsView::setSelection(TraceSelection* selection) {
     if (selection) connect(selection, &TraceSelection::sliceSelected, this, &OpStatsView::selectSlice);
 }
 
-void OpStatsView::startAnalysis(const std::shared_ptr<const Trace>&) { recompute(); }
+void OpStatsView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
+    // XLA programs (XSpace) can also be read per HLO op; other formats have none.
+    const int hlo = group_->findData(int(OpGrouping::ByHloOp));
+    const QSignalBlocker block(group_);
+    if (trace->format == "xspace" && hlo < 0) group_->addItem(tr("Group by HLO op"), int(OpGrouping::ByHloOp));
+    if (trace->format != "xspace" && hlo >= 0) group_->removeItem(hlo);
+    recompute();
+}
 
 void OpStatsView::clearResult() {
     computed_.reset();
@@ -155,8 +165,16 @@ void OpStatsView::recompute() {
         [this](Computed& c) {
             computed_ = std::make_shared<Computed>(std::move(c));
             // Open on the side that has ops (a CPU-only trace has no device rows).
-            bool haveDevice = false;
-            for (const auto& row : computed_->result.rows) haveDevice |= row.side == OpSide::Device && !row.isIdle;
+            bool haveDevice = false, haveAny = false;
+            for (const auto& row : computed_->result.rows) {
+                haveDevice |= row.side == OpSide::Device && !row.isIdle;
+                haveAny |= !row.isIdle;
+            }
+            if (!haveAny) {
+                showMessage(tr("No framework ops in this trace.\nOp stats need op events: TensorFlow/JAX ops in "
+                               "an XSpace, or PyTorch cpu_op / kernel events in a Kineto trace."));
+                return;
+            }
             if (!haveDevice && side() == OpSide::Device) {
                 side_->setCurrentIndex(side_->findData(int(OpSide::Host)));  // calls showSide()
                 return;
@@ -196,9 +214,10 @@ void OpStatsView::showSide() {
     auto fmt = [](double ns) { return formatDuration(qint64(ns)); };
     opPie_->setTitle(device ? tr("Device self time per op") : tr("Host self time per op"));
     typePie_->setTitle(device ? tr("Device self time per op type") : tr("Host self time per op type"));
-    // The analysis already folded the pies to its top N + other.
-    opPie_->setEntries(toSlices(device ? r.deviceByOp : r.hostByOp), 1000, fmt);
-    typePie_->setEntries(toSlices(device ? r.deviceByType : r.hostByType), 1000, fmt);
+    // The analysis folded the pies to its top N + other; 8 slices keep the legend readable
+    // in a short pane (the rest join "other").
+    opPie_->setEntries(toSlices(device ? r.deviceByOp : r.hostByOp), 8, fmt);
+    typePie_->setEntries(toSlices(device ? r.deviceByType : r.hostByType), 8, fmt);
 }
 
 void OpStatsView::activateRow(int modelRow) {

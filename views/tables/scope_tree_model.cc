@@ -96,8 +96,8 @@ QVariant ScopeTreeModel::headerData(int section, Qt::Orientation orientation, in
         case Total: return tr("Time");
         case Self: return tr("Self time");
         case Device: return tr("Device time");
-        case Bytes: return tr("Bytes allocated");
-        case Allocations: return tr("Allocations");
+        case Bytes: return tr("Allocated");
+        case Allocations: return tr("Allocs");
         }
     }
     if (role == Qt::ToolTipRole) {
@@ -105,6 +105,8 @@ QVariant ScopeTreeModel::headerData(int section, Qt::Orientation orientation, in
         case Total: return tr("Inclusive op time at or under this scope");
         case Self: return tr("Self time of the ops at or under this scope");
         case Device: return tr("Device activity (kernels, copies) attributed to ops under this scope");
+        case Bytes: return tr("Bytes allocated by ops at or under this scope");
+        case Allocations: return tr("Number of allocations by ops at or under this scope");
         default: return {};
         }
     }

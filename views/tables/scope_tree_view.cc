@@ -1,5 +1,6 @@
 #include "views/tables/scope_tree_view.h"
 
+#include "views/tables/column_fitter.h"
 #include "views/tables/csv_export.h"
 #include "views/tables/scope_tree_model.h"
 #include "views/tables/table_filter_proxy.h"
@@ -31,7 +32,7 @@ std::vector<RowTableModel<OpTypeRow>::Column> opColumns(const bool* hasMemory) {
         {{QObject::tr("Time"), ColumnKind::Duration, {}}, [](const OpTypeRow& r) { return QVariant(qint64(r.totalNs)); }},
         {{QObject::tr("Self time"), ColumnKind::Duration, {}}, [](const OpTypeRow& r) { return QVariant(qint64(r.selfNs)); }},
         {{QObject::tr("Device time"), ColumnKind::Duration, {}}, [](const OpTypeRow& r) { return QVariant(qint64(r.deviceNs)); }},
-        {{QObject::tr("Bytes allocated"), ColumnKind::Bytes, {}},
+        {{QObject::tr("Allocated"), ColumnKind::Bytes, QObject::tr("Bytes allocated by ops of this type")},
          [hasMemory](const OpTypeRow& r) { return *hasMemory ? QVariant(qint64(r.bytesAllocated)) : QVariant(); }},
     };
 }
@@ -75,6 +76,8 @@ ScopeTreeView::ScopeTreeView(QWidget* parent) : AnalysisView(parent) {
     tree_->setContextMenuPolicy(Qt::CustomContextMenu);
     tree_->header()->setStretchLastSection(false);
     treeLayout->addWidget(tree_, 1);
+    treeFitter_ = new ColumnFitter(tree_, tree_->header());
+    treeFitter_->setElasticColumn(ScopeTreeModel::Scope, 220);
     split->addWidget(treePane);
 
     // Right: the op view.
@@ -83,9 +86,10 @@ ScopeTreeView::ScopeTreeView(QWidget* parent) : AnalysisView(parent) {
     ops_->setSourceModel(opModel_, Self, Qt::DescendingOrder);
     ops_->setFilterColumns({Type}, tr("Filter op types"));
     ops_->setExportName(QStringLiteral("op_types.csv"));
+    ops_->setElasticColumn(Type, 160);
     split->addWidget(ops_);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    split->setStretchFactor(0, 2);  // the tree needs room for indented names
+    split->setStretchFactor(1, 1);
     layout->addWidget(split, 1);
     setContent(content);
 
@@ -140,9 +144,7 @@ void ScopeTreeView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
             tree_->setColumnHidden(ScopeTreeModel::Allocations, !tree.hasMemory);
             // Open the first two levels: the model's big blocks are visible at once.
             tree_->expandToDepth(1);
-            tree_->header()->setResizeContentsPrecision(200);
-            for (int col = 0; col < ScopeTreeModel::ColumnCount; ++col) tree_->resizeColumnToContents(col);
-            tree_->setColumnWidth(0, std::clamp(tree_->columnWidth(0) + 16, 260, 520));
+            treeFitter_->fit(520);
             opModel_->setRows(tree.opView);
             ops_->view()->setColumnHidden(Bytes, !tree.hasMemory);
             ops_->view()->sortByColumn(Self, Qt::DescendingOrder);

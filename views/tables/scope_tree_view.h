@@ -13,6 +13,7 @@ class QTreeView;
 
 namespace tracescope {
 
+class ColumnFitter;
 class ScopeTreeModel;
 class TableFilterProxy;
 class TablePage;
@@ -53,6 +54,7 @@ private:
     QLabel* summary_ = nullptr;
     QLineEdit* filter_ = nullptr;
     QTreeView* tree_ = nullptr;
+    ColumnFitter* treeFitter_ = nullptr;
     ScopeTreeModel* treeModel_ = nullptr;
     TableFilterProxy* treeProxy_ = nullptr;
     TablePage* ops_ = nullptr;

@@ -1,5 +1,6 @@
 #include "views/tables/table_page.h"
 
+#include "views/tables/column_fitter.h"
 #include "views/tables/csv_export.h"
 #include "views/tables/table_filter_proxy.h"
 #include "views/tables/value_format.h"
@@ -53,6 +54,7 @@ TablePage::TablePage(QWidget* parent) : QWidget(parent) {
     view_->horizontalHeader()->setStretchLastSection(false);
     view_->setContextMenuPolicy(Qt::CustomContextMenu);
     layout->addWidget(view_, 1);
+    fitter_ = new ColumnFitter(view_, view_->horizontalHeader());
 
     connect(filter_, &QLineEdit::textChanged, proxy_, &TableFilterProxy::setNameFilter);
     connect(proxy_, &QAbstractItemModel::rowsInserted, this, &TablePage::updateCount);
@@ -96,15 +98,9 @@ void TablePage::addToolbarWidget(QWidget* widget) {
     toolbar_->insertWidget(toolbar_->indexOf(filter_), widget);
 }
 
-void TablePage::fitColumns(int maxTextWidth) {
-    QHeaderView* header = view_->horizontalHeader();
-    header->setResizeContentsPrecision(200);  // the top rows decide: tables can hold 100k rows
-    view_->resizeColumnsToContents();
-    for (int c = 0; c < header->count(); ++c) {
-        int width = std::max(header->sectionSize(c), header->sectionSizeHint(c));
-        header->resizeSection(c, std::min(width + 12, maxTextWidth));
-    }
-}
+void TablePage::setElasticColumn(int column, int minWidth) { fitter_->setElasticColumn(column, minWidth); }
+
+void TablePage::fitColumns(int maxTextWidth) { fitter_->fit(maxTextWidth); }
 
 QString TablePage::csv() const { return tableViewToCsv(*view_); }
 

@@ -13,6 +13,7 @@ class QToolButton;
 
 namespace tracescope {
 
+class ColumnFitter;
 class TableFilterProxy;
 
 class TablePage : public QWidget {
@@ -33,7 +34,9 @@ public:
     QLineEdit* filterBox() const { return filter_; }
     QToolButton* exportButton() const { return export_; }
 
-    // Sizes columns to their content (text columns capped so numbers stay in view).
+    // The name column that yields width so the metric columns stay in view.
+    void setElasticColumn(int column, int minWidth = 180);
+    // Sizes columns to their content (text capped; the elastic column fits the rest).
     void fitColumns(int maxTextWidth = 460);
     // The CSV of what the table shows now.
     QString csv() const;
@@ -55,6 +58,7 @@ private:
     QLabel* count_ = nullptr;
     QTableView* view_ = nullptr;
     TableFilterProxy* proxy_ = nullptr;
+    ColumnFitter* fitter_ = nullptr;
     QString exportName_ = QStringLiteral("table.csv");
 
     void updateCount();

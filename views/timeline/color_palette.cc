@@ -26,6 +26,10 @@ uint32_t stableHash(std::string_view s) {
 }  // namespace
 
 SliceKind classifySlice(std::string_view name, std::string_view category, bool onDevice) {
+    // Runtime / driver calls first: cudaMemcpyAsync is an API call (violet), not a copy on the GPU (orange).
+    if (containsNoCase(category, "cuda_runtime") || containsNoCase(category, "cuda_driver") ||
+        containsNoCase(category, "runtime"))
+        return SliceKind::Runtime;
     if (containsNoCase(category, "memcpy") || containsNoCase(name, "memcpy")) return SliceKind::Memcpy;
     if (containsNoCase(category, "memset") || containsNoCase(name, "memset")) return SliceKind::Memset;
     if (category == "kernel" || containsNoCase(category, "kernel")) return SliceKind::Kernel;

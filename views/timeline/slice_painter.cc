@@ -64,13 +64,16 @@ void paintSliceTrack(const TrackPaintContext& ctx, TrackIndex t, int top, uint32
         // An open fold: pixel columns [foldX0, foldX1) holding only narrow slices.
         int foldX0 = 0, foldX1 = -1;
         QRgb foldRgb = 0;
+        bool foldMatch = false;  // a member we looked at is highlighted (we never scan them all)
         auto flushFold = [&] {
             if (foldX1 <= foldX0) return;
             // Folded runs are drawn desaturated: "many small slices here, zoom in".
             QColor fc = blend(QColor(foldRgb), QColor(128, 128, 128), 0.45);
-            if (highlighting) fc = blend(fc, ctx.background, 0.6);
+            if (highlighting && !foldMatch) fc = blend(fc, ctx.background, 0.6);
             p.fillRect(foldX0, y, foldX1 - foldX0, h, fc);
+            if (foldMatch) p.fillRect(foldX0, y + h - 3, foldX1 - foldX0, 3, ctx.accent);
             foldX1 = -1;
+            foldMatch = false;
         };
         size_t i = level.firstEndingAfter(TimeNs(std::floor(axis.begin())));
         const double windowEnd = axis.end();
@@ -94,10 +97,21 @@ void paintSliceTrack(const TrackPaintContext& ctx, TrackIndex t, int top, uint32
                 // Absorb every slice starting within the next kFoldJump columns (gaps that
                 // small do not show at this zoom anyway): one search per kFoldJump pixels.
                 const TimeNs nextColumn = TimeNs(std::ceil(axis.time(double(col + kFoldJump) - ctx.left)));
-                const size_t j = std::max(i + 1, level.firstStartingAt(nextColumn, i + 1));
+                if (highlighting) foldMatch = foldMatch || ctx.highlight->contains(trace, {t, k});
+                TimeNs absorbedEnd = -1;
+                const TimeNs slack = TimeNs(std::ceil(axis.nsPerPx()));
+                const size_t j = std::max(i + 1, level.skipStartingBefore(nextColumn, slack, i + 1, &absorbedEnd));
+                if (absorbedEnd >= 0) {
+                    // Skipped by whole blocks: every absorbed slice ends by absorbedEnd (< 1 px past the jump).
+                    foldX1 = std::max(foldX1, int(std::ceil(ctx.left + axis.x(double(absorbedEnd)))));
+                    i = j;
+                    continue;
+                }
                 // The last slice absorbed may reach further (same-depth slices never
                 // overlap, so only that one can): draw it if wide, else extend the bar over it.
                 const uint32_t last = level[j - 1];
+                if (highlighting)
+                    foldMatch = foldMatch || ctx.highlight->contains(trace, {t, last});
                 const double lastX0 = ctx.left + axis.x(double(c.start[last]));
                 const double lastX1 = ctx.left + axis.x(double(c.end(last)));
                 if (j - 1 > i && lastX1 - lastX0 >= kFoldWidth) {
@@ -151,7 +165,7 @@ void paintInstants(const TrackPaintContext& ctx, TrackIndex t, int top, int heig
     if (in.empty()) return;
     const TimeAxis& axis = *ctx.axis;
     const double w = axis.width();
-    const int size = std::min(height, 10);
+    const int size = std::min(height, 7);  // small: they hang over slice labels
     p.setRenderHint(QPainter::Antialiasing, true);
     p.setPen(Qt::NoPen);
     // One marker per pixel column that holds at least one instant.
@@ -161,7 +175,9 @@ void paintInstants(const TrackPaintContext& ctx, TrackIndex t, int top, int heig
         if (x > w) break;
         const auto k = size_t(it - in.time.begin());
         QColor color = ColorPalette::colorFor(SliceKind::Other, trace.str(in.name[k]), ctx.palette->dark());
-        p.setBrush(color.darker(130));
+        color = color.darker(130);
+        color.setAlpha(200);
+        p.setBrush(color);
         const double cx = ctx.left + x;
         const QPointF tri[3] = {{cx - size / 2.0, double(top)}, {cx + size / 2.0, double(top)},
                                 {cx, double(top + size)}};

@@ -37,13 +37,15 @@ TimelineView::TimelineView(QWidget* parent) : TraceView(parent) {
     matchLabel_->setMinimumWidth(120);
     auto* hint = new QLabel(tr("Ctrl+wheel / W S zoom · drag / A D pan · Shift+drag range · F focus · 0 fit"), this);
     hint->setForegroundRole(QPalette::PlaceholderText);
+    hint->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);  // a hint: never widens the window
+    hint->setAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     bar->addWidget(search_);
     bar->addWidget(regex_);
     bar->addWidget(prev_);
     bar->addWidget(next_);
     bar->addWidget(matchLabel_);
-    bar->addStretch(1);
-    bar->addWidget(hint);
+    bar->addSpacing(12);
+    bar->addWidget(hint, 1);
 
     canvas_ = new TimelineCanvas(this);
     vscroll_ = new QScrollBar(Qt::Vertical, this);

@@ -1,0 +1,41 @@
+// Keeps a table's or tree's columns readable: numbers get their content width, and one
+// elastic text column (the name) gets what is left of the viewport, between a minimum
+// and its own content width, so the metric columns stay on screen when names are long.
+// Re-applied when the view is resized.
+#pragma once
+
+#include <QObject>
+
+#include <vector>
+
+class QAbstractItemView;
+class QHeaderView;
+
+namespace tracescope {
+
+class ColumnFitter : public QObject {
+    Q_OBJECT
+public:
+    ColumnFitter(QAbstractItemView* view, QHeaderView* header);
+
+    void setElasticColumn(int column, int minWidth = 180) {
+        elastic_ = column;
+        minElastic_ = minWidth;
+    }
+    // Measures the columns' content (the top rows decide) and applies the widths.
+    void fit(int maxTextWidth = 460);
+    // Applies the measured widths to the current viewport width.
+    void apply();
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    QAbstractItemView* view_;
+    QHeaderView* header_;
+    int elastic_ = -1;
+    int minElastic_ = 180;
+    std::vector<int> content_;  // measured width per logical column
+};
+
+}  // namespace tracescope
