@@ -1,5 +1,7 @@
 #include "views/analysis_view.h"
 
+#include "views/trace_selection.h"
+
 #include <QLabel>
 #include <QStackedLayout>
 
@@ -20,6 +22,12 @@ AnalysisView::AnalysisView(QWidget* parent) : TraceView(parent) {
 void AnalysisView::setContent(QWidget* content) {
     content_ = content;
     stack_->addWidget(content);
+}
+
+void AnalysisView::setSelection(TraceSelection* selection) {
+    if (selection_) disconnect(selection_, nullptr, this, nullptr);
+    TraceView::setSelection(selection);
+    if (selection) connect(selection, &TraceSelection::sliceSelected, this, [this](SliceRef s) { selectSlice(s); });
 }
 
 void AnalysisView::setTrace(std::shared_ptr<const Trace> trace) {

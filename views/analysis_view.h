@@ -23,6 +23,8 @@ public:
     explicit AnalysisView(QWidget* parent = nullptr);
 
     void setTrace(std::shared_ptr<const Trace> trace) override;
+    // Follows the shared selection: each slice selected elsewhere reaches selectSlice().
+    void setSelection(TraceSelection* selection) override;
     const std::shared_ptr<const Trace>& trace() const { return trace_; }
     // True from setTrace() until the result was applied (tests and --screenshot wait on resultReady).
     bool isComputing() const { return computing_; }
@@ -38,6 +40,8 @@ protected:
     virtual void startAnalysis(const std::shared_ptr<const Trace>& trace) = 0;
     // Clears the page when the trace closes.
     virtual void clearResult() {}
+    // A slice was selected in another view: select the row that holds it (if any).
+    virtual void selectSlice(SliceRef) {}
     // Shows a message instead of the content (e.g. "No GPU kernels in this trace").
     void showMessage(const QString& text);
     void showContent();

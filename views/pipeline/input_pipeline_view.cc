@@ -154,12 +154,6 @@ InputPipelineView::InputPipelineView(QWidget* parent) : AnalysisView(parent) {
     connect(ops_, &TablePage::sourceRowActivated, this, &InputPipelineView::activateRow);
 }
 
-void InputPipelineView::setSelection(TraceSelection* selection) {
-    if (selection_) disconnect(selection_, nullptr, this, nullptr);
-    AnalysisView::setSelection(selection);
-    if (selection) connect(selection, &TraceSelection::sliceSelected, this, &InputPipelineView::selectSlice);
-}
-
 void InputPipelineView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
     std::shared_ptr<const Trace> t = trace;
     run<Computed>(

@@ -22,7 +22,6 @@ class InputPipelineView : public AnalysisView {
 public:
     explicit InputPipelineView(QWidget* parent = nullptr);
 
-    void setSelection(TraceSelection* selection) override;
 
     enum OpColumn { Name, Category, Count, Total, Self, TotalPct, SelfPct, OpColumnCount };
     struct StatRow {
@@ -70,7 +69,7 @@ private:
 
     void showResult(const Computed& c);
     void activateRow(int row);
-    void selectSlice(SliceRef slice);
+    void selectSlice(SliceRef slice) override;
 };
 
 }  // namespace tracescope

@@ -71,12 +71,6 @@ KernelStatsView::KernelStatsView(QWidget* parent) : AnalysisView(parent) {
     connect(table_, &TablePage::sourceRowActivated, this, &KernelStatsView::activateRow);
 }
 
-void KernelStatsView::setSelection(TraceSelection* selection) {
-    if (selection_) disconnect(selection_, nullptr, this, nullptr);
-    AnalysisView::setSelection(selection);
-    if (selection) connect(selection, &TraceSelection::sliceSelected, this, &KernelStatsView::selectSlice);
-}
-
 void KernelStatsView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
     std::shared_ptr<const Trace> t = trace;
     run<Computed>(

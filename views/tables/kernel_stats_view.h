@@ -19,7 +19,6 @@ class KernelStatsView : public AnalysisView {
 public:
     explicit KernelStatsView(QWidget* parent = nullptr);
 
-    void setSelection(TraceSelection* selection) override;
 
     struct Item {
         KernelStatsRow row;
@@ -47,7 +46,7 @@ private:
     QLabel* summary_ = nullptr;
 
     void activateRow(int row);
-    void selectSlice(SliceRef slice);
+    void selectSlice(SliceRef slice) override;
 };
 
 // "128,1,1" as shown in the Block / Grid columns.

@@ -126,12 +126,6 @@ OpStatsView::OpStatsView(QWidget* parent) : AnalysisView(parent) {
 
 OpSide OpStatsView::side() const { return OpSide(side_->currentData().toInt()); }
 
-void OpStatsView::setSelection(TraceSelection* selection) {
-    if (selection_) disconnect(selection_, nullptr, this, nullptr);
-    AnalysisView::setSelection(selection);
-    if (selection) connect(selection, &TraceSelection::sliceSelected, this, &OpStatsView::selectSlice);
-}
-
 void OpStatsView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
     // XLA programs (XSpace) can also be read per HLO op; other formats have none.
     const int hlo = group_->findData(int(OpGrouping::ByHloOp));

@@ -22,7 +22,6 @@ class OpStatsView : public AnalysisView {
 public:
     explicit OpStatsView(QWidget* parent = nullptr);
 
-    void setSelection(TraceSelection* selection) override;
 
     // One table row: an analysis row and where it sits in the result.
     struct Item {
@@ -65,7 +64,7 @@ private:
     void recompute();
     void showSide();
     void activateRow(int modelRow);
-    void selectSlice(SliceRef slice);
+    void selectSlice(SliceRef slice) override;
 };
 
 }  // namespace tracescope

@@ -114,12 +114,6 @@ ScopeTreeView::ScopeTreeView(QWidget* parent) : AnalysisView(parent) {
     connect(ops_, &TablePage::sourceRowActivated, this, &ScopeTreeView::activateOpRow);
 }
 
-void ScopeTreeView::setSelection(TraceSelection* selection) {
-    if (selection_) disconnect(selection_, nullptr, this, nullptr);
-    AnalysisView::setSelection(selection);
-    if (selection) connect(selection, &TraceSelection::sliceSelected, this, &ScopeTreeView::selectSlice);
-}
-
 void ScopeTreeView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
     std::shared_ptr<const Trace> t = trace;
     run<Computed>(

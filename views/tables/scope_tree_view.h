@@ -23,7 +23,6 @@ class ScopeTreeView : public AnalysisView {
 public:
     explicit ScopeTreeView(QWidget* parent = nullptr);
 
-    void setSelection(TraceSelection* selection) override;
 
     enum OpColumn { Type, Occurrences, Total, Self, Device, Bytes, OpColumnCount };
 
@@ -63,7 +62,7 @@ private:
 
     void activateNode(const QModelIndex& proxyIndex);
     void activateOpRow(int row);
-    void selectSlice(SliceRef slice);
+    void selectSlice(SliceRef slice) override;
 };
 
 }  // namespace tracescope
