@@ -54,11 +54,10 @@ bool SliceDepthMipmap::build(const Trace& trace, const SliceDepthIndex& depths, 
 
 SliceDepthMipmap::Level SliceDepthMipmap::levelFor(TrackIndex t, uint32_t depth, double nsPerPx) const {
     if (t >= tracks_.size() || depth >= tracks_[t].size()) return {};
-    // Finest first: the last one that fits has the fewest buckets to walk.
-    Level best;
+    // Coarsest first: the first one that fits has the fewest buckets to walk.
     for (const Stored& s : tracks_[t][depth])
-        if (double(s.width) <= nsPerPx) best = view(origin_, s);
-    return best;
+        if (double(s.width) <= nsPerPx) return view(origin_, s);
+    return {};
 }
 
 std::vector<SliceDepthMipmap::Level> SliceDepthMipmap::levels(TrackIndex t, uint32_t depth) const {

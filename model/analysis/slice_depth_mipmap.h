@@ -52,7 +52,7 @@ public:
     // The coarsest level whose buckets are at most `nsPerPx` wide (a pixel covers
     // one or two buckets: the fewest to walk), or an invalid Level.
     Level levelFor(TrackIndex t, uint32_t depth, double nsPerPx) const;
-    // All levels of a depth, coarsest last (for tests).
+    // All levels of a depth, coarsest first (for tests).
     std::vector<Level> levels(TrackIndex t, uint32_t depth) const;
     size_t memoryBytes() const;
 
@@ -63,7 +63,7 @@ private:
         std::vector<uint8_t> widths;
     };
     TimeNs origin_ = 0;
-    std::vector<std::vector<std::vector<Stored>>> tracks_;  // [track][depth][level], finest first
+    std::vector<std::vector<std::vector<Stored>>> tracks_;  // [track][depth][level], coarsest first
 
     static Level view(TimeNs origin, const Stored& s) { return Level{origin, s.width, s.rep, s.widths}; }
 };

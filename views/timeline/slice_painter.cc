@@ -75,6 +75,78 @@ void paintSliceTrack(const TrackPaintContext& ctx, TrackIndex t, int top, uint32
             foldX1 = -1;
             foldMatch = false;
         };
+        // A slice at least kFoldWidth px wide: its own box, seam, label and outline.
+        auto drawSlice = [&](uint32_t k, double x0, double x1) {
+            const SliceRef ref{t, k};
+            const int ix0 = int(std::floor(std::max(x0, ctx.left - 2)));
+            const int ix1 = int(std::ceil(std::min(x1, right + 2)));
+            // Leave a 1 px seam between neighbours that are wide enough to spare it.
+            const int w = (ix1 - ix0) >= 4 ? ix1 - ix0 - 1 : ix1 - ix0;
+            const QRect rect(ix0, y, w, h);
+            QColor fill(ctx.palette->sliceColor(trace, c.name[k], c.category[k], onDevice));
+            const bool match = highlighting && ctx.highlight->contains(trace, ref);
+            if (highlighting && !match) fill = blend(fill, ctx.background, 0.7);
+            p.fillRect(rect, fill);
+            if (c.unfinished(k)) p.fillRect(rect, QBrush(QColor(0, 0, 0, 90), Qt::BDiagPattern));
+            const bool selected = ref == ctx.selected;
+            if (selected || match) outlines.push_back({QRectF(rect), selected});
+            if (w >= kMinLabelWidth) {
+                const QRect textRect = rect.adjusted(3, 0, -3, 0);
+                const QString label = fm.elidedText(ctx.names->get(trace, c.name[k]), Qt::ElideRight, textRect.width());
+                if (!label.isEmpty()) {
+                    p.setPen(QColor(ColorPalette::textColorOn(fill.rgb())));
+                    p.drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft, label);
+                }
+            }
+        };
+        // Zoomed out far enough that a pixel spans a whole bucket of a coarse level:
+        // walk the buckets instead of the slices, so the cost does not grow with the
+        // trace. (Highlighting needs every member's name, so it keeps the exact path.)
+        const SliceDepthMipmap::Level coarse =
+            highlighting ? SliceDepthMipmap::Level{} : ctx.index->coarse.levelFor(t, d, axis.nsPerPx());
+        if (coarse.valid()) {
+            const double pxPerNs = 1.0 / axis.nsPerPx();
+            size_t b = coarse.bucketOf(TimeNs(std::floor(axis.begin())));
+            const size_t bEnd = std::min(coarse.size(), coarse.bucketOf(TimeNs(std::ceil(axis.end()))) + 1);
+            while (b < bEnd) {
+                const uint32_t k = coarse.rep[b];
+                if (k == SliceDepthMipmap::kNone) {
+                    ++b;
+                    continue;
+                }
+                // The longest slice here lasts less than widths[b] + 1 buckets: when that is
+                // under kFoldWidth px it is narrow without a look at the event columns.
+                const uint8_t wb = coarse.widths[b];
+                if (wb == 255 || double(wb + 1) * double(coarse.width) * pxPerNs > kFoldWidth) {
+                    const double x0 = ctx.left + axis.x(double(c.start[k]));
+                    const double x1 = ctx.left + axis.x(double(c.end(k)));
+                    if (x1 - x0 >= kFoldWidth) {
+                        flushFold();
+                        drawSlice(k, x0, x1);
+                        // Continue after it; the bucket holding its end may hold narrow
+                        // slices after it, less than a pixel wide together.
+                        b = std::max(b + 1, coarse.bucketOf(c.end(k)));
+                        if (b < coarse.size() && coarse.rep[b] == k) ++b;
+                        continue;
+                    }
+                }
+                // Narrow: the bucket's columns join the open fold (bridging a one-column
+                // gap, as the exact path's kFoldJump-column jumps do) or start a new one.
+                const int col0 = int(std::floor(std::max(ctx.left + axis.x(double(coarse.bucketStart(b))), ctx.left - 2)));
+                const int col1 = std::max(col0 + 1, int(std::ceil(ctx.left + axis.x(double(coarse.bucketStart(b + 1))))));
+                if (foldX1 >= 0 && col0 <= foldX1 + 1) {
+                    foldX1 = std::max(foldX1, col1);
+                } else {
+                    flushFold();
+                    foldX0 = col0;
+                    foldX1 = col1;
+                    foldRgb = ctx.palette->sliceColor(trace, c.name[k], c.category[k], onDevice);
+                }
+                ++b;
+            }
+            flushFold();
+            continue;
+        }
         size_t i = level.firstEndingAfter(TimeNs(std::floor(axis.begin())));
         const double windowEnd = axis.end();
         while (i < level.size()) {
@@ -125,27 +197,7 @@ void paintSliceTrack(const TrackPaintContext& ctx, TrackIndex t, int top, uint32
             }
             flushFold();
             ++i;
-            const SliceRef ref{t, k};
-            const int ix0 = int(std::floor(std::max(x0, ctx.left - 2)));
-            const int ix1 = int(std::ceil(std::min(x1, right + 2)));
-            // Leave a 1 px seam between neighbours that are wide enough to spare it.
-            const int w = (ix1 - ix0) >= 4 ? ix1 - ix0 - 1 : ix1 - ix0;
-            const QRect rect(ix0, y, w, h);
-            QColor fill(ctx.palette->sliceColor(trace, c.name[k], c.category[k], onDevice));
-            const bool match = highlighting && ctx.highlight->contains(trace, ref);
-            if (highlighting && !match) fill = blend(fill, ctx.background, 0.7);
-            p.fillRect(rect, fill);
-            if (c.unfinished(k)) p.fillRect(rect, QBrush(QColor(0, 0, 0, 90), Qt::BDiagPattern));
-            const bool selected = ref == ctx.selected;
-            if (selected || match) outlines.push_back({QRectF(rect), selected});
-            if (w >= kMinLabelWidth) {
-                const QRect textRect = rect.adjusted(3, 0, -3, 0);
-                const QString label = fm.elidedText(ctx.names->get(trace, c.name[k]), Qt::ElideRight, textRect.width());
-                if (!label.isEmpty()) {
-                    p.setPen(QColor(ColorPalette::textColorOn(fill.rgb())));
-                    p.drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft, label);
-                }
-            }
+            drawSlice(k, x0, x1);
         }
         flushFold();
     }

@@ -5,6 +5,7 @@ namespace tracescope {
 std::shared_ptr<const TimelineIndex> TimelineIndex::build(const Trace& trace, const std::atomic<bool>* cancel) {
     auto index = std::make_shared<TimelineIndex>();
     if (!index->depths.build(trace, cancel)) return nullptr;
+    if (!index->coarse.build(trace, index->depths, cancel)) return nullptr;
     index->counters.resize(trace.tracks.size());
     index->onDevice.resize(trace.tracks.size(), 0);
     for (TrackIndex t = 0; t < trace.tracks.size(); ++t) {

@@ -1,10 +1,12 @@
 // Everything the timeline precomputes once per trace (off the UI thread) so a
-// frame never scans events: per-depth slice lists, counter min/max trees, and
+// frame never scans events: per-depth slice lists and their coarse
+// summaries, counter min/max trees, and
 // per-track facts used while painting.
 #pragma once
 
 #include "model/analysis/counter_range_index.h"
 #include "model/analysis/slice_depth_index.h"
+#include "model/analysis/slice_depth_mipmap.h"
 #include "model/trace/trace.h"
 
 #include <atomic>
@@ -15,6 +17,7 @@ namespace tracescope {
 
 struct TimelineIndex {
     SliceDepthIndex depths;
+    SliceDepthMipmap coarse;                  // per-bucket summaries for zoomed-out frames
     std::vector<CounterRangeIndex> counters;  // per track (empty for non-counter tracks)
     std::vector<uint8_t> onDevice;            // per track: its process is a device
 
