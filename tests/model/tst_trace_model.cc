@@ -1,10 +1,12 @@
 // The trace model: string table, args encoding, and what TraceBuilder::finish()
 // does to hand-built events (sorting, depth, overflow lanes, async lanes, flows).
+#include "model/trace/gallop.h"
 #include "model/trace/trace_builder.h"
 
 #include <QtTest>
 
 #include <algorithm>
+#include <random>
 #include <thread>
 
 using namespace tracescope;
@@ -320,6 +322,25 @@ private slots:
         QCOMPARE(c.size(), size_t(n));
         QCOMPARE(c.depth(30000), uint16_t(30000));
         QCOMPARE(c.depth(n - 1), kSliceDepthMask);  // beyond the depth field: kept, drawn at the deepest row
+    }
+
+    // The galloping searches agree with std::lower_bound / upper_bound from every
+    // valid starting point, on sorted data with long runs of equal values.
+    void gallopMatchesBinarySearch() {
+        std::mt19937 rng(7);
+        for (int round = 0; round < 20; ++round) {
+            std::vector<int64_t> v(size_t(rng() % 300));
+            for (auto& x : v) x = int64_t(rng() % 50);
+            std::sort(v.begin(), v.end());
+            for (int64_t value = -2; value <= 52; ++value) {
+                const auto lower = std::lower_bound(v.begin(), v.end(), value);
+                const auto upper = std::upper_bound(v.begin(), v.end(), value);
+                for (auto from = v.begin(); from <= lower; ++from)
+                    QCOMPARE(gallopLowerBound(from, v.end(), value) - v.begin(), lower - v.begin());
+                for (auto from = v.begin(); from <= upper; ++from)
+                    QCOMPARE(gallopUpperBound(from, v.end(), value) - v.begin(), upper - v.begin());
+            }
+        }
     }
 };
 
