@@ -83,6 +83,7 @@ void ColorPalette::setDark(bool dark) {
     if (dark == dark_) return;
     dark_ = dark;
     cache_.clear();
+    instantCache_.clear();
 }
 
 QRgb ColorPalette::sliceColor(const Trace& trace, StringId name, StringId category, bool onDevice) {
@@ -93,6 +94,14 @@ QRgb ColorPalette::sliceColor(const Trace& trace, StringId name, StringId catego
     const QRgb rgb = colorFor(classifySlice(n, trace.str(category), onDevice), n, dark_).rgb();
     cache_.emplace(key, rgb);
     return rgb;
+}
+
+QRgb ColorPalette::instantColor(const Trace& trace, StringId name) {
+    auto it = instantCache_.find(name);
+    if (it != instantCache_.end()) return it->second;
+    QColor color = colorFor(SliceKind::Other, trace.str(name), dark_).darker(130);
+    color.setAlpha(200);
+    return instantCache_.emplace(name, color.rgba()).first->second;
 }
 
 QRgb ColorPalette::textColorOn(QRgb fill) {

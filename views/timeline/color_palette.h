@@ -26,6 +26,8 @@ public:
 
     // Fill colour of a slice; cached per (name, category, device).
     QRgb sliceColor(const Trace& trace, StringId name, StringId category, bool onDevice);
+    // Marker colour of an instant event (any hue by name, a little dark, translucent); cached.
+    QRgb instantColor(const Trace& trace, StringId name);
     // Black or white, whichever reads better on `fill`.
     static QRgb textColorOn(QRgb fill);
     static QColor colorFor(SliceKind kind, std::string_view name, bool dark);
@@ -33,6 +35,7 @@ public:
 private:
     bool dark_ = false;
     std::unordered_map<uint64_t, QRgb> cache_;
+    std::unordered_map<StringId, QRgb> instantCache_;
 };
 
 }  // namespace tracescope

@@ -1,6 +1,8 @@
 // Counter tracks as area charts (declared in track_painter.h).
 #include "views/timeline/track_painter.h"
 
+#include "model/trace/gallop.h"
+
 #include <QPainter>
 
 #include <algorithm>
@@ -46,12 +48,17 @@ void paintCounter(const TrackPaintContext& ctx, TrackIndex t, int top, int heigh
     const double traceEnd = double(trace.endNs);
     int x = std::max(0, int(std::floor(axis.x(double(s.time.front())))));
     const int xEnd = std::min(width, int(std::ceil(axis.x(traceEnd))) + 1);
+    // Columns go left to right, so each search gallops on from the previous
+    // column's samples instead of bisecting the whole series.
+    auto searchFrom = s.time.begin();
+    std::vector<QRect> areaRects, lineRects;
     while (x < xEnd) {
         const double t0 = axis.time(x), t1 = axis.time(x + 1);
         // Last sample at or before t0 (the value carried into the column).
-        auto after = std::upper_bound(s.time.begin(), s.time.end(), TimeNs(std::floor(t0)));
+        auto after = gallopUpperBound(searchFrom, s.time.end(), TimeNs(std::floor(t0)));
         size_t first = after == s.time.begin() ? 0 : size_t(after - s.time.begin()) - 1;
-        const size_t endIdx = size_t(std::lower_bound(s.time.begin(), s.time.end(), TimeNs(std::ceil(t1))) - s.time.begin());
+        searchFrom = s.time.begin() + ptrdiff_t(first);
+        const size_t endIdx = size_t(gallopLowerBound(searchFrom, s.time.end(), TimeNs(std::ceil(t1))) - s.time.begin());
         double mn, mx;
         int runEnd = x + 1;
         if (endIdx <= first + 1) {
@@ -65,10 +72,18 @@ void paintCounter(const TrackPaintContext& ctx, TrackIndex t, int top, int heigh
             continue;
         }
         const int yMax = yOf(mx), yMin = yOf(mn);
-        p.fillRect(x + int(ctx.left), std::min(yMax, baseY), runEnd - x, std::abs(baseY - yMax), area);
-        p.fillRect(x + int(ctx.left), std::min(yMax, yMin), runEnd - x, std::max(1, std::abs(yMin - yMax) + 1), line);
+        areaRects.emplace_back(x + int(ctx.left), std::min(yMax, baseY), runEnd - x, std::abs(baseY - yMax));
+        lineRects.emplace_back(x + int(ctx.left), std::min(yMax, yMin), runEnd - x, std::max(1, std::abs(yMin - yMax) + 1));
         x = runEnd;
     }
+    // Two batched calls: zoomed out, every column is a run of its own, and a
+    // fillRect per column costs more in painter overhead than in pixels.
+    p.setPen(Qt::NoPen);
+    p.setBrush(area);
+    p.drawRects(areaRects.data(), int(areaRects.size()));
+    p.setBrush(line);
+    p.drawRects(lineRects.data(), int(lineRects.size()));
+    p.setBrush(Qt::NoBrush);
     // Scale labels: the top and (when negative values exist) the bottom of the range.
     p.setPen(ctx.text);
     QFont f = p.font();
