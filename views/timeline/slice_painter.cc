@@ -1,6 +1,8 @@
 // Slices and instants of one track (declared in track_painter.h).
 #include "views/timeline/track_painter.h"
 
+#include "model/trace/gallop.h"
+
 #include <QFontMetrics>
 #include <QPainter>
 
@@ -14,6 +16,7 @@ namespace {
 constexpr int kMinLabelWidth = 28;  // px: narrower slices get no text
 constexpr double kFoldWidth = 2.0;  // px: narrower slices fold into bars
 constexpr int kFoldJump = 3;        // px: a fold absorbs slices starting this close to it
+constexpr double kMarkerMergeGap = 2.0;  // px: instant markers this close merge (their zigzag would not show)
 
 QColor blend(QColor a, const QColor& b, double t) {
     return QColor::fromRgbF(float(a.redF() * (1 - t) + b.redF() * t), float(a.greenF() * (1 - t) + b.greenF() * t),
@@ -108,16 +111,18 @@ void paintSliceTrack(const TrackPaintContext& ctx, TrackIndex t, int top, uint32
             const double pxPerNs = 1.0 / axis.nsPerPx();
             size_t b = coarse.bucketOf(TimeNs(std::floor(axis.begin())));
             const size_t bEnd = std::min(coarse.size(), coarse.bucketOf(TimeNs(std::ceil(axis.end()))) + 1);
+            // A covered bucket whose longest slice lasts at most narrowMax + 1 bucket
+            // widths is under kFoldWidth px: narrow without a look at the event columns.
+            const int narrowMax =
+                std::min(254, int(std::floor(kFoldWidth / (double(coarse.width) * pxPerNs))) - 1);
+            auto narrow = [&](size_t bucket) { return int(coarse.widths[bucket]) <= narrowMax; };
             while (b < bEnd) {
                 const uint32_t k = coarse.rep[b];
                 if (k == SliceDepthMipmap::kNone) {
                     ++b;
                     continue;
                 }
-                // The longest slice here lasts less than widths[b] + 1 buckets: when that is
-                // under kFoldWidth px it is narrow without a look at the event columns.
-                const uint8_t wb = coarse.widths[b];
-                if (wb == 255 || double(wb + 1) * double(coarse.width) * pxPerNs > kFoldWidth) {
+                if (!narrow(b)) {
                     const double x0 = ctx.left + axis.x(double(c.start[k]));
                     const double x1 = ctx.left + axis.x(double(c.end(k)));
                     if (x1 - x0 >= kFoldWidth) {
@@ -130,10 +135,13 @@ void paintSliceTrack(const TrackPaintContext& ctx, TrackIndex t, int top, uint32
                         continue;
                     }
                 }
-                // Narrow: the bucket's columns join the open fold (bridging a one-column
-                // gap, as the exact path's kFoldJump-column jumps do) or start a new one.
+                // Narrow: this bucket and the covered narrow ones right after it join the
+                // open fold (bridging a one-column gap, as the exact path's kFoldJump-column
+                // jumps do) or start a new one. The run is found from the level alone.
+                size_t e = b + 1;
+                while (e < bEnd && coarse.rep[e] != SliceDepthMipmap::kNone && narrow(e)) ++e;
                 const int col0 = int(std::floor(std::max(ctx.left + axis.x(double(coarse.bucketStart(b))), ctx.left - 2)));
-                const int col1 = std::max(col0 + 1, int(std::ceil(ctx.left + axis.x(double(coarse.bucketStart(b + 1))))));
+                const int col1 = std::max(col0 + 1, int(std::ceil(ctx.left + axis.x(double(coarse.bucketStart(e))))));
                 if (foldX1 >= 0 && col0 <= foldX1 + 1) {
                     foldX1 = std::max(foldX1, col1);
                 } else {
@@ -142,7 +150,7 @@ void paintSliceTrack(const TrackPaintContext& ctx, TrackIndex t, int top, uint32
                     foldX1 = col1;
                     foldRgb = ctx.palette->sliceColor(trace, c.name[k], c.category[k], onDevice);
                 }
-                ++b;
+                b = e;
             }
             flushFold();
             continue;
@@ -217,26 +225,40 @@ void paintInstants(const TrackPaintContext& ctx, TrackIndex t, int top, int heig
     if (in.empty()) return;
     const TimeAxis& axis = *ctx.axis;
     const double w = axis.width();
-    const int size = std::min(height, 7);  // small: they hang over slice labels
+    const double size = std::min(height, 7);  // small: they hang over slice labels
+    const double half = size / 2;
     p.setRenderHint(QPainter::Antialiasing, true);
     p.setPen(Qt::NoPen);
-    // One marker per pixel column that holds at least one instant.
+    // A run of markers closer than kMarkerMergeGap is drawn as one shape, the
+    // union of their triangles: a trapezoid from the first to the last.
+    double runX0 = 0, runX1 = -1;
+    QRgb runRgb = 0;
+    auto flushRun = [&] {
+        if (runX1 < runX0) return;
+        p.setBrush(QColor::fromRgba(runRgb));
+        const QPointF shape[4] = {{runX0 - half, double(top)}, {runX1 + half, double(top)},
+                                  {runX1, double(top) + size}, {runX0, double(top) + size}};
+        p.drawPolygon(shape, runX1 > runX0 ? 4 : 3);
+        runX1 = -1;
+    };
+    // One marker per pixel column that holds at least one instant: a galloping
+    // search from the last one finds the next column's first instant.
     auto it = std::lower_bound(in.time.begin(), in.time.end(), TimeNs(std::floor(axis.begin())));
     while (it != in.time.end()) {
         const double x = axis.x(double(*it));
         if (x > w) break;
-        const auto k = size_t(it - in.time.begin());
-        QColor color = ColorPalette::colorFor(SliceKind::Other, trace.str(in.name[k]), ctx.palette->dark());
-        color = color.darker(130);
-        color.setAlpha(200);
-        p.setBrush(color);
-        const double cx = ctx.left + x;
-        const QPointF tri[3] = {{cx - size / 2.0, double(top)}, {cx + size / 2.0, double(top)},
-                                {cx, double(top + size)}};
-        p.drawPolygon(tri, 3);
+        const double cx = ctx.left + std::floor(x) + 0.5;
+        if (runX1 >= 0 && cx - runX1 <= kMarkerMergeGap) {
+            runX1 = cx;
+        } else {
+            flushRun();
+            runX0 = runX1 = cx;
+            runRgb = ctx.palette->instantColor(trace, in.name[size_t(it - in.time.begin())]);
+        }
         const TimeNs nextColumn = TimeNs(std::ceil(axis.time(std::floor(x) + 1)));
-        it = std::lower_bound(it + 1, in.time.end(), nextColumn);
+        it = gallopLowerBound(it + 1, in.time.end(), nextColumn);
     }
+    flushRun();
     p.setRenderHint(QPainter::Antialiasing, false);
 }
 
