@@ -1,6 +1,6 @@
 // Timeline frame time vs trace size.
 //
-//   bench_timeline_render [--frames N] [--png-dir DIR] [SMALL.json BIG.json]
+//   bench_timeline_render [--frames N] [--png-dir DIR] [--fit-all-only] [SMALL.json BIG.json]
 //
 // Renders the timeline into a 1920x1080 QImage at fit-all, a mid zoom (20 ms
 // window) and a deep zoom (200 µs window) for a ~100k and a ~10M slice trace,
@@ -71,18 +71,22 @@ struct Zoom {
 constexpr Zoom kZooms[] = {{"fit-all", 0}, {"mid (20 ms)", 20e6}, {"deep (200 us)", 200e3}};
 
 // Median ms per frame for each zoom.
-std::vector<double> measure(const Loaded& l, int frames, const QString& pngDir, const char* tag) {
+std::vector<double> measure(const Loaded& l, int frames, const QString& pngDir, const char* tag, bool onlyFitAll) {
     TimelineCanvas canvas;
     canvas.resize(1920, 1080);
     canvas.setTrace(l.trace);
     QElapsedTimer timer;
     timer.start();
-    canvas.setIndex(TimelineIndex::build(*l.trace));
-    std::printf("  %s: %zu slices, index built in %.2f s\n", l.label.c_str(), l.trace->counts().slices,
-                timer.elapsed() / 1000.0);
+    const std::shared_ptr<const TimelineIndex> index = TimelineIndex::build(*l.trace);
+    const double slices = double(std::max<size_t>(1, l.trace->counts().slices));
+    std::printf("  %s: %zu slices, index built in %.2f s: depth lists %.2f B/slice, coarse levels %.2f B/slice\n",
+                l.label.c_str(), l.trace->counts().slices, timer.elapsed() / 1000.0,
+                double(index->depths.memoryBytes()) / slices, double(index->coarse.memoryBytes()) / slices);
+    canvas.setIndex(index);
     QImage image(1920, 1080, QImage::Format_ARGB32_Premultiplied);
     std::vector<double> medians;
     for (const Zoom& z : kZooms) {
+        if (onlyFitAll && z.windowNs != 0) break;
         if (z.windowNs == 0) {
             canvas.fitAll();
         } else {
@@ -112,24 +116,26 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     int frames = 15;
     QString pngDir;
+    bool fitAllOnly = false;  // for profiling the zoomed-out frame alone
     std::vector<const char*> files;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--frames") && i + 1 < argc) frames = std::max(1, std::atoi(argv[++i]));
         else if (!std::strcmp(argv[i], "--png-dir") && i + 1 < argc) pngDir = argv[++i];
+        else if (!std::strcmp(argv[i], "--fit-all-only")) fitAllOnly = true;
         else files.push_back(argv[i]);
     }
     if (!files.empty() && files.size() != 2) {
-        std::fprintf(stderr, "usage: bench_timeline_render [--frames N] [--png-dir DIR] [SMALL BIG]\n");
+        std::fprintf(stderr, "usage: bench_timeline_render [--frames N] [--png-dir DIR] [--fit-all-only] [SMALL BIG]\n");
         return 2;
     }
     std::printf("timeline render, 1920x1080 QImage, median thread CPU time of %d frames\n", frames);
     const Loaded small = load(files.empty() ? nullptr : files[0], 100'000);
-    const std::vector<double> a = measure(small, frames, pngDir, "small");
+    const std::vector<double> a = measure(small, frames, pngDir, "small", fitAllOnly);
     const Loaded big = load(files.empty() ? nullptr : files[1], 10'000'000);
-    const std::vector<double> b = measure(big, frames, pngDir, "big");
+    const std::vector<double> b = measure(big, frames, pngDir, "big", fitAllOnly);
     std::printf("\n| zoom | %s (ms/frame) | %s (ms/frame) | ratio |\n|---|---|---|---|\n", small.label.c_str(),
                 big.label.c_str());
-    for (size_t z = 0; z < a.size(); ++z)
+    for (size_t z = 0; z < std::min(a.size(), b.size()); ++z)
         std::printf("| %s | %.2f | %.2f | %.2f |\n", kZooms[z].name, a[z], b[z], b[z] / a[z]);
     return 0;
 }
