@@ -94,16 +94,23 @@ std::vector<double> measure(const Loaded& l, int frames, const QString& pngDir, 
             const double mid = double(l.trace->startNs) + 0.4 * double(l.trace->spanNs());
             canvas.setVisibleRange(mid, mid + z.windowNs);
         }
-        std::vector<double> times;
+        std::vector<double> times, wall;
         for (int f = 0; f < frames + 1; ++f) {
             QPainter p(&image);
             const double t0 = threadCpuMs();
+            QElapsedTimer frameTimer;
+            frameTimer.start();
             canvas.render(p, image.size());
             p.end();
-            if (f > 0) times.push_back(threadCpuMs() - t0);  // frame 0 warms caches (glyphs, colours)
+            if (f > 0) {  // frame 0 warms caches (glyphs, colours)
+                times.push_back(threadCpuMs() - t0);
+                wall.push_back(double(frameTimer.nsecsElapsed()) / 1e6);
+            }
         }
         std::sort(times.begin(), times.end());
+        std::sort(wall.begin(), wall.end());
         medians.push_back(times[times.size() / 2]);
+        std::printf("    %-14s CPU %.2f ms, wall %.2f ms (median)\n", z.name, medians.back(), wall[wall.size() / 2]);
         if (!pngDir.isEmpty())
             image.save(QDir(pngDir).filePath(QStringLiteral("bench_%1_%2.png").arg(tag).arg(medians.size())));
     }
