@@ -207,7 +207,7 @@ SliceRef TimelineCanvas::sliceAtPoint(QPoint pos) const {
     if (!row || row->kind != LayoutRow::Kind::Track) return {};
     const Track& track = trace_->tracks[row->track];
     if (track.kind != TrackKind::Thread && track.kind != TrackKind::Async) return {};
-    const int dy = pos.y() - contentTop() + scrollY_ - row->y - layout_.metrics().trackPadding;
+    const int dy = pos.y() - contentTop() + scrollY_ - row->y - row->slicesTop;
     if (dy < 0) return {};
     const auto depth = uint32_t(dy / layout_.metrics().sliceRow);
     const double ax = pos.x() - headerWidth_;
@@ -372,12 +372,12 @@ void TimelineCanvas::paintRows(QPainter& p, QSize size) {
         switch (track.kind) {
         case TrackKind::Thread:
         case TrackKind::Async: {
-            const int depthTop = top + m.trackPadding;
+            const int depthTop = top + row.slicesTop;
             const int visTop = std::max(contentTop(), top);
             const auto first = uint32_t(std::max(0, (visTop - depthTop) / m.sliceRow));
             const auto end = uint32_t(std::max(0, (std::min(viewBottom, bottom) - depthTop) / m.sliceRow + 1));
             if (!track.slices.empty()) paintSliceTrack(ctx, row.track, depthTop, first, std::min(end, row.depths));
-            paintInstants(ctx, row.track, depthTop, m.sliceRow);
+            paintInstants(ctx, row.track, top + m.trackPadding, m.markerStrip - 1);
             break;
         }
         case TrackKind::Counter: paintCounter(ctx, row.track, top, row.height - 1); break;

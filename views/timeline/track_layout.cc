@@ -26,7 +26,8 @@ void TrackLayout::build(const Trace& trace, const std::vector<uint8_t>& collapse
             case TrackKind::Async:
                 row.depths = std::max<uint32_t>(1, track.maxDepth);
                 // Guard the int arithmetic against absurd nesting (depth is capped at 32767).
-                row.height = int(std::min<uint32_t>(row.depths, 40000)) * m.sliceRow + 2 * m.trackPadding;
+                row.slicesTop = m.trackPadding + (track.instants.empty() ? 0 : m.markerStrip);
+                row.height = int(std::min<uint32_t>(row.depths, 40000)) * m.sliceRow + row.slicesTop + m.trackPadding;
                 break;
             }
             trackRow_[t] = int(rows_.size());

@@ -17,6 +17,7 @@ struct LayoutRow {
     int y = 0;       // top, in content coordinates (0 = first row under the ruler)
     int height = 0;
     uint32_t depths = 0;  // slice rows drawn (Track rows)
+    int slicesTop = 0;    // from y to the top of depth 0 (padding, and the marker strip when there are instants)
 };
 
 struct TrackMetrics {
@@ -25,6 +26,7 @@ struct TrackMetrics {
     int trackPadding = 3;  // above and below the slices of a track
     int counterTrack = 40;
     int markerTrack = 18;
+    int markerStrip = 8;   // above depth 0 of a thread track with instants, so markers do not hide labels
 };
 
 class TrackLayout {
@@ -43,7 +45,7 @@ public:
     const TrackMetrics& metrics() const { return metrics_; }
     // Content y of the top of nesting level `depth` in a track row.
     int depthTop(const LayoutRow& row, uint32_t depth) const {
-        return row.y + metrics_.trackPadding + int(depth) * metrics_.sliceRow;
+        return row.y + row.slicesTop + int(depth) * metrics_.sliceRow;
     }
 
 private:
