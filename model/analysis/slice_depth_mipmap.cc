@@ -25,9 +25,10 @@ bool SliceDepthMipmap::build(const Trace& trace, const SliceDepthIndex& depths, 
                 Stored s;
                 s.width = span / count + 1;  // the buckets reach past endNs (a zero-length slice may sit there)
                 s.rep.assign(count, kNone);
+                s.names.assign(count, kEmptyString);
                 s.widths.assign(count, 0);
                 std::vector<TimeNs> repDuration(count, -1);
-                const Level shape{origin, s.width, s.rep, s.widths};
+                const Level shape{origin, s.width, s.rep, s.names, s.widths};
                 // Same-depth slices do not overlap, so this visits at most slices + buckets pairs.
                 for (size_t i = 0; i < slices.size(); ++i) {
                     const uint32_t k = slices[i];
@@ -39,6 +40,7 @@ bool SliceDepthMipmap::build(const Trace& trace, const SliceDepthIndex& depths, 
                         if (dur > repDuration[b]) {  // ties keep the earlier slice
                             repDuration[b] = dur;
                             s.rep[b] = k;
+                            s.names[b] = c.name[k];
                             s.widths[b] = uint8_t(std::min<TimeNs>(255, dur / s.width));
                         }
                     }
@@ -71,7 +73,7 @@ size_t SliceDepthMipmap::memoryBytes() const {
     size_t bytes = 0;
     for (const auto& depthsOfTrack : tracks_)
         for (const auto& levelsOfDepth : depthsOfTrack)
-            for (const Stored& s : levelsOfDepth) bytes += s.rep.capacity() * 4 + s.widths.capacity();
+            for (const Stored& s : levelsOfDepth) bytes += s.rep.capacity() * sizeof(uint32_t) + s.names.capacity() * sizeof(StringId) + s.widths.capacity();
     return bytes;
 }
 

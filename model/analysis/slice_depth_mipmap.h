@@ -3,12 +3,13 @@
 //
 // For every track and depth of a SliceDepthIndex, a few levels divide the trace
 // span into a fixed number of equal buckets. Each bucket keeps the longest slice
-// at that depth intersecting it (none = not covered) and that slice's duration in
-// whole bucket widths (saturated at 255), so a painter whose pixel is at least a
-// bucket wide can tell "covered", "narrow" and "maybe wide" from the level alone
-// and touches the event columns only for fold colours and wide slices.
-// Levels finer than slices/kMinSlicesPerBucket buckets are skipped (the exact
-// path is cheap there), which bounds memory to ~1.7 bytes per slice.
+// at that depth intersecting it (none = not covered), its name, and its duration
+// in whole bucket widths (saturated at 255), so a painter whose pixel is at least
+// a bucket wide can tell "covered", "narrow", "maybe wide" and "a search match"
+// from the level alone and touches the event columns only for fold colours and
+// wide slices. Levels finer than slices/kMinSlicesPerBucket buckets are skipped
+// (the exact path is cheap there): 9 bytes per bucket, at most ~3 bytes per slice
+// (about 1.5 on large traces, whose levels rarely reach the finest size).
 #pragma once
 
 #include "model/analysis/slice_depth_index.h"
@@ -33,6 +34,7 @@ public:
         TimeNs origin = 0;
         TimeNs width = 0;                  // ns per bucket, >= 1
         std::span<const uint32_t> rep;     // longest slice intersecting the bucket, or kNone
+        std::span<const StringId> names;   // its name (search highlighting reads these, not the event columns)
         std::span<const uint8_t> widths;   // its duration / width, saturated at 255
 
         bool valid() const { return width > 0; }
@@ -60,12 +62,13 @@ private:
     struct Stored {
         TimeNs width = 0;
         std::vector<uint32_t> rep;
+        std::vector<StringId> names;
         std::vector<uint8_t> widths;
     };
     TimeNs origin_ = 0;
     std::vector<std::vector<std::vector<Stored>>> tracks_;  // [track][depth][level], coarsest first
 
-    static Level view(TimeNs origin, const Stored& s) { return Level{origin, s.width, s.rep, s.widths}; }
+    static Level view(TimeNs origin, const Stored& s) { return Level{origin, s.width, s.rep, s.names, s.widths}; }
 };
 
 }  // namespace tracescope

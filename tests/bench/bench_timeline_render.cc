@@ -1,6 +1,7 @@
 // Timeline frame time vs trace size.
 //
-//   bench_timeline_render [--frames N] [--png-dir DIR] [--fit-all-only] [SMALL.json BIG.json]
+//   bench_timeline_render [--frames N] [--png-dir DIR] [--fit-all-only] [--highlight TEXT]
+//                         [SMALL.json BIG.json]
 //
 // Renders the timeline into a 1920x1080 QImage at fit-all, a mid zoom (20 ms
 // window) and a deep zoom (200 µs window) for a ~100k and a ~10M slice trace,
@@ -71,10 +72,19 @@ struct Zoom {
 constexpr Zoom kZooms[] = {{"fit-all", 0}, {"mid (20 ms)", 20e6}, {"deep (200 us)", 200e3}};
 
 // Median ms per frame for each zoom.
-std::vector<double> measure(const Loaded& l, int frames, const QString& pngDir, const char* tag, bool onlyFitAll) {
+std::vector<double> measure(const Loaded& l, int frames, const QString& pngDir, const char* tag, bool onlyFitAll,
+                            const char* highlight) {
     TimelineCanvas canvas;
     canvas.resize(1920, 1080);
     canvas.setTrace(l.trace);
+    if (highlight) {
+        // As a search does: mark the names that contain the text.
+        TimelineHighlight h;
+        h.nameMatches.assign(l.trace->strings.size(), 0);
+        for (StringId id = 0; id < l.trace->strings.size(); ++id)
+            h.nameMatches[id] = l.trace->str(id).find(highlight) != std::string_view::npos;
+        canvas.setHighlight(std::move(h));
+    }
     QElapsedTimer timer;
     timer.start();
     const std::shared_ptr<const TimelineIndex> index = TimelineIndex::build(*l.trace);
@@ -124,22 +134,24 @@ int main(int argc, char** argv) {
     int frames = 15;
     QString pngDir;
     bool fitAllOnly = false;  // for profiling the zoomed-out frame alone
+    const char* highlight = nullptr;  // highlight slices whose name contains this, as a search does
     std::vector<const char*> files;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--frames") && i + 1 < argc) frames = std::max(1, std::atoi(argv[++i]));
         else if (!std::strcmp(argv[i], "--png-dir") && i + 1 < argc) pngDir = argv[++i];
         else if (!std::strcmp(argv[i], "--fit-all-only")) fitAllOnly = true;
+        else if (!std::strcmp(argv[i], "--highlight") && i + 1 < argc) highlight = argv[++i];
         else files.push_back(argv[i]);
     }
     if (!files.empty() && files.size() != 2) {
-        std::fprintf(stderr, "usage: bench_timeline_render [--frames N] [--png-dir DIR] [--fit-all-only] [SMALL BIG]\n");
+        std::fprintf(stderr, "usage: bench_timeline_render [--frames N] [--png-dir DIR] [--fit-all-only] [--highlight TEXT] [SMALL BIG]\n");
         return 2;
     }
     std::printf("timeline render, 1920x1080 QImage, median thread CPU time of %d frames\n", frames);
     const Loaded small = load(files.empty() ? nullptr : files[0], 100'000);
-    const std::vector<double> a = measure(small, frames, pngDir, "small", fitAllOnly);
+    const std::vector<double> a = measure(small, frames, pngDir, "small", fitAllOnly, highlight);
     const Loaded big = load(files.empty() ? nullptr : files[1], 10'000'000);
-    const std::vector<double> b = measure(big, frames, pngDir, "big", fitAllOnly);
+    const std::vector<double> b = measure(big, frames, pngDir, "big", fitAllOnly, highlight);
     std::printf("\n| zoom | %s (ms/frame) | %s (ms/frame) | ratio |\n|---|---|---|---|\n", small.label.c_str(),
                 big.label.c_str());
     for (size_t z = 0; z < std::min(a.size(), b.size()); ++z)

@@ -79,6 +79,7 @@ private slots:
                                     best = k;
                             }
                             QCOMPARE(level.rep[bucket], best);
+                            if (best != SliceDepthMipmap::kNone) QCOMPARE(level.names[bucket], c.name[best]);
                             if (best == SliceDepthMipmap::kNone) {
                                 ++checkedEmpty;
                                 continue;

@@ -104,9 +104,9 @@ void paintSliceTrack(const TrackPaintContext& ctx, TrackIndex t, int top, uint32
         };
         // Zoomed out far enough that a pixel spans a whole bucket of a coarse level:
         // walk the buckets instead of the slices, so the cost does not grow with the
-        // trace. (Highlighting needs every member's name, so it keeps the exact path.)
-        const SliceDepthMipmap::Level coarse =
-            highlighting ? SliceDepthMipmap::Level{} : ctx.index->coarse.levelFor(t, d, axis.nsPerPx());
+        // trace. A bucket counts as a match when its longest slice does (a sample,
+        // as the exact path's folds are).
+        const SliceDepthMipmap::Level coarse = ctx.index->coarse.levelFor(t, d, axis.nsPerPx());
         if (coarse.valid()) {
             const double pxPerNs = 1.0 / axis.nsPerPx();
             size_t b = coarse.bucketOf(TimeNs(std::floor(axis.begin())));
@@ -116,6 +116,13 @@ void paintSliceTrack(const TrackPaintContext& ctx, TrackIndex t, int top, uint32
             const int narrowMax =
                 std::min(254, int(std::floor(kFoldWidth / (double(coarse.width) * pxPerNs))) - 1);
             auto narrow = [&](size_t bucket) { return int(coarse.widths[bucket]) <= narrowMax; };
+            auto bucketMatches = [&](size_t bucket) {
+                if (!highlighting) return false;
+                const TimelineHighlight& hl = *ctx.highlight;
+                const StringId name = coarse.names[bucket];
+                if (name < hl.nameMatches.size() && hl.nameMatches[name]) return true;
+                return !hl.refs.empty() && hl.refs.count(TimelineHighlight::key({t, coarse.rep[bucket]})) > 0;
+            };
             while (b < bEnd) {
                 const uint32_t k = coarse.rep[b];
                 if (k == SliceDepthMipmap::kNone) {
@@ -138,8 +145,13 @@ void paintSliceTrack(const TrackPaintContext& ctx, TrackIndex t, int top, uint32
                 // Narrow: this bucket and the covered narrow ones right after it join the
                 // open fold (bridging a one-column gap, as the exact path's kFoldJump-column
                 // jumps do) or start a new one. The run is found from the level alone.
+                // A fold is marked as a match when any bucket in it matches, as on the exact path.
+                bool match = bucketMatches(b);
                 size_t e = b + 1;
-                while (e < bEnd && coarse.rep[e] != SliceDepthMipmap::kNone && narrow(e)) ++e;
+                while (e < bEnd && coarse.rep[e] != SliceDepthMipmap::kNone && narrow(e)) {
+                    if (highlighting && !match) match = bucketMatches(e);
+                    ++e;
+                }
                 const int col0 = int(std::floor(std::max(ctx.left + axis.x(double(coarse.bucketStart(b))), ctx.left - 2)));
                 const int col1 = std::max(col0 + 1, int(std::ceil(ctx.left + axis.x(double(coarse.bucketStart(e))))));
                 if (foldX1 >= 0 && col0 <= foldX1 + 1) {
@@ -150,6 +162,7 @@ void paintSliceTrack(const TrackPaintContext& ctx, TrackIndex t, int top, uint32
                     foldX1 = col1;
                     foldRgb = ctx.palette->sliceColor(trace, c.name[k], c.category[k], onDevice);
                 }
+                foldMatch = foldMatch || match;
                 b = e;
             }
             flushFold();
