@@ -182,7 +182,7 @@ SliceRowIndex sliceRowIndexOf(const Trace& trace, const InputPipelineResult& res
     SliceRowIndex index;
     forEachInputOp(classifyTrace(trace), [&](SliceRef s, const std::string& name, InputOpCategory, TimeNs, TimeNs) {
         auto it = rowOfName.find(name);
-        if (it != rowOfName.end()) index.add({s}, it->second);
+        if (it != rowOfName.end()) index.add(s, it->second);
     });
     index.finish();
     return index;

@@ -310,7 +310,7 @@ SliceRowIndex sliceRowIndexOf(const Trace& trace, const KernelStatsResult& resul
     const ClassifiedTrace ct = classifyTrace(trace);
     forEachKernel(ct, [&](SliceRef ref, const KernelKey& key, const KernelLaunchParams&, TimeNs) {
         auto it = rowOfKey.find(key);
-        if (it != rowOfKey.end()) index.add({ref}, it->second);
+        if (it != rowOfKey.end()) index.add(ref, it->second);
     });
     index.finish();
     return index;

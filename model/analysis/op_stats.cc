@@ -183,7 +183,7 @@ SliceRowIndex sliceRowIndexOf(const Trace& trace, const OpStatsResult& result) {
     const ClassifiedTrace ct = classifyTrace(trace);
     forEachOpOccurrence(ct, result.options.grouping, [&](const OpOccurrence& o) {
         auto it = rowOfKey.find(std::tuple(o.side, std::string_view(*o.name), std::string_view(*o.type)));
-        if (it != rowOfKey.end()) index.add({o.slice}, it->second);
+        if (it != rowOfKey.end()) index.add(o.slice, it->second);
     });
     index.finish();
     return index;

@@ -288,7 +288,7 @@ SliceRowIndex sliceNodeIndexOf(const Trace& trace, const ScopeTree& tree) {
     std::vector<Occ> occ;
     build(classifyTrace(trace), again, &occ, nullptr);
     if (again.nodes.size() != tree.nodes.size()) return index;
-    for (const Occ& o : occ) index.add({o.slice}, o.node);
+    for (const Occ& o : occ) index.add(o.slice, o.node);
     index.finish();
     return index;
 }

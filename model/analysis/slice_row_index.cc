@@ -13,9 +13,14 @@ bool sliceLess(const SliceRef& a, const SliceRef& b) {
 }  // namespace
 
 void SliceRowIndex::add(const std::vector<SliceRef>& slices, uint32_t row) {
-    entries_.reserve(entries_.size() + slices.size());
+    // Grow geometrically: callers add one slice at a time, and an exact reserve
+    // per call would copy the whole vector each time (quadratic on big traces).
+    if (entries_.capacity() < entries_.size() + slices.size())
+        entries_.reserve(std::max(2 * entries_.capacity(), entries_.size() + slices.size()));
     for (const SliceRef& s : slices) entries_.push_back({s, row});
 }
+
+void SliceRowIndex::add(SliceRef slice, uint32_t row) { entries_.push_back({slice, row}); }
 
 void SliceRowIndex::finish() {
     // Stable: among duplicates the first added (lowest row) comes first and survives.

@@ -16,6 +16,7 @@ class SliceRowIndex {
 public:
     // Records that `slices` belong to `row`. A slice added under several rows keeps the first.
     void add(const std::vector<SliceRef>& slices, uint32_t row);
+    void add(SliceRef slice, uint32_t row);
     // Sorts the entries; call once after the last add().
     void finish();
     std::optional<uint32_t> rowOf(SliceRef slice) const;
