@@ -88,7 +88,9 @@ void KernelStatsView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
                 return;
             }
             std::vector<Item> items;
-            for (size_t i = 0; i < r.rows.size(); ++i) items.push_back({r.rows[i], int(i) + 1});
+            const size_t shown = std::min(r.rows.size(), kMaxTableRows);
+            items.reserve(shown);
+            for (size_t i = 0; i < shown; ++i) items.push_back({r.rows[i], int(i) + 1});
             model_->setRows(std::move(items));
             table_->view()->sortByColumn(Rank, Qt::AscendingOrder);
             table_->fitColumns(300);  // op names capped; the kernel name takes the rest
@@ -97,7 +99,12 @@ void KernelStatsView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
                                  "total kernel time <b>%3</b>; TensorCore kernels: %4 of kernel time. "
                                  "Double-click a row to highlight its launches in the timeline.")
                                   .arg(formatCount(qint64(r.kernelCount)), formatCount(qint64(r.rows.size())),
-                                       formatDuration(r.totalKernelNs), formatPercent(tc)));
+                                       formatDuration(r.totalKernelNs), formatPercent(tc)) +
+                              (shown < r.rows.size()
+                                   ? tr(" <b>The table shows the %1 with the most time</b>; "
+                                        "<tt>tracescope-cli kernels</tt> lists all.")
+                                         .arg(formatCount(qint64(shown)))
+                                   : QString()));
         });
 }
 

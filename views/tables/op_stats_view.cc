@@ -183,10 +183,15 @@ void OpStatsView::showSide() {
     const OpSide s = side();
     std::vector<Item> items;
     int rank = 0;
-    for (size_t i = 0; i < r.rows.size(); ++i)
-        if (r.rows[i].side == s) items.push_back({r.rows[i], i, ++rank});
+    size_t rowsOnSide = 0;
+    for (size_t i = 0; i < r.rows.size(); ++i) {
+        if (r.rows[i].side != s) continue;
+        ++rowsOnSide;
+        if (items.size() < kMaxTableRows) items.push_back({r.rows[i], i, ++rank});  // rows come by time, most first
+    }
     const bool device = s == OpSide::Device;
     const bool byType = r.options.grouping == OpGrouping::ByType;
+    const size_t shown = items.size();
     model_->setRows(std::move(items));
     table_->view()->setColumnHidden(TensorCorePct, !device);
     table_->view()->setColumnHidden(Type, byType);  // by type, the name is the type
@@ -196,13 +201,16 @@ void OpStatsView::showSide() {
     const TimeNs total = device ? r.deviceTotalSelfNs : r.hostTotalSelfNs;
     const TimeNs idle = device ? r.deviceIdleNs : r.hostIdleNs;
     QString text = device ? tr("<b>Device</b>: %1 rows, total self time %2 on %3 device(s)")
-                                .arg(formatCount(model_->rowCount()), formatDuration(total))
+                                .arg(formatCount(qint64(rowsOnSide)), formatDuration(total))
                                 .arg(r.deviceCount)
                           : tr("<b>Host</b>: %1 rows, total self time %2")
-                                .arg(formatCount(model_->rowCount()), formatDuration(total));
+                                .arg(formatCount(qint64(rowsOnSide)), formatDuration(total));
     if (r.options.includeIdle && total > 0)
         text += tr(", of which IDLE %1 (%2)").arg(formatDuration(idle), formatPercent(100.0 * double(idle) / double(total)));
     text += tr(". Double-click a row to highlight its occurrences in the timeline.");
+    if (shown < rowsOnSide)
+        text += tr(" <b>The table shows the %1 with the most self time</b>; <tt>tracescope-cli stats</tt> lists all.")
+                    .arg(formatCount(qint64(shown)));
     summary_->setText(text);
 
     auto fmt = [](double ns) { return formatDuration(qint64(ns)); };

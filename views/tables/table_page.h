@@ -13,6 +13,11 @@ class QToolButton;
 
 namespace tracescope {
 
+// The most rows an analysis table shows (those with the most time). Sorting and
+// filtering run on the UI thread through a proxy, and past this they would take
+// seconds; the CLI lists every row.
+inline constexpr size_t kMaxTableRows = 50'000;
+
 class ColumnFitter;
 class TableFilterProxy;
 
