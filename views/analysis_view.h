@@ -4,6 +4,7 @@
 // trace) the page shows a message instead of stale content.
 #pragma once
 
+#include "views/background_pools.h"
 #include "views/trace_view.h"
 
 #include <QFutureWatcher>
@@ -67,7 +68,7 @@ protected:
             }
             emit resultReady();
         });
-        watcher->setFuture(QtConcurrent::run([compute]() -> std::shared_ptr<Result> {
+        watcher->setFuture(QtConcurrent::run(analysisPool(), [compute]() -> std::shared_ptr<Result> {
             try {
                 return std::make_shared<Result>(compute());
             } catch (...) {

@@ -1,5 +1,7 @@
 #include "app/gui/trace_loader.h"
 
+#include "views/background_pools.h"
+
 #include <QtConcurrent>
 
 namespace tracescope {
@@ -27,7 +29,7 @@ void TraceLoader::start(const QString& path) {
     watcher_.waitForFinished();  // cancelled imports return promptly
     path_ = path;
     state_ = std::make_shared<State>();
-    watcher_.setFuture(QtConcurrent::run([state = state_, file = path.toStdString()] {
+    watcher_.setFuture(QtConcurrent::run(interactivePool(), [state = state_, file = path.toStdString()] {
         ImportOptions options;
         options.cancel = &state->cancel;
         options.threads = 2;

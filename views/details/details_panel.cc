@@ -1,6 +1,7 @@
 #include "views/details/details_panel.h"
 
 #include "model/analysis/slice_queries.h"
+#include "views/background_pools.h"
 #include "views/details/range_aggregate_model.h"
 #include "views/timeline/time_format.h"
 #include "views/trace_selection.h"
@@ -199,7 +200,7 @@ void DetailsPanel::showRange(qint64 begin, qint64 end) {
     if (!trace_) return;
     rangeTitle_->setText(tr("Aggregating %1 …").arg(formatDuration(end - begin)));
     stack_->setCurrentWidget(rangePage_);
-    rangeWatcher_.setFuture(QtConcurrent::run([trace = trace_, begin, end] {
+    rangeWatcher_.setFuture(QtConcurrent::run(interactivePool(), [trace = trace_, begin, end] {
         return std::make_shared<RangeAggregate>(aggregateRange(*trace, begin, end));
     }));
 }

@@ -1,5 +1,6 @@
 #include "views/timeline/timeline_view.h"
 
+#include "views/background_pools.h"
 #include "views/trace_selection.h"
 
 #include <QApplication>
@@ -123,7 +124,7 @@ void TimelineView::setTrace(std::shared_ptr<const Trace> trace) {
     updateMatchLabel();
     if (!trace_) return;
     indexCancel_ = std::make_shared<std::atomic<bool>>(false);
-    indexWatcher_.setFuture(QtConcurrent::run([trace = trace_, cancel = indexCancel_] {
+    indexWatcher_.setFuture(QtConcurrent::run(interactivePool(), [trace = trace_, cancel = indexCancel_] {
         return TimelineIndex::build(*trace, cancel.get());
     }));
     if (!search_->text().isEmpty()) startSearch();
@@ -185,7 +186,7 @@ void TimelineView::startSearch() {
     searchCancel_ = std::make_shared<std::atomic<bool>>(false);
     const SearchMode mode = regex_->isChecked() ? SearchMode::Regex : SearchMode::Substring;
     matchLabel_->setText(tr("searching…"));
-    searchWatcher_.setFuture(QtConcurrent::run([trace = trace_, query = text.toStdString(), mode, cancel = searchCancel_] {
+    searchWatcher_.setFuture(QtConcurrent::run(interactivePool(), [trace = trace_, query = text.toStdString(), mode, cancel = searchCancel_] {
         return std::make_shared<SliceSearchResult>(searchSlices(*trace, query, mode, cancel.get()));
     }));
 }
