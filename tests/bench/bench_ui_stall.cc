@@ -1,0 +1,135 @@
+// How long the UI thread stays blocked while a trace loads and is analysed.
+//
+//   bench_ui_stall FILE [--size WxH]
+//
+// Opens FILE in the main window (offscreen) the way File > Open does, and a
+// 5 ms timer on the UI thread notes how late each tick runs: a late tick is
+// a stretch in which the window could not repaint or react. It goes through
+// four phases: the background load, the timeline index and analysis pages
+// computing, a tour of every tab, and timeline navigation (zooms and pans,
+// each repainted). It prints, per phase, the wall time and the longest stall,
+// and the count of stalls over 50 ms. The goal: no stall longer than a frame
+// or two (16-33 ms) except where a phase says why.
+#include "app/gui/main_window.h"
+#include "views/analysis_view.h"
+#include "views/timeline/timeline_canvas.h"
+#include "views/timeline/timeline_view.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QTimer>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace tracescope;
+
+namespace {
+
+struct Phase {
+    std::string name;
+    double wallMs = 0;
+    double longestStallMs = 0;
+    int stallsOver50 = 0;
+};
+
+// Runs `step` until it returns true, measuring the UI thread's stalls meanwhile.
+template <typename Done>
+Phase runPhase(const char* name, Done done, int timeoutMs = 600'000) {
+    Phase phase{name};
+    QElapsedTimer wall, sinceTick;
+    wall.start();
+    sinceTick.start();
+    constexpr double kTickMs = 5;
+    QTimer ticker;
+    ticker.setTimerType(Qt::PreciseTimer);
+    QObject::connect(&ticker, &QTimer::timeout, [&] {
+        const double late = double(sinceTick.nsecsElapsed()) / 1e6 - kTickMs;
+        sinceTick.restart();
+        phase.longestStallMs = std::max(phase.longestStallMs, late);
+        if (late > 50) ++phase.stallsOver50;
+    });
+    ticker.start(int(kTickMs));
+    while (!done() && wall.elapsed() < timeoutMs) QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+    ticker.stop();
+    phase.wallMs = double(wall.elapsed());
+    return phase;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Q_INIT_RESOURCE(resources);  // the main window's icons live in the static tracescope_gui library
+    QApplication app(argc, argv);
+    const char* file = nullptr;
+    QSize size(1600, 1000);
+    for (int i = 1; i < argc; ++i) {
+        if (!std::strcmp(argv[i], "--size") && i + 1 < argc) {
+            int w = 0, h = 0;
+            if (std::sscanf(argv[++i], "%dx%d", &w, &h) == 2) size = QSize(w, h);
+        } else {
+            file = argv[i];
+        }
+    }
+    if (!file) {
+        std::fprintf(stderr, "usage: bench_ui_stall FILE [--size WxH]\n");
+        return 2;
+    }
+
+    MainWindow window;
+    window.resize(size);
+    window.show();
+    std::vector<Phase> phases;
+
+    window.openPath(QString::fromLocal8Bit(file));
+    phases.push_back(runPhase("load (background import)", [&] { return !window.loading(); }));
+    if (!window.trace()) {
+        std::fprintf(stderr, "cannot load %s\n", file);
+        return 1;
+    }
+
+    auto computing = [&] {
+        for (const AnalysisView* v : window.findChildren<AnalysisView*>())
+            if (v->isComputing()) return true;
+        return false;
+    };
+    phases.push_back(runPhase("index + analyses (background)", [&] {
+        return window.timeline()->canvas()->hasIndex() && !computing();
+    }));
+
+    // Every tab, one after the other, each given time to lay out and paint.
+    const QStringList ids = window.viewIds();
+    int next = 0;
+    QElapsedTimer onTab;
+    onTab.start();
+    phases.push_back(runPhase("visit every tab", [&] {
+        if (onTab.elapsed() < 300) return false;
+        if (next >= ids.size()) return true;
+        window.showView(ids[next++]);
+        onTab.restart();
+        return false;
+    }));
+
+    // Timeline navigation: zoom in step by step at the middle, pan, fit all; one repaint each.
+    window.showView(QStringLiteral("timeline"));
+    TimelineCanvas* canvas = window.timeline()->canvas();
+    int step = 0;
+    phases.push_back(runPhase("timeline: 40 zooms/pans, each repainted", [&] {
+        if (step >= 40) return true;
+        if (step < 20) canvas->zoomAt(canvas->width() / 2.0, 1.6);
+        else if (step < 38) canvas->panPixels(step % 2 ? 400 : -300);
+        else canvas->fitAll();
+        canvas->repaint();
+        ++step;
+        return false;
+    }));
+
+    std::printf("UI thread stalls while opening %s (%dx%d window)\n\n", file, size.width(), size.height());
+    std::printf("| phase | wall (s) | longest stall (ms) | stalls > 50 ms |\n|---|---|---|---|\n");
+    for (const Phase& p : phases)
+        std::printf("| %s | %.1f | %.0f | %d |\n", p.name.c_str(), p.wallMs / 1000, p.longestStallMs, p.stallsOver50);
+    return 0;
+}
