@@ -77,6 +77,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         details_->showRange(b, e);
         detailsDock_->show();
     });
+    // The Details dock belongs to the timeline: the analysis pages are tables and charts
+    // that need the height, so it steps aside there and comes back as it was left.
+    connect(tabs_, &QTabWidget::currentChanged, this, [this] {
+        const bool onTimeline = tabs_->currentWidget() == timeline_;
+        if (onTimeline && detailsHiddenForPage_) detailsDock_->show();
+        if (!onTimeline && !detailsDock_->isHidden() && !detailsDock_->isFloating()) {
+            detailsDock_->hide();
+            detailsHiddenForPage_ = true;
+        } else if (onTimeline) {
+            detailsHiddenForPage_ = false;
+        }
+    });
 
     loader_ = new TraceLoader(this);
     connect(loader_, &TraceLoader::loaded, this, [this](std::shared_ptr<const Trace> trace, QString path) {
@@ -360,6 +372,7 @@ void MainWindow::rebuildRecentMenu() {
 
 void MainWindow::closeEvent(QCloseEvent* e) {
     loader_->cancel();
+    if (detailsHiddenForPage_) detailsDock_->show();  // saved as the user left it on the timeline
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());

@@ -67,6 +67,7 @@ private:
     std::vector<std::pair<QString, TraceView*>> views_;  // id -> view, Timeline first
     DetailsPanel* details_;
     QDockWidget* detailsDock_;
+    bool detailsHiddenForPage_ = false;  // hidden because an analysis page is showing
     TraceLoader* loader_;
     QLabel* fileLabel_;
     QLabel* summaryLabel_;

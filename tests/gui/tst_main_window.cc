@@ -6,6 +6,7 @@
 #include "views/timeline/timeline_view.h"
 #include "views/view_catalog.h"
 
+#include <QDockWidget>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -44,6 +45,25 @@ private slots:
         QCOMPARE(w.trace(), trace);
         QCOMPARE(w.timeline()->canvas()->trace(), trace.get());
         QVERIFY(w.windowTitle().contains("hand.json"));
+    }
+
+    // The Details dock steps aside on analysis pages and comes back on the timeline,
+    // unless the user had closed it there.
+    void detailsDockFollowsTheTimeline() {
+        MainWindow w;
+        w.show();
+        auto* dock = w.findChild<QDockWidget*>("DetailsDock");
+        QVERIFY(dock);
+        QVERIFY(dock->isVisible());
+        const QString page = w.viewIds().at(1);
+        QVERIFY(w.showView(page));
+        QVERIFY(!dock->isVisible());
+        QVERIFY(w.showView("timeline"));
+        QVERIFY(dock->isVisible());
+        dock->hide();
+        QVERIFY(w.showView(page));
+        QVERIFY(w.showView("timeline"));
+        QVERIFY(!dock->isVisible());
     }
 
     void screenshotWritesPngOfRequestedSize() {
