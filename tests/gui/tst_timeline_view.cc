@@ -124,6 +124,27 @@ private slots:
         QVERIFY(c->visibleBegin() <= 0 && c->visibleEnd() >= 10000);
     }
 
+    // Dragging the name column's edge resizes it; the visible time window stays, and it
+    // is clamped to [120 px, half the width].
+    void headerEdgeDragResizesNames() {
+        Fixture f;
+        TimelineCanvas* c = f.canvas();
+        c->setVisibleRange(2000, 6000);
+        const int before = c->headerWidth();
+        const QPointF edge(before, 300), to(before + 80, 300);
+        sendMouse(c, QEvent::MouseButtonPress, edge, Qt::LeftButton, Qt::LeftButton);
+        sendMouse(c, QEvent::MouseMove, to, Qt::NoButton, Qt::LeftButton);
+        sendMouse(c, QEvent::MouseButtonRelease, to, Qt::LeftButton, Qt::NoButton);
+        QCOMPARE(c->headerWidth(), before + 80);
+        QCOMPARE(c->axis().width(), c->width() - before - 80);
+        QVERIFY(std::fabs(c->visibleBegin() - 2000) < 1e-6 && std::fabs(c->visibleEnd() - 6000) < 1e-6);
+        QVERIFY(!c->selectedSlice().valid());  // not a click on a slice
+        c->setHeaderWidth(10);
+        QCOMPARE(c->headerWidth(), 120);
+        c->setHeaderWidth(5000);
+        QCOMPARE(c->headerWidth(), c->width() / 2);
+    }
+
     void clickSelectsSliceAndShowsDetails() {
         Fixture f;
         TimelineCanvas* c = f.canvas();

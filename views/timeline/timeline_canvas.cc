@@ -524,6 +524,10 @@ void TimelineCanvas::mousePressEvent(QMouseEvent* e) {
     moved_ = false;
     drag_ = Drag::None;
     if (e->button() != Qt::LeftButton || !trace_) return;
+    if (onHeaderEdge(pressPos_.x())) {
+        drag_ = Drag::Header;
+        return;
+    }
     if (pressPos_.y() >= contentTop()) {
         const LayoutRow* row = layout_.rowAt(pressPos_.y() - contentTop() + scrollY_);
         if (row && row->kind == LayoutRow::Kind::Process && pressPos_.x() < headerWidth_ + 200) {
@@ -534,10 +538,30 @@ void TimelineCanvas::mousePressEvent(QMouseEvent* e) {
     drag_ = (e->modifiers() & Qt::ShiftModifier) && pressPos_.x() >= headerWidth_ ? Drag::Range : Drag::Pan;
 }
 
+bool TimelineCanvas::onHeaderEdge(int x) const { return trace_ && std::abs(x - headerWidth_) <= 3; }
+
+void TimelineCanvas::setHeaderWidth(int width) {
+    width = std::clamp(width, kMinHeaderWidth, std::max(kMinHeaderWidth, this->width() / 2));
+    if (width == headerWidth_) return;
+    const double begin = axis_.begin(), end = axis_.end();
+    headerWidth_ = width;
+    axis_.setWindow(begin, end, trackAreaWidth(this->width()));
+    update();
+    emit viewChanged();
+}
+
 void TimelineCanvas::mouseMoveEvent(QMouseEvent* e) {
     const QPoint pos = e->position().toPoint();
     hoverX_ = pos.x();
     if (drag_ != Drag::None && (pos - pressPos_).manhattanLength() >= QApplication::startDragDistance()) moved_ = true;
+    if (drag_ == Drag::Header) {
+        setHeaderWidth(pos.x());
+        return;
+    }
+    if (drag_ == Drag::None) {
+        if (onHeaderEdge(pos.x())) setCursor(Qt::SplitHCursor);
+        else unsetCursor();
+    }
     if (drag_ == Drag::Pan && moved_) {
         setCursor(Qt::ClosedHandCursor);
         axis_.setWindow(pressBegin_, pressBegin_ + (axis_.end() - axis_.begin()), axis_.width());
@@ -558,7 +582,7 @@ void TimelineCanvas::mouseReleaseEvent(QMouseEvent* e) {
     const Drag drag = drag_;
     drag_ = Drag::None;
     unsetCursor();
-    if (e->button() != Qt::LeftButton || !trace_) return;
+    if (e->button() != Qt::LeftButton || !trace_ || drag == Drag::Header) return;
     if (drag == Drag::Range && moved_) {
         if (rangeEnd_ > rangeBegin_) emit rangeSelected(rangeBegin_, rangeEnd_);
         return;

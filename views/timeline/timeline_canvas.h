@@ -44,6 +44,8 @@ public:
     void panPixels(double dx);
     void zoomToSelection();
     int headerWidth() const { return headerWidth_; }
+    // Width of the track-name column (dragging its edge sets it); the visible time window stays.
+    void setHeaderWidth(int width);
     static constexpr int kRulerHeight = 28;
 
     // --- vertical scrolling
@@ -105,7 +107,7 @@ private:
     bool hasRange_ = false;
     TimeNs rangeBegin_ = 0, rangeEnd_ = 0;
 
-    enum class Drag { None, Pan, Range };
+    enum class Drag { None, Pan, Range, Header };
     Drag drag_ = Drag::None;
     QPoint pressPos_;
     double pressBegin_ = 0;
@@ -118,6 +120,8 @@ private:
     int contentTop() const { return kRulerHeight; }
     int viewportHeight() const { return std::max(0, height() - kRulerHeight); }
     int trackAreaWidth(int widgetWidth) const { return std::max(1, widgetWidth - headerWidth_); }
+    static constexpr int kMinHeaderWidth = 120;
+    bool onHeaderEdge(int x) const;  // within grabbing distance of the name column's right edge
     void paintRows(QPainter& p, QSize size);
     void paintRuler(QPainter& p, QSize size);
     void paintFlows(QPainter& p, QSize size);
