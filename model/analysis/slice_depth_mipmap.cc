@@ -73,7 +73,8 @@ size_t SliceDepthMipmap::memoryBytes() const {
     size_t bytes = 0;
     for (const auto& depthsOfTrack : tracks_)
         for (const auto& levelsOfDepth : depthsOfTrack)
-            for (const Stored& s : levelsOfDepth) bytes += s.rep.capacity() * sizeof(uint32_t) + s.names.capacity() * sizeof(StringId) + s.widths.capacity();
+            for (const Stored& s : levelsOfDepth)
+                bytes += s.rep.capacity() * sizeof(uint32_t) + s.names.capacity() * sizeof(StringId) + s.widths.capacity();
     return bytes;
 }
 

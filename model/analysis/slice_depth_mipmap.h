@@ -8,8 +8,8 @@
 // a bucket wide can tell "covered", "narrow", "maybe wide" and "a search match"
 // from the level alone and touches the event columns only for fold colours and
 // wide slices. Levels finer than slices/kMinSlicesPerBucket buckets are skipped
-// (the exact path is cheap there): 9 bytes per bucket, at most ~3 bytes per slice
-// (about 1.5 on large traces, whose levels rarely reach the finest size).
+// (the exact path is cheap there): 9 bytes per bucket, at most 3 bytes per slice
+// (1.7 measured on a 10M-slice trace).
 #pragma once
 
 #include "model/analysis/slice_depth_index.h"

@@ -238,7 +238,7 @@ void paintInstants(const TrackPaintContext& ctx, TrackIndex t, int top, int heig
     if (in.empty()) return;
     const TimeAxis& axis = *ctx.axis;
     const double w = axis.width();
-    const double size = std::min(height, 7);  // small: they hang over slice labels
+    const double size = std::min(height, 7);  // the marker strip above a thread's slices
     const double half = size / 2;
     p.setRenderHint(QPainter::Antialiasing, true);
     p.setPen(Qt::NoPen);
