@@ -5,6 +5,7 @@
 // page renders at 1600x1000. With TRACESCOPE_SCREENSHOT_DIR set, the renders are saved
 // there as PNG (<file>_<view>.png) to look at.
 #include "model/import/import.h"
+#include "model/trace/trace_builder.h"
 #include "views/analysis_view.h"
 #include "views/tables/kernel_stats_view.h"
 #include "views/tables/op_stats_view.h"
@@ -149,6 +150,40 @@ private slots:
         QCOMPARE(total, qint64(expected["totalKernelNs"].toInteger()));
         // The CSV has one line per row plus the header.
         QCOMPARE(view.table()->csv().count("\r\n"), model->rowCount() + 1);
+    }
+
+    // A trace with more distinct kernel configurations than a table shows: the table
+    // keeps the kMaxTableRows with the most time (ranked), the summary says so.
+    void kernelTableKeepsTheTopRows() {
+        TraceBuilder b("many kernels");
+        const ProcessIndex gpu = b.addProcess(ProcessKind::Device, 0, "/device:GPU:0");
+        const TrackIndex stream = b.addTrack(gpu, TrackKind::Thread, "Stream #7", 7);
+        const StringId name = b.intern("void gemm<float>(float*)"), kernel = b.intern("kernel"), grid = b.intern("grid");
+        const size_t extra = 7, n = kMaxTableRows + extra;
+        TimeNs t = 0;
+        for (size_t i = 0; i < n; ++i) {
+            // Kernel i: its own grid, so its own row, lasting 1000 + i ns.
+            ArgsWriter args;
+            args.add(grid, ArgValue::json(b.intern("[" + std::to_string(i + 1) + ",1,1]")));
+            b.addSlice(stream, t, TimeNs(1000 + i), name, kernel, args);
+            t += TimeNs(2000 + i);
+        }
+        std::shared_ptr<const Trace> trace = b.finish();
+        KernelStatsView view;
+        QSignalSpy ready(&view, &AnalysisView::resultReady);
+        view.setTrace(trace);
+        QVERIFY(ready.wait(30000));
+        auto* model = view.model();
+        QCOMPARE(size_t(model->rowCount()), kMaxTableRows);
+        qint64 minTotal = INT64_MAX, maxTotal = 0;
+        for (int r = 0; r < model->rowCount(); ++r) {
+            const qint64 total = model->index(r, KernelStatsView::Total).data(AnalysisTableModel::SortRole).toLongLong();
+            minTotal = std::min(minTotal, total);
+            maxTotal = std::max(maxTotal, total);
+        }
+        QCOMPARE(minTotal, qint64(1000 + extra));  // the `extra` shortest are left out
+        QCOMPARE(maxTotal, qint64(1000 + n - 1));
+        QVERIFY(view.summaryText().contains(QStringLiteral("50,000 with the most time")));
     }
 };
 

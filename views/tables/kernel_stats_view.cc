@@ -108,6 +108,8 @@ void KernelStatsView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
         });
 }
 
+QString KernelStatsView::summaryText() const { return summary_->text(); }
+
 void KernelStatsView::clearResult() {
     computed_.reset();
     model_->setRows({});

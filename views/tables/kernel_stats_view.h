@@ -29,6 +29,7 @@ public:
 
     TablePage* table() const { return table_; }
     RowTableModel<Item>* model() const { return model_; }
+    QString summaryText() const;  // the line above the table (for tests)
     const KernelStatsResult* result() const { return computed_ ? &computed_->result : nullptr; }
 
 protected:
