@@ -27,8 +27,25 @@ std::string csvField(const std::string& s) {
     return out;
 }
 
+namespace {
+std::string dumpCompact(const nlohmann::json& j) {
+    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+}  // namespace
+
 void printJson(const nlohmann::json& j) {
     std::cout << j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+}
+
+void printJsonWithRows(const nlohmann::json& head, size_t rowCount,
+                       const std::function<nlohmann::json(size_t row)>& rowAt) {
+    std::string out = "{";
+    for (auto it = head.begin(); it != head.end(); ++it)
+        out += "\n " + dumpCompact(nlohmann::json(it.key())) + ": " + dumpCompact(it.value()) + ",";
+    out += "\n \"rows\": [";
+    std::cout << out;
+    for (size_t i = 0; i < rowCount; ++i) std::cout << (i ? ",\n  " : "\n  ") << dumpCompact(rowAt(i));
+    std::cout << (rowCount ? "\n ]\n}\n" : "]\n}\n");
 }
 
 }  // namespace tracescope::cli

@@ -25,12 +25,12 @@ int runKernels(const Args& args) {
     if (!trace) return 1;
     const KernelStatsResult res = computeKernelStats(*trace);
     if (hasFlag(args, "--json")) {
-        nlohmann::json j;
-        j["kernel_count"] = res.kernelCount;
-        j["total_kernel_ns"] = res.totalKernelNs;
-        j["tensor_core_ns"] = res.tensorCoreNs;
-        j["rows"] = nlohmann::json::array();
-        for (const auto& r : res.rows) {
+        nlohmann::json head;
+        head["kernel_count"] = res.kernelCount;
+        head["total_kernel_ns"] = res.totalKernelNs;
+        head["tensor_core_ns"] = res.tensorCoreNs;
+        printJsonWithRows(head, res.rows.size(), [&](size_t i) {
+            const KernelStatsRow& r = res.rows[i];
             nlohmann::json row = {{"name", r.name},
                                   {"occurrences", r.occurrences},
                                   {"total_ns", r.totalNs},
@@ -45,9 +45,8 @@ int runKernels(const Args& args) {
                                   {"uses_tensor_core", r.usesTensorCore},
                                   {"op", r.op}};
             row["occupancy_pct"] = r.occupancyPct ? nlohmann::json(*r.occupancyPct) : nlohmann::json(nullptr);
-            j["rows"].push_back(std::move(row));
-        }
-        printJson(j);
+            return row;
+        });
         return 0;
     }
     if (hasFlag(args, "--csv")) {

@@ -27,30 +27,31 @@ int runStats(const Args& args) {
     auto wanted = [&](const OpStatsRow& r) { return side == "all" || side == opSideName(r.side); };
 
     if (hasFlag(args, "--json")) {
-        nlohmann::json j;
-        j["grouping"] = by;
-        j["host_total_self_ns"] = res.hostTotalSelfNs;
-        j["device_total_self_ns"] = res.deviceTotalSelfNs;
-        j["host_idle_ns"] = res.hostIdleNs;
-        j["device_idle_ns"] = res.deviceIdleNs;
-        j["rows"] = nlohmann::json::array();
-        for (const auto& r : res.rows) {
-            if (!wanted(r)) continue;
-            j["rows"].push_back({{"side", opSideName(r.side)},
-                                 {"name", r.name},
-                                 {"type", r.type},
-                                 {"is_idle", r.isIdle},
-                                 {"occurrences", r.occurrences},
-                                 {"total_ns", r.totalNs},
-                                 {"avg_ns", static_cast<long long>(r.avgNs + 0.5)},
-                                 {"min_ns", r.minNs},
-                                 {"max_ns", r.maxNs},
-                                 {"self_ns", r.selfNs},
-                                 {"avg_self_ns", static_cast<long long>(r.avgSelfNs + 0.5)},
-                                 {"self_percent", r.selfPercent},
-                                 {"cumulative_self_percent", r.cumulativeSelfPercent}});
-        }
-        printJson(j);
+        nlohmann::json head;
+        head["grouping"] = by;
+        head["host_total_self_ns"] = res.hostTotalSelfNs;
+        head["device_total_self_ns"] = res.deviceTotalSelfNs;
+        head["host_idle_ns"] = res.hostIdleNs;
+        head["device_idle_ns"] = res.deviceIdleNs;
+        std::vector<const OpStatsRow*> rows;
+        for (const auto& r : res.rows)
+            if (wanted(r)) rows.push_back(&r);
+        printJsonWithRows(head, rows.size(), [&](size_t i) {
+            const OpStatsRow& r = *rows[i];
+            return nlohmann::json{{"side", opSideName(r.side)},
+                                  {"name", r.name},
+                                  {"type", r.type},
+                                  {"is_idle", r.isIdle},
+                                  {"occurrences", r.occurrences},
+                                  {"total_ns", r.totalNs},
+                                  {"avg_ns", static_cast<long long>(r.avgNs + 0.5)},
+                                  {"min_ns", r.minNs},
+                                  {"max_ns", r.maxNs},
+                                  {"self_ns", r.selfNs},
+                                  {"avg_self_ns", static_cast<long long>(r.avgSelfNs + 0.5)},
+                                  {"self_percent", r.selfPercent},
+                                  {"cumulative_self_percent", r.cumulativeSelfPercent}};
+        });
         return 0;
     }
     if (hasFlag(args, "--csv")) {
