@@ -251,7 +251,6 @@ KernelStatsResult computeKernelStats(const ClassifiedTrace& ct) {
     KernelStatsResult res;
     // Keys view the trace's strings, so building the index allocates only per distinct row.
     std::unordered_map<KernelKey, size_t, KernelKeyHash> index;
-    std::vector<KernelKey> rowKeys;
     forEachKernel(ct, [&](SliceRef, const KernelKey& key, const KernelLaunchParams& p, TimeNs dur) {
         auto [it, inserted] = index.try_emplace(key, res.rows.size());
         if (inserted) {
@@ -267,7 +266,6 @@ KernelStatsResult computeKernelStats(const ClassifiedTrace& ct) {
             r.tensorCoreEligible = r.usesTensorCore || opIsTensorCoreEligible(r.op);
             r.minNs = r.maxNs = dur;
             res.rows.push_back(std::move(r));
-            rowKeys.push_back(key);
         }
         KernelStatsRow& r = res.rows[it->second];
         ++r.occurrences;
@@ -278,17 +276,13 @@ KernelStatsResult computeKernelStats(const ClassifiedTrace& ct) {
         res.totalKernelNs += dur;
         if (r.usesTensorCore) res.tensorCoreNs += dur;
     });
+    index = {};  // free the key index before sorting (it is as big as the rows)
     for (auto& r : res.rows) r.avgNs = r.occurrences ? double(r.totalNs) / double(r.occurrences) : 0;
-    std::vector<size_t> order(res.rows.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        if (res.rows[a].totalNs != res.rows[b].totalNs) return res.rows[a].totalNs > res.rows[b].totalNs;
-        return keyLess(rowKeys[a], rowKeys[b]);
+    // In place: a sorted copy would double the peak memory on traces with millions of rows.
+    std::sort(res.rows.begin(), res.rows.end(), [](const KernelStatsRow& a, const KernelStatsRow& b) {
+        if (a.totalNs != b.totalNs) return a.totalNs > b.totalNs;
+        return keyLess(keyOf(a), keyOf(b));
     });
-    std::vector<KernelStatsRow> sorted;
-    sorted.reserve(res.rows.size());
-    for (size_t i : order) sorted.push_back(std::move(res.rows[i]));
-    res.rows = std::move(sorted);
     return res;
 }
 
