@@ -77,6 +77,13 @@ void KernelStatsView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
         [t] {
             Computed c;
             c.result = computeKernelStats(*t);
+            // Only the rows the table shows are kept (with the row index built for them):
+            // millions of distinct configurations would otherwise stay in memory unused.
+            c.distinctRows = c.result.rows.size();
+            if (c.result.rows.size() > kMaxTableRows) {
+                c.result.rows.resize(kMaxTableRows);
+                c.result.rows.shrink_to_fit();
+            }
             c.sliceRows = sliceRowIndexOf(*t, c.result);
             return c;
         },
@@ -88,7 +95,7 @@ void KernelStatsView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
                 return;
             }
             std::vector<Item> items;
-            const size_t shown = std::min(r.rows.size(), kMaxTableRows);
+            const size_t shown = r.rows.size();
             items.reserve(shown);
             for (size_t i = 0; i < shown; ++i) items.push_back({r.rows[i], int(i) + 1});
             model_->setRows(std::move(items));
@@ -98,9 +105,9 @@ void KernelStatsView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
             summary_->setText(tr("<b>%1</b> kernel launches in <b>%2</b> distinct kernel/op configurations, "
                                  "total kernel time <b>%3</b>; TensorCore kernels: %4 of kernel time. "
                                  "Double-click a row to highlight its launches in the timeline.")
-                                  .arg(formatCount(qint64(r.kernelCount)), formatCount(qint64(r.rows.size())),
+                                  .arg(formatCount(qint64(r.kernelCount)), formatCount(qint64(computed_->distinctRows)),
                                        formatDuration(r.totalKernelNs), formatPercent(tc)) +
-                              (shown < r.rows.size()
+                              (shown < computed_->distinctRows
                                    ? tr(" <b>The table shows the %1 with the most time</b>; "
                                         "<tt>tracescope-cli kernels</tt> lists all.")
                                          .arg(formatCount(qint64(shown)))

@@ -38,7 +38,8 @@ protected:
 
 private:
     struct Computed {
-        KernelStatsResult result;
+        KernelStatsResult result;  // rows cut to the kMaxTableRows the table shows
+        size_t distinctRows = 0;   // before the cut
         SliceRowIndex sliceRows;
     };
     std::shared_ptr<Computed> computed_;
