@@ -145,6 +145,46 @@ private slots:
         QCOMPARE(c->headerWidth(), c->width() / 2);
     }
 
+    // Tooltips name what the cursor is over: an instant in the marker strip, and for a
+    // folded bar how many slices share it.
+    void tooltipsForInstantsAndFoldedBars() {
+        Fixture f;
+        TimelineCanvas* c = f.canvas();
+        const SliceRef mm = testing::findSlice(*f.trace, "aten::mm", 1000);
+        const SliceRef step = testing::findSlice(*f.trace, "step", 0);
+        QVERIFY(mm.valid() && step.valid());
+        c->setVisibleRange(0, 10000);
+        // The marker strip sits just above depth 0 of the main thread.
+        const QRectF stepRect = c->sliceRect(step);
+        const QPoint onMark(int(c->headerWidth() + c->axis().x(4200)), int(stepRect.top()) - 4);
+        QVERIFY2(c->tooltipAt(onMark).contains("mark"), qPrintable(c->tooltipAt(onMark)));
+        QVERIFY(!c->tooltipAt(onMark + QPoint(200, 0)).contains("mark"));
+        // A wide slice gets no fold note.
+        QVERIFY(!c->tooltipAt(c->sliceRect(mm).center().toPoint()).contains("slices in this bar"));
+
+        // 1000 slices of 10 ns every 20 ns: at fit-all each is under a pixel, folded into one bar.
+        TraceBuilder b("dense");
+        const TrackIndex t = b.addTrack(b.addProcess(ProcessKind::Host, 1, "p"), TrackKind::Thread, "t", 1);
+        const StringId name = b.intern("tiny");
+        for (int i = 0; i < 1000; ++i) b.addSlice(t, TimeNs(20 * i), 10, name, kEmptyString);
+        TimelineView view;
+        view.resize(1200, 400);
+        view.setTrace(b.finish());
+        view.show();
+        view.waitUntilReady();
+        TimelineCanvas* dense = view.canvas();
+        dense->fitAll();
+        const double nsPerPx = dense->axis().nsPerPx();
+        QVERIFY(nsPerPx > 10 && nsPerPx < 40);
+        const QPoint onBar(int(dense->headerWidth() + dense->axis().x(10000)), int(dense->sliceRect({t, 500}).center().y()));
+        const QString tip = dense->tooltipAt(onBar);
+        // The bar under the cursor spans ~3 px: 3 * nsPerPx / 20 ns slices, give or take one.
+        QRegularExpressionMatch m = QRegularExpression("(\\d+) slices in this bar").match(tip);
+        QVERIFY2(m.hasMatch(), qPrintable(tip));
+        const double expected = 3 * nsPerPx / 20;
+        QVERIFY2(std::fabs(m.captured(1).toDouble() - expected) <= 1.5, qPrintable(tip));
+    }
+
     void clickSelectsSliceAndShowsDetails() {
         Fixture f;
         TimelineCanvas* c = f.canvas();

@@ -674,6 +674,10 @@ QString TimelineCanvas::tooltipAt(QPoint pos) const {
         if (track.overflowOf != kNoIndex) s += tr("<br>slices that partially overlap their enclosing slice");
         return s;
     }
+    const double px = pos.x() - headerWidth_;
+    const int dy = pos.y() - contentTop() + scrollY_ - row->y;
+    if (!track.instants.empty() && dy >= layout_.metrics().trackPadding && dy < row->slicesTop)
+        return instantsTooltip(track, px);
     const SliceRef hit = sliceAtPoint(pos);
     if (!hit.valid()) return {};
     const SliceColumns& c = track.slices;
@@ -683,6 +687,32 @@ QString TimelineCanvas::tooltipAt(QPoint pos) const {
     const std::string_view cat = trace_->str(c.category[hit.index]);
     if (!cat.empty()) s += QStringLiteral(" · ") + QString::fromUtf8(cat.data(), qsizetype(cat.size())).toHtmlEscaped();
     if (c.unfinished(hit.index)) s += tr("<br><i>unfinished: no end event, runs to the trace end</i>");
+    // A slice under a pixel wide is drawn folded with its neighbours: say how many share the bar here.
+    if (index_ && double(c.duration[hit.index]) < 2 * axis_.nsPerPx()) {
+        const SliceDepthIndex::Level level = index_->depths.atDepth(hit.track, c.depth(hit.index));
+        const size_t from = level.firstEndingAfter(TimeNs(std::floor(axis_.time(px - 1))));
+        const size_t to = level.firstStartingAt(TimeNs(std::ceil(axis_.time(px + 2))), from);
+        if (to > from + 1)
+            s += tr("<br>%1 slices in this bar at %2 · zoom in to see them")
+                     .arg(to - from)
+                     .arg(formatDuration(TimeNs(std::llround(axis_.nsPerPx()))) + tr("/px"));
+    }
+    return s;
+}
+
+QString TimelineCanvas::instantsTooltip(const Track& track, double px) const {
+    // The instants under the cursor's marker: those within its half-width either side.
+    const InstantColumns& in = track.instants;
+    const TimeNs t0 = TimeNs(std::floor(axis_.time(px - 4))), t1 = TimeNs(std::ceil(axis_.time(px + 4)));
+    const auto first = std::lower_bound(in.time.begin(), in.time.end(), t0);
+    const auto last = std::upper_bound(first, in.time.end(), t1);
+    if (first == last) return {};
+    const size_t k = size_t(first - in.time.begin());
+    const std::string_view name = trace_->str(in.name[k]);
+    QString s = QStringLiteral("<b>%1</b><br>instant at %2")
+                    .arg(QString::fromUtf8(name.data(), qsizetype(name.size())).toHtmlEscaped(),
+                         formatDurationExact(in.time[k]));  // the ruler's time, as the cursor readout
+    if (last - first > 1) s += tr("<br>%1 instants here · zoom in to see them").arg(last - first);
     return s;
 }
 

@@ -44,6 +44,8 @@ public:
     void panPixels(double dx);
     void zoomToSelection();
     int headerWidth() const { return headerWidth_; }
+    // The tooltip text at a widget point ("" for none).
+    QString tooltipAt(QPoint pos) const;
     // Width of the track-name column (dragging its edge sets it); the visible time window stays.
     void setHeaderWidth(int width);
     static constexpr int kRulerHeight = 28;
@@ -122,13 +124,13 @@ private:
     int trackAreaWidth(int widgetWidth) const { return std::max(1, widgetWidth - headerWidth_); }
     static constexpr int kMinHeaderWidth = 120;
     bool onHeaderEdge(int x) const;  // within grabbing distance of the name column's right edge
+    QString instantsTooltip(const Track& track, double px) const;  // marker strip at track-area x `px`
     void paintRows(QPainter& p, QSize size);
     void paintRuler(QPainter& p, QSize size);
     void paintFlows(QPainter& p, QSize size);
     void paintOverlays(QPainter& p, QSize size);
     std::optional<QPointF> flowAnchor(SliceRef s, bool atEnd) const;
     void revealSlice(SliceRef s);
-    QString tooltipAt(QPoint pos) const;
 };
 
 }  // namespace tracescope
