@@ -5,6 +5,8 @@
 #include <QLabel>
 #include <QStackedLayout>
 
+#include <utility>
+
 namespace tracescope {
 
 AnalysisView::AnalysisView(QWidget* parent) : TraceView(parent) {
@@ -33,6 +35,7 @@ void AnalysisView::setSelection(TraceSelection* selection) {
 void AnalysisView::setTrace(std::shared_ptr<const Trace> trace) {
     trace_ = std::move(trace);
     ++generation_;  // drops a result still in flight
+    pendingFill_ = nullptr;
     computing_ = false;
     clearResult();
     if (!trace_) {
@@ -40,6 +43,18 @@ void AnalysisView::setTrace(std::shared_ptr<const Trace> trace) {
         return;
     }
     startAnalysis(trace_);
+}
+
+void AnalysisView::applyWhenShown(std::function<void()> fill) {
+    // A page nobody can see in a visible window (another tab is current) waits; a
+    // page on its own (tests) or a shown one is filled now.
+    if (window()->isVisible() && !isVisible()) pendingFill_ = std::move(fill);
+    else fill();
+}
+
+void AnalysisView::showEvent(QShowEvent* event) {
+    TraceView::showEvent(event);
+    if (std::function<void()> fill = std::exchange(pendingFill_, nullptr)) fill();
 }
 
 void AnalysisView::showMessage(const QString& text) {

@@ -27,7 +27,8 @@ public:
     // Follows the shared selection: each slice selected elsewhere reaches selectSlice().
     void setSelection(TraceSelection* selection) override;
     const std::shared_ptr<const Trace>& trace() const { return trace_; }
-    // True from setTrace() until the result was applied (tests and --screenshot wait on resultReady).
+    // True from setTrace() until the result arrived (it is applied then, or when the
+    // page is next shown; tests and --screenshot wait on resultReady).
     bool isComputing() const { return computing_; }
 
 signals:
@@ -60,15 +61,18 @@ protected:
             if (generation != generation_) return;
             std::shared_ptr<Result> result = watcher->result();
             computing_ = false;
-            if (result) {
-                showContent();
-                apply(*result);
-            } else {
-                showMessage(tr("The analysis failed."));
-            }
-            emit resultReady();
+            applyWhenShown([this, result, apply] {
+                if (result) {
+                    showContent();
+                    apply(*result);
+                } else {
+                    showMessage(tr("The analysis failed."));
+                }
+                emit resultReady();
+            });
         });
         watcher->setFuture(QtConcurrent::run(analysisPool(), [compute]() -> std::shared_ptr<Result> {
+            yieldToTheUi();
             try {
                 return std::make_shared<Result>(compute());
             } catch (...) {
@@ -77,7 +81,13 @@ protected:
         }));
     }
 
+    void showEvent(QShowEvent* event) override;
+
 private:
+    // Filling a page (models, sorting, fitting columns) can take tens of ms on the UI
+    // thread: a page on a hidden tab of a shown window is filled when it is shown.
+    void applyWhenShown(std::function<void()> fill);
+    std::function<void()> pendingFill_;
     std::shared_ptr<const Trace> trace_;
     unsigned generation_ = 0;
     bool computing_ = false;
