@@ -72,7 +72,6 @@ protected:
             });
         });
         watcher->setFuture(QtConcurrent::run(analysisPool(), [compute]() -> std::shared_ptr<Result> {
-            yieldToTheUi();
             try {
                 return std::make_shared<Result>(compute());
             } catch (...) {

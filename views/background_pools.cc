@@ -5,12 +5,6 @@
 
 #include <algorithm>
 
-#ifdef __linux__
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-#endif
-
 namespace tracescope {
 
 namespace {
@@ -32,16 +26,6 @@ QThreadPool* analysisPool() {
 QThreadPool* interactivePool() {
     static QThreadPool* pool = makePool("interactive");
     return pool;
-}
-
-void yieldToTheUi() {
-#ifdef __linux__
-    // Per thread on Linux (QThread priorities do not apply to SCHED_OTHER threads).
-    thread_local bool lowered = false;
-    if (lowered) return;
-    lowered = true;
-    setpriority(PRIO_PROCESS, id_t(syscall(SYS_gettid)), 10);
-#endif
 }
 
 }  // namespace tracescope

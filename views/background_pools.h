@@ -13,8 +13,5 @@ QThreadPool* analysisPool();
 // Work a user waits on: loading, the timeline index, search, range aggregates.
 // Separate from the analyses, so it never queues behind them.
 QThreadPool* interactivePool();
-// Lowers the calling worker thread's scheduling priority (Linux: nice 10), so on a
-// machine with few cores the UI thread gets the CPU first. Analysis jobs call it.
-void yieldToTheUi();
 
 }  // namespace tracescope
