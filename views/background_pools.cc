@@ -1,5 +1,7 @@
 #include "views/background_pools.h"
 
+#include <QCoreApplication>
+#include <QPointer>
 #include <QThread>
 #include <QThreadPool>
 
@@ -9,23 +11,27 @@ namespace tracescope {
 
 namespace {
 
-QThreadPool* makePool(const char* name) {
-    auto* pool = new QThreadPool;  // lives until exit: jobs may still finish while the app quits
-    pool->setObjectName(QString::fromLatin1(name));
-    pool->setMaxThreadCount(std::max(2, QThread::idealThreadCount()));
-    return pool;
+// Owned by the application object, like the global pool: destroying it waits for
+// running jobs, so none outlives the objects it reports to.
+QThreadPool* pool(QPointer<QThreadPool>& slot, const char* name) {
+    if (!slot) {
+        slot = new QThreadPool(QCoreApplication::instance());
+        slot->setObjectName(QString::fromLatin1(name));
+        slot->setMaxThreadCount(std::max(2, QThread::idealThreadCount()));
+    }
+    return slot;
 }
 
 }  // namespace
 
 QThreadPool* analysisPool() {
-    static QThreadPool* pool = makePool("analysis");
-    return pool;
+    static QPointer<QThreadPool> slot;
+    return pool(slot, "analysis");
 }
 
 QThreadPool* interactivePool() {
-    static QThreadPool* pool = makePool("interactive");
-    return pool;
+    static QPointer<QThreadPool> slot;
+    return pool(slot, "interactive");
 }
 
 }  // namespace tracescope
