@@ -23,61 +23,13 @@ import os
 import struct
 import sys
 
+from xspace_wire import fields, signed64, text
+
 # Field numbers (xplane.proto).
 XSPACE_PLANES, XSPACE_HOSTNAMES = 1, 4
 PLANE_ID, PLANE_NAME, PLANE_LINES, PLANE_EVENT_MD, PLANE_STAT_MD, PLANE_STATS = 1, 2, 3, 4, 5, 6
 LINE_ID, LINE_NAME, LINE_TS, LINE_EVENTS, LINE_DISPLAY_ID, LINE_DISPLAY_NAME = 1, 2, 3, 4, 10, 11
 EVENT_MD_ID, EVENT_OFFSET, EVENT_DURATION, EVENT_STATS, EVENT_NUM_OCC = 1, 2, 3, 4, 5
-
-
-def varint(buf, pos):
-    result = shift = 0
-    while True:
-        if pos >= len(buf):
-            raise ValueError("truncated varint")
-        b = buf[pos]
-        pos += 1
-        result |= (b & 0x7F) << shift
-        if not b & 0x80:
-            return result, pos
-        shift += 7
-        if shift > 63:
-            raise ValueError("varint too long")
-
-
-def fields(buf, start=0, end=None):
-    """Yields (field number, wire type, value) where value is an int for
-    varint/fixed types and a memoryview slice for length-delimited ones."""
-    end = len(buf) if end is None else end
-    pos = start
-    while pos < end:
-        key, pos = varint(buf, pos)
-        num, wt = key >> 3, key & 7
-        if wt == 0:
-            v, pos = varint(buf, pos)
-        elif wt == 1:
-            v = struct.unpack_from("<Q", buf, pos)[0]
-            pos += 8
-        elif wt == 2:
-            n, pos = varint(buf, pos)
-            if pos + n > end:
-                raise ValueError("truncated length-delimited field")
-            v = buf[pos:pos + n]
-            pos += n
-        elif wt == 5:
-            v = struct.unpack_from("<I", buf, pos)[0]
-            pos += 4
-        else:
-            raise ValueError("bad wire type %d" % wt)
-        yield num, wt, v
-
-
-def signed64(v):
-    return v - (1 << 64) if v >= 1 << 63 else v
-
-
-def text(v):
-    return bytes(v).decode("utf-8", "replace")
 
 
 def count_line(line):

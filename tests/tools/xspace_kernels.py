@@ -19,49 +19,10 @@ import os
 import struct
 import sys
 
-
-def varint(buf, pos):
-    result = shift = 0
-    while True:
-        b = buf[pos]
-        pos += 1
-        result |= (b & 0x7F) << shift
-        if not b & 0x80:
-            return result, pos
-        shift += 7
+from xspace_wire import fields, signed64, text
 
 
-def fields(buf):
-    pos, end = 0, len(buf)
-    while pos < end:
-        key, pos = varint(buf, pos)
-        num, wt = key >> 3, key & 7
-        if wt == 0:
-            v, pos = varint(buf, pos)
-        elif wt == 1:
-            v = struct.unpack_from("<Q", buf, pos)[0]
-            pos += 8
-        elif wt == 2:
-            n, pos = varint(buf, pos)
-            v = buf[pos:pos + n]
-            pos += n
-        elif wt == 5:
-            v = struct.unpack_from("<I", buf, pos)[0]
-            pos += 4
-        else:
-            raise ValueError("wire type %d" % wt)
-        yield num, wt, v
-
-
-def s64(v):
-    return v - (1 << 64) if v >= 1 << 63 else v
-
-
-def txt(v):
-    return bytes(v).decode("utf-8", "replace")
-
-
-DERIVED_BASE = s64(0xFFFFFFFFDEADBEEF)  # 0xDEADBEEF as int32, sign-extended
+DERIVED_BASE = signed64(0xFFFFFFFFDEADBEEF)  # 0xDEADBEEF as int32, sign-extended
 DERIVED_NAMES = {"Steps", "XLA Ops", "XLA Modules", "Framework Ops", "TensorFlow Ops", "Framework Name Scope",
                  "TensorFlow Name Scope", "Launch Stats", "Source code", "Async XLA Ops", "Host Offload Ops"}
 
@@ -75,17 +36,17 @@ def stat_value(stat, stat_names):
     mid, val = 0, None
     for n, _, v in fields(stat):
         if n == 1:
-            mid = s64(v)
+            mid = signed64(v)
         elif n == 2:
             val = struct.unpack("<d", struct.pack("<Q", v))[0]
         elif n == 3:
             val = v
         elif n == 7:  # ref_value: the text is the name of the referenced stat metadata
-            val = stat_names.get(s64(v), "")
+            val = stat_names.get(signed64(v), "")
         elif n == 4:
-            val = s64(v)
+            val = signed64(v)
         elif n in (5, 6):
-            val = txt(v)
+            val = text(v)
     return stat_names.get(mid, str(mid)), val
 
 
@@ -94,7 +55,7 @@ def parse_plane(pbuf):
     raw_md, raw_stats_md = [], []
     for n, _, v in fields(pbuf):
         if n == 2:
-            plane["name"] = txt(v)
+            plane["name"] = text(v)
         elif n == 3:
             plane["lines"].append(v)
         elif n == 4:
@@ -107,9 +68,9 @@ def parse_plane(pbuf):
                 sid, name = 0, ""
                 for m, _, w in fields(v):
                     if m == 1:
-                        sid = s64(w)
+                        sid = signed64(w)
                     elif m == 2:
-                        name = txt(w)
+                        name = text(w)
                 plane["stat_names"][sid] = name
     for entry in raw_md:
         for n, _, v in fields(entry):
@@ -117,11 +78,11 @@ def parse_plane(pbuf):
                 mid, name, disp, stats = 0, "", "", {}
                 for m, _, w in fields(v):
                     if m == 1:
-                        mid = s64(w)
+                        mid = signed64(w)
                     elif m == 2:
-                        name = txt(w)
+                        name = text(w)
                     elif m == 4:
-                        disp = txt(w)
+                        disp = text(w)
                     elif m == 5:
                         k, val = stat_value(w, plane["stat_names"])
                         stats[k] = val
@@ -134,9 +95,9 @@ def events(line_buf):
     evs = []
     for n, _, v in fields(line_buf):
         if n == 1:
-            lid = s64(v)
+            lid = signed64(v)
         elif n == 2:
-            lname = txt(v)
+            lname = text(v)
         elif n == 4:
             evs.append(v)
     return lid, lname, evs
@@ -146,11 +107,11 @@ def event_fields(ev, plane):
     mid, dur, stats, offset = 0, 0, {}, None
     for n, _, v in fields(ev):
         if n == 1:
-            mid = s64(v)
+            mid = signed64(v)
         elif n == 2:
-            offset = s64(v)
+            offset = signed64(v)
         elif n == 3:
-            dur = s64(v)
+            dur = signed64(v)
         elif n == 4:
             k, val = stat_value(v, plane["stat_names"])
             stats[k] = val
