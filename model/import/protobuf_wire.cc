@@ -40,6 +40,7 @@ bool Reader::next(Field& f) {
     f.data = nullptr;
     f.size = 0;
     f.value = 0;
+    f.cut = false;
     switch (f.type) {
     case Varint:
         if (!readVarint(p_, end_, f.value)) return fail("bad varint", start, p_ >= end_);
@@ -60,8 +61,14 @@ bool Reader::next(Field& f) {
     case LengthDelimited: {
         uint64_t len;
         if (!readVarint(p_, end_, len)) return fail("bad length", start, p_ >= end_);
-        if (len > uint64_t(end_ - p_)) return fail("field runs past the end of the data", start, true);
         f.data = p_;
+        if (len > uint64_t(end_ - p_)) {
+            if (onCut_ == OnCut::Fail) return fail("field runs past the end of the data", start, true);
+            f.size = size_t(end_ - p_);
+            f.cut = true;
+            p_ = end_;
+            break;
+        }
         f.size = size_t(len);
         p_ += len;
         break;

@@ -1,6 +1,7 @@
 // Minimal reader of the protobuf wire format: walks the fields of a message
-// without a schema. Used to sniff file formats and to split an XSpace into
-// pieces that are parsed separately (and in parallel).
+// without a schema. Used to sniff file formats, to split an XSpace into pieces
+// that are parsed separately (and in parallel), and to salvage the complete
+// records of a truncated RunMetadata file.
 #pragma once
 
 #include <cstddef>
@@ -19,16 +20,24 @@ struct Field {
     size_t size = 0;                   // LengthDelimited payload size
     size_t offset = 0;                 // offset of the field's key within the walked buffer
     size_t end = 0;                    // offset just past the field
+    bool cut = false;                  // LengthDelimited, OnCut::Salvage: the declared length runs past
+                                       // the end of the buffer; data/size hold the part that is there
 
     std::string_view text() const { return {reinterpret_cast<const char*>(data), size}; }
     int64_t asInt64() const { return static_cast<int64_t>(value); }
 };
 
+// What next() does with a length-delimited field that runs past the end of the
+// buffer: an error (Fail), or return the part that is there with `cut` set (Salvage).
+enum class OnCut : uint8_t { Fail, Salvage };
+
 // Iterates the fields of one message. next() returns false at the end or on an
-// error; error() tells which (a truncated field is an error, with its offset).
+// error; error() tells which (a truncated field is an error, with its offset,
+// unless a cut payload is salvaged).
 class Reader {
 public:
-    Reader(const uint8_t* data, size_t size) : begin_(data), p_(data), end_(data + size) {}
+    Reader(const uint8_t* data, size_t size, OnCut onCut = OnCut::Fail)
+        : begin_(data), p_(data), end_(data + size), onCut_(onCut) {}
 
     bool next(Field& f);
     bool atEnd() const { return p_ == end_ && !error_; }
@@ -43,6 +52,7 @@ private:
     const uint8_t* begin_;
     const uint8_t* p_;
     const uint8_t* end_;
+    OnCut onCut_;
     const char* error_ = nullptr;
     size_t errorOffset_ = 0;
     bool truncated_ = false;

@@ -1,6 +1,6 @@
 #include "model/import/run_metadata_importer.h"
 
-#include "model/import/pb_wire_reader.h"
+#include "model/import/protobuf_wire.h"
 #include "model/proto/run_metadata.pb.h"
 #include "model/trace/trace_builder.h"
 
@@ -17,23 +17,22 @@ namespace tracescope {
 
 namespace {
 
-using pbwire::Field;
-using pbwire::Reader;
-using pbwire::Status;
-using pbwire::WireType;
+using wire::Field;
+using wire::OnCut;
+using wire::Reader;
 
 // A device name as TensorFlow writes it: "/job:...", "/device:...", "/gpu:0/stream:7".
 bool looksLikeDeviceName(const Field& f) {
-    if (f.type != WireType::Bytes || f.size == 0 || f.data[0] != '/') return false;
+    if (f.type != wire::LengthDelimited || f.size == 0 || f.data[0] != '/') return false;
     for (size_t i = 0; i < f.size; ++i)
         if (f.data[i] < 0x20 || f.data[i] >= 0x7F) return false;
     return true;
 }
 
-// The first field of a message, when it is a length-delimited field 1.
+// The first field of a message, when it is a length-delimited field 1 (maybe cut by the file's end).
 bool firstFieldIsBytes1(const uint8_t* data, size_t size, Field& out) {
-    Reader r(data, size);
-    return r.next(out) == Status::Ok && out.number == 1 && out.type == WireType::Bytes;
+    Reader r(data, size, OnCut::Salvage);
+    return r.next(out) && out.number == 1 && out.type == wire::LengthDelimited;
 }
 
 // DeviceStepStats bytes start with its device name (field 1).
@@ -128,29 +127,29 @@ public:
     bool cancelled = false;
 
     void walkRunMetadata() {
-        Reader r(bytes_.data(), bytes_.size());
+        Reader r(bytes_.data(), bytes_.size(), OnCut::Salvage);
         Field f;
-        for (Status s; (s = r.next(f)) != Status::End;) {
-            if (!ok(s, r, "RunMetadata")) return;
-            if (f.number == 1 && f.type == WireType::Bytes) {
-                if (f.cut) markTruncated(f);
+        while (r.next(f)) {
+            if (f.number == 1 && f.type == wire::LengthDelimited) {
+                if (f.cut) markTruncated(0, f);
                 walkStepStats(f.data, f.size, offsetOf(f.data));
                 if (stop()) return;
             }
         }
+        checkEnd(r, 0, "RunMetadata");
     }
 
     void walkStepStats(const uint8_t* data, size_t size, size_t base) {
-        Reader r(data, size, base);
+        Reader r(data, size, OnCut::Salvage);
         Field f;
-        for (Status s; (s = r.next(f)) != Status::End;) {
-            if (!ok(s, r, "StepStats")) return;
-            if (f.number == 1 && f.type == WireType::Bytes) {
-                if (f.cut) markTruncated(f);
+        while (r.next(f)) {
+            if (f.number == 1 && f.type == wire::LengthDelimited) {
+                if (f.cut) markTruncated(base, f);
                 walkDevice(f.data, f.size, offsetOf(f.data));
                 if (stop()) return;
             }
         }
+        checkEnd(r, base, "StepStats");
     }
 
 private:
@@ -163,28 +162,28 @@ private:
         if (options_.cancelled()) cancelled = stopped_ = true;
         return stopped_;
     }
-    void markTruncated(const Field& f) {
+    // `base`: where the walked message starts in the file (field offsets are relative to it).
+    void markTruncated(size_t base, const Field& f) {
         if (!truncated)
-            warnings.push_back("file truncated: a record at byte " + std::to_string(f.offset) +
+            warnings.push_back("file truncated: a record at byte " + std::to_string(base + f.offset) +
                                " runs past the end of the file; showing the complete records before it");
         truncated = true;
     }
-    // Handles a non-Ok status of Reader::next; false when walking this message must stop.
-    bool ok(Status s, const Reader& r, const char* message) {
-        if (s == Status::Ok) return true;
-        if (s == Status::Truncated) {
+    // After a message's last field: reports why the reader stopped early, if it did.
+    void checkEnd(const Reader& r, size_t base, const char* message) {
+        if (!r.error()) return;
+        if (r.truncated()) {
             if (!truncated)
                 warnings.push_back("file truncated at byte " + std::to_string(bytes_.size()) + " inside a " +
                                    message + "; showing the complete records before it");
             truncated = true;
-            return false;
+            return;
         }
         const std::string msg = std::string("corrupted ") + message + ": invalid protobuf field at byte " +
-                                std::to_string(r.fieldStart());
+                                std::to_string(base + r.errorOffset());
         if (devices.empty()) error = msg;
         else warnings.push_back(msg + "; the rest of the file is ignored");
         stopped_ = true;
-        return false;
     }
 
     Device& deviceNamed(const std::string& name) {
@@ -195,16 +194,15 @@ private:
     }
 
     void walkDevice(const uint8_t* data, size_t size, size_t base) {
-        Reader r(data, size, base);
+        Reader r(data, size, OnCut::Salvage);
         std::string name;
         std::vector<std::unique_ptr<tensorflow::NodeExecStats>> nodes;
         std::map<uint32_t, std::string> threadNames;
         Field f;
-        for (Status s; (s = r.next(f)) != Status::End;) {
-            if (!ok(s, r, "DeviceStepStats")) break;
-            if (f.type != WireType::Bytes) continue;
+        while (r.next(f)) {
+            if (f.type != wire::LengthDelimited) continue;
             if (f.number == 1) {
-                name.assign(pbwire::text(f));
+                name.assign(f.text());
             } else if (f.number == 2) {
                 if (f.cut) {
                     ++cutNodes;
@@ -213,7 +211,7 @@ private:
                 auto node = std::make_unique<tensorflow::NodeExecStats>();
                 if (!node->ParseFromArray(f.data, int(std::min<size_t>(f.size, INT32_MAX)))) {
                     if (++badNodes == 1)
-                        warnings.push_back("corrupted NodeExecStats at byte " + std::to_string(f.offset) +
+                        warnings.push_back("corrupted NodeExecStats at byte " + std::to_string(base + f.offset) +
                                            " skipped");
                     continue;
                 }
@@ -226,6 +224,7 @@ private:
                 readThreadName(f, threadNames);
             }
         }
+        checkEnd(r, base, "DeviceStepStats");  // the records before a bad field still count
         if (name.empty() && nodes.empty()) return;
         Device& d = deviceNamed(name.empty() ? std::string("(unnamed device)") : name);
         for (auto& n : nodes) d.nodes.push_back(std::move(n));
@@ -238,9 +237,9 @@ private:
         Field f;
         uint32_t key = 0;
         std::string value;
-        for (Status s; (s = r.next(f)) == Status::Ok;) {
-            if (f.number == 1 && f.type == WireType::Varint) key = uint32_t(f.varint);
-            else if (f.number == 2 && f.type == WireType::Bytes && !f.cut) value.assign(pbwire::text(f));
+        while (r.next(f)) {
+            if (f.number == 1 && f.type == wire::Varint) key = uint32_t(f.value);
+            else if (f.number == 2 && f.type == wire::LengthDelimited) value.assign(f.text());
         }
         out[key] = std::move(value);
     }
