@@ -37,6 +37,11 @@ public:
         size_t firstStartingAt(TimeNs time, size_t from = 0) const;
         // Position of the first slice ending after `time` (or starting at it).
         size_t firstEndingAfter(TimeNs time) const;
+        // How many slices of this depth overlap [begin, end).
+        size_t countOverlapping(TimeNs begin, TimeNs end) const {
+            const size_t from = firstEndingAfter(begin);
+            return firstStartingAt(end, from) - from;
+        }
         // For folding at coarse zoom: a position p > from such that every slice in
         // [from, p) starts before `time + slack` and ends by `*absorbedEnd`. When a
         // whole block of samples lies in that window, p is a block boundary found

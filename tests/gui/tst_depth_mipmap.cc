@@ -96,6 +96,27 @@ private slots:
         }
     }
 
+    // The depth index's count of slices overlapping a window, against a scan of every slice
+    // (a slice starting in the window counts, zero-length ones included).
+    void countOverlappingMatchesBruteForce() {
+        auto trace = buildRandomTrace(9, 3000);
+        SliceDepthIndex index;
+        QVERIFY(index.build(*trace));
+        std::mt19937 rng(3);
+        for (TrackIndex t = 0; t < trace->tracks.size(); ++t) {
+            const SliceColumns& c = trace->tracks[t].slices;
+            for (uint32_t d = 0; d < index.depthCount(t); ++d) {
+                for (int k = 0; k < 200; ++k) {
+                    const TimeNs begin = TimeNs(rng() % 420000), end = begin + TimeNs(rng() % 20000);
+                    size_t expected = 0;
+                    for (uint32_t i = 0; i < c.size(); ++i)
+                        expected += c.depth(i) == d && c.start[i] < end && (c.start[i] >= begin || c.end(i) > begin);
+                    QCOMPARE(index.atDepth(t, d).countOverlapping(begin, end), expected);
+                }
+            }
+        }
+    }
+
     void levelChoiceAndBudget() {
         auto trace = buildRandomTrace(42, 3000);
         SliceDepthIndex index;

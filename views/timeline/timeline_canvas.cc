@@ -689,12 +689,12 @@ QString TimelineCanvas::tooltipAt(QPoint pos) const {
     if (c.unfinished(hit.index)) s += tr("<br><i>unfinished: no end event, runs to the trace end</i>");
     // A slice under a pixel wide is drawn folded with its neighbours: say how many share the bar here.
     if (index_ && double(c.duration[hit.index]) < 2 * axis_.nsPerPx()) {
-        const SliceDepthIndex::Level level = index_->depths.atDepth(hit.track, c.depth(hit.index));
-        const size_t from = level.firstEndingAfter(TimeNs(std::floor(axis_.time(px - 1))));
-        const size_t to = level.firstStartingAt(TimeNs(std::ceil(axis_.time(px + 2))), from);
-        if (to > from + 1)
+        const size_t shared = index_->depths.atDepth(hit.track, c.depth(hit.index))
+                                  .countOverlapping(TimeNs(std::floor(axis_.time(px - 1))),
+                                                    TimeNs(std::ceil(axis_.time(px + 2))));
+        if (shared > 1)
             s += tr("<br>%1 slices in this bar at %2 · zoom in to see them")
-                     .arg(to - from)
+                     .arg(shared)
                      .arg(formatDuration(TimeNs(std::llround(axis_.nsPerPx()))) + tr("/px"));
     }
     return s;
