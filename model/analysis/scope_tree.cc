@@ -73,26 +73,32 @@ bool isAncestorOrSelf(const ScopeTree& tree, uint32_t maybeAncestor, uint32_t no
     return false;
 }
 
-// The scope path of a host op slice (see scope_tree.h for the rules per format).
-std::vector<std::string> hostOpPath(const ClassifiedTrace& ct, SliceRef s) {
-    const Trace& t = *ct.trace;
+// The scope a Kineto host slice names, "" when it is not a scope event: cpu_ops and user
+// annotations by their name, "nn.Module: Linear_0" python frames as "Linear_0".
+std::string_view kinetoScopeName(const ClassifiedTrace& ct, SliceRef s) {
+    const std::string_view name = ct.trace->str(ct.trace->tracks[s.track].slices.name[s.index]);
+    const SliceRole r = ct.role(s);
+    if (r == SliceRole::HostOp || r == SliceRole::UserAnnotation) return name;
+    if (r == SliceRole::None && startsWith(name, "nn.Module: ")) return name.substr(11);
+    return {};
+}
+
+// The scope path of a host scope event (see scope_tree.h for the rules per format).
+std::vector<std::string> scopePath(const ClassifiedTrace& ct, SliceRef s) {
     std::vector<std::string> parts;
     if (ct.isXSpace) {
         appendSplit(hostOpNameType(ct, s).name, parts);
         capDepth(parts);
         return parts;
     }
-    // PyTorch: enclosing modules / annotations / ops on the same thread, outermost first.
+    // PyTorch: the scope events enclosing this one on the same thread, outermost first.
     std::vector<std::string_view> chain;
-    const SliceColumns& c = t.tracks[s.track].slices;
-    chain.push_back(t.str(c.name[s.index]));
+    chain.push_back(kinetoScopeName(ct, s));
     size_t walked = 0;
     for (uint32_t p = ct.parents[s.track][s.index]; p != kNoIndex && walked < kMaxScopeDepth;
          p = ct.parents[s.track][p], ++walked) {
-        const SliceRole r = ct.roles[s.track][p];
-        const std::string_view name = t.str(c.name[p]);
-        if (r == SliceRole::HostOp || r == SliceRole::UserAnnotation) chain.push_back(name);
-        else if (startsWith(name, "nn.Module: ")) chain.push_back(name.substr(11));
+        const std::string_view name = kinetoScopeName(ct, {s.track, p});
+        if (!name.empty()) chain.push_back(name);
     }
     for (auto it = chain.rbegin(); it != chain.rend(); ++it) appendSplit(*it, parts);
     capDepth(parts);
@@ -104,38 +110,77 @@ struct Occ {
     uint32_t node;
 };
 
-// Builds the tree; `occurrences`, when given, receives every counted op with its node.
+using Interval = std::pair<TimeNs, TimeNs>;  // [begin, end)
+
+// Sorts and merges overlapping intervals in place; returns the length of their union.
+TimeNs mergeIntervals(std::vector<Interval>& v) {
+    std::sort(v.begin(), v.end());
+    size_t out = 0;
+    TimeNs length = 0;
+    for (const Interval& iv : v) {
+        if (out > 0 && iv.first <= v[out - 1].second) {
+            if (iv.second > v[out - 1].second) {
+                length += iv.second - v[out - 1].second;
+                v[out - 1].second = iv.second;
+            }
+        } else {
+            v[out++] = iv;
+            length += iv.second - iv.first;
+        }
+    }
+    v.resize(out);
+    return length;
+}
+
+// Time and Self of every node from its events' intervals (see ScopeNode). Children have larger
+// indices than their parents, so one pass from the last node up sees every child first; each
+// node passes its merged union up, so an event nested in its parent's event merges away early.
+void computeTimes(ScopeTree& tree, std::vector<std::vector<Interval>>& own) {
+    std::vector<std::vector<Interval>> covered(tree.nodes.size());
+    for (size_t n = tree.nodes.size(); n-- > 0;) {
+        std::vector<Interval> v;
+        for (uint32_t c : tree.nodes[n].children) {
+            v.insert(v.end(), covered[c].begin(), covered[c].end());
+            std::vector<Interval>().swap(covered[c]);
+        }
+        const TimeNs children = mergeIntervals(v);
+        v.insert(v.end(), own[n].begin(), own[n].end());
+        std::vector<Interval>().swap(own[n]);
+        ScopeNode& node = tree.nodes[n];
+        node.totalNs = mergeIntervals(v);
+        node.selfNs = node.totalNs - children;
+        covered[n] = std::move(v);
+    }
+}
+
+// Builds the tree; `occurrences`, when given, receives every counted slice with its node.
 void build(const ClassifiedTrace& ct, ScopeTree& tree, std::vector<Occ>* occurrences,
            std::vector<std::pair<std::string, std::vector<SliceRef>>>* typeSlices) {
     const Trace& t = *ct.trace;
     Builder b(tree);
-    std::unordered_map<uint64_t, uint32_t> hostOpNode;  // (track << 32 | index) -> node
+    std::unordered_map<uint64_t, uint32_t> eventNode;  // scope event (track << 32 | index) -> node
     auto refKey = [](SliceRef s) { return (uint64_t(s.track) << 32) | s.index; };
+    std::vector<std::vector<Interval>> own(1);  // per node: its own events' intervals
     std::map<std::string, OpTypeRow> types;
     std::map<std::string, std::vector<SliceRef>> typeRefs;
+
+    auto addEvent = [&](SliceRef s, std::vector<std::string> parts) {
+        const uint32_t node = b.nodeFor(parts);
+        eventNode[refKey(s)] = node;
+        if (own.size() < tree.nodes.size()) own.resize(tree.nodes.size());
+        const SliceColumns& c = t.tracks[s.track].slices;
+        own[node].push_back({c.start[s.index], c.end(s.index)});
+        ++tree.nodes[node].occurrences;
+        ++tree.scopeEvents;
+        if (occurrences) occurrences->push_back({s, node});
+    };
 
     // Host ops first (device activities of Kineto look up their launching op's node).
     forEachOpOccurrence(ct, OpGrouping::ByName, [&](const OpOccurrence& o) {
         if (o.side != OpSide::Host) return;
-        std::vector<std::string> parts = hostOpPath(ct, o.slice);
+        std::vector<std::string> parts = scopePath(ct, o.slice);
         if (parts.empty()) parts.push_back(*o.name);
-        const uint32_t node = b.nodeFor(parts);
-        hostOpNode[refKey(o.slice)] = node;
-        if (occurrences) occurrences->push_back({o.slice, node});
-        // Total time goes to the scopes between this op and its enclosing op's scope, so an
-        // op nested in another op of the same scope is not counted twice.
-        uint32_t stopAt = kNoIndex;
-        const SliceRef parentOp = enclosingHostOp(ct, o.slice);
-        if (parentOp.valid()) {
-            auto it = hostOpNode.find(refKey(parentOp));
-            if (it != hostOpNode.end()) stopAt = it->second;
-        }
-        for (uint32_t n = node; n != kNoIndex; n = tree.nodes[n].parent) {
-            ScopeNode& sn = tree.nodes[n];
-            ++sn.occurrences;
-            sn.selfNs += o.selfNs;
-            if (stopAt == kNoIndex || !isAncestorOrSelf(tree, n, stopAt)) sn.totalNs += o.durationNs;
-        }
+        addEvent(o.slice, std::move(parts));
         OpTypeRow& tr = types[*o.type];
         tr.type = *o.type;
         ++tr.occurrences;
@@ -143,16 +188,35 @@ void build(const ClassifiedTrace& ct, ScopeTree& tree, std::vector<Occ>* occurre
         tr.selfNs += o.selfNs;
         if (typeSlices) typeRefs[*o.type].push_back(o.slice);
     });
-    // Device activities: their time goes to the scope of the op that issued them.
+    // Kineto annotations and module spans are scopes with events of their own.
+    if (!ct.isXSpace)
+        for (TrackIndex ti = 0; ti < t.tracks.size(); ++ti) {
+            if (ct.trackSkipped[ti] || ct.trackOnDevice[ti] || t.tracks[ti].kind != TrackKind::Thread) continue;
+            for (uint32_t i = 0; i < t.tracks[ti].slices.size(); ++i) {
+                const SliceRef s{ti, i};
+                if (ct.role(s) == SliceRole::HostOp || kinetoScopeName(ct, s).empty()) continue;
+                std::vector<std::string> parts = scopePath(ct, s);
+                if (!parts.empty()) addEvent(s, std::move(parts));
+            }
+        }
+    // Device activities: their time goes to the scope that launched them.
     forEachOpOccurrence(ct, OpGrouping::ByName, [&](const OpOccurrence& o) {
         if (o.side != OpSide::Device) return;
         uint32_t node = kNoIndex;
+        std::string type = *o.type;
         if (!ct.isXSpace) {
-            const SliceRef op = enclosingHostOp(ct, launchOf(ct, o.slice));
-            if (op.valid()) {
-                auto it = hostOpNode.find(refKey(op));
-                if (it != hostOpNode.end()) node = it->second;
+            // The innermost scope event around the launch owns it in the tree; the innermost
+            // cpu_op, in the op view (an annotation is not an op type).
+            const SliceRef launch = launchOf(ct, o.slice);
+            if (launch.valid()) {
+                const auto& parents = ct.parents[launch.track];
+                for (uint32_t p = parents[launch.index]; p != kNoIndex && node == kNoIndex; p = parents[p]) {
+                    auto it = eventNode.find(refKey({launch.track, p}));
+                    if (it != eventNode.end()) node = it->second;
+                }
             }
+            const SliceRef op = enclosingHostOp(ct, launch);
+            type = op.valid() ? hostOpNameType(ct, op).type : "(no op)";
         } else {
             const std::string op = deviceActivityOp(ct, o.slice);
             if (!op.empty()) {
@@ -166,15 +230,17 @@ void build(const ClassifiedTrace& ct, ScopeTree& tree, std::vector<Occ>* occurre
                 appendSplit(splitTfOpName(op).name, parts);
                 capDepth(parts);
                 if (!parts.empty()) node = b.nodeFor(parts);
+            } else {
+                type = "(no op)";
             }
         }
         if (node == kNoIndex) node = b.nodeFor({"(no op)", *o.name});
         for (uint32_t n = node; n != kNoIndex; n = tree.nodes[n].parent) tree.nodes[n].deviceNs += o.durationNs;
-        OpTypeRow& tr = types[*o.type];
-        tr.type = *o.type;
+        OpTypeRow& tr = types[type];
+        tr.type = type;
         tr.deviceNs += o.durationNs;
         if (occurrences) occurrences->push_back({o.slice, node});
-        if (typeSlices) typeRefs[*o.type].push_back(o.slice);
+        if (typeSlices) typeRefs[type].push_back(o.slice);
     });
 
     // Memory: allocation instants add their bytes to the enclosing op's scope.
@@ -217,8 +283,8 @@ void build(const ClassifiedTrace& ct, ScopeTree& tree, std::vector<Occ>* occurre
                     idx = op.valid() ? op.index : kNoIndex;
                 }
                 if (idx != kNoIndex) {
-                    auto h = hostOpNode.find(refKey({ti, idx}));
-                    if (h != hostOpNode.end()) node = h->second;
+                    auto h = eventNode.find(refKey({ti, idx}));
+                    if (h != eventNode.end()) node = h->second;
                 }
             }
             if (node == kNoIndex) node = b.nodeFor({"(no op)"});
@@ -231,6 +297,9 @@ void build(const ClassifiedTrace& ct, ScopeTree& tree, std::vector<Occ>* occurre
             types[tree.nodes[node].name].bytesAllocated += bytes;
         }
     }
+
+    own.resize(tree.nodes.size());
+    computeTimes(tree, own);
 
     for (auto& [k, row] : types) tree.opView.push_back(row);
     std::sort(tree.opView.begin(), tree.opView.end(), [](const OpTypeRow& a, const OpTypeRow& b) {

@@ -10,6 +10,15 @@
 // Memory: XSpace MemoryAllocation instants (bytes: allocation_bytes or requested_bytes, op: tf_op)
 // and Kineto [memory] instants (arg "Bytes" > 0) add their bytes to the op slice that encloses
 // them on the same thread (or the tf_op scope).
+//
+// Scope events: the host slices a node is made of. XSpace: host ops. Kineto: cpu_op slices,
+// user annotations (not ProfilerStep#N, not gpu_user_annotation) and "nn.Module: X" spans; each
+// event's own (deepest) scope is the node of its full path, e.g. an "Optimizer.step#AdamW.step"
+// annotation is one event of the node "Optimizer.step#AdamW.step", and the aten::mul_ it encloses
+// one event of "Optimizer.step#AdamW.step/aten::mul_".
+// Device activities (kernels, copies, memsets) are not scope events; they are attributed to
+// a node: Kineto: the innermost scope event enclosing the runtime call that launched them
+// (flow, else correlation id), XSpace: their tf_op scope; none: "(no op)/<activity name>".
 #pragma once
 
 #include "model/analysis/op_classify.h"
@@ -26,26 +35,41 @@ struct ScopeNode {
     std::string path;  // full path ("model/dense")
     uint32_t parent = kNoIndex;
     std::vector<uint32_t> children;  // sorted by totalNs descending
-    // Aggregates over this node and everything under it.
-    uint64_t occurrences = 0;  // op occurrences at or under this node
-    TimeNs totalNs = 0;        // inclusive op time (nested ops not double counted)
-    TimeNs selfNs = 0;         // self time of ops at or under this node
-    TimeNs deviceNs = 0;       // device activity time attributed under this node
+    // Scope events whose own (deepest) scope is this node (not its descendants').
+    uint64_t occurrences = 0;
+    // Inclusive wall time: length of the union of the intervals of the scope events at or under
+    // this node; nested or concurrent events are not counted twice. A scope made only of its
+    // children (XSpace "model/dense") covers what they cover.
+    TimeNs totalNs = 0;
+    // totalNs minus the union of the intervals of the events under the children: the time in
+    // this node's own events when no child event runs. Never negative.
+    TimeNs selfNs = 0;
+    // Sum of the durations of the device activities attributed at or under this node.
+    TimeNs deviceNs = 0;
+    // Allocations (count, bytes) attributed at or under this node.
     int64_t bytesAllocated = 0;
     uint64_t allocations = 0;
 };
 
+// One op type (Kineto: the cpu_op name, "aten::mm"; XSpace: the ":Type" of the op name).
+// Host figures are the op table's (Op Stats by type): every op slice of the type counts.
 struct OpTypeRow {
     std::string type;
-    uint64_t occurrences = 0;
-    TimeNs totalNs = 0;
-    TimeNs selfNs = 0;
+    uint64_t occurrences = 0;  // host op slices of this type
+    TimeNs totalNs = 0;        // sum of their durations (an op nested in one of its type counts in both)
+    TimeNs selfNs = 0;         // sum of their self times (duration minus directly nested ops)
+    // Sum of the durations of the device activities this type launched: Kineto: the innermost
+    // cpu_op enclosing the launching runtime call; XSpace: the type of the activity's tf_op.
+    // Activities with no op go to the row "(no op)".
     TimeNs deviceNs = 0;
     int64_t bytesAllocated = 0;
 };
 
 struct ScopeTree {
-    std::vector<ScopeNode> nodes;  // nodes[0] is the root (empty name)
+    // nodes[0] is the root (empty name, no events of its own: occurrences 0, totalNs the union of
+    // every scope event, selfNs 0). A child's index is always greater than its parent's.
+    std::vector<ScopeNode> nodes;
+    uint64_t scopeEvents = 0;  // scope events in the tree (the sum of every node's occurrences)
     std::vector<OpTypeRow> opView;  // sorted by selfNs descending
     bool hasMemory = false;
 };
@@ -53,12 +77,12 @@ struct ScopeTree {
 ScopeTree computeScopeTree(const Trace& trace);
 ScopeTree computeScopeTree(const ClassifiedTrace& ct);
 
-// The op slices counted at or under nodes[node].
+// The slices counted at or under nodes[node]: scope events and attributed device activities.
 std::vector<SliceRef> occurrencesOf(const Trace& trace, const ScopeTree& tree, size_t node);
-// The op slices of opView[row].
+// The op slices of opView[row] and the device activities they launched.
 std::vector<SliceRef> occurrencesOfOpType(const Trace& trace, const ScopeTree& tree, size_t row);
 
-// Every counted op slice's own (deepest) scope node, in one pass.
+// Every scope event's own (deepest) node and every device activity's node, in one pass.
 SliceRowIndex sliceNodeIndexOf(const Trace& trace, const ScopeTree& tree);
 // Every op slice's row in tree.opView, in one pass.
 SliceRowIndex sliceOpTypeIndexOf(const Trace& trace, const ScopeTree& tree);

@@ -2,6 +2,7 @@
 // the raw files by scripts that share no code with TraceScope:
 //   tests/tools/kernel_sums.py    (Kineto JSON)  -> data/kineto_reference.json
 //   tests/tools/xspace_kernels.py (XSpace wire)  -> data/xspace_kernels.json
+//   tests/tools/scope_sums.py     (Kineto JSON)  -> data/scope_reference.json
 #include "model/analysis/kernel_stats.h"
 #include "model/analysis/op_stats.h"
 #include "model/analysis/overview.h"
@@ -166,6 +167,90 @@ private slots:
         for (uint32_t c : tree.nodes[0].children)
             if (tree.nodes[c].name == "(no op)") outside = tree.nodes[c].bytesAllocated;
         QCOMPARE(outside, mem["bytes_outside_cpu_ops"].get<int64_t>());
+    }
+
+    // The scope tree and op-type view of Kineto files, node by node: occurrences (own events),
+    // time (union of the intervals at or under the node), self (time minus the children's union)
+    // and device time (activities linked by correlation id to the innermost enclosing scope event
+    // of their runtime call); per op type: occurrences, summed duration, launched device time.
+    void kinetoScopes_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("key");
+        QTest::newRow("torch_mlp_memory_h100") << "gpu/torch_mlp_memory_h100.json" << "torch_mlp_memory_h100.json";
+        QTest::newRow("torch2.11_cu130_h100") << "gpu/torch2.11_cu130_h100_kineto_trace.json.gz"
+                                              << "torch2.11_cu130_h100_kineto_trace.json.gz";
+        QTest::newRow("hta rank-0") << "public/hta/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz"
+                                    << "rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz";
+        QTest::newRow("kineto worker0 (old categories)") << "public/kineto/worker0.1623143089861.pt.trace.json.gz"
+                                                         << "worker0.1623143089861.pt.trace.json.gz";
+    }
+
+    void kinetoScopes() {
+        QFETCH(QString, file);
+        QFETCH(QString, key);
+        const json ref = loadReference("scope_reference.json")[key.toStdString()];
+        QVERIFY(!ref.is_null());
+        auto trace = load(file.toStdString());
+        QVERIFY(trace);
+        const ScopeTree tree = computeScopeTree(*trace);
+
+        QCOMPARE(tree.nodes[0].totalNs, ref["root"]["time_ns"].get<TimeNs>());
+        QCOMPARE(tree.nodes[0].deviceNs, ref["root"]["device_ns"].get<TimeNs>());
+        QCOMPARE(tree.scopeEvents, ref["root"]["events"].get<uint64_t>());
+        // Every node the script sees (a node made only by memory instants, "(no op)" for
+        // allocations outside any op, is not one of them).
+        std::map<std::string, const ScopeNode*> byPath;
+        for (size_t i = 1; i < tree.nodes.size(); ++i) {
+            const ScopeNode& n = tree.nodes[i];
+            if (n.totalNs > 0 || n.deviceNs > 0 || n.occurrences > 0 || !n.children.empty() || n.bytesAllocated == 0)
+                byPath[n.path] = &n;
+        }
+        QCOMPARE(byPath.size(), ref["nodes"].size());
+        for (const auto& r : ref["nodes"]) {
+            const std::string path = r["path"].get<std::string>();
+            auto it = byPath.find(path);
+            QVERIFY2(it != byPath.end(), path.c_str());
+            const ScopeNode& n = *it->second;
+            QVERIFY2(n.occurrences == r["occurrences"].get<uint64_t>(), path.c_str());
+            QVERIFY2(n.totalNs == r["time_ns"].get<TimeNs>(), path.c_str());
+            QVERIFY2(n.selfNs == r["self_ns"].get<TimeNs>(), path.c_str());
+            QVERIFY2(n.deviceNs == r["device_ns"].get<TimeNs>(), path.c_str());
+        }
+
+        std::map<std::string, const OpTypeRow*> byType;
+        for (const auto& r : tree.opView) byType[r.type] = &r;
+        size_t withTime = 0;  // rows the script sees: op types and "(no op)" (memory-only rows aside)
+        for (const auto& r : tree.opView) withTime += r.occurrences > 0 || r.deviceNs > 0;
+        QCOMPARE(withTime, ref["op_view"].size());
+        for (const auto& r : ref["op_view"]) {
+            const std::string name = r["name"].get<std::string>();
+            auto it = byType.find(name);
+            QVERIFY2(it != byType.end(), name.c_str());
+            QVERIFY2(it->second->occurrences == r["occurrences"].get<uint64_t>(), name.c_str());
+            QVERIFY2(it->second->totalNs == r["total_ns"].get<TimeNs>(), name.c_str());
+            QVERIFY2(it->second->deviceNs == r["device_ns"].get<TimeNs>(), name.c_str());
+        }
+    }
+
+    // The figures of issue 18 on torch_mlp_memory_h100.json, spelled out (from scope_reference.json):
+    // the 6 optimizer-step annotations last 4.44 ms in all, 2.19 ms of it outside their ops.
+    void optimizerStepNode() {
+        auto trace = load("gpu/torch_mlp_memory_h100.json");
+        QVERIFY(trace);
+        const ScopeTree tree = computeScopeTree(*trace);
+        const ScopeNode* step = nullptr;
+        for (const auto& n : tree.nodes)
+            if (n.path == "Optimizer.step#AdamW.step") step = &n;
+        QVERIFY(step);
+        QCOMPARE(step->occurrences, uint64_t(6));
+        QCOMPARE(step->totalNs, TimeNs(4441469));
+        QCOMPARE(step->selfNs, TimeNs(2188777));
+        QVERIFY(step->selfNs < step->totalNs);
+        // The op view carries device time on the ops that launched it.
+        for (const auto& r : tree.opView) {
+            if (r.type == "aten::mm") QCOMPARE(r.deviceNs, TimeNs(2613302));
+            QVERIFY(r.type != "kernel" && r.type != "memcpy" && r.type != "memset");
+        }
     }
 
     void xspaceFiles_data() {

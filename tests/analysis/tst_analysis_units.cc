@@ -329,6 +329,8 @@ private slots:
     // XSpace-style host ops "scope/op:Type" and a MemoryAllocation with tf_op.
     // model/dense/MatMul [0,100), model/dense/BiasAdd [100,120), model/conv/Conv2D [200,300).
     // Totals: dense 120, conv 100, model 220; bytes 1024 under model/dense/MatMul.
+    // The scopes model, dense and conv have no events of their own: 0 occurrences, and all
+    // their time is their children's (self 0); each op leaf has 1 occurrence, self = time.
     void scopeTreeXSpace() {
         TraceBuilder b("xspace");
         const auto host = b.addProcess(ProcessKind::Host, 1, "/host:CPU");
@@ -349,9 +351,15 @@ private slots:
         const ScopeNode* matmul = findNode(tree, "model/dense/MatMul");
         QVERIFY(model && dense && conv && matmul);
         QCOMPARE(model->totalNs, TimeNs(220));
-        QCOMPARE(model->occurrences, uint64_t(3));
+        QCOMPARE(model->occurrences, uint64_t(0));
+        QCOMPARE(model->selfNs, TimeNs(0));
         QCOMPARE(dense->totalNs, TimeNs(120));
-        QCOMPARE(conv->selfNs, TimeNs(100));
+        QCOMPARE(conv->totalNs, TimeNs(100));
+        QCOMPARE(conv->selfNs, TimeNs(0));
+        QCOMPARE(matmul->occurrences, uint64_t(1));
+        QCOMPARE(matmul->totalNs, TimeNs(100));
+        QCOMPARE(matmul->selfNs, TimeNs(100));
+        QCOMPARE(tree.scopeEvents, uint64_t(3));
         QCOMPARE(matmul->bytesAllocated, int64_t(1024));
         QCOMPARE(model->bytesAllocated, int64_t(1024));
         QVERIFY(tree.hasMemory);
@@ -385,10 +393,93 @@ private slots:
         const ScopeNode* addmm = findNode(tree, "Linear_0/aten::linear/aten::addmm");
         const ScopeNode* mod = findNode(tree, "Linear_0");
         QVERIFY(linear && addmm && mod);
-        QCOMPARE(mod->totalNs, TimeNs(80));  // addmm nested in linear is not counted twice
-        QCOMPARE(linear->selfNs, TimeNs(80));  // 20 (linear self) + 60 (addmm self)
+        // The module span is an event of its own node: time 100, self 100 - 80 (linear).
+        QCOMPARE(mod->occurrences, uint64_t(1));
+        QCOMPARE(mod->totalNs, TimeNs(100));
+        QCOMPARE(mod->selfNs, TimeNs(20));
+        QCOMPARE(linear->totalNs, TimeNs(80));  // addmm nested in linear is not counted twice
+        QCOMPARE(linear->selfNs, TimeNs(20));   // 80 - 60 (addmm)
+        QCOMPARE(addmm->selfNs, TimeNs(60));
         QCOMPARE(addmm->bytesAllocated, int64_t(512));
         QCOMPARE(mod->bytesAllocated, int64_t(512));
+    }
+
+    // Time, Self and Occurrences of a nested annotation, worked out by hand.
+    // Thread 1: user_annotation "train" [0,1000) > aten::mm [100,400) (> cudaLaunchKernel [120,130),
+    //           correlation 7) and aten::add [500,700); cudaMemcpyAsync [800,810) (correlation 8)
+    //           directly in "train"; a second "train" [2000,2500) > aten::mm [2100,2200).
+    // Thread 2: "train" [900,1200) with no children (overlaps the first one on thread 1).
+    // Stream: kernel [300,350) (correlation 7), memcpy [850,870) (correlation 8).
+    //  train:         3 occurrences; time = |[0,1200) u [2000,2500)| = 1700 (not the sum 1800);
+    //                 children cover 300 + 200 + 100 = 600, self = 1100; device 50 + 20 = 70.
+    //  train/aten::mm: 2 occurrences, time 400, self 400, device 50 (its launch).
+    //  train/aten::add: 1 occurrence, time 200, self 200, device 0.
+    //  Op view: aten::mm device 50; the memcpy's launch is in no cpu_op: "(no op)" 20; no row
+    //  named after the activity kind ("kernel", "memcpy").
+    void scopeTimesNestedAnnotation() {
+        TraceBuilder b("chrome-json");
+        const auto host = b.addProcess(ProcessKind::Host, 1, "python3");
+        const auto dev = b.addProcess(ProcessKind::Device, 0, "GPU 0");
+        const auto t1 = b.addTrack(host, TrackKind::Thread, "main", 1);
+        const auto t2 = b.addTrack(host, TrackKind::Thread, "worker", 2);
+        const auto st = b.addTrack(dev, TrackKind::Thread, "stream 7", 7);
+        const StringId ann = b.intern("user_annotation"), op = b.intern("cpu_op"), rt = b.intern("cuda_runtime");
+        const StringId train = b.intern("train"), mm = b.intern("aten::mm");
+        ArgsWriter c7, c8;
+        c7.add(b.intern("correlation"), ArgValue::integer(7));
+        c8.add(b.intern("correlation"), ArgValue::integer(8));
+        b.addSlice(t1, 0, 1000, train, ann);
+        b.addSlice(t1, 100, 300, mm, op);
+        b.addSlice(t1, 120, 10, b.intern("cudaLaunchKernel"), rt, c7);
+        b.addSlice(t1, 500, 200, b.intern("aten::add"), op);
+        b.addSlice(t1, 800, 10, b.intern("cudaMemcpyAsync"), rt, c8);
+        b.addSlice(t1, 2000, 500, train, ann);
+        b.addSlice(t1, 2100, 100, mm, op);
+        b.addSlice(t2, 900, 300, train, ann);
+        b.addSlice(st, 300, 50, b.intern("gemm"), b.intern("kernel"), c7);
+        b.addSlice(st, 850, 20, b.intern("Memcpy HtoD"), b.intern("gpu_memcpy"), c8);
+        auto trace = b.finish();
+        QVERIFY(trace);
+        const ScopeTree tree = computeScopeTree(*trace);
+        const ScopeNode* top = findNode(tree, "train");
+        const ScopeNode* mmNode = findNode(tree, "train/aten::mm");
+        const ScopeNode* addNode = findNode(tree, "train/aten::add");
+        QVERIFY(top && mmNode && addNode);
+        QCOMPARE(top->occurrences, uint64_t(3));
+        QCOMPARE(top->totalNs, TimeNs(1700));
+        QCOMPARE(top->selfNs, TimeNs(1100));
+        QCOMPARE(top->deviceNs, TimeNs(70));
+        QCOMPARE(mmNode->occurrences, uint64_t(2));
+        QCOMPARE(mmNode->totalNs, TimeNs(400));
+        QCOMPARE(mmNode->selfNs, TimeNs(400));
+        QCOMPARE(mmNode->deviceNs, TimeNs(50));
+        QCOMPARE(addNode->occurrences, uint64_t(1));
+        QCOMPARE(addNode->totalNs, TimeNs(200));
+        QCOMPARE(addNode->selfNs, TimeNs(200));
+        QCOMPARE(addNode->deviceNs, TimeNs(0));
+        QCOMPARE(tree.nodes.size(), size_t(4));  // root, train, and its two children
+        QCOMPARE(tree.nodes[0].occurrences, uint64_t(0));
+        QCOMPARE(tree.nodes[0].totalNs, TimeNs(1700));
+        QCOMPARE(tree.nodes[0].deviceNs, TimeNs(70));
+        QCOMPARE(tree.scopeEvents, uint64_t(6));
+        // Navigation: the node's slices are its events and everything under it (3 + 3 + 2 activities).
+        QCOMPARE(occurrencesOf(*trace, tree, size_t(top - tree.nodes.data())).size(), size_t(8));
+
+        auto opRow = [&](const std::string& type) -> const OpTypeRow* {
+            for (const auto& r : tree.opView)
+                if (r.type == type) return &r;
+            return nullptr;
+        };
+        QVERIFY(opRow("aten::mm") && opRow("(no op)"));
+        QCOMPARE(opRow("aten::mm")->occurrences, uint64_t(2));
+        QCOMPARE(opRow("aten::mm")->totalNs, TimeNs(400));
+        QCOMPARE(opRow("aten::mm")->deviceNs, TimeNs(50));
+        QCOMPARE(opRow("aten::add")->deviceNs, TimeNs(0));
+        QCOMPARE(opRow("(no op)")->deviceNs, TimeNs(20));
+        QVERIFY(!opRow("kernel") && !opRow("memcpy") && !opRow("train"));
+        // The aten::mm row navigates to its two slices and the kernel it launched.
+        const size_t mmRow = size_t(opRow("aten::mm") - tree.opView.data());
+        QCOMPARE(occurrencesOfOpType(*trace, tree, mmRow).size(), size_t(3));
     }
 
     // XSpace device plane: a stream with one kernel (kernel_details + tf_op), a derived "XLA Ops"

@@ -300,10 +300,27 @@ private slots:
         QCOMPARE(raw(ops, mm, ScopeTreeView::Occurrences), 2);
         QCOMPARE(raw(ops, mm, ScopeTreeView::Total), 500);
         QCOMPARE(raw(ops, findRow(ops, ScopeTreeView::Type, "aten::relu"), ScopeTreeView::Total), 100);
+        // Device time sits on the op that launched it: the two sgemm kernels (150 + 100) on aten::mm.
+        QCOMPARE(raw(ops, mm, ScopeTreeView::Device), 250);
+        QCOMPARE(raw(ops, findRow(ops, ScopeTreeView::Type, "aten::relu"), ScopeTreeView::Device), 20);
+        QCOMPARE(findRow(ops, ScopeTreeView::Type, "kernel"), -1);
+        // The module span [50,450) is one event of Linear_0: time 400, self 400 - 300 (its aten::mm).
+        bool sawModule = false;
+        for (int r = 0; r < view.treeModel()->rowCount(); ++r) {
+            const ScopeNode& n = tree.nodes[view.treeModel()->nodeOf(view.treeModel()->index(r, 0))];
+            if (n.name != "Linear_0") continue;
+            sawModule = true;
+            QCOMPARE(view.treeModel()->index(r, ScopeTreeModel::Occurrences).data(AnalysisTableModel::SortRole).toLongLong(), 1);
+            QCOMPARE(view.treeModel()->index(r, ScopeTreeModel::Total).data(AnalysisTableModel::SortRole).toLongLong(), 400);
+            QCOMPARE(view.treeModel()->index(r, ScopeTreeModel::Self).data(AnalysisTableModel::SortRole).toLongLong(), 100);
+        }
+        QVERIFY(sawModule);
 
         QSignalSpy spy(&selection, &TraceSelection::slicesHighlighted);
         doubleClickSourceRow(*view.opView(), mm);
-        QCOMPARE(highlighted(spy), (std::vector<SliceRef>{{kHostTrack, 3}, {kHostTrack, 8}}));
+        // Its two slices and the kernels they launched.
+        QCOMPARE(highlighted(spy),
+                 (std::vector<SliceRef>{{kHostTrack, 3}, {kHostTrack, 8}, {kGpuTrack, 0}, {kGpuTrack, 2}}));
 
         // Selecting the first aten::mm selects its scope node (path ends in aten::mm) and op row.
         selection.selectSlice({kHostTrack, 3});
