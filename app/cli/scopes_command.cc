@@ -34,6 +34,22 @@ int runScopes(const Args& args) {
             return j;
         };
         nlohmann::json j;
+        // Which definition each figure uses (see model/analysis/scope_tree.h).
+        j["definitions"] = {
+            {"scope_event", "a host slice a node is made of: an op (PyTorch cpu_op), and for PyTorch a user "
+                            "annotation or nn.Module span; its own node is its full scope path"},
+            {"occurrences", "scope events whose own (deepest) scope is this node, not counting its descendants'"},
+            {"total_ns", "inclusive wall time: length of the union of the intervals of the scope events at or "
+                         "under this node (nested or concurrent events counted once)"},
+            {"self_ns", "total_ns minus the union of the intervals of the scope events under its children"},
+            {"device_ns", "sum of the durations of the kernels, copies and memsets attributed at or under this "
+                          "node (PyTorch: launched inside its events, linked by flow or correlation id)"},
+            {"bytes_allocated", "bytes of the allocations made inside the ops at or under this node"},
+            {"op_view", "per op type: occurrences = op slices of the type, total_ns = sum of their durations, "
+                        "self_ns = sum of their self times, device_ns = sum of the device activities the type "
+                        "launched (PyTorch: the innermost op around the launching runtime call; XSpace: the "
+                        "activity's tf_op; \"(no op)\": none)"}};
+        j["scope_events"] = tree.scopeEvents;
         j["has_memory"] = tree.hasMemory;
         j["root"] = node(0);
         j["op_view"] = nlohmann::json::array();
@@ -48,7 +64,8 @@ int runScopes(const Args& args) {
         return 0;
     }
     const int maxDepth = std::atoi(flagValue(args, "--depth", "6").c_str());
-    std::printf("%12s %12s %12s %8s %12s  scope\n", "total(us)", "self(us)", "device(us)", "count", "bytes");
+    // time: inclusive wall time; self: time minus the children's; count: the node's own events.
+    std::printf("%12s %12s %12s %8s %12s  scope\n", "time(us)", "self(us)", "device(us)", "count", "bytes");
     std::function<void(uint32_t, int)> print = [&](uint32_t n, int depth) {
         const ScopeNode& s = tree.nodes[n];
         if (n != 0)

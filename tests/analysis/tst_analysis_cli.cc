@@ -6,6 +6,7 @@
 #include <QtTest>
 
 #include <fstream>
+#include <map>
 
 using nlohmann::json;
 
@@ -123,6 +124,44 @@ private slots:
         const json s = json::parse(sc.out.toStdString());
         QCOMPARE(s["root"]["bytes_allocated"].get<int64_t>(), reference()["memory"]["bytes"].get<int64_t>());
         QVERIFY(!s["op_view"].empty());
+    }
+
+    // scopes --json: the definitions it states and the figures of scope_sums.py (scope_reference.json)
+    // for every top-level node and every op type.
+    void scopesJson() {
+        const Run r = cli({"scopes", torchFile(), "--json"});
+        QCOMPARE(r.rc, 0);
+        const json j = json::parse(r.out.toStdString());
+        for (const char* key : {"occurrences", "total_ns", "self_ns", "device_ns", "op_view"})
+            QVERIFY2(j["definitions"].contains(key), key);
+        std::ifstream in(std::string(TRACESCOPE_TEST_DATA_DIR) + "/scope_reference.json");
+        const json ref = json::parse(in)["torch_mlp_memory_h100.json"];
+        QCOMPARE(j["scope_events"].get<uint64_t>(), ref["root"]["events"].get<uint64_t>());
+        QCOMPARE(j["root"]["total_ns"].get<int64_t>(), ref["root"]["time_ns"].get<int64_t>());
+        std::map<std::string, json> top;
+        for (const auto& c : j["root"]["children"]) top[c["path"].get<std::string>()] = c;
+        QVERIFY(top.count("Optimizer.step#AdamW.step"));
+        size_t compared = 0;
+        for (const auto& n : ref["nodes"]) {
+            const std::string path = n["path"].get<std::string>();
+            if (path.find('/') != std::string::npos) continue;
+            QVERIFY2(top.count(path), path.c_str());
+            const json& c = top[path];
+            QVERIFY2(c["occurrences"] == n["occurrences"] && c["total_ns"] == n["time_ns"] &&
+                         c["self_ns"] == n["self_ns"] && c["device_ns"] == n["device_ns"],
+                     path.c_str());
+            ++compared;
+        }
+        QVERIFY(compared >= 10);
+        std::map<std::string, json> ops;
+        for (const auto& o : j["op_view"]) ops[o["name"].get<std::string>()] = o;
+        for (const auto& o : ref["op_view"]) {
+            const std::string name = o["name"].get<std::string>();
+            QVERIFY2(ops.count(name), name.c_str());
+            QVERIFY2(ops[name]["occurrences"] == o["occurrences"] && ops[name]["total_ns"] == o["total_ns"] &&
+                         ops[name]["device_ns"] == o["device_ns"],
+                     name.c_str());
+        }
     }
 
     void errors() {
