@@ -315,6 +315,7 @@ private slots:
             QCOMPARE(view.treeModel()->index(r, ScopeTreeModel::Self).data(AnalysisTableModel::SortRole).toLongLong(), 100);
         }
         QVERIFY(sawModule);
+        QVERIFY(view.treeModel()->headerData(ScopeTreeModel::Total, Qt::Horizontal, Qt::ToolTipRole).toString().contains("wall time"));
 
         QSignalSpy spy(&selection, &TraceSelection::slicesHighlighted);
         doubleClickSourceRow(*view.opView(), mm);

@@ -101,10 +101,17 @@ QVariant ScopeTreeModel::headerData(int section, Qt::Orientation orientation, in
         }
     }
     if (role == Qt::ToolTipRole) {
+        // The definitions of model/analysis/scope_tree.h, in words.
         switch (section) {
-        case Total: return tr("Inclusive op time at or under this scope");
-        case Self: return tr("Self time of the ops at or under this scope");
-        case Device: return tr("Device activity (kernels, copies) attributed to ops under this scope");
+        case Occurrences:
+            return tr("Events of this scope itself (ops; in PyTorch traces also annotations and nn.Module spans), "
+                      "not those of the scopes under it");
+        case Total:
+            return tr("Inclusive wall time: the time covered by this scope's events and everything under it "
+                      "(nested or concurrent events counted once)");
+        case Self: return tr("Time minus the time covered by the scopes under this one");
+        case Device:
+            return tr("Device activity (kernels, copies, memsets) launched at or under this scope (sum of durations)");
         case Bytes: return tr("Bytes allocated by ops at or under this scope");
         case Allocations: return tr("Number of allocations by ops at or under this scope");
         default: return {};

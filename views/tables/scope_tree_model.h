@@ -1,5 +1,6 @@
 // Item model over a ScopeTree: one item per scope node, children under their parent,
-// with inclusive time, self time, device time, occurrences and allocated bytes.
+// with occurrences, inclusive time, self time, device time and allocated bytes (defined in
+// model/analysis/scope_tree.h; the header tooltips say the same).
 #pragma once
 
 #include "model/analysis/scope_tree.h"

@@ -28,10 +28,18 @@ namespace {
 std::vector<RowTableModel<OpTypeRow>::Column> opColumns(const bool* hasMemory) {
     return {
         {{QObject::tr("Op type"), ColumnKind::Text, {}}, [](const OpTypeRow& r) { return QVariant(QString::fromStdString(r.type)); }},
-        {{QObject::tr("Occurrences"), ColumnKind::Integer, {}}, [](const OpTypeRow& r) { return QVariant(qint64(r.occurrences)); }},
-        {{QObject::tr("Time"), ColumnKind::Duration, {}}, [](const OpTypeRow& r) { return QVariant(qint64(r.totalNs)); }},
-        {{QObject::tr("Self time"), ColumnKind::Duration, {}}, [](const OpTypeRow& r) { return QVariant(qint64(r.selfNs)); }},
-        {{QObject::tr("Device time"), ColumnKind::Duration, {}}, [](const OpTypeRow& r) { return QVariant(qint64(r.deviceNs)); }},
+        {{QObject::tr("Occurrences"), ColumnKind::Integer, QObject::tr("Op slices of this type")},
+         [](const OpTypeRow& r) { return QVariant(qint64(r.occurrences)); }},
+        {{QObject::tr("Time"), ColumnKind::Duration,
+          QObject::tr("Sum of the durations of the ops of this type (as in Op Stats)")},
+         [](const OpTypeRow& r) { return QVariant(qint64(r.totalNs)); }},
+        {{QObject::tr("Self time"), ColumnKind::Duration,
+          QObject::tr("Sum of their self times: duration minus the ops nested directly in them")},
+         [](const OpTypeRow& r) { return QVariant(qint64(r.selfNs)); }},
+        {{QObject::tr("Device time"), ColumnKind::Duration,
+          QObject::tr("Device activity launched by ops of this type: the innermost op around the launch "
+                      "(PyTorch) or the activity's tf_op (XSpace); \"(no op)\" when there is none")},
+         [](const OpTypeRow& r) { return QVariant(qint64(r.deviceNs)); }},
         {{QObject::tr("Allocated"), ColumnKind::Bytes, QObject::tr("Bytes allocated by ops of this type")},
          [hasMemory](const OpTypeRow& r) { return *hasMemory ? QVariant(qint64(r.bytesAllocated)) : QVariant(); }},
     };
@@ -129,7 +137,7 @@ void ScopeTreeView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
             computed_ = std::make_shared<Computed>(std::move(c));
             const ScopeTree& tree = *computed_->tree;
             if (tree.nodes.size() <= 1 && tree.opView.empty()) {
-                showMessage(tr("No ops in this trace."));
+                showEmptyResult(tr("No ops in this trace."));
                 return;
             }
             hasMemory_ = tree.hasMemory;
@@ -144,10 +152,10 @@ void ScopeTreeView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
             ops_->view()->sortByColumn(Self, Qt::DescendingOrder);
             ops_->fitColumns(320);
             const ScopeNode& root = tree.nodes[0];
-            summary_->setText(tr("%1 scopes over %2 op occurrences, %3 of op time (%4 self). "
-                                 "Double-click a scope or op type to highlight its ops in the timeline.")
-                                  .arg(formatCount(qint64(tree.nodes.size() - 1)), formatCount(qint64(root.occurrences)),
-                                       formatDuration(root.totalNs), formatDuration(root.selfNs)));
+            summary_->setText(tr("%1 scopes over %2 events, covering %3 of wall time; %4 of device activity. "
+                                 "Double-click a scope or op type to highlight its slices in the timeline.")
+                                  .arg(formatCount(qint64(tree.nodes.size() - 1)), formatCount(qint64(tree.scopeEvents)),
+                                       formatDuration(root.totalNs), formatDuration(root.deviceNs)));
         });
 }
 
@@ -174,7 +182,7 @@ void ScopeTreeView::activateNode(const QModelIndex& proxyIndex) {
     if (node == 0) return;
     std::vector<SliceRef> slices = occurrencesOf(*t, *computed_->tree, node);
     if (slices.empty()) return;
-    QString label = tr("%1: %2 ops").arg(QString::fromStdString(computed_->tree->nodes[node].path)).arg(slices.size());
+    QString label = tr("%1: %2 slices at or under it").arg(QString::fromStdString(computed_->tree->nodes[node].path)).arg(slices.size());
     selection_->highlightSlices(std::move(slices), label);
 }
 
