@@ -25,7 +25,8 @@ int runConvert(const Args& args) {
         return 1;
     }
     const ChromeJsonWriteResult written = writeChromeJson(*imported.trace, files[1]);
-    for (const auto& w : imported.trace->warnings) std::fprintf(stderr, "warning (import): %s\n", w.c_str());
+    for (const auto& w : imported.trace->warnings)
+        std::fprintf(stderr, "warning (import): %s\n", warningText(w).c_str());
     for (const auto& w : written.warnings) std::fprintf(stderr, "warning (export): %s\n", w.c_str());
     if (!written.ok) {
         std::fprintf(stderr, "tracescope-cli: %s\n", written.error.c_str());

@@ -39,7 +39,9 @@ int runInfo(const Args& args) {
     j["counter_samples"] = c.counterSamples;
     j["flows"] = c.flows;
     j["span_ns"] = trace.spanNs();
-    j["warnings"] = trace.warnings;
+    std::vector<std::string> warnings;
+    for (const ImportWarning& w : trace.warnings) warnings.push_back(warningText(w));
+    j["warnings"] = warnings;
     j["load_ms"] = static_cast<long long>(loadMs + 0.5);
     j["peak_rss_bytes"] = peakRssBytes();
     j["event_bytes"] = trace.eventMemoryBytes();
@@ -66,7 +68,7 @@ int runInfo(const Args& args) {
         }
         std::printf("  process %-40s %zu tracks, %zu events\n", p.name.c_str(), p.tracks.size(), events);
     }
-    for (const auto& w : trace.warnings) std::printf("  warning: %s\n", w.c_str());
+    for (const auto& w : trace.warnings) std::printf("  warning: %s\n", warningText(w).c_str());
     return 0;
 }
 

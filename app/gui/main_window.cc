@@ -284,7 +284,8 @@ void MainWindow::setTrace(std::shared_ptr<const Trace> trace, const QString& pat
     // Import warnings stay visible (a label with the list in its tooltip), not a transient message.
     QStringList warnings;
     if (trace_)
-        for (const std::string& w : trace_->warnings) warnings << QString::fromStdString(w).toHtmlEscaped();
+        for (const ImportWarning& w : trace_->warnings)
+            warnings << QString::fromStdString(warningText(w)).toHtmlEscaped();
     warningLabel_->setVisible(!warnings.isEmpty());
     warningLabel_->setText(tr("⚠ %n import warning(s)", nullptr, int(warnings.size())));
     warningLabel_->setToolTip(warnings.join(QStringLiteral("<br>")));

@@ -184,11 +184,14 @@ ImportResult importChromeJson(const std::string& path, const ImportOptions& opti
 
     phase("read, parsed and merged");
     assembler.finish(read.metadata);
-    for (std::string& w : read.warnings) builder.addWarning(std::move(w));
+    for (ImportWarning& w : read.warnings) builder.addWarning(std::move(w));
     phase("B/E, async, flows resolved");
     std::unique_ptr<Trace> trace = builder.finish(options.cancel, workers);
     phase("trace built");
     if (!trace) return ImportResult::cancel();
+    // Offsets count JSON text bytes: for a .gz file, its uncompressed bytes.
+    if (source->compressed())
+        for (ImportWarning& w : trace->warnings) w.uncompressedOffsets = w.byteOffset.has_value();
     ImportResult result;
     result.trace = std::move(trace);
     return result;

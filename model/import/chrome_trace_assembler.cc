@@ -156,8 +156,10 @@ void ChromeTraceAssembler::add(const EventBatch& batch) {
     missingDur_ += batch.missingDur;
     utf8Replaced_ += batch.utf8Replaced;
     if (batch.invalid > 0) {
-        if (invalid_ == 0)
-            firstInvalid_ = "byte " + std::to_string(batch.firstInvalidOffset) + ": " + batch.firstInvalidError;
+        if (invalid_ == 0) {
+            firstInvalidOffset_ = batch.firstInvalidOffset;
+            firstInvalidError_ = batch.firstInvalidError;
+        }
         invalid_ += batch.invalid;
     }
     for (const ChromeEvent& e : batch.events) addEvent(batch, e);
@@ -316,11 +318,13 @@ void ChromeTraceAssembler::resolveBeginEnd() {
     beginEnds_ = {};
     endArgs_ = {};
     if (unmatchedEnds)
-        builder_.addWarning(std::to_string(unmatchedEnds) + " E event(s) without an open B on their thread dropped");
+        builder_.addWarning(
+            ImportWarning::events(WarningKind::DroppedEvents, unmatchedEnds, "E event(s) without an open B on their thread dropped"));
     if (mismatchedNames)
-        builder_.addWarning(std::to_string(mismatchedNames) + " E event(s) closed a B of another name");
+        builder_.addWarning(ImportWarning::events(WarningKind::AdjustedEvents, mismatchedNames, "E event(s) closed a B of another name"));
     if (unfinished)
-        builder_.addWarning(std::to_string(unfinished) + " B event(s) never ended: shown up to the trace end");
+        builder_.addWarning(
+            ImportWarning::events(WarningKind::AdjustedEvents, unfinished, "B event(s) never ended: shown up to the trace end"));
 }
 
 // Async spans per id in time order (file order at equal ts): b/S open, e/F close
@@ -403,9 +407,11 @@ void ChromeTraceAssembler::resolveAsync() {
     asyncEvents_ = {};
     asyncArgs_ = {};
     if (unmatchedEnds)
-        builder_.addWarning(std::to_string(unmatchedEnds) + " async end event(s) (e/F) without a begin dropped");
+        builder_.addWarning(
+            ImportWarning::events(WarningKind::DroppedEvents, unmatchedEnds, "async end event(s) (e/F) without a begin dropped"));
     if (unfinished)
-        builder_.addWarning(std::to_string(unfinished) + " async span(s) never ended: shown up to the trace end");
+        builder_.addWarning(
+            ImportWarning::events(WarningKind::AdjustedEvents, unfinished, "async span(s) never ended: shown up to the trace end"));
 }
 
 // Flow v1: per (cat, name, id) in time order. s and t bind to the slice enclosing
@@ -450,7 +456,8 @@ void ChromeTraceAssembler::resolveFlows() {
     }
     flowEvents_ = {};
     if (withoutStart)
-        builder_.addWarning(std::to_string(withoutStart) + " flow event(s) (t/f) without an open s dropped");
+        builder_.addWarning(
+            ImportWarning::events(WarningKind::DroppedEvents, withoutStart, "flow event(s) (t/f) without an open s dropped"));
 }
 
 // Flow v2: per bind_id in time order, flow_in links from the pending flow_out slice.
@@ -528,7 +535,7 @@ void ChromeTraceAssembler::finish(const std::vector<TopLevelValue>& metadata) {
     uint64_t skipped = withoutPhase_;
     for (uint64_t n : unsupported_) skipped += n;
     if (skipped) {
-        std::string w = "skipped " + std::to_string(skipped) + " events of unsupported phases:";
+        std::string w = "event(s) of unsupported phases skipped:";
         for (int c = 0; c < 256; ++c) {
             if (!unsupported_[c]) continue;
             w += " ";
@@ -537,16 +544,17 @@ void ChromeTraceAssembler::finish(const std::vector<TopLevelValue>& metadata) {
             w += ":" + std::to_string(unsupported_[c]);
         }
         if (withoutPhase_) w += " (no ph):" + std::to_string(withoutPhase_);
-        builder_.addWarning(std::move(w));
+        builder_.addWarning(ImportWarning::events(WarningKind::DroppedEvents, skipped, std::move(w)));
     }
-    if (withoutTs_) builder_.addWarning(std::to_string(withoutTs_) + " event(s) without a valid ts skipped");
+    if (withoutTs_) builder_.addWarning(ImportWarning::events(WarningKind::DroppedEvents, withoutTs_, "event(s) without a valid ts skipped"));
     if (missingDur_)
-        builder_.addWarning(std::to_string(missingDur_) + " X event(s) without a numeric dur are 0 long");
+        builder_.addWarning(ImportWarning::events(WarningKind::AdjustedEvents, missingDur_, "X event(s) without a numeric dur are 0 long"));
     if (utf8Replaced_)
-        builder_.addWarning(std::to_string(utf8Replaced_) + " invalid UTF-8 byte(s) replaced by '?'");
+        builder_.addWarning(ImportWarning::events(WarningKind::AdjustedEvents, utf8Replaced_, "invalid UTF-8 byte(s) replaced by '?'"));
     if (invalid_)
-        builder_.addWarning(std::to_string(invalid_) + " event(s) are not valid JSON and were skipped (first at " +
-                            firstInvalid_ + ")");
+        builder_.addWarning(ImportWarning::corrupted(firstInvalidOffset_, "event(s) are not valid JSON and were "
+                                                                          "skipped (the first: " + firstInvalidError_ + ")",
+                                                     invalid_));
 }
 
 }  // namespace tracescope

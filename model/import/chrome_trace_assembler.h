@@ -29,7 +29,7 @@ public:
     // Events that produced something (for telling a trace from garbage).
     size_t importedEvents() const { return imported_; }
     size_t invalidEvents() const { return invalid_; }
-    const std::string& firstInvalid() const { return firstInvalid_; }
+    std::string firstInvalid() const { return "byte " + std::to_string(firstInvalidOffset_) + ": " + firstInvalidError_; }
 
     // Resolves everything pending and applies names, metadata and warnings.
     void finish(const std::vector<TopLevelValue>& metadata);
@@ -159,7 +159,8 @@ private:
     std::array<uint64_t, 256> unsupported_{};
     uint64_t withoutPhase_ = 0, withoutTs_ = 0, missingDur_ = 0, utf8Replaced_ = 0;
     size_t invalid_ = 0;
-    std::string firstInvalid_;
+    uint64_t firstInvalidOffset_ = 0;
+    std::string firstInvalidError_;
 
     uint32_t pidSlot(const ProcessThreadId& pid);
     uint32_t threadSlot(const ProcessThreadId& pid, const ProcessThreadId& tid);

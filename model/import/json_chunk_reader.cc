@@ -168,21 +168,30 @@ void BufferPool::close() {
 JsonChunkReader::JsonChunkReader(ByteSource& source, BufferPool& pool, Sink sink, Progress progress)
     : src_(source), pool_(pool), sink_(std::move(sink)), progress_(std::move(progress)) {}
 
-void JsonChunkReader::fail(const std::string& message) {
+void JsonChunkReader::fail(uint64_t at, const std::string& what) {
+    failWith(at, "invalid JSON at byte " + std::to_string(at) + ": " + what, "invalid JSON (" + what + ")");
+}
+
+void JsonChunkReader::failWith(uint64_t at, const std::string& error, const std::string& damage) {
     // Once events were handed out, a problem further on costs only the rest of the file.
-    if (sawEvents_) result_.warnings.push_back(message + "; the rest of the file was not read");
-    else result_.error = message;
+    if (!sawEvents_) {
+        result_.error = error;
+        return;
+    }
+    ImportWarning w = ImportWarning::corrupted(at, damage + "; the rest of the file was not read");
+    w.uncompressedOffsets = src_.compressed();
+    result_.warnings.push_back(std::move(w));
 }
 
 void JsonChunkReader::truncated() {
     if (!src_.error().empty()) {
-        fail(src_.error() + " (at JSON byte " + std::to_string(base_ + fill_) + ")");
+        const uint64_t at = base_ + fill_;
+        failWith(at, src_.error() + " (at JSON byte " + std::to_string(at) + ")", src_.error());
         return;
     }
-    std::string w = "file is truncated at byte " + std::to_string(base_ + fill_);
-    if (src_.compressed()) w += " of the decompressed JSON";
-    if (src_.compressedStreamTruncated()) w += " (the gzip stream is cut)";
-    w += ": loaded the events complete before the cut";
+    ImportWarning w = ImportWarning::truncated(completeUpTo_, base_ + fill_,
+                                               src_.compressedStreamTruncated() ? "the gzip stream is cut" : "");
+    w.uncompressedOffsets = src_.compressed();
     result_.warnings.push_back(std::move(w));
 }
 
@@ -227,7 +236,7 @@ bool JsonChunkReader::readKey(std::string& key) {
             return true;
         }
         if (key.size() >= kMaxKeyBytes) {
-            fail("invalid JSON at byte " + std::to_string(offset()) + ": a top-level key longer than 64 KiB");
+            fail(offset(), "a top-level key longer than 64 KiB");
             return false;
         }
         key.push_back(char(c));
@@ -267,8 +276,7 @@ bool JsonChunkReader::readValue(std::string* out, size_t cap, bool& tooLarge) {
         case '{':
         case '[':
             if (++depth > kMaxDepth) {
-                fail("invalid JSON at byte " + std::to_string(offset()) + ": nested deeper than " +
-                     std::to_string(kMaxDepth) + " levels");
+                fail(offset(), "nested deeper than " + std::to_string(kMaxDepth) + " levels");
                 return false;
             }
             break;
@@ -311,6 +319,7 @@ bool JsonChunkReader::emit(size_t begin, size_t end, size_t keepFrom) {
         next = std::make_unique<ChunkBuffer>(std::max(buf_->capacity(), tail * 2));
     }
     std::memcpy(next->data(), buf_->data() + keepFrom, tail);
+    completeUpTo_ = base_ + end;
     EventChunk chunk;
     chunk.buffer = std::move(buf_);
     chunk.begin = begin;
@@ -359,8 +368,7 @@ JsonChunkReader::Ended JsonChunkReader::readEvents() {
             }
             if (stop == BlockStop::TooDeep) {
                 pos_ = scan + size_t(stopAt);
-                fail("invalid JSON at byte " + std::to_string(offset()) + ": nested deeper than " +
-                     std::to_string(kMaxDepth) + " levels");
+                fail(offset(), "nested deeper than " + std::to_string(kMaxDepth) + " levels");
                 return Ended::Failed;
             }
             scan += 64;
@@ -396,7 +404,7 @@ JsonChunkReader::Ended JsonChunkReader::readEvents() {
                 const size_t capacity = buf_->capacity() * 2;
                 if (capacity > kMaxEventBytes) {
                     pos_ = 0;
-                    fail("invalid JSON at byte " + std::to_string(base_) + ": an event larger than " +
+                    fail(base_, "an event larger than " +
                          std::to_string(kMaxEventBytes >> 20) + " MiB");
                     return Ended::Failed;
                 }
@@ -431,10 +439,9 @@ ReadResult JsonChunkReader::run() {
     auto trailing = [&]() {
         skipWhitespace();
         if (peek() >= 0)
-            result_.warnings.push_back("ignored data after the end of the JSON text at byte " +
-                                       std::to_string(offset()));
+            result_.warnings.push_back(ImportWarning::trailingData(offset()));
         else if (!src_.error().empty())
-            result_.warnings.push_back(src_.error());
+            result_.warnings.push_back(ImportWarning::corrupted(std::nullopt, src_.error()));
     };
     auto endOfEvents = [&](Ended e) {
         if (e == Ended::Eof) truncated();
@@ -471,7 +478,7 @@ ReadResult JsonChunkReader::run() {
             break;
         }
         if (c != '"') {
-            fail("invalid JSON at byte " + std::to_string(offset()) + ": expected a key");
+            fail(offset(), "expected a key");
             break;
         }
         if (!readKey(key)) {
@@ -481,7 +488,7 @@ ReadResult JsonChunkReader::run() {
         skipWhitespace();
         if (peek() != ':') {
             if (peek() < 0) truncated();
-            else fail("invalid JSON at byte " + std::to_string(offset()) + ": expected ':' after a key");
+            else fail(offset(), "expected ':' after a key");
             break;
         }
         ++pos_;
@@ -503,7 +510,8 @@ ReadResult JsonChunkReader::run() {
             value.clear();
             complete = readValue(&value, kMaxMetadataBytes, tooLarge);
             if (complete && tooLarge) {
-                result_.warnings.push_back("top-level key \"" + key + "\" not kept: its value is larger than 1 MiB");
+                result_.warnings.push_back(
+                    ImportWarning::skipped("top-level key \"" + key + "\" not kept: its value is larger than 1 MiB"));
             } else if (complete) {
                 json::sanitizeUtf8(value.data(), value.size());
                 result_.metadata.push_back({key, value});
@@ -513,6 +521,7 @@ ReadResult JsonChunkReader::run() {
             if (result_.error.empty() && !result_.stopped) truncated();
             break;
         }
+        completeUpTo_ = offset();
         skipWhitespace();
         c = peek();
         if (c == ',') {
@@ -525,15 +534,15 @@ ReadResult JsonChunkReader::run() {
             break;
         }
         if (c < 0) truncated();
-        else fail("invalid JSON at byte " + std::to_string(offset()) + ": expected ',' or '}'");
+        else fail(offset(), "expected ',' or '}'");
         break;
     }
     if (!sawTraceEvents && result_.error.empty())
-        result_.warnings.push_back("the JSON object has no \"traceEvents\" array: no events");
+        result_.warnings.push_back(ImportWarning::skipped("the JSON object has no \"traceEvents\" array: no events"));
     if (!skippedKeys.empty()) {
         std::string w = "skipped top-level key(s) not supported:";
         for (const auto& k : skippedKeys) w += " " + k;
-        result_.warnings.push_back(std::move(w));
+        result_.warnings.push_back(ImportWarning::skipped(std::move(w)));
     }
     return finish();
 }

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "model/import/byte_source.h"
+#include "model/trace/import_warning.h"
 
 #include <condition_variable>
 #include <cstdint>
@@ -73,7 +74,7 @@ struct TopLevelValue {
 
 struct ReadResult {
     std::string error;                   // fatal: nothing usable
-    std::vector<std::string> warnings;   // truncation, trailing data, skipped keys
+    std::vector<ImportWarning> warnings; // truncation, trailing data, skipped keys
     std::vector<TopLevelValue> metadata; // top-level keys other than traceEvents
     uint64_t totalBytes = 0;             // JSON bytes seen
     bool stopped = false;                // the sink asked to stop (error or cancel)
@@ -105,6 +106,7 @@ private:
     bool eof_ = false;
     uint64_t sequence_ = 0;
     bool sawEvents_ = false;
+    uint64_t completeUpTo_ = 0;  // end of the last complete event or top-level value read
 
     uint64_t offset() const { return base_ + pos_; }
     bool readMore();          // appends data after fill_; false at the end
@@ -115,7 +117,9 @@ private:
     bool readValue(std::string* out, size_t cap, bool& tooLarge);
     Ended readEvents();
     bool emit(size_t begin, size_t end, size_t keepFrom);
-    void fail(const std::string& message);
+    // Invalid JSON at `at`: an error before any event was read, else a warning.
+    void fail(uint64_t at, const std::string& what);
+    void failWith(uint64_t at, const std::string& error, const std::string& damage);
     void truncated();
 };
 

@@ -119,11 +119,14 @@ public:
     Walker(const std::vector<uint8_t>& bytes, const ImportOptions& options) : bytes_(bytes), options_(options) {}
 
     std::vector<Device> devices;
-    std::vector<std::string> warnings;
+    std::vector<ImportWarning> warnings;
     std::string error;  // fatal: nothing usable
     size_t cutNodes = 0;
     size_t badNodes = 0;
+    size_t firstBadNode = 0;  // byte offset of the first corrupted node record
     bool truncated = false;
+    // The end of the last complete node record: a cut file was read up to here.
+    size_t completeUpTo = 0;
     bool cancelled = false;
 
     void walkRunMetadata() {
@@ -131,7 +134,7 @@ public:
         Field f;
         while (r.next(f)) {
             if (f.number == 1 && f.type == wire::LengthDelimited) {
-                if (f.cut) markTruncated(0, f);
+                if (f.cut) truncated = true;
                 walkStepStats(f.data, f.size, offsetOf(f.data));
                 if (stop()) return;
             }
@@ -144,7 +147,7 @@ public:
         Field f;
         while (r.next(f)) {
             if (f.number == 1 && f.type == wire::LengthDelimited) {
-                if (f.cut) markTruncated(base, f);
+                if (f.cut) truncated = true;
                 walkDevice(f.data, f.size, offsetOf(f.data));
                 if (stop()) return;
             }
@@ -162,27 +165,21 @@ private:
         if (options_.cancelled()) cancelled = stopped_ = true;
         return stopped_;
     }
-    // `base`: where the walked message starts in the file (field offsets are relative to it).
-    void markTruncated(size_t base, const Field& f) {
-        if (!truncated)
-            warnings.push_back("file truncated: a record at byte " + std::to_string(base + f.offset) +
-                               " runs past the end of the file; showing the complete records before it");
-        truncated = true;
-    }
     // After a message's last field: reports why the reader stopped early, if it did.
+    // `base`: where the walked message starts in the file (field offsets are relative to it).
     void checkEnd(const Reader& r, size_t base, const char* message) {
         if (!r.error()) return;
         if (r.truncated()) {
-            if (!truncated)
-                warnings.push_back("file truncated at byte " + std::to_string(bytes_.size()) + " inside a " +
-                                   message + "; showing the complete records before it");
             truncated = true;
             return;
         }
-        const std::string msg = std::string("corrupted ") + message + ": invalid protobuf field at byte " +
-                                std::to_string(base + r.errorOffset());
-        if (devices.empty()) error = msg;
-        else warnings.push_back(msg + "; the rest of the file is ignored");
+        const size_t at = base + r.errorOffset();
+        if (devices.empty()) {
+            error = std::string("corrupted ") + message + ": invalid protobuf field at byte " + std::to_string(at);
+        } else {
+            warnings.push_back(ImportWarning::corrupted(
+                at, std::string("invalid protobuf field in a ") + message + "; the rest of the file was not read"));
+        }
         stopped_ = true;
     }
 
@@ -210,12 +207,11 @@ private:
                 }
                 auto node = std::make_unique<tensorflow::NodeExecStats>();
                 if (!node->ParseFromArray(f.data, int(std::min<size_t>(f.size, INT32_MAX)))) {
-                    if (++badNodes == 1)
-                        warnings.push_back("corrupted NodeExecStats at byte " + std::to_string(base + f.offset) +
-                                           " skipped");
+                    if (++badNodes == 1) firstBadNode = base + f.offset;
                     continue;
                 }
                 nodes.push_back(std::move(node));
+                completeUpTo = std::max(completeUpTo, offsetOf(f.data) + f.size);
                 if (nodes.size() % 4096 == 0) {
                     options_.report(offsetOf(f.data), bytes_.size());
                     if (stop()) return;
@@ -573,22 +569,27 @@ ImportResult importRunMetadata(const std::string& path, const ImportOptions& opt
     TraceBuilder builder("runmetadata");
     builder.setOriginUnixNs(0);  // all_start_micros is Unix time
     builder.addMetadata("source", isRunMetadata ? "TensorFlow RunMetadata" : "TensorFlow StepStats");
+    if (walker.truncated) builder.addWarning(ImportWarning::truncated(walker.completeUpTo, bytes.size()));
     for (auto& w : walker.warnings) builder.addWarning(std::move(w));
     if (walker.cutNodes)
-        builder.addWarning(std::to_string(walker.cutNodes) + " node record(s) cut by the end of the file dropped");
+        builder.addWarning(ImportWarning::events(WarningKind::DroppedEvents, walker.cutNodes,
+                                                 "node record(s) cut by the end of the file dropped"));
     if (walker.badNodes)
-        builder.addWarning(std::to_string(walker.badNodes) + " corrupted node record(s) skipped");
+        builder.addWarning(
+            ImportWarning::corrupted(walker.firstBadNode, "corrupted node record(s) skipped", walker.badNodes));
 
     Converter converter(builder, options);
     if (!converter.addDevices(walker.devices)) return ImportResult::cancel();
     if (converter.badTimes)
-        builder.addWarning(std::to_string(converter.badTimes) + " record(s) with out-of-range times skipped");
+        builder.addWarning(ImportWarning::events(WarningKind::DroppedEvents, converter.badTimes,
+                                                 "record(s) with out-of-range times skipped"));
     if (converter.negativeDurations)
-        builder.addWarning(std::to_string(converter.negativeDurations) + " node(s) with a negative duration shown "
-                                                                         "with duration 0");
+        builder.addWarning(ImportWarning::events(WarningKind::AdjustedEvents, converter.negativeDurations,
+                                                 "node(s) with a negative duration shown with duration 0"));
     if (converter.crowdedOps)
-        builder.addWarning(std::to_string(converter.crowdedOps) + " op(s) overlap more than " +
-                           std::to_string(kMaxLanes) + " others on their device: they share lanes");
+        builder.addWarning(ImportWarning::events(
+            WarningKind::AdjustedEvents, converter.crowdedOps,
+            "op(s) overlap more than " + std::to_string(kMaxLanes) + " others on their device: they share lanes"));
     walker.devices.clear();
 
     ImportResult result;

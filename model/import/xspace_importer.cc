@@ -499,7 +499,7 @@ ImportResult importXSpaces(const std::vector<XSpaceSource>& inputs, const Import
         if (in.bytes.empty() && !in.path.empty()) {
             if (!s->file.open(in.path, &error)) {
                 if (!multiHost) return ImportResult::failure(error);
-                builder.addWarning(error + " (host skipped)");
+                builder.addWarning(ImportWarning::corrupted(std::nullopt, error + " (host skipped)"));
                 continue;
             }
             s->data = s->file.data();
@@ -513,16 +513,20 @@ ImportResult importXSpaces(const std::vector<XSpaceSource>& inputs, const Import
         if (error.empty() && s->layout.planes.empty()) error = "the XSpace has no planes";
         if (!error.empty()) {
             if (!multiHost) return ImportResult::failure(what + ": " + error);
-            builder.addWarning(what + ": " + error + " (host skipped)");
+            builder.addWarning(ImportWarning::corrupted(std::nullopt, what + ": " + error + " (host skipped)"));
             continue;
         }
         if (s->host.empty()) {
             s->host = !s->layout.hostnames.empty() ? std::string(s->layout.hostnames.front())
                                                    : xspaceHostFromFileName(in.path);
         }
-        for (const std::string& p : s->layout.problems) builder.addWarning((multiHost ? s->host + ": " : "") + p);
-        for (auto e : s->layout.errors) builder.addWarning("profiler error: " + std::string(e));
-        for (auto w : s->layout.warnings) builder.addWarning("profiler warning: " + std::string(w));
+        for (ImportWarning& p : s->layout.problems) {
+            if (multiHost) p.detail = s->host + ": " + p.detail;
+            builder.addWarning(std::move(p));
+        }
+        for (auto e : s->layout.errors) builder.addWarning(ImportWarning::profiler("profiler error: " + std::string(e)));
+        for (auto w : s->layout.warnings)
+            builder.addWarning(ImportWarning::profiler("profiler warning: " + std::string(w)));
         totalBytes += s->size;
         sources.push_back(std::move(s));
     }
@@ -544,7 +548,9 @@ ImportResult importXSpaces(const std::vector<XSpaceSource>& inputs, const Import
             if (s->startUnixNs) s->shiftNs = *s->startUnixNs - *earliest;
         builder.setOriginUnixNs(*earliest);
         if (withStart != sources.size())
-            builder.addWarning("some hosts have no profile start time: their clocks are not aligned");
+            builder.addWarning(ImportWarning::events(WarningKind::AdjustedEvents, sources.size() - withStart,
+                                                     "host(s) have no profile start time: their clocks are not "
+                                                     "aligned with the others"));
     }
 
     // 3. The pieces to parse, in conversion order.
@@ -606,8 +612,10 @@ ImportResult importXSpaces(const std::vector<XSpaceSource>& inputs, const Import
             }
             const XPlaneLayout& plane = src.layout.planes[it.plane];
             if (!piece.ok) {
-                builder.addWarning((multiHost ? src.host + ": " : "") + "plane " + std::string(plane.name) +
-                                   ": corrupt metadata; its events are shown without names");
+                builder.addWarning(ImportWarning::corrupted(
+                    plane.metadataFields.empty() ? std::nullopt : std::optional<uint64_t>(plane.metadataFields.front().begin),
+                    (multiHost ? src.host + ": " : "") + "plane " + std::string(plane.name) +
+                        ": corrupt metadata; its events are shown without names"));
                 piece.plane->Clear();
             }
             conv.beginPlane(plane, *piece.plane);
@@ -627,11 +635,13 @@ ImportResult importXSpaces(const std::vector<XSpaceSource>& inputs, const Import
     }
     if (currentSource >= 0) conv.endSource();
     if (corruptRuns)
-        builder.addWarning(std::to_string(corruptRuns) + " run(s) of events could not be decoded (corrupt data) and were skipped");
+        builder.addWarning(ImportWarning::corrupted(std::nullopt, "run(s) of events could not be decoded and were skipped",
+                                                    corruptRuns));
     if (conv.aggregatedEvents()) {
         builder.addMetadata("xspace.aggregated_events", std::to_string(conv.aggregatedEvents()));
-        builder.addWarning(std::to_string(conv.aggregatedEvents()) +
-                           " aggregated event(s) (num_occurrences, no timestamp) counted but not drawn");
+        builder.addWarning(ImportWarning::events(WarningKind::SkippedData, conv.aggregatedEvents(),
+                                                 "aggregated event(s) (num_occurrences, no timestamp) counted but "
+                                                 "not drawn"));
     }
     std::string hostList;
     for (auto& s : sources) hostList += (hostList.empty() ? "" : ",") + s->host;

@@ -2,6 +2,9 @@
 
 #include "model/import/protobuf_wire.h"
 
+#include <algorithm>
+#include <optional>
+
 namespace tracescope {
 
 namespace {
@@ -151,7 +154,8 @@ bool scanXSpace(const uint8_t* data, size_t size, XSpaceLayout& out, std::string
                 if (error) *error = "not an XSpace: unexpected field " + std::to_string(fd.number) + at(fd.offset);
                 return false;
             }
-            out.problems.push_back("unexpected data" + at(fd.offset) + ": rest of the file ignored");
+            out.problems.push_back(
+                ImportWarning::corrupted(fd.offset, "unexpected data; the rest of the file was not read"));
             return true;
         }
         if (fd.number == f::kSpaceHostnames) out.hostnames.push_back(fd.text());
@@ -167,18 +171,20 @@ bool scanXSpace(const uint8_t* data, size_t size, XSpaceLayout& out, std::string
                 if (error) *error = "not an XSpace: " + planeError;
                 return false;
             } else {
-                out.problems.push_back("plane " + std::to_string(out.planes.size() + 1) +
-                                       (plane.name.empty() ? "" : " (" + std::string(plane.name) + ")") +
-                                       " is corrupt (" + planeError + ") and was skipped");
+                out.problems.push_back(ImportWarning::corrupted(
+                    fd.offset, "plane " + std::to_string(out.planes.size() + 1) +
+                                   (plane.name.empty() ? "" : " (" + std::string(plane.name) + ")") + " is corrupt (" +
+                                   planeError + ") and was skipped"));
             }
         }
     }
     if (r.error()) {
         if (r.truncated()) {
             out.truncated = true;
-            out.problems.push_back("file truncated: the plane starting" + at(r.errorOffset()) + " of " +
-                                   std::to_string(size) + " bytes is incomplete; " +
-                                   std::to_string(out.planes.size()) + " complete plane(s) loaded");
+            // Everything before the cut plane is complete, and so are the event runs salvaged from it.
+            size_t completeUpTo = r.errorOffset();
+            const size_t completePlanes = out.planes.size();
+            std::optional<ImportWarning> salvaged;
             // Salvage the complete lines of the cut plane (without event names).
             const uint8_t* p = data + r.errorOffset();
             uint64_t key = 0, len = 0;
@@ -189,14 +195,23 @@ bool scanXSpace(const uint8_t* data, size_t size, XSpaceLayout& out, std::string
                 size_t events = 0;
                 for (const XLineLayout& l : cut.lines) events += l.eventCount;
                 if (events > 0) {
-                    out.problems.push_back("plane " + std::string(cut.name.empty() ? "?" : cut.name) + ": " +
-                                           std::to_string(cut.lines.size()) +
-                                           " line(s) loaded up to the cut, without event and stat names");
+                    for (const XLineLayout& l : cut.lines)
+                        for (const ByteRange& run : l.eventChunks) completeUpTo = std::max(completeUpTo, run.end);
+                    salvaged = ImportWarning::events(
+                        WarningKind::AdjustedEvents, events,
+                        "event(s) of the cut plane " + std::string(cut.name.empty() ? "?" : cut.name) + " (" +
+                            std::to_string(cut.lines.size()) + " line(s)) loaded without event and stat names");
                     out.planes.push_back(std::move(cut));
                 }
             }
+            out.problems.push_back(ImportWarning::truncated(
+                completeUpTo, size,
+                "the plane starting at byte " + std::to_string(r.errorOffset()) + " is incomplete; " +
+                    std::to_string(completePlanes) + " complete plane(s) before it"));
+            if (salvaged) out.problems.push_back(std::move(*salvaged));
         } else {
-            out.problems.push_back(std::string(r.error()) + at(r.errorOffset()) + ": rest of the file ignored");
+            out.problems.push_back(ImportWarning::corrupted(
+                r.errorOffset(), std::string(r.error()) + "; the rest of the file was not read"));
         }
         if (out.planes.empty()) {
             if (error)

@@ -4,6 +4,8 @@
 // file cut short still yields every plane that ends before the cut.
 #pragma once
 
+#include "model/trace/import_warning.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -45,7 +47,7 @@ struct XSpaceLayout {
     std::vector<std::string_view> errors;    // XSpace.errors (from the profiler)
     std::vector<std::string_view> warnings;  // XSpace.warnings (from the profiler)
     // Problems met while scanning, for the user (truncation, skipped corrupt planes).
-    std::vector<std::string> problems;
+    std::vector<ImportWarning> problems;
     bool truncated = false;
 };
 

@@ -1,6 +1,7 @@
 // The immutable result of an import: processes -> tracks -> events.
 #pragma once
 
+#include "model/trace/import_warning.h"
 #include "model/trace/string_table.h"
 #include "model/trace/track.h"
 #include "model/trace/types.h"
@@ -110,7 +111,8 @@ struct Trace {
     // Trace-level metadata: key -> value as text (JSON text for structured values).
     std::vector<std::pair<std::string, std::string>> metadata;
     std::vector<std::string> hosts;
-    std::vector<std::string> warnings;
+    // What the importer could not read or had to change (a cut file, dropped events).
+    std::vector<ImportWarning> warnings;
 
     TimeNs spanNs() const { return endNs - startNs; }
     TraceCounts counts() const;

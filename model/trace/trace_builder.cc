@@ -159,7 +159,7 @@ void TraceBuilder::addMetadata(std::string key, std::string value) {
     trace_->metadata.emplace_back(std::move(key), std::move(value));
 }
 
-void TraceBuilder::addWarning(std::string warning) { trace_->warnings.push_back(std::move(warning)); }
+void TraceBuilder::addWarning(ImportWarning warning) { trace_->warnings.push_back(std::move(warning)); }
 
 void TraceBuilder::addHost(std::string host) {
     if (std::find(trace_->hosts.begin(), trace_->hosts.end(), host) == trace_->hosts.end())
@@ -339,7 +339,8 @@ void TraceBuilder::resolveFlows(const std::vector<std::vector<SliceRef>>& idMaps
         trace_->flows.push_back({from, to, f.kind});
     }
     if (dropped)
-        trace_->warnings.push_back(std::to_string(dropped) + " flow arrow(s) dropped: no slice to bind to");
+        trace_->warnings.push_back(
+            ImportWarning::events(WarningKind::DroppedEvents, dropped, "flow arrow(s) dropped: no slice to bind to"));
     flows_.clear();
     flows_.shrink_to_fit();
     overflowLanes_ = {};
@@ -470,9 +471,10 @@ std::unique_ptr<Trace> TraceBuilder::finish(const std::atomic<bool>* cancel, uns
         size_t spilled = 0;
         for (const Track& t : tr.tracks)
             if (t.overflowOf != kNoIndex) spilled += t.slices.size();
-        tr.warnings.push_back(std::to_string(spilled) +
-                              " slice(s) partially overlap an enclosing slice on their thread: shown on " +
-                              std::to_string(overflowTracks) + " overflow lane(s)");
+        tr.warnings.push_back(ImportWarning::events(
+            WarningKind::AdjustedEvents, spilled,
+            "slice(s) partially overlap an enclosing slice on their thread: shown on " +
+                std::to_string(overflowTracks) + " overflow lane(s)"));
     }
 
     resolveFlows(idMaps, parents);
@@ -484,6 +486,9 @@ std::unique_ptr<Trace> TraceBuilder::finish(const std::atomic<bool>* cancel, uns
     tr.startNs = 0;
     tr.endNs = any ? hi - lo : 0;
     if (unixNsOfZero_) tr.originUnixNs = *unixNsOfZero_ + tr.originNs;
+    // A cut file: the trace ends where the last event read ends; what came later is missing.
+    for (ImportWarning& w : tr.warnings)
+        if (w.kind == WarningKind::Truncated && !w.lastEventNs) w.lastEventNs = tr.endNs;
     for (Track& t : tr.tracks) {
         for (TimeNs& x : t.slices.start) x -= tr.originNs;
         for (TimeNs& x : t.instants.time) x -= tr.originNs;

@@ -154,6 +154,6 @@ int main(int argc, char** argv) {
                 trace.strings.size());
     std::printf("peak RSS             %.1f MB = %.2f x file size, %.2f x JSON size\n", peakRss / 1e6,
                 peakRss / double(fileBytes), peakRss / double(std::max<uint64_t>(1, jsonBytes)));
-    for (const auto& w : trace.warnings) std::printf("warning              %s\n", w.c_str());
+    for (const auto& w : trace.warnings) std::printf("warning              %s\n", warningText(w).c_str());
     return 0;
 }

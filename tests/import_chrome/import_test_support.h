@@ -107,13 +107,13 @@ inline bool containsNoCase(const std::string& haystack, const std::string& needl
 
 inline bool anyWarningContains(const Trace& trace, const std::string& needle) {
     for (const auto& w : trace.warnings)
-        if (containsNoCase(w, needle)) return true;
+        if (containsNoCase(warningText(w), needle)) return true;
     return false;
 }
 
 inline std::string joinWarnings(const Trace& trace) {
     std::string out;
-    for (const auto& w : trace.warnings) out += (out.empty() ? "" : " | ") + w;
+    for (const auto& w : trace.warnings) out += (out.empty() ? "" : " | ") + warningText(w);
     return out;
 }
 

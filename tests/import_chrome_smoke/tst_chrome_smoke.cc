@@ -22,7 +22,7 @@ const Track* trackNamed(const Trace& t, std::string_view name) {
 
 bool warned(const Trace& t, std::string_view what) {
     for (const auto& w : t.warnings)
-        if (w.find(what) != std::string::npos) return true;
+        if (warningText(w).find(what) != std::string::npos) return true;
     return false;
 }
 
@@ -226,7 +226,7 @@ void manyChunks(Fixture& fx) {
     const Trace& t = *r.trace;
     QCOMPARE(t.counts().slices, size_t(n));
     QCOMPARE(t.counts().tracks, size_t(3));
-    QVERIFY2(t.warnings.empty(), t.warnings.empty() ? "" : t.warnings[0].c_str());
+    QVERIFY2(t.warnings.empty(), t.warnings.empty() ? "" : warningText(t.warnings[0]).c_str());
     QCOMPARE(t.spanNs(), TimeNs((n - 1) * 10000 + 5000));
     QVERIFY(t.strings.find("n\"},{[3\\") != kNoIndex);
     QVERIFY(t.metadataValue("displayTimeUnit") != nullptr);

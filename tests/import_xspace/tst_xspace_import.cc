@@ -524,7 +524,7 @@ private slots:
                 continue;
             }
             bool warned = false;
-            for (const std::string& w : r.trace->warnings) warned = warned || w.find("truncated") != std::string::npos;
+            for (const ImportWarning& w : r.trace->warnings) warned = warned || w.kind == WarningKind::Truncated;
             QVERIFY2(warned, std::to_string(cut).c_str());
             QVERIFY(r.trace->counts().slices <= full.trace->counts().slices);
         }
@@ -548,8 +548,8 @@ private slots:
             QVERIFY(events < full.trace->counts().slices + full.trace->counts().instants);
             previous = events;
             bool salvaged = false;
-            for (const std::string& w : cut.trace->warnings)
-                salvaged = salvaged || w.find("without event and stat names") != std::string::npos;
+            for (const ImportWarning& w : cut.trace->warnings)
+                salvaged = salvaged || warningText(w).find("without event and stat names") != std::string::npos;
             QVERIFY(salvaged);
         }
     }
