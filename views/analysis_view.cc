@@ -1,5 +1,7 @@
 #include "views/analysis_view.h"
 
+#include "model/trace/partial_trace.h"
+#include "views/partial_trace_note.h"
 #include "views/trace_selection.h"
 
 #include <QLabel>
@@ -26,6 +28,14 @@ void AnalysisView::setContent(QWidget* content) {
     stack_->addWidget(content);
 }
 
+PartialTraceNote* AnalysisView::partialTraceNote() {
+    if (!partialNote_) {
+        partialNote_ = new PartialTraceNote(this);
+        partialNote_->setTrace(trace_.get());
+    }
+    return partialNote_;
+}
+
 void AnalysisView::setSelection(TraceSelection* selection) {
     if (selection_) disconnect(selection_, nullptr, this, nullptr);
     TraceView::setSelection(selection);
@@ -38,6 +48,7 @@ void AnalysisView::setTrace(std::shared_ptr<const Trace> trace) {
     pendingFill_ = nullptr;
     computing_ = false;
     clearResult();
+    if (partialNote_) partialNote_->setTrace(trace_.get());
     if (!trace_) {
         showMessage(tr("No trace loaded."));
         return;
@@ -60,6 +71,11 @@ void AnalysisView::showEvent(QShowEvent* event) {
 void AnalysisView::showMessage(const QString& text) {
     message_->setText(text);
     stack_->setCurrentWidget(message_);
+}
+
+void AnalysisView::showEmptyResult(const QString& text) {
+    const std::string note = trace_ ? tracescope::partialTraceNote(*trace_) : std::string();
+    showMessage(note.empty() ? text : text + QStringLiteral("\n\n⚠ ") + QString::fromStdString(note));
 }
 
 void AnalysisView::showContent() {

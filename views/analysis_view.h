@@ -18,6 +18,8 @@ class QStackedLayout;
 
 namespace tracescope {
 
+class PartialTraceNote;
+
 class AnalysisView : public TraceView {
     Q_OBJECT
 public:
@@ -46,7 +48,14 @@ protected:
     virtual void selectSlice(SliceRef) {}
     // Shows a message instead of the content (e.g. "No GPU kernels in this trace").
     void showMessage(const QString& text);
+    // A message for a result with nothing to show ("No GPU kernels in this trace"): for a
+    // partial trace it adds that the missing events may be past the cut.
+    void showEmptyResult(const QString& text);
     void showContent();
+    // The "partial trace" note, made on the first call, for the page to place beside
+    // its headline figures. Shown only while the trace lost data at import (see
+    // model/trace/partial_trace.h); pages that never ask have none.
+    PartialTraceNote* partialTraceNote();
 
     // Runs `compute` on a worker; `apply` gets the result on the UI thread if the trace
     // is still the same. The trace is kept alive by the lambda's shared_ptr.
@@ -93,6 +102,7 @@ private:
     QStackedLayout* stack_ = nullptr;
     QLabel* message_ = nullptr;
     QWidget* content_ = nullptr;
+    PartialTraceNote* partialNote_ = nullptr;
 };
 
 }  // namespace tracescope

@@ -1,6 +1,7 @@
 #include "app/gui/main_window.h"
 
 #include "app/gui/trace_loader.h"
+#include "app/gui/warning_banner.h"
 #include "model/import/logdir.h"
 #include "views/details/details_panel.h"
 #include "views/timeline/time_format.h"
@@ -25,6 +26,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
+#include <QVBoxLayout>
 
 namespace tracescope {
 
@@ -62,7 +64,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         tabs_->addTab(view, f.title);
         views_.emplace_back(f.id, view);
     }
-    setCentralWidget(tabs_);
+    // A cut or damaged file: the banner sits above every page, not inside one.
+    banner_ = new WarningBanner(this);
+    connect(banner_, &WarningBanner::warningsRequested, this, [this] {
+        if (trace_) showImportWarnings(this, *trace_);
+    });
+    auto* central = new QWidget(this);
+    auto* centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(0);
+    centralLayout->addWidget(banner_);
+    centralLayout->addWidget(tabs_, 1);
+    setCentralWidget(central);
     // Selecting or highlighting from another tab brings the timeline forward.
     connect(selection_, &TraceSelection::slicesHighlighted, this, [this] { tabs_->setCurrentWidget(timeline_); });
 
@@ -197,7 +210,11 @@ void MainWindow::buildStatusBar() {
     fileLabel_ = new QLabel(this);
     summaryLabel_ = new QLabel(this);
     warningLabel_ = new QLabel(this);
+    warningLabel_->setTextFormat(Qt::RichText);
     warningLabel_->hide();
+    connect(warningLabel_, &QLabel::linkActivated, this, [this] {
+        if (trace_) showImportWarnings(this, *trace_);
+    });
     progress_ = new QProgressBar(this);
     progress_->setRange(0, 1000);
     progress_->setMaximumWidth(260);
@@ -281,13 +298,16 @@ void MainWindow::setTrace(std::shared_ptr<const Trace> trace, const QString& pat
     reloadAction_->setEnabled(!path.isEmpty());
     setWindowTitle(path.isEmpty() ? tr("TraceScope") : tr("%1 — TraceScope").arg(QFileInfo(path).fileName()));
     updateSummary();
-    // Import warnings stay visible (a label with the list in its tooltip), not a transient message.
+    // Import warnings stay visible, not a transient message: a banner when data is missing,
+    // and always a status-bar link that lists them (the list also in its tooltip).
+    banner_->setTrace(trace_.get());
     QStringList warnings;
     if (trace_)
         for (const ImportWarning& w : trace_->warnings)
             warnings << QString::fromStdString(warningText(w)).toHtmlEscaped();
     warningLabel_->setVisible(!warnings.isEmpty());
-    warningLabel_->setText(tr("⚠ %n import warning(s)", nullptr, int(warnings.size())));
+    warningLabel_->setText(QStringLiteral("<a href=\"warnings\">%1</a>")
+                               .arg(tr("⚠ %n import warning(s)", nullptr, int(warnings.size()))));
     warningLabel_->setToolTip(warnings.join(QStringLiteral("<br>")));
     emit traceLoaded();
 }

@@ -26,6 +26,7 @@ class TimelineView;
 class TraceLoader;
 class TraceSelection;
 class TraceView;
+class WarningBanner;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -48,6 +49,8 @@ public:
     bool showView(const QString& id);
     QStringList viewIds() const;
     bool loading() const;
+    // The banner above the pages (visible while the trace is cut or damaged).
+    WarningBanner* warningBanner() const { return banner_; }
 
 signals:
     void traceLoaded();
@@ -63,6 +66,7 @@ private:
     QString path_;
     TraceSelection* selection_;
     QTabWidget* tabs_;
+    WarningBanner* banner_;
     TimelineView* timeline_;
     std::vector<std::pair<QString, TraceView*>> views_;  // id -> view, Timeline first
     DetailsPanel* details_;

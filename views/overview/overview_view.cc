@@ -2,6 +2,7 @@
 
 #include "views/charts/stacked_column_chart.h"
 #include "views/charts/step_breakdown_chart.h"
+#include "views/partial_trace_note.h"
 #include "views/tables/value_format.h"
 
 #include <QFormLayout>
@@ -75,8 +76,12 @@ OverviewView::OverviewView(QWidget* parent) : AnalysisView(parent) {
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     auto* page = new QWidget;
-    auto* grid = new QGridLayout(page);
-    grid->setContentsMargins(8, 8, 8, 8);
+    auto* pageLayout = new QVBoxLayout(page);
+    pageLayout->setContentsMargins(8, 8, 8, 8);
+    pageLayout->addWidget(partialTraceNote());  // above the performance summary
+    auto* grid = new QGridLayout;
+    pageLayout->addLayout(grid, 1);
+    grid->setContentsMargins(0, 0, 0, 0);
     grid->setHorizontalSpacing(12);
     grid->setVerticalSpacing(12);
 

@@ -2,6 +2,7 @@
 
 #include "views/charts/stacked_column_chart.h"
 #include "views/charts/step_breakdown_chart.h"
+#include "views/partial_trace_note.h"
 #include "views/tables/table_page.h"
 #include "views/tables/value_format.h"
 #include "views/trace_selection.h"
@@ -109,6 +110,7 @@ InputPipelineView::InputPipelineView(QWidget* parent) : AnalysisView(parent) {
     verdict_->setWordWrap(true);
     verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(verdict_);
+    layout->addWidget(partialTraceNote());
 
     auto* split = new QSplitter(Qt::Vertical, content);
     split->setChildrenCollapsible(false);

@@ -1,5 +1,6 @@
 #include "views/tables/kernel_stats_view.h"
 
+#include "views/partial_trace_note.h"
 #include "views/tables/table_page.h"
 #include "views/tables/value_format.h"
 #include "views/trace_selection.h"
@@ -60,6 +61,7 @@ KernelStatsView::KernelStatsView(QWidget* parent) : AnalysisView(parent) {
     summary_ = new QLabel(content);
     summary_->setWordWrap(true);
     layout->addWidget(summary_);
+    layout->addWidget(partialTraceNote());
     table_ = new TablePage(content);
     table_->setFilterColumns({Kernel, Op}, tr("Filter by kernel name or op name"));
     table_->setExportName(QStringLiteral("kernel_stats.csv"));
@@ -91,7 +93,7 @@ void KernelStatsView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
             computed_ = std::make_shared<Computed>(std::move(c));
             const KernelStatsResult& r = computed_->result;
             if (r.rows.empty()) {
-                showMessage(tr("No GPU kernels in this trace."));
+                showEmptyResult(tr("No GPU kernels in this trace."));
                 return;
             }
             std::vector<Item> items;

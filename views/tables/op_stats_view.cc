@@ -1,6 +1,7 @@
 #include "views/tables/op_stats_view.h"
 
 #include "views/charts/pie_chart.h"
+#include "views/partial_trace_note.h"
 #include "views/tables/table_page.h"
 #include "views/tables/value_format.h"
 #include "views/trace_selection.h"
@@ -97,6 +98,7 @@ OpStatsView::OpStatsView(QWidget* parent) : AnalysisView(parent) {
     summary_->setWordWrap(true);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(summary_);
+    layout->addWidget(partialTraceNote());
 
     model_ = new Model(opColumns(), this);
     table_->setSourceModel(model_, Rank, Qt::AscendingOrder);
@@ -165,8 +167,8 @@ void OpStatsView::recompute() {
                 haveAny |= !row.isIdle;
             }
             if (!haveAny) {
-                showMessage(tr("No framework ops in this trace.\nOp stats need op events: TensorFlow/JAX ops in "
-                               "an XSpace, or PyTorch cpu_op / kernel events in a Kineto trace."));
+                showEmptyResult(tr("No framework ops in this trace.\nOp stats need op events: TensorFlow/JAX ops in "
+                                   "an XSpace, or PyTorch cpu_op / kernel events in a Kineto trace."));
                 return;
             }
             if (!haveDevice && side() == OpSide::Device) {

@@ -1,0 +1,20 @@
+// A one-line note an analysis page shows beside its headline figures while the
+// trace is partial (its file is cut or damaged): totals, verdicts and "0 kernels"
+// then describe only what was read. Hidden for a complete trace.
+#pragma once
+
+#include <QLabel>
+
+namespace tracescope {
+
+struct Trace;
+
+class PartialTraceNote : public QLabel {
+    Q_OBJECT
+public:
+    explicit PartialTraceNote(QWidget* parent = nullptr);
+    // Shows the note for a partial trace, hides it otherwise (and for nullptr).
+    void setTrace(const Trace* trace);
+};
+
+}  // namespace tracescope
