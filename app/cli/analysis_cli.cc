@@ -2,10 +2,30 @@
 
 #include "model/import/import.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
 namespace tracescope::cli {
+
+namespace {
+// The import warnings of the trace this run read (see reportImportWarnings).
+std::vector<ImportWarning> reported;
+
+template <typename T>
+nlohmann::json orNull(const std::optional<T>& v) {
+    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+// Adds the "warnings" array to a JSON object, unless the command set its own.
+nlohmann::json withWarnings(const nlohmann::json& j) {
+    if (!j.is_object() || j.contains("warnings")) return j;
+    nlohmann::json out = j;
+    out["warnings"] = warningsJson(reported);
+    return out;
+}
+}  // namespace
 
 std::unique_ptr<Trace> loadTraceOrReport(const std::string& path) {
     ImportResult r = importTrace(path);
@@ -13,7 +33,31 @@ std::unique_ptr<Trace> loadTraceOrReport(const std::string& path) {
         std::fprintf(stderr, "tracescope-cli: %s\n", r.error.c_str());
         return nullptr;
     }
+    reportImportWarnings(r.trace->warnings);
     return std::move(r.trace);
+}
+
+void reportImportWarnings(const std::vector<ImportWarning>& warnings) {
+    reported = warnings;
+    for (const ImportWarning& w : warnings) std::fprintf(stderr, "tracescope-cli: warning: %s\n", warningText(w).c_str());
+}
+
+nlohmann::json warningsJson(const std::vector<ImportWarning>& warnings) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const ImportWarning& w : warnings)
+        out.push_back({{"kind", warningKindName(w.kind)},
+                       {"message", warningText(w)},
+                       {"byte_offset", orNull(w.byteOffset)},
+                       {"total_bytes", orNull(w.totalBytes)},
+                       {"uncompressed_offsets", w.uncompressedOffsets},
+                       {"count", orNull(w.count)},
+                       {"last_event_ns", orNull(w.lastEventNs)}});
+    return out;
+}
+
+int exitStatus(const std::vector<std::string>& args, int status) {
+    const bool strict = std::find(args.begin(), args.end(), "--strict") != args.end();
+    return status == 0 && strict && !reported.empty() ? 3 : status;
 }
 
 std::string csvField(const std::string& s) {
@@ -34,13 +78,14 @@ std::string dumpCompact(const nlohmann::json& j) {
 }  // namespace
 
 void printJson(const nlohmann::json& j) {
-    std::cout << j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    std::cout << withWarnings(j).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
 void printJsonWithRows(const nlohmann::json& head, size_t rowCount,
                        const std::function<nlohmann::json(size_t row)>& rowAt) {
+    const nlohmann::json fields = withWarnings(head);
     std::string out = "{";
-    for (auto it = head.begin(); it != head.end(); ++it)
+    for (auto it = fields.begin(); it != fields.end(); ++it)
         out += "\n " + dumpCompact(nlohmann::json(it.key())) + ": " + dumpCompact(it.value()) + ",";
     out += "\n \"rows\": [";
     std::cout << out;

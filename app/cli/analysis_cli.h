@@ -1,4 +1,6 @@
-// Shared pieces of the analysis subcommands: loading a trace, CSV quoting, JSON output.
+// Shared pieces of the subcommands that read a trace: loading it, reporting its
+// import warnings (stderr, the "warnings" array of --json, --strict), CSV quoting,
+// JSON output.
 #pragma once
 
 #include "model/trace/trace.h"
@@ -8,14 +10,26 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace tracescope::cli {
 
-// Imports `path`; on error prints it to stderr and returns null.
+// Imports `path`; on error prints it to stderr and returns null. A loaded trace's
+// import warnings go through reportImportWarnings.
 std::unique_ptr<Trace> loadTraceOrReport(const std::string& path);
+// Prints import warnings to stderr and keeps them for this run: printJson and
+// printJsonWithRows add them as a top-level "warnings" array, and exitStatus turns
+// them into status 3 under --strict. (One run of the CLI reads one trace.)
+void reportImportWarnings(const std::vector<ImportWarning>& warnings);
+// The warnings as the "warnings" array of --json output: one object per warning
+// with its kind, message and facts (null where unknown).
+nlohmann::json warningsJson(const std::vector<ImportWarning>& warnings);
+// A command's exit status: 3 instead of 0 when `args` has --strict and the trace
+// had import warnings; otherwise `status` unchanged (scripts keep working).
+int exitStatus(const std::vector<std::string>& args, int status);
 // One CSV field, quoted when needed (RFC 4180).
 std::string csvField(const std::string& s);
-// Prints JSON with invalid UTF-8 replaced.
+// Prints JSON with invalid UTF-8 replaced (and the reported warnings, see above).
 void printJson(const nlohmann::json& j);
 // Prints the object `head` with a "rows" array added, writing one row at a time:
 // a table of millions of rows built as one JSON tree first would take gigabytes.

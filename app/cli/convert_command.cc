@@ -1,4 +1,5 @@
 // tracescope-cli convert FILE --to chrome-json OUT.json[.gz]
+#include "app/cli/analysis_cli.h"
 #include "app/cli/commands.h"
 
 #include "model/export/chrome_json_writer.h"
@@ -19,14 +20,9 @@ int runConvert(const Args& args) {
         std::fprintf(stderr, "tracescope-cli: unknown output format '%s' (supported: chrome-json)\n", to.c_str());
         return 2;
     }
-    ImportResult imported = importTrace(files[0]);
-    if (!imported.ok()) {
-        std::fprintf(stderr, "tracescope-cli: %s\n", imported.error.c_str());
-        return 1;
-    }
-    const ChromeJsonWriteResult written = writeChromeJson(*imported.trace, files[1]);
-    for (const auto& w : imported.trace->warnings)
-        std::fprintf(stderr, "warning (import): %s\n", warningText(w).c_str());
+    std::unique_ptr<Trace> trace = loadTraceOrReport(files[0]);
+    if (!trace) return 1;
+    const ChromeJsonWriteResult written = writeChromeJson(*trace, files[1]);
     for (const auto& w : written.warnings) std::fprintf(stderr, "warning (export): %s\n", w.c_str());
     if (!written.ok) {
         std::fprintf(stderr, "tracescope-cli: %s\n", written.error.c_str());

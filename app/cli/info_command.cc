@@ -1,4 +1,5 @@
 // tracescope-cli info FILE [--json]
+#include "app/cli/analysis_cli.h"
 #include "app/cli/commands.h"
 
 #include "model/import/import.h"
@@ -25,6 +26,7 @@ int runInfo(const Args& args) {
         return 1;
     }
     const Trace& trace = *result.trace;
+    reportImportWarnings(trace.warnings);
     const TraceCounts c = trace.counts();
     nlohmann::json j;
     j["file"] = files[0];
@@ -39,9 +41,7 @@ int runInfo(const Args& args) {
     j["counter_samples"] = c.counterSamples;
     j["flows"] = c.flows;
     j["span_ns"] = trace.spanNs();
-    std::vector<std::string> warnings;
-    for (const ImportWarning& w : trace.warnings) warnings.push_back(warningText(w));
-    j["warnings"] = warnings;
+    j["warnings"] = warningsJson(trace.warnings);
     j["load_ms"] = static_cast<long long>(loadMs + 0.5);
     j["peak_rss_bytes"] = peakRssBytes();
     j["event_bytes"] = trace.eventMemoryBytes();
@@ -68,7 +68,7 @@ int runInfo(const Args& args) {
         }
         std::printf("  process %-40s %zu tracks, %zu events\n", p.name.c_str(), p.tracks.size(), events);
     }
-    for (const auto& w : trace.warnings) std::printf("  warning: %s\n", warningText(w).c_str());
+    if (!trace.warnings.empty()) std::printf("  warnings      %zu (on stderr)\n", trace.warnings.size());
     return 0;
 }
 

@@ -1,4 +1,5 @@
 // tracescope-cli: every number the GUI shows, as JSON or CSV.
+#include "app/cli/analysis_cli.h"
 #include "app/cli/commands.h"
 
 #include <cstdio>
@@ -57,7 +58,11 @@ void usage() {
                  "  input-pipeline FILE [--json] device input wait per step, host input ops\n"
                  "  scopes FILE [--json] [--depth N]  op time by name scope, op-type view\n"
                  "  convert FILE --to chrome-json OUT.json[.gz]\n"
-                 "                              write the trace as Chrome trace JSON (gzip for .gz)\n");
+                 "                              write the trace as Chrome trace JSON (gzip for .gz)\n"
+                 "every command:\n"
+                 "  import warnings (a cut or damaged file, dropped events) go to stderr and, with --json,\n"
+                 "  into a top-level \"warnings\" array; the exit status stays 0\n"
+                 "  --strict                    exit with status 3 when the trace has import warnings\n");
 }
 
 }  // namespace
@@ -83,5 +88,6 @@ int main(int argc, char** argv) {
         usage();
         return 2;
     }
-    return it->second(Args(argv + 2, argv + argc));
+    const Args args(argv + 2, argv + argc);
+    return exitStatus(args, it->second(args));
 }
