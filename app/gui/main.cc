@@ -8,14 +8,50 @@
 #include <QRegularExpression>
 
 #include <cstdio>
+#include <cstring>
+#include <memory>
+
+namespace {
+
+// True when argv asks for something that needs no display: help or version text.
+// (Checked before any application object exists: a QApplication without a display aborts.)
+bool wantsTextOnly(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        if (!std::strcmp(argv[i], "--")) break;
+        for (const char* flag : {"-h", "--help", "--help-all", "-v", "--version"})
+            if (!std::strcmp(argv[i], flag)) return true;
+    }
+    return false;
+}
+
+bool wantsScreenshot(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        if (!std::strcmp(argv[i], "--")) break;
+        if (!std::strcmp(argv[i], "--screenshot") || !std::strncmp(argv[i], "--screenshot=", 13)) return true;
+    }
+    return false;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
-    QApplication app(argc, argv);
-    Q_INIT_RESOURCE(resources);  // the .qrc lives in the static tracescope_gui library
-    QApplication::setApplicationName(QStringLiteral("TraceScope"));
-    QApplication::setOrganizationName(QStringLiteral("TraceScope"));
-    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
-    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/tracescope.svg")));
+    // --help and --version print and exit from QCommandLineParser::process(); a core
+    // application is enough for that, and needs no display.
+    std::unique_ptr<QCoreApplication> app;
+    if (wantsTextOnly(argc, argv)) {
+        app = std::make_unique<QCoreApplication>(argc, argv);
+    } else {
+        // A screenshot renders offscreen: it must work on machines without a display.
+        // A platform the user chose (QT_QPA_PLATFORM) still wins.
+        if (wantsScreenshot(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+        app = std::make_unique<QApplication>(argc, argv);
+        Q_INIT_RESOURCE(resources);  // the .qrc lives in the static tracescope_gui library
+        QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/tracescope.svg")));
+    }
+    QCoreApplication::setApplicationName(QStringLiteral("TraceScope"));
+    QCoreApplication::setOrganizationName(QStringLiteral("TraceScope"));
+    QCoreApplication::setApplicationVersion(QStringLiteral("0.1.0"));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Desktop viewer for ML profiles (XSpace, Chrome trace JSON, RunMetadata)."));
@@ -36,7 +72,7 @@ int main(int argc, char** argv) {
                               QStringLiteral("text"));
     QCommandLineOption dark(QStringLiteral("dark"), QStringLiteral("Use a dark palette."));
     parser.addOptions({screenshot, view, size, range, select, search, dark});
-    parser.process(app);
+    parser.process(*app);
     const QStringList args = parser.positionalArguments();
 
     if (parser.isSet(screenshot)) {
@@ -68,5 +104,5 @@ int main(int argc, char** argv) {
     window.restoreSettings();
     window.show();
     if (!args.isEmpty()) window.openPath(args.front());
-    return app.exec();
+    return app->exec();
 }

@@ -1,0 +1,64 @@
+// `tracescope` on a machine without a display: --help and --version print and exit 0
+// without creating a GUI, and --screenshot picks the offscreen platform itself. The
+// binary runs with DISPLAY, WAYLAND_DISPLAY and QT_QPA_PLATFORM removed.
+#include <QImage>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QString out, err;
+};
+
+Run runHeadless(const QStringList& args) {
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"}) env.remove(QString::fromLatin1(name));
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(TRACESCOPE_GUI), args);
+    Run r;
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        p.waitForFinished(5000);
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;  // a crash (abort) is -1
+    r.out = QString::fromLocal8Bit(p.readAllStandardOutput());
+    r.err = QString::fromLocal8Bit(p.readAllStandardError());
+    return r;
+}
+
+}  // namespace
+
+class HeadlessTest : public QObject {
+    Q_OBJECT
+private slots:
+    void help() {
+        const Run r = runHeadless({"--help"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains("Usage:") && r.out.contains("--screenshot"), qPrintable(r.out));
+    }
+
+    void version() {
+        const Run r = runHeadless({"--version"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(QRegularExpression(QStringLiteral("^TraceScope \\d+\\.\\d+")).match(r.out).hasMatch(), qPrintable(r.out));
+    }
+
+    void screenshot() {
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("shot.png"));
+        const Run r = runHeadless({"--screenshot", png, "--size", "640x480", "--view", "overview",
+                                   QStringLiteral(TRACESCOPE_TEST_DATA_DIR "/small_chrome_trace.json")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QImage img(png);
+        QVERIFY(!img.isNull());
+        QCOMPARE(img.size(), QSize(640, 480));
+    }
+};
+
+QTEST_GUILESS_MAIN(HeadlessTest)
+#include "tst_headless.moc"
