@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""The framework-made fixtures in tests/data/peers (generators in tests/peers/generators) open and
+are analysed as their producers say. Expected numbers come from the producers: each generator
+wrote <name>.producer.json beside its outputs (steps it annotated, node stats it recorded).
+
+    check_fixtures.py --cli TRACESCOPE_CLI DATA_DIR
+
+Checks:
+  every fixture opens (info --json) with events and no import warning (or a known one);
+  JAX: overview finds the annotated steps ("train", 0..N-1) in the XSpace and in the Perfetto
+       trace JSON of the same run, with the same step times;
+  TF tf.data: input-pipeline says input-bound and its host input op with the most self time is
+       the slow stage (the Map that sleeps);
+  TF1: the RunMetadata and the timeline JSON of the same run hold the same op count, which is
+       the producer's node-stats count, and give the same op table.
+
+A check listed in KNOWN_GAPS (a feature still missing in TraceScope, with its reason) prints
+"KNOWN GAP" instead of failing, and "now passes" once it works; nothing is skipped silently.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+# (check name) -> reason. Remove an entry when its check passes.
+KNOWN_GAPS = {
+    "jax perfetto steps": "overview does not yet take JAX step annotations ('train' with a step_num arg, no _r "
+                          "marker) from trace JSON; it finds them in the XSpace of the same run",
+    "tf1 op stats": "stats lists no op for TF1 RunMetadata or its timeline JSON (their node stats are not taken as "
+                    "framework ops yet); both give the same, empty, table",
+}
+
+# (file, warning kind, text in the message) -> reason.
+KNOWN_WARNINGS = {
+    ("jax_train_steps.perfetto_trace.json.gz", "dropped_events", "(no ph)"):
+        "the trailing {} terminator that XProf's JSON writer appends is reported as an event without a phase",
+}
+
+
+class Checks:
+    def __init__(self):
+        self.failed, self.gaps = [], []
+
+    def expect(self, name, ok, detail):
+        gap = KNOWN_GAPS.get(name)
+        if ok:
+            print(f"ok    {name}: {detail}" + ("  (now passes: remove it from KNOWN_GAPS)" if gap else ""))
+        elif gap:
+            print(f"KNOWN GAP {name}: {detail} -- {gap}")
+            self.gaps.append(name)
+        else:
+            print(f"FAIL  {name}: {detail}")
+            self.failed.append(name)
+
+
+def cli(cli_path, command, path, *extra):
+    out = subprocess.run([cli_path, command, path, *extra, "--json"], check=True, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    return json.loads(out.stdout)
+
+
+def producer(data, name):
+    with open(os.path.join(data, name + ".producer.json"), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def check_opens(c, cli_path, data):
+    for name in sorted(os.listdir(data)):
+        if name.endswith((".producer.json", ".md")):
+            continue
+        info = cli(cli_path, "info", os.path.join(data, name))
+        events = info["slices"] + info["instants"] + info["async_slices"]
+        c.expect(f"opens {name}", events > 0, f"{info['format']}, {events} events, {info['tracks']} tracks")
+        for w in info["warnings"]:
+            known = next((r for (f, kind, text), r in KNOWN_WARNINGS.items()
+                          if f == name and w["kind"] == kind and text in w["message"]), None)
+            if known:
+                print(f"      known warning on {name}: {w['message']} ({known})")
+            else:
+                c.expect(f"no import warning in {name}", False, w["message"])
+
+
+def steps_of(overview):
+    return [(s["name"], s["duration_ns"]) for s in overview["steps"]]
+
+
+def check_jax_steps(c, cli_path, data):
+    p = producer(data, "jax_train_steps")
+    want = p["steps"]
+    xs = cli(cli_path, "overview", os.path.join(data, "jax_train_steps.xplane.pb"))
+    numbers = [s["number"] for s in xs["steps"]]
+    names = {s["name"] for s in xs["steps"]}
+    c.expect("jax xspace steps", xs["step_count"] == want and numbers == list(range(want)) and names == {p["step_name"]},
+             f"{xs['step_count']} steps {sorted(names)} numbered {numbers} from '{xs['step_source']}' "
+             f"({p['producer']} annotated {want})")
+    if not p.get("perfetto_trace"):
+        print(f"      {p['producer']} wrote no Perfetto trace JSON: not checked")
+        return
+    js = cli(cli_path, "overview", os.path.join(data, "jax_train_steps.perfetto_trace.json.gz"))
+    c.expect("jax perfetto steps", js["step_count"] == want and steps_of(js) == steps_of(xs),
+             f"{js['step_count']} steps from '{js['step_source']}' in the trace JSON of the same run "
+             f"(XSpace: {xs['step_count']})")
+
+
+def check_tf_data(c, cli_path, data):
+    p = producer(data, "tf_data_slow_map")
+    path = os.path.join(data, "tf_data_slow_map.xplane.pb")
+    ip = cli(cli_path, "input-pipeline", path)
+    c.expect("tf.data input-bound", ip["verdict"] in ("highly input-bound", "moderately input-bound"),
+             f"verdict '{ip['verdict']}' with a map sleeping {p['sleep_ms_per_element']} ms per element")
+    top = max(ip["ops"], key=lambda o: o["self_ns"], default=None)
+    c.expect("tf.data slow stage", top is not None and top["name"].endswith("::" + p["slow_stage"]),
+             f"host input op with the most self time: {top and top['name']} ({top and top['self_ns']} ns)")
+    ov = cli(cli_path, "overview", path)
+    c.expect("tf.data steps", ov["step_count"] == p["steps"], f"{ov['step_count']} steps (annotated {p['steps']})")
+
+
+def op_table(stats):
+    return sorted((r["side"], r["name"], r["occurrences"], r["total_ns"]) for r in stats["rows"])
+
+
+def check_tf1(c, cli_path, data):
+    p = producer(data, "tf1_run_metadata")
+    rm_path, tl_path = os.path.join(data, "tf1_run_metadata.pb"), os.path.join(data, "tf1_timeline.json")
+    rm, tl = cli(cli_path, "info", rm_path), cli(cli_path, "info", tl_path)
+    c.expect("tf1 op count", rm["slices"] == tl["slices"] == p["node_stats"],
+             f"RunMetadata {rm['slices']} ops ({rm['format']}), timeline JSON {tl['slices']} ops "
+             f"({tl['format']}), {p['producer']} recorded {p['node_stats']} node stats")
+    a, b = op_table(cli(cli_path, "stats", rm_path)), op_table(cli(cli_path, "stats", tl_path))
+    c.expect("tf1 op table", a == b, f"stats: {len(a)} rows from the RunMetadata, {len(b)} from the timeline JSON")
+    c.expect("tf1 op stats", sum(r[2] for r in a) == p["node_stats"],
+             f"stats counts {sum(r[2] for r in a)} op occurrences in the RunMetadata ({p['node_stats']} node stats)")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--cli", required=True)
+    ap.add_argument("data")
+    args = ap.parse_args()
+    c = Checks()
+    check_opens(c, args.cli, args.data)
+    check_jax_steps(c, args.cli, args.data)
+    check_tf_data(c, args.cli, args.data)
+    check_tf1(c, args.cli, args.data)
+    if c.failed:
+        print(f"FAIL: {len(c.failed)} check(s) failed")
+        return 1
+    print(f"OK ({len(c.gaps)} known gap(s))")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
