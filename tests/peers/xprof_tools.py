@@ -1,0 +1,46 @@
+#!/usr/bin/env python3
+"""Runs XProf's own converters (the `xprof` package) on one XSpace and writes what each tool
+returns, decoded, as OUT_DIR/<tool>.json.
+
+    xprof_tools.py FILE.xplane.pb OUT_DIR
+
+Run it in its own process (TensorFlow and XProf both register the XPlane protos; the
+comparison scripts never import either). The XSpace is copied into a temporary folder first:
+the converters cache results (ALL_HOSTS.op_stats_v2.pb) beside the file they read.
+
+What the tools return (xprof 2.24): every tool gives JSON text (bytes or str), no protos:
+framework_op_stats, overview_page and input_pipeline_analyzer a list of Google DataTables
+({"cols", "rows", "p"}), kernel_stats one DataTable, trace_viewer a Chrome trace JSON object.
+"""
+import json
+import os
+import shutil
+import sys
+import tempfile
+
+TOOLS = ["framework_op_stats", "kernel_stats", "overview_page", "input_pipeline_analyzer", "trace_viewer"]
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    src, out_dir = sys.argv[1], sys.argv[2]
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    from xprof.convert import raw_to_tool_data  # pylint: disable=import-outside-toplevel
+
+    os.makedirs(out_dir, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, os.path.basename(src))
+        shutil.copyfile(src, path)
+        for tool in TOOLS:
+            data, _content_type = raw_to_tool_data.xspace_to_tool_data([path], tool, {"use_saved_result": False})
+            if data is None:
+                sys.exit(f"xprof {tool} failed on {src}")
+            if isinstance(data, bytes):
+                data = data.decode("utf-8")
+            with open(os.path.join(out_dir, tool + ".json"), "w", encoding="utf-8") as f:
+                json.dump(json.loads(data), f)
+
+
+if __name__ == "__main__":
+    main()
