@@ -10,6 +10,11 @@
 namespace tracescope::cli {
 
 namespace {
+// The rule of tensor_core_rules.h that decided uses_tensor_core ("" when none matched).
+std::string tensorCoreRuleText(const KernelStatsRow& r) {
+    return r.tensorCoreRule ? std::string(r.tensorCoreRule->family) : std::string();
+}
+
 std::string dimText(const Dim3& d) {
     return std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]);
 }
@@ -29,6 +34,8 @@ int runKernels(const Args& args) {
         head["kernel_count"] = res.kernelCount;
         head["total_kernel_ns"] = res.totalKernelNs;
         head["tensor_core_ns"] = res.tensorCoreNs;
+        head["tensor_core_definition"] =
+            "kernels whose name matches a tensor-core rule (FP32 SIMT kernels such as cuBLAS ..._ffma_... excluded)";
         printJsonWithRows(head, res.rows.size(), [&](size_t i) {
             const KernelStatsRow& r = res.rows[i];
             nlohmann::json row = {{"name", r.name},
@@ -43,6 +50,7 @@ int runKernels(const Args& args) {
                                   {"shared_mem_bytes", r.sharedMemBytes},
                                   {"tensor_core_eligible", r.tensorCoreEligible},
                                   {"uses_tensor_core", r.usesTensorCore},
+                                  {"tensor_core_rule", tensorCoreRuleText(r)},
                                   {"op", r.op}};
             row["occupancy_pct"] = r.occupancyPct ? nlohmann::json(*r.occupancyPct) : nlohmann::json(nullptr);
             return row;
@@ -51,7 +59,7 @@ int runKernels(const Args& args) {
     }
     if (hasFlag(args, "--csv")) {
         std::cout << "name,occurrences,total_ns,avg_ns,min_ns,max_ns,grid,block,registers,shared_mem_bytes,"
-                     "occupancy_pct,tensor_core_eligible,uses_tensor_core,op\n";
+                     "occupancy_pct,tensor_core_eligible,uses_tensor_core,tensor_core_rule,op\n";
         for (const auto& r : res.rows) {
             std::cout << csvField(r.name) << ',' << r.occurrences << ',' << r.totalNs << ','
                       << static_cast<long long>(r.avgNs + 0.5) << ',' << r.minNs << ',' << r.maxNs << ','
@@ -59,7 +67,7 @@ int runKernels(const Args& args) {
                       << r.registersPerThread << ',' << r.sharedMemBytes << ','
                       << (r.occupancyPct ? std::to_string(*r.occupancyPct) : std::string()) << ','
                       << (r.tensorCoreEligible ? "true" : "false") << ',' << (r.usesTensorCore ? "true" : "false")
-                      << ',' << csvField(r.op) << '\n';
+                      << ',' << csvField(tensorCoreRuleText(r)) << ',' << csvField(r.op) << '\n';
         }
         return 0;
     }

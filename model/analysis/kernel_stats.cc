@@ -1,5 +1,7 @@
 #include "model/analysis/kernel_stats.h"
 
+#include "model/analysis/tensor_core_rules.h"
+
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -85,16 +87,7 @@ bool parseKernelDetails(std::string_view text, KernelLaunchParams& out) {
     return any;
 }
 
-bool kernelUsesTensorCore(std::string_view name) {
-    static constexpr std::array<std::string_view, 19> kPatterns = {
-        "16816", "c1688", "conv1x1", "conv2d_c1_k1", "dgrad_1x1_stride_2x2", "direct_group",
-        "first_layer_wgrad_kernel", "h1688", "h884", "hmma", "i16832", "i8816", "s884", "s1688",
-        "xmma_gemm", "xmma_implicit_gemm", "xmma_sparse_conv", "xmma_sparse_gemm",
-        "xmma_warp_specialized_implicit_gemm"};
-    for (auto p : kPatterns)
-        if (contains(name, p)) return true;
-    return false;
-}
+bool kernelUsesTensorCore(std::string_view name) { return classifyTensorCore(name).usesTensorCore; }
 
 namespace {
 bool nameIsTensorCoreEligible(std::string_view op);
@@ -262,7 +255,9 @@ KernelStatsResult computeKernelStats(const ClassifiedTrace& ct) {
             r.sharedMemBytes = p.sharedMemBytes();
             r.op = std::string(key.op);
             r.occupancyPct = p.occupancyPct;
-            r.usesTensorCore = kernelUsesTensorCore(r.name);
+            const TensorCoreVerdict tc = classifyTensorCore(r.name);
+            r.usesTensorCore = tc.usesTensorCore;
+            r.tensorCoreRule = tc.rule;
             r.tensorCoreEligible = r.usesTensorCore || opIsTensorCoreEligible(r.op);
             r.minNs = r.maxNs = dur;
             res.rows.push_back(std::move(r));

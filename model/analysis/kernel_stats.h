@@ -10,6 +10,7 @@
 
 #include "model/analysis/op_classify.h"
 #include "model/analysis/slice_row_index.h"
+#include "model/analysis/tensor_core_rules.h"
 #include "model/trace/trace.h"
 
 #include <array>
@@ -45,7 +46,7 @@ bool parseKernelDetails(std::string_view text, KernelLaunchParams& out);
 // Parses "[128, 1, 1]" / "128,1,1" / "128" into dims (missing ones = 1). False on garbage.
 bool parseDim3(std::string_view text, Dim3& out);
 
-// §7.3 rules.
+// The rule table of tensor_core_rules.h.
 bool kernelUsesTensorCore(std::string_view kernelName);
 // `equation`: the einsum equation stat when present ("ab,bc->ac" makes an op eligible).
 // TF names may carry ":Type" (the rules see both parts). PyTorch aten:: ops are eligible
@@ -62,6 +63,7 @@ struct KernelStatsRow {
     std::optional<double> occupancyPct;
     bool tensorCoreEligible = false;  // op eligible, or the kernel itself uses TensorCores
     bool usesTensorCore = false;
+    const TensorCoreRule* tensorCoreRule = nullptr;  // the rule that decided usesTensorCore (null: none matched)
     uint64_t occurrences = 0;
     TimeNs totalNs = 0;
     TimeNs minNs = 0;

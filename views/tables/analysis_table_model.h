@@ -8,6 +8,7 @@
 #include <QVariant>
 
 #include <functional>
+#include <map>
 #include <vector>
 
 namespace tracescope {
@@ -72,11 +73,19 @@ public:
         endResetModel();
     }
     const std::vector<Row>& allRows() const { return rows_; }
+    // A column's cells get their own tooltip (e.g. why a value is what it is); "" = the default.
+    void setCellToolTip(int column, std::function<QString(const Row&)> toolTip) {
+        toolTips_[column] = std::move(toolTip);
+    }
     const Row& row(int r) const { return rows_[size_t(r)]; }
 
 protected:
     int rows() const override { return int(rows_.size()); }
     QVariant value(int r, int c) const override { return columns_[size_t(c)].value(rows_[size_t(r)]); }
+    QString cellToolTip(int r, int c) const override {
+        auto it = toolTips_.find(c);
+        return it != toolTips_.end() ? it->second(rows_[size_t(r)]) : QString();
+    }
 
 private:
     static std::vector<ColumnSpec> specs(const std::vector<Column>& columns) {
@@ -86,6 +95,7 @@ private:
     }
     std::vector<Column> columns_;
     std::vector<Row> rows_;
+    std::map<int, std::function<QString(const Row&)>> toolTips_;
 };
 
 }  // namespace tracescope

@@ -40,7 +40,11 @@ std::vector<Model::Column> kernelColumns() {
          [](const Item& i) { return i.row.occupancyPct ? QVariant(*i.row.occupancyPct) : QVariant(); }},
         {{QObject::tr("TC eligible"), ColumnKind::Text, QObject::tr("Op is TensorCore eligible (or the kernel uses TensorCores)")},
          [](const Item& i) { return yesNo(i.row.tensorCoreEligible); }},
-        {{QObject::tr("Uses TC"), ColumnKind::Text, QObject::tr("Kernel uses TensorCores")}, [](const Item& i) { return yesNo(i.row.usesTensorCore); }},
+        {{QObject::tr("Uses TC"), ColumnKind::Text,
+          QObject::tr("Kernel uses TensorCores, judged from its name by an ordered rule table (FP32 SIMT kernels "
+                      "such as cuBLAS ..._ffma_... are not TensorCore kernels, unlike XProf's list); the cell's "
+                      "tooltip names the deciding rule")},
+         [](const Item& i) { return yesNo(i.row.usesTensorCore); }},
         {{QObject::tr("Op"), ColumnKind::Text, QObject::tr("Framework op that launched the kernel")},
          [q](const Item& i) { return QVariant(q(i.row.op)); }},
         {{QObject::tr("Occurrences"), ColumnKind::Integer, {}}, [](const Item& i) { return QVariant(qint64(i.row.occurrences)); }},
@@ -68,6 +72,11 @@ KernelStatsView::KernelStatsView(QWidget* parent) : AnalysisView(parent) {
     table_->setElasticColumn(Kernel, 220);
     layout->addWidget(table_, 1);
     model_ = new Model(kernelColumns(), this);
+    model_->setCellToolTip(UsesTc, [](const Item& i) {
+        if (!i.row.tensorCoreRule) return tr("No TensorCore pattern in the kernel name");
+        const std::string_view family = i.row.tensorCoreRule->family;
+        return tr("Rule: %1").arg(QString::fromUtf8(family.data(), qsizetype(family.size())));
+    });
     table_->setSourceModel(model_, Rank, Qt::AscendingOrder);
     setContent(content);
     connect(table_, &TablePage::sourceRowActivated, this, &KernelStatsView::activateRow);
