@@ -2,6 +2,7 @@
 // where events overlap the higher-priority type wins; step time no event covers is "other".
 #include "model/analysis/steps.h"
 
+#include "model/analysis/compile_activity.h"
 #include "model/analysis/precision.h"
 
 #include <algorithm>
@@ -102,7 +103,7 @@ EventType typeOf(const ClassifiedTrace& ct, SliceRef s) {
                 // Only the outermost input stage counts as waiting (nested ones are inside it).
                 return kHostWaitInput;
             }
-            if (contains(full, "Compile")) return kHostCompile;
+            if (isCompileActivity(full)) return kHostCompile;
             if (startsWith(full, "EagerExecute") || startsWith(full, "FunctionRun")) return kEventTypeCount;
             return kHostCompute;
         }
@@ -110,7 +111,7 @@ EventType typeOf(const ClassifiedTrace& ct, SliceRef s) {
         case SliceRole::None: {
             if (ct.trackOnDevice[s.track]) return kEventTypeCount;
             if (isInputWaitName(name)) return kHostWaitInput;
-            if (ct.isXSpace && contains(name, "Compile")) return kHostCompile;
+            if (isCompileActivity(ct.isXSpace ? fullNameView(ct, s) : name)) return kHostCompile;
             return kEventTypeCount;
         }
         case SliceRole::StepMarker: return kEventTypeCount;
