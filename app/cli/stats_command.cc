@@ -33,6 +33,8 @@ int runStats(const Args& args) {
         head["device_total_self_ns"] = res.deviceTotalSelfNs;
         head["host_idle_ns"] = res.hostIdleNs;
         head["device_idle_ns"] = res.deviceIdleNs;
+        head["host_idle_definition"] = kHostIdleDefinition;
+        head["device_idle_definition"] = kDeviceIdleDefinition;
         std::vector<const OpStatsRow*> rows;
         for (const auto& r : res.rows)
             if (wanted(r)) rows.push_back(&r);

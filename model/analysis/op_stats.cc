@@ -19,12 +19,17 @@ std::vector<PieEntry> makePie(std::vector<std::pair<std::string, TimeNs>> values
     for (const auto& v : values) total += v.second;
     std::vector<PieEntry> pie;
     TimeNs other = 0;
+    size_t folded = 0;
     for (size_t i = 0; i < values.size(); ++i) {
         if (values[i].second <= 0) continue;
-        if (i < topN) pie.push_back({values[i].first, values[i].second, 0});
-        else other += values[i].second;
+        if (i < topN) {
+            pie.push_back({values[i].first, values[i].second, 0});
+        } else {
+            other += values[i].second;
+            ++folded;
+        }
     }
-    if (other > 0) pie.push_back({"other", other, 0});
+    if (other > 0) pie.push_back({"other", other, 0, folded});
     for (auto& p : pie) p.percent = total > 0 ? 100.0 * double(p.valueNs) / double(total) : 0;
     return pie;
 }
@@ -41,8 +46,11 @@ std::string rowKey(OpSide side, const std::string& name, const std::string& type
     return k;
 }
 
-// Per device: trace span minus the union of its activity; per host thread with ops: the span
-// of its ops minus the union of its ops (XProf adds IDLE for uncovered line time, §7.1).
+// Per device: its active window (first activity start to last activity end, as HTA's
+// temporal breakdown measures it) minus the union of its activity; time before the device's
+// first and after its last activity is not idle, it is outside the device's work. Per host
+// thread with ops: the span of its ops minus the union of its ops (XProf adds IDLE for
+// uncovered line time).
 void computeIdle(const ClassifiedTrace& ct, TimeNs& hostIdle, TimeNs& deviceIdle, size_t& deviceCount) {
     const Trace& t = *ct.trace;
     std::map<ProcessIndex, std::vector<std::pair<TimeNs, TimeNs>>> perDevice;
@@ -68,7 +76,14 @@ void computeIdle(const ClassifiedTrace& ct, TimeNs& hostIdle, TimeNs& deviceIdle
     }
     deviceIdle = 0;
     deviceCount = perDevice.size();
-    for (auto& [p, iv] : perDevice) deviceIdle += std::max<TimeNs>(0, t.spanNs() - unionLength(std::move(iv)));
+    for (auto& [p, iv] : perDevice) {
+        TimeNs first = iv.front().first, last = iv.front().second;
+        for (const auto& [s, e] : iv) {
+            first = std::min(first, s);
+            last = std::max(last, e);
+        }
+        deviceIdle += std::max<TimeNs>(0, (last - first) - unionLength(std::move(iv)));
+    }
 }
 
 }  // namespace

@@ -33,15 +33,22 @@ enum class OpGrouping : uint8_t {
 
 struct OpStatsOptions {
     OpGrouping grouping = OpGrouping::ByName;
-    // Add an "IDLE" row per side. Device idle = per device, trace span minus the union of
-    // its activity time, summed over devices. Host idle = per host thread with ops, span
-    // of the thread's ops minus the union of its top-level ops (XProf: line total - ops).
+    // Add an "IDLE" row per side. Device idle = per device, its active window (first to last
+    // activity) minus the union of its activity time, summed over devices. Host idle = per
+    // host thread with ops, span of the thread's ops minus the union of its top-level ops
+    // (XProf: line total - ops). Texts: kDeviceIdleDefinition, kHostIdleDefinition.
     bool includeIdle = true;
     // Pie charts keep this many largest entries and fold the rest into "other".
     size_t pieTopN = 10;
 };
 
 inline constexpr const char* kIdleOpName = "IDLE";
+// What the IDLE rows measure, for the UI and the CLI's JSON.
+inline constexpr const char* kDeviceIdleDefinition =
+    "per device, the time between its first and last activity (kernel, memcpy, memset) not covered by any "
+    "activity, summed over devices";
+inline constexpr const char* kHostIdleDefinition =
+    "per host thread, the time between its first and last op not covered by an op, summed over threads";
 
 struct OpStatsRow {
     OpSide side = OpSide::Host;
@@ -66,6 +73,8 @@ struct PieEntry {
     std::string label;
     TimeNs valueNs = 0;
     double percent = 0;  // of the pie's total
+    // The remainder entry ("other"): how many entries were folded into it; 0 for a named entry.
+    size_t foldedCount = 0;
 };
 
 struct OpStatsResult {

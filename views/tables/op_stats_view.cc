@@ -65,7 +65,7 @@ std::vector<Model::Column> opColumns() {
 
 std::vector<ChartSlice> toSlices(const std::vector<PieEntry>& pie) {
     std::vector<ChartSlice> out;
-    for (const PieEntry& e : pie) out.push_back({QString::fromStdString(e.label), double(e.valueNs)});
+    for (const PieEntry& e : pie) out.push_back({QString::fromStdString(e.label), double(e.valueNs), e.foldedCount});
     return out;
 }
 
@@ -101,6 +101,10 @@ OpStatsView::OpStatsView(QWidget* parent) : AnalysisView(parent) {
     layout->addWidget(partialTraceNote());
 
     model_ = new Model(opColumns(), this);
+    model_->setCellToolTip(Name, [](const Item& i) {
+        if (!i.row.isIdle) return QString();
+        return tr("IDLE: %1").arg(QString::fromUtf8(i.row.side == OpSide::Device ? kDeviceIdleDefinition : kHostIdleDefinition));
+    });
     table_->setSourceModel(model_, Rank, Qt::AscendingOrder);
 
     auto* pies = new QWidget(content);
