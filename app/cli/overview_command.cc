@@ -22,6 +22,8 @@ int runOverview(const Args& args) {
         nlohmann::json j;
         nlohmann::json env;
         env["hosts"] = o.environment.hosts;
+        env["host_count"] = o.environment.hostCount;
+        env["files_without_host_name"] = o.environment.filesWithoutHostName;
         env["device_type"] = o.environment.deviceType;
         env["device_count"] = o.environment.deviceCount;
         env["devices"] = nlohmann::json::array();
@@ -70,7 +72,7 @@ int runOverview(const Args& args) {
         return 0;
     }
     const auto& env = o.environment;
-    std::printf("Run environment: %zu host(s), %zu %s device(s)\n", env.hosts.size(), env.deviceCount,
+    std::printf("Run environment: %s; %zu %s device(s)\n", hostsText(env).c_str(), env.deviceCount,
                 env.deviceType.c_str());
     for (const auto& d : env.devices) {
         std::printf("  %s", d.name.c_str());

@@ -34,6 +34,14 @@ namespace {
 
 bool contains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
 
+// A top-level metadata value is JSON text: a string's text without its quotes ("" otherwise).
+std::string jsonStringText(const std::string& json) {
+    simdjson::dom::parser parser;
+    std::string_view text;
+    if (parser.parse(json).get_string().get(text) != simdjson::SUCCESS) return {};
+    return std::string(text);
+}
+
 // Kineto "deviceProperties": [{"id":0,"name":"NVIDIA H100...","computeMajor":9,...}, ...].
 std::map<int64_t, std::vector<std::pair<std::string, std::string>>> kinetoDeviceProperties(const Trace& t) {
     std::map<int64_t, std::vector<std::pair<std::string, std::string>>> out;
@@ -74,10 +82,31 @@ std::map<int64_t, std::vector<std::pair<std::string, std::string>>> kinetoDevice
 RunEnvironment runEnvironmentOf(const ClassifiedTrace& ct) {
     const Trace& t = *ct.trace;
     RunEnvironment env;
-    std::set<std::string> hosts(t.hosts.begin(), t.hosts.end());
+    // One trace file is one host. XSpace runs merge one file per host and name each; a Chrome
+    // trace names its host only in Kineto's top-level "host_name"; RunMetadata never does.
+    std::set<std::string> hosts;
+    for (const std::string& h : t.hosts)
+        if (!h.empty()) hosts.insert(h);
     for (const Process& p : t.processes)
         if (!p.host.empty()) hosts.insert(p.host);
+    if (const std::string* name = t.metadataValue("host_name")) {
+        const std::string h = jsonStringText(*name);
+        if (!h.empty()) hosts.insert(h);
+    }
     env.hosts.assign(hosts.begin(), hosts.end());
+    if (const std::string* list = t.metadataValue("xspace.hosts")) {
+        // One comma-separated entry per file; an empty entry is a file without a host name.
+        size_t start = 0;
+        while (true) {
+            const size_t comma = list->find(',', start);
+            if (list->substr(start, comma - start).empty()) ++env.filesWithoutHostName;
+            if (comma == std::string::npos) break;
+            start = comma + 1;
+        }
+    } else if (hosts.empty()) {
+        env.filesWithoutHostName = 1;
+    }
+    env.hostCount = env.hosts.size() + env.filesWithoutHostName;
 
     // A device is a device process, or any process holding device activity (Kineto GPU pids).
     std::map<ProcessIndex, int64_t> deviceIdOf;  // process -> Kineto "device" arg (or -1)
@@ -130,6 +159,18 @@ std::string percentText(double p) {
 }
 
 }  // namespace
+
+std::string hostsText(const RunEnvironment& env) {
+    const size_t n = env.hostCount;
+    std::string text = std::to_string(n) + (n == 1 ? " host" : " hosts");
+    if (env.hosts.empty())
+        return text + (n == 1 ? ", name unknown (not recorded in the file)" : ", names unknown (not recorded in the files)");
+    text += ": ";
+    for (size_t i = 0; i < env.hosts.size(); ++i) text += (i ? ", " : "") + env.hosts[i];
+    if (env.filesWithoutHostName)
+        text += ", and " + std::to_string(env.filesWithoutHostName) + " whose file records no name";
+    return text;
+}
 
 RunEnvironment runEnvironmentOf(const Trace& trace) { return runEnvironmentOf(classifyTrace(trace)); }
 

@@ -20,7 +20,10 @@ struct DeviceInfo {
 };
 
 struct RunEnvironment {
-    std::vector<std::string> hosts;
+    std::vector<std::string> hosts;  // distinct host names the files record
+    // Hosts = files: named ones plus those whose file records no host name (never guessed).
+    size_t hostCount = 0;
+    size_t filesWithoutHostName = 0;
     std::string deviceType;  // "GPU", "TPU", "CPU" (no device activity)
     size_t deviceCount = 0;
     std::vector<DeviceInfo> devices;
@@ -71,5 +74,9 @@ Overview computeOverview(const ClassifiedTrace& ct);
 std::vector<std::string> recommendationsFor(const Overview& o);
 
 RunEnvironment runEnvironmentOf(const Trace& trace);
+
+// "1 host: worker-0", "1 host, name unknown (not recorded in the file)", "3 hosts: a, b, and 1
+// whose file records no name": the same words in the GUI and the CLI.
+std::string hostsText(const RunEnvironment& env);
 
 }  // namespace tracescope

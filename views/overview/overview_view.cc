@@ -215,9 +215,7 @@ void OverviewView::showResult(const Overview& o) {
 
     clearForm(environment_);
     const RunEnvironment& env = o.environment;
-    QStringList hosts;
-    for (const auto& h : env.hosts) hosts << q(h);
-    add(environment_, tr("Hosts"), hosts.isEmpty() ? tr("unknown") : hosts.join(QStringLiteral(", ")));
+    add(environment_, tr("Hosts"), q(hostsText(env)));
     add(environment_, tr("Device type"), q(env.deviceType));
     add(environment_, tr("Devices"), QString::number(env.deviceCount));
     for (const DeviceInfo& dev : env.devices) {
