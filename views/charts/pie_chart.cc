@@ -14,8 +14,10 @@ namespace tracescope {
 
 namespace {
 
-// A remainder slice ("other", "Other (12)") is drawn last, whatever its size.
-bool isRemainder(const ChartSlice& e) { return e.label.startsWith(QLatin1String("other"), Qt::CaseInsensitive); }
+// A remainder slice ("Other (12)") is drawn last, whatever its size.
+bool isRemainder(const ChartSlice& e) { return e.folded > 0; }
+
+QString remainderLabel(size_t folded) { return QObject::tr("Other (%1)").arg(folded); }
 
 // Distinct categorical colours (neighbouring slices must not look alike); grey for the remainder.
 QColor sliceColour(int i) {
@@ -35,11 +37,17 @@ std::vector<ChartSlice> pieSlices(std::vector<ChartSlice> entries, int maxSlices
     maxSlices = std::max(1, maxSlices);
     if (int(entries.size()) > maxSlices) {
         // Keep maxSlices - 1 named slices so the total count, "Other" included, is maxSlices.
-        ChartSlice other{QObject::tr("Other (%1)").arg(entries.size() - size_t(maxSlices - 1)), 0};
-        for (size_t i = size_t(maxSlices - 1); i < entries.size(); ++i) other.value += entries[i].value;
+        // N counts every entry behind the slice, those the analysis had already folded too.
+        ChartSlice other{{}, 0, 0};
+        for (size_t i = size_t(maxSlices - 1); i < entries.size(); ++i) {
+            other.value += entries[i].value;
+            other.folded += std::max<size_t>(1, entries[i].folded);
+        }
         entries.resize(size_t(maxSlices - 1));
         entries.push_back(other);
     }
+    for (ChartSlice& e : entries)
+        if (isRemainder(e)) e.label = remainderLabel(e.folded);
     return entries;
 }
 

@@ -16,6 +16,8 @@ namespace tracescope {
 struct ChartSlice {
     QString label;
     double value = 0;
+    // A remainder slice stands for this many folded entries (labelled "Other (N)"); 0 = named.
+    size_t folded = 0;
 };
 
 class PieChart : public QWidget {
