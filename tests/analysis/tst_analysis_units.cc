@@ -283,8 +283,8 @@ private slots:
         QCOMPARE(mm->type, std::string("kernel"));
         QCOMPARE(mm->tensorCoreNs, TimeNs(50));
         QVERIFY(findRow(r, OpSide::Device, "orphan_kernel"));
-        // Device idle: trace span [0,100) minus kernels 50 + 10.
-        QCOMPARE(r.deviceIdleNs, TimeNs(40));
+        // Device idle: the device's active window [30,100) minus kernels 50 + 10.
+        QCOMPARE(r.deviceIdleNs, TimeNs(10));
         const size_t mmRow = size_t(mm - r.rows.data());
         const auto occ = occurrencesOf(*trace, r, mmRow);
         QCOMPARE(occ.size(), size_t(1));

@@ -212,6 +212,21 @@ private slots:
         QCOMPARE(chart.sliceCount(), 0);
     }
 
+    // The analysis already folded 7 entries into its remainder; the chart folds 2 more named
+    // ones and that remainder: "Other (9)", not "Other (3)". A real op called "other" is named.
+    void pieOtherCountsAnalysisFoldedEntries() {
+        std::vector<ChartSlice> in{{"a", 9}, {"b", 8}, {"other", 7}, {"c", 2}, {"d", 1}, {"other", 5, 7}};
+        auto out = pieSlices(in, 4);
+        QCOMPARE(out.size(), size_t(4));
+        QCOMPARE(out[2].label, QString("other"));
+        QCOMPARE(out[3].label, QString("Other (9)"));
+        QCOMPARE(out[3].value, 8.0);  // c + d + the analysis' 5
+        QCOMPARE(out[3].folded, size_t(9));
+        // Nothing to fold: the analysis' remainder keeps its own count.
+        auto kept = pieSlices({{"a", 9}, {"other", 5, 7}}, 4);
+        QCOMPARE(kept[1].label, QString("Other (7)"));
+    }
+
     void stackedChartSkipsEmptySeries() {
         StackedColumnChart chart("t");
         chart.setData({"1", "2"}, {{"a", {1, 2}}, {"never", {0, 0}}, {"b", {0, 3}}}, "ms");
