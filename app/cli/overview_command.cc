@@ -2,6 +2,7 @@
 #include "app/cli/analysis_cli.h"
 #include "app/cli/commands.h"
 
+#include "model/analysis/compile_activity.h"
 #include "model/analysis/overview.h"
 
 #include <cstdio>
@@ -53,6 +54,7 @@ int runOverview(const Args& args) {
                                        {"stddev_ns", static_cast<long long>(cs.ns.stddev + 0.5)},
                                        {"min_ns", static_cast<long long>(cs.ns.min)},
                                        {"max_ns", static_cast<long long>(cs.ns.max)}});
+            if (StepCategory(c) == StepCategory::Compilation) j["categories"].back()["definition"] = kCompilationDefinition;
         }
         j["top_device_ops"] = nlohmann::json::array();
         for (const auto& op : o.topDeviceOps)

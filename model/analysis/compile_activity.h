@@ -23,4 +23,9 @@ namespace tracescope {
 
 bool isCompileActivity(std::string_view name);
 
+// What the breakdown's Compilation measures, for the UI and the CLI's JSON.
+inline constexpr const char* kCompilationDefinition =
+    "step time in compile phases: XLA/PJRT/JAX compilation, TF's _XlaCompile, torch._dynamo's \"(dynamo_timed)\" "
+    "spans; running already-compiled code (CompiledFunction, Torch-Compiled Region) is compute";
+
 }  // namespace tracescope
