@@ -1,0 +1,235 @@
+#include "model/analysis/torch_ops.h"
+
+#include <algorithm>
+#include <tuple>
+#include <unordered_map>
+
+namespace tracescope {
+
+namespace {
+
+bool isCpuSide(SliceRole r) {
+    return r == SliceRole::HostOp || r == SliceRole::Runtime || r == SliceRole::UserAnnotation ||
+           r == SliceRole::StepMarker;
+}
+
+bool isDeviceActivity(SliceRole r) { return r == SliceRole::Kernel || r == SliceRole::Memcpy || r == SliceRole::Memset; }
+
+// Which slices are events of the table, and the row key of each.
+class EventKeys {
+public:
+    EventKeys(const ClassifiedTrace& ct, const TorchOpsOptions& o) : ct_(ct), t_(*ct.trace), o_(o) {
+        inputDims_ = t_.strings.find("Input Dims");
+        callStack_ = t_.strings.find("Call stack");
+        pythonFunction_ = t_.strings.find("python_function");
+    }
+
+    // A CPU-side event on a host thread.
+    bool isCpuEvent(TrackIndex ti, uint32_t i) const {
+        return t_.tracks[ti].kind == TrackKind::Thread && !ct_.trackSkipped[ti] && !ct_.trackOnDevice[ti] &&
+               isCpuSide(ct_.roles[ti][i]);
+    }
+    // The nearest enclosing CPU-side event on the same thread (kNoIndex: none).
+    uint32_t cpuParent(TrackIndex ti, uint32_t i) const {
+        const auto& parents = ct_.parents[ti];
+        uint32_t p = parents[i];
+        while (p != kNoIndex && !isCpuSide(ct_.roles[ti][p])) p = parents[p];
+        return p;
+    }
+
+    std::string key(SliceRef s, bool device, TorchOpRow* fill = nullptr) const {
+        const SliceColumns& c = t_.tracks[s.track].slices;
+        std::string name(t_.str(c.name[s.index]));
+        std::string shapes, stack;
+        if (!device && o_.groupByInputShapes && inputDims_ != kNoIndex) shapes = sliceArgText(t_, s, "Input Dims");
+        if (!device && o_.groupByStackFrames > 0) stack = stackOf(s);
+        std::string k;
+        k.reserve(name.size() + shapes.size() + stack.size() + 3);
+        k += device ? 'd' : 'c';
+        k += name;
+        k += '\x1f';
+        k += shapes;
+        k += '\x1f';
+        k += stack;
+        if (fill) {
+            fill->name = std::move(name);
+            fill->inputShapes = std::move(shapes);
+            fill->stack = std::move(stack);
+            fill->onDevice = device;
+        }
+        return k;
+    }
+
+    bool traceHasInputShapes() const { return inputDims_ != kNoIndex; }
+    bool traceHasStacks() const { return callStack_ != kNoIndex || pythonFunction_ != kNoIndex; }
+
+private:
+    const ClassifiedTrace& ct_;
+    const Trace& t_;
+    TorchOpsOptions o_;
+    StringId inputDims_ = kNoIndex, callStack_ = kNoIndex, pythonFunction_ = kNoIndex;
+
+    // The top N frames, innermost first: the "Call stack" arg where Kineto wrote one
+    // ("file.py(12): f;file.py(3): g", innermost first), else the enclosing Python frames.
+    std::string stackOf(SliceRef s) const {
+        std::vector<std::string> frames;
+        const std::string arg = callStack_ != kNoIndex ? sliceArgText(t_, s, "Call stack") : std::string();
+        if (!arg.empty()) {
+            size_t b = 0;
+            while (b <= arg.size() && frames.size() < o_.groupByStackFrames) {
+                const size_t e = arg.find(';', b);
+                std::string f = arg.substr(b, e == std::string::npos ? std::string::npos : e - b);
+                if (!f.empty()) frames.push_back(std::move(f));
+                if (e == std::string::npos) break;
+                b = e + 1;
+            }
+        } else if (pythonFunction_ != kNoIndex) {
+            const SliceColumns& c = t_.tracks[s.track].slices;
+            const auto& parents = ct_.parents[s.track];
+            for (uint32_t p = parents[s.index]; p != kNoIndex && frames.size() < o_.groupByStackFrames; p = parents[p])
+                if (c.category[p] == pythonFunction_) frames.emplace_back(t_.str(c.name[p]));
+        }
+        std::string out;
+        for (const std::string& f : frames) out += (out.empty() ? "" : "\n") + f;
+        return out;
+    }
+};
+
+}  // namespace
+
+TorchOpsResult computeTorchOps(const Trace& trace, const TorchOpsOptions& options) {
+    return computeTorchOps(classifyTrace(trace), options);
+}
+
+TorchOpsResult computeTorchOps(const ClassifiedTrace& ct, const TorchOpsOptions& options) {
+    const Trace& t = *ct.trace;
+    const EventKeys keys(ct, options);
+    TorchOpsResult res;
+    res.options = options;
+    res.hasInputShapes = keys.traceHasInputShapes();
+    res.hasStacks = keys.traceHasStacks();
+
+    // Per CPU event: self CPU, own (self) CUDA and subtree CUDA time.
+    std::vector<std::vector<TimeNs>> selfCpu(t.tracks.size()), selfCuda(t.tracks.size()), cudaTotal(t.tracks.size());
+    for (TrackIndex ti = 0; ti < t.tracks.size(); ++ti) {
+        const SliceColumns& c = t.tracks[ti].slices;
+        if (t.tracks[ti].kind != TrackKind::Thread || ct.trackSkipped[ti] || ct.trackOnDevice[ti]) continue;
+        selfCpu[ti].assign(c.size(), 0);
+        selfCuda[ti].assign(c.size(), 0);
+        cudaTotal[ti].assign(c.size(), 0);
+        for (uint32_t i = 0; i < c.size(); ++i) {
+            if (!keys.isCpuEvent(ti, i)) continue;
+            selfCpu[ti][i] += c.duration[i];
+            const uint32_t p = keys.cpuParent(ti, i);
+            if (p != kNoIndex) selfCpu[ti][p] -= c.duration[i];
+        }
+    }
+
+    std::unordered_map<std::string, size_t> rowOf;
+    auto rowFor = [&](SliceRef s, bool device) -> TorchOpRow& {
+        TorchOpRow fresh;
+        const std::string k = keys.key(s, device, &fresh);
+        auto [it, inserted] = rowOf.try_emplace(k, res.rows.size());
+        if (inserted) res.rows.push_back(std::move(fresh));
+        return res.rows[it->second];
+    };
+
+    // Device activity: its own row, and the CPU events above its launch.
+    for (TrackIndex ti = 0; ti < t.tracks.size(); ++ti) {
+        const SliceColumns& c = t.tracks[ti].slices;
+        if (ct.trackSkipped[ti] || !ct.trackOnDevice[ti]) continue;
+        for (uint32_t i = 0; i < c.size(); ++i) {
+            if (!isDeviceActivity(ct.roles[ti][i])) continue;
+            const TimeNs dur = c.duration[i];
+            TorchOpRow& row = rowFor({ti, i}, true);
+            ++row.calls;
+            row.selfCudaNs += dur;
+            row.cudaTotalNs += dur;
+            const SliceRef launch = launchOf(ct, {ti, i});
+            if (!launch.valid() || selfCuda[launch.track].empty()) continue;
+            uint32_t p = keys.cpuParent(launch.track, launch.index);
+            if (p != kNoIndex) selfCuda[launch.track][p] += dur;
+            for (; p != kNoIndex; p = keys.cpuParent(launch.track, p)) cudaTotal[launch.track][p] += dur;
+        }
+    }
+
+    for (TrackIndex ti = 0; ti < t.tracks.size(); ++ti) {
+        if (selfCpu[ti].empty()) continue;
+        const SliceColumns& c = t.tracks[ti].slices;
+        for (uint32_t i = 0; i < c.size(); ++i) {
+            if (!keys.isCpuEvent(ti, i)) continue;
+            TorchOpRow& row = rowFor({ti, i}, false);
+            ++row.calls;
+            row.cpuTotalNs += c.duration[i];
+            row.selfCpuNs += selfCpu[ti][i];
+            row.selfCudaNs += selfCuda[ti][i];
+            row.cudaTotalNs += cudaTotal[ti][i];
+        }
+    }
+
+    for (const TorchOpRow& r : res.rows) {
+        res.totalSelfCpuNs += r.selfCpuNs;
+        if (r.onDevice) res.totalSelfCudaNs += r.selfCudaNs;
+    }
+    auto pct = [](TimeNs v, TimeNs total) { return total > 0 ? 100.0 * double(v) / double(total) : 0.0; };
+    for (TorchOpRow& r : res.rows) {
+        r.selfCpuPercent = pct(r.selfCpuNs, res.totalSelfCpuNs);
+        r.cpuTotalPercent = pct(r.cpuTotalNs, res.totalSelfCpuNs);
+        r.selfCudaPercent = pct(r.selfCudaNs, res.totalSelfCudaNs);
+        r.cudaTotalPercent = pct(r.cudaTotalNs, res.totalSelfCudaNs);
+    }
+    std::sort(res.rows.begin(), res.rows.end(), [](const TorchOpRow& a, const TorchOpRow& b) {
+        if (a.onDevice != b.onDevice) return !a.onDevice;
+        const TimeNs ka = a.onDevice ? a.cudaTotalNs : a.cpuTotalNs, kb = b.onDevice ? b.cudaTotalNs : b.cpuTotalNs;
+        if (ka != kb) return ka > kb;
+        return std::tie(a.name, a.inputShapes, a.stack) < std::tie(b.name, b.inputShapes, b.stack);
+    });
+    return res;
+}
+
+namespace {
+
+// Calls visit(slice, row) for every event counted in `result`, in track/time order.
+template <typename Visit>
+void forEachCountedEvent(const Trace& trace, const TorchOpsResult& result, Visit visit) {
+    const ClassifiedTrace ct = classifyTrace(trace);
+    const EventKeys keys(ct, result.options);
+    std::unordered_map<std::string, uint32_t> rowOfKey;
+    for (size_t r = 0; r < result.rows.size(); ++r) {
+        const TorchOpRow& row = result.rows[r];
+        std::string k;
+        k += row.onDevice ? 'd' : 'c';
+        k += row.name + '\x1f' + row.inputShapes + '\x1f' + row.stack;
+        rowOfKey.emplace(std::move(k), uint32_t(r));
+    }
+    for (TrackIndex ti = 0; ti < trace.tracks.size(); ++ti) {
+        if (ct.trackSkipped[ti]) continue;
+        const bool device = ct.trackOnDevice[ti];
+        const size_t n = trace.tracks[ti].slices.size();
+        for (uint32_t i = 0; i < n; ++i) {
+            if (device ? !isDeviceActivity(ct.roles[ti][i]) : !keys.isCpuEvent(ti, i)) continue;
+            auto it = rowOfKey.find(keys.key({ti, i}, device));
+            if (it != rowOfKey.end()) visit(SliceRef{ti, i}, it->second);
+        }
+    }
+}
+
+}  // namespace
+
+std::vector<SliceRef> occurrencesOf(const Trace& trace, const TorchOpsResult& result, size_t row) {
+    std::vector<SliceRef> out;
+    if (row >= result.rows.size()) return out;
+    forEachCountedEvent(trace, result, [&](SliceRef s, uint32_t r) {
+        if (r == row) out.push_back(s);
+    });
+    return out;
+}
+
+SliceRowIndex sliceRowIndexOf(const Trace& trace, const TorchOpsResult& result) {
+    SliceRowIndex index;
+    forEachCountedEvent(trace, result, [&](SliceRef s, uint32_t r) { index.add(s, r); });
+    index.finish();
+    return index;
+}
+
+}  // namespace tracescope

@@ -1,0 +1,74 @@
+// PyTorch's own op table: the numbers of torch.profiler's
+// `prof.key_averages().table()`, so PyTorch users can hold ours against theirs.
+//
+// It follows torch.profiler's function-event tree (torch/autograd/profiler_util.py), not
+// XProf's op convention (op_stats.h, which folds runtime calls into their op):
+//  * CPU-side events: cpu_op, user_annotation (record_function, ProfilerStep#N),
+//    cuda_runtime and cuda_driver slices on host threads (old Kineto: Operator, Runtime,
+//    Driver). Python frames (python_function) are not events: they are transparent, an
+//    event's parent is the nearest enclosing CPU-side event on its thread.
+//  * CPU total = duration; Self CPU = duration minus the durations of the event's direct
+//    CPU-side children (runtime calls included).
+//  * Self CUDA = device time (kernels, memcpy, memset) launched by runtime calls that are
+//    direct children of the event, matched by correlation id (or the launch flow);
+//    CUDA total = launched anywhere below the event. A runtime call's own row has none.
+//  * Device rows: each kernel / memcpy / memset name is a row of its own whose Self CUDA
+//    and CUDA total are its device time, as in recent torch.profiler tables.
+//  * Percentages as torch's table prints them: Self CPU % and CPU total % of the sum of
+//    Self CPU over all rows; Self CUDA % and CUDA total % of the sum of the device rows'
+//    device time.
+// Rows are keyed by name (and by the "Input Dims" arg / the top N stack frames when asked),
+// CPU and device rows apart.
+#pragma once
+
+#include "model/analysis/op_classify.h"
+#include "model/analysis/slice_row_index.h"
+#include "model/trace/trace.h"
+
+#include <string>
+#include <vector>
+
+namespace tracescope {
+
+struct TorchOpsOptions {
+    bool groupByInputShapes = false;  // key_averages(group_by_input_shape=True)
+    size_t groupByStackFrames = 0;    // key_averages(group_by_stack_n=N); 0 = off
+};
+
+struct TorchOpRow {
+    std::string name;
+    std::string inputShapes;  // grouped by shape: the events' "Input Dims" ("" when absent)
+    std::string stack;        // grouped by stack: the top frames, innermost first, one per line
+    bool onDevice = false;    // a kernel / memcpy / memset row
+    uint64_t calls = 0;
+    TimeNs cpuTotalNs = 0;
+    TimeNs selfCpuNs = 0;
+    TimeNs cudaTotalNs = 0;
+    TimeNs selfCudaNs = 0;
+    double selfCpuPercent = 0;
+    double cpuTotalPercent = 0;
+    double selfCudaPercent = 0;
+    double cudaTotalPercent = 0;
+
+    double cpuAvgNs() const { return calls ? double(cpuTotalNs) / double(calls) : 0; }
+    double cudaAvgNs() const { return calls ? double(cudaTotalNs) / double(calls) : 0; }
+};
+
+struct TorchOpsResult {
+    TorchOpsOptions options;
+    std::vector<TorchOpRow> rows;  // CPU rows by CPU total descending, then device rows by CUDA total
+    TimeNs totalSelfCpuNs = 0;     // the denominators of the percentages
+    TimeNs totalSelfCudaNs = 0;
+    bool hasInputShapes = false;   // some event carries "Input Dims" (record_shapes=True)
+    bool hasStacks = false;        // some event has a call stack (with_stack=True)
+};
+
+TorchOpsResult computeTorchOps(const ClassifiedTrace& ct, const TorchOpsOptions& options = {});
+TorchOpsResult computeTorchOps(const Trace& trace, const TorchOpsOptions& options = {});
+
+// The slices aggregated into rows[row], in track/time order.
+std::vector<SliceRef> occurrencesOf(const Trace& trace, const TorchOpsResult& result, size_t row);
+// Every counted slice's row, in one pass.
+SliceRowIndex sliceRowIndexOf(const Trace& trace, const TorchOpsResult& result);
+
+}  // namespace tracescope

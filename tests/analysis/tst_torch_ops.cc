@@ -1,0 +1,203 @@
+// PyTorch's key_averages() table: hand-built event trees with the arithmetic in comments,
+// and the real Kineto traces against tests/tools/torch_ops_sums.py (stdlib Python over the
+// raw JSON) -> data/torch_ops_reference.json: calls exact, times within 1 µs per call.
+#include "model/analysis/torch_ops.h"
+#include "model/import/import.h"
+#include "model/trace/trace_builder.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QtTest>
+
+#include <fstream>
+#include <map>
+
+using namespace tracescope;
+using nlohmann::json;
+
+namespace {
+
+const TorchOpRow* findRow(const TorchOpsResult& r, const std::string& name, bool device = false) {
+    for (const auto& row : r.rows)
+        if (row.name == name && row.onDevice == device) return &row;
+    return nullptr;
+}
+
+// A host thread and a GPU stream, with helpers for ops, launches and kernels.
+struct Fixture {
+    TraceBuilder b{"chrome-json"};
+    TrackIndex host, stream;
+    Fixture() {
+        host = b.addTrack(b.addProcess(ProcessKind::Host, 1, "python3"), TrackKind::Thread, "main", 1);
+        stream = b.addTrack(b.addProcess(ProcessKind::Device, 0, "GPU 0"), TrackKind::Thread, "stream 7", 7);
+    }
+    void slice(TimeNs start, TimeNs dur, const char* name, const char* cat, ArgsWriter args = {}) {
+        b.addSlice(host, start, dur, b.intern(name), b.intern(cat), args);
+    }
+    ArgsWriter correlation(int64_t id) {
+        ArgsWriter w;
+        w.add(b.intern("correlation"), ArgValue::integer(id));
+        return w;
+    }
+    void launch(TimeNs start, TimeNs dur, int64_t corr, const char* name = "cudaLaunchKernel") {
+        slice(start, dur, name, "cuda_runtime", correlation(corr));
+    }
+    void kernel(TimeNs start, TimeNs dur, int64_t corr, const char* name) {
+        b.addSlice(stream, start, dur, b.intern(name), b.intern("kernel"), correlation(corr));
+    }
+};
+
+}  // namespace
+
+class TestTorchOps : public QObject {
+    Q_OBJECT
+
+private slots:
+    // A [0,100) > B [10,50) > launch [20,30) -> K1 (20 ns); A > launch [60,65) -> K2 (10 ns).
+    // Self CPU: A = 100 - 40 (B) - 5 (its launch) = 55; B = 40 - 10 = 30; launches 10 + 5.
+    // Self CUDA: A = 10 (K2, its direct launch), B = 20 (K1); CUDA total: A = 30, B = 20.
+    void nestedOpsWithRuntimeCalls() {
+        Fixture f;
+        f.slice(0, 100, "A", "cpu_op");
+        f.slice(10, 40, "B", "cpu_op");
+        f.launch(20, 10, 1);
+        f.launch(60, 5, 2);
+        f.kernel(60, 20, 1, "K1");
+        f.kernel(90, 10, 2, "K2");
+        auto trace = f.b.finish();
+        const TorchOpsResult r = computeTorchOps(*trace);
+        const TorchOpRow *a = findRow(r, "A"), *b = findRow(r, "B"), *l = findRow(r, "cudaLaunchKernel");
+        QVERIFY(a && b && l);
+        QCOMPARE(a->selfCpuNs, TimeNs(55));
+        QCOMPARE(a->cpuTotalNs, TimeNs(100));
+        QCOMPARE(b->selfCpuNs, TimeNs(30));
+        QCOMPARE(l->calls, uint64_t(2));
+        QCOMPARE(l->selfCpuNs, TimeNs(15));
+        QCOMPARE(a->selfCudaNs, TimeNs(10));
+        QCOMPARE(a->cudaTotalNs, TimeNs(30));
+        QCOMPARE(b->selfCudaNs, TimeNs(20));
+        QCOMPARE(b->cudaTotalNs, TimeNs(20));
+        QCOMPARE(l->selfCudaNs, TimeNs(0));  // as in torch's table: the launch itself has no CUDA time
+        QCOMPARE(l->cudaTotalNs, TimeNs(0));
+        const TorchOpRow* k1 = findRow(r, "K1", true);
+        QVERIFY(k1);
+        QCOMPARE(k1->selfCudaNs, TimeNs(20));
+        QCOMPARE(k1->cpuTotalNs, TimeNs(0));
+        QCOMPARE(r.totalSelfCpuNs, TimeNs(100));
+        QCOMPARE(r.totalSelfCudaNs, TimeNs(30));  // device rows only
+        QCOMPARE(a->selfCudaPercent, 100.0 * 10 / 30);
+        QCOMPARE(a->cpuTotalPercent, 100.0);
+    }
+
+    // record_function("fwd") [0,50) > launch [10,20) -> K (7 ns): the annotation is the parent.
+    void runtimeCallUnderAnnotation() {
+        Fixture f;
+        f.slice(0, 50, "fwd", "user_annotation");
+        f.launch(10, 10, 3);
+        f.kernel(30, 7, 3, "K");
+        auto trace = f.b.finish();
+        const TorchOpsResult r = computeTorchOps(*trace);
+        const TorchOpRow* fwd = findRow(r, "fwd");
+        QVERIFY(fwd);
+        QCOMPARE(fwd->selfCudaNs, TimeNs(7));
+        QCOMPARE(fwd->selfCpuNs, TimeNs(40));
+    }
+
+    // A CUDA graph: one cudaGraphLaunch (correlation 9) runs three kernels of 5 ns.
+    void cudaGraphLaunchWithSeveralKernels() {
+        Fixture f;
+        f.slice(0, 100, "graph_replay", "cpu_op");
+        f.launch(10, 20, 9, "cudaGraphLaunch");
+        f.kernel(40, 5, 9, "G1");
+        f.kernel(50, 5, 9, "G2");
+        f.kernel(60, 5, 9, "G3");
+        auto trace = f.b.finish();
+        const TorchOpsResult r = computeTorchOps(*trace);
+        QCOMPARE(findRow(r, "graph_replay")->selfCudaNs, TimeNs(15));
+        QCOMPARE(findRow(r, "cudaGraphLaunch")->selfCudaNs, TimeNs(0));
+        QCOMPARE(r.totalSelfCudaNs, TimeNs(15));
+    }
+
+    // X [0,100) > python frame P [10,90) > Y [20,60): P is not an event, so X's child is Y.
+    void pythonFramesAreTransparent() {
+        Fixture f;
+        f.slice(0, 100, "X", "cpu_op");
+        f.slice(10, 80, "model.py(3): forward", "python_function");
+        f.slice(20, 40, "Y", "cpu_op");
+        auto trace = f.b.finish();
+        const TorchOpsResult r = computeTorchOps(*trace);
+        QCOMPARE(findRow(r, "X")->selfCpuNs, TimeNs(60));
+        QVERIFY(!findRow(r, "model.py(3): forward"));
+        // Grouped by the top stack frame, Y keeps its Python caller.
+        TorchOpsOptions o;
+        o.groupByStackFrames = 1;
+        const TorchOpsResult s = computeTorchOps(*trace, o);
+        QCOMPARE(findRow(s, "Y")->stack, std::string("model.py(3): forward"));
+        QCOMPARE(findRow(s, "X")->stack, std::string());
+    }
+
+    // Two aten::mm calls with other input shapes: one row, or two when grouped by shape.
+    void groupByInputShapes() {
+        Fixture f;
+        auto dims = [&](const char* text) {
+            ArgsWriter w;
+            w.add(f.b.intern("Input Dims"), ArgValue::json(f.b.intern(text)));
+            return w;
+        };
+        f.slice(0, 10, "aten::mm", "cpu_op", dims("[[8, 4], [4, 2]]"));
+        f.slice(20, 10, "aten::mm", "cpu_op", dims("[[8, 4], [4, 2]]"));
+        f.slice(40, 30, "aten::mm", "cpu_op", dims("[[64, 32], [32, 16]]"));
+        auto trace = f.b.finish();
+        QCOMPARE(computeTorchOps(*trace).rows.size(), size_t(1));
+        TorchOpsOptions o;
+        o.groupByInputShapes = true;
+        const TorchOpsResult r = computeTorchOps(*trace, o);
+        QVERIFY(r.hasInputShapes);
+        QCOMPARE(r.rows.size(), size_t(2));
+        QCOMPARE(r.rows[0].cpuTotalNs, TimeNs(30));  // the 64x32 call first (CPU total descending)
+        QCOMPARE(r.rows[1].calls, uint64_t(2));
+        QVERIFY(r.rows[0].inputShapes != r.rows[1].inputShapes);
+        // Navigation: each row's occurrences are its own calls.
+        QCOMPARE(occurrencesOf(*trace, r, 1).size(), size_t(2));
+        const SliceRowIndex index = sliceRowIndexOf(*trace, r);
+        QCOMPARE(index.size(), size_t(3));
+    }
+
+    void realFiles_data() {
+        QTest::addColumn<QString>("file");
+        for (const char* f : {"gpu/torch_mlp_memory_h100.json", "gpu/torch2.11_cu130_h100_kineto_trace.json.gz",
+                              "public/hta/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz",
+                              "public/kineto/worker0.1623143089861.pt.trace.json.gz",
+                              "public/hta/df_index_resolver.json.gz"})
+            QTest::newRow(f) << QString::fromLatin1(f);
+    }
+    void realFiles() {
+        QFETCH(QString, file);
+        std::ifstream in(std::string(TRACESCOPE_TEST_DATA_DIR) + "/torch_ops_reference.json");
+        const std::string path = file.toStdString();
+        const json ref = json::parse(in)[path.substr(path.rfind('/') + 1)];
+        QVERIFY(!ref.is_null());
+        ImportResult imported = importTrace(std::string(TRACESCOPE_SHARED_DIR) + "/testdata/" + path);
+        QVERIFY(imported.ok());
+        const TorchOpsResult r = computeTorchOps(*imported.trace);
+        std::map<std::pair<std::string, bool>, const TorchOpRow*> ours;
+        for (const auto& row : r.rows) ours[{row.name, row.onDevice}] = &row;
+        QCOMPARE(ours.size(), ref["rows"].size());
+        for (const auto& want : ref["rows"]) {
+            const std::string name = want["name"];
+            auto it = ours.find({name, want["on_device"].get<bool>()});
+            QVERIFY2(it != ours.end(), name.c_str());
+            const TorchOpRow& got = *it->second;
+            QCOMPARE(got.calls, want["calls"].get<uint64_t>());
+            const TimeNs tolerance = TimeNs(1000) * TimeNs(got.calls);
+            for (auto [field, value] : {std::pair{"cpu_total_ns", got.cpuTotalNs}, {"self_cpu_ns", got.selfCpuNs},
+                                        {"self_cuda_ns", got.selfCudaNs}, {"cuda_total_ns", got.cudaTotalNs}})
+                QVERIFY2(std::llabs(value - want[field].get<TimeNs>()) <= tolerance, (name + " " + field).c_str());
+        }
+        QVERIFY(std::llabs(r.totalSelfCpuNs - ref["self_cpu_total_ns"].get<TimeNs>()) <= 1000);
+        QVERIFY(std::llabs(r.totalSelfCudaNs - ref["self_cuda_total_ns"].get<TimeNs>()) <= 1000);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestTorchOps)
+#include "tst_torch_ops.moc"

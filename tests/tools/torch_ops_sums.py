@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""torch.profiler's key_averages() table of Kineto Chrome JSON traces, computed straight from
+the JSON with the standard library only (no TraceScope code). Times are exact integer ns.
+
+The event tree as torch.profiler builds it:
+  CPU-side events: ph "X" slices of categories cpu_op, user_annotation, cuda_runtime,
+  cuda_driver (old Kineto: Operator, Runtime, Driver) on host pids. On each (pid, tid) an
+  event's parent is the innermost CPU-side event containing it; other slices (python_function,
+  ...) are ignored, so they are transparent.
+  Device activity: kernel, gpu_memcpy, gpu_memset (old: Kernel, Memcpy, Memset), linked to the
+  runtime call with the same args.correlation.
+
+Per row (name, CPU rows and device rows apart):
+  calls, cpu_total_ns (sum of durations), self_cpu_ns (duration minus the durations of direct
+  CPU-side children), self_cuda_ns (device time launched by runtime calls that are direct
+  children), cuda_total_ns (launched anywhere below the event). Device rows: calls, and their
+  device time as self_cuda_ns and cuda_total_ns.
+Totals: self_cpu_total_ns (sum of self CPU of all rows), self_cuda_total_ns (sum over device rows).
+
+  torch_ops_sums.py FILE...   (.json or .json.gz) -> JSON on stdout, keyed by file name
+"""
+import decimal
+import gzip
+import json
+import os
+import sys
+
+CPU_CATS = ("cpu_op", "user_annotation", "cuda_runtime", "cuda_driver", "Operator", "Runtime", "Driver")
+RUNTIME_CATS = ("cuda_runtime", "cuda_driver", "Runtime", "Driver")
+DEVICE_CATS = ("kernel", "gpu_memcpy", "gpu_memset", "Kernel", "Memcpy", "Memset")
+
+
+def to_ns(v):
+    return int((decimal.Decimal(v) * 1000).to_integral_value(rounding=decimal.ROUND_HALF_EVEN))
+
+
+def load(path):
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as f:
+        data = json.load(f, parse_float=decimal.Decimal)
+    return data["traceEvents"] if isinstance(data, dict) else data
+
+
+def summarize(path):
+    cpu_by_thread = {}
+    devices = []
+    for e in load(path):
+        if not isinstance(e, dict) or e.get("ph") != "X":
+            continue
+        cat = e.get("cat")
+        ev = {"name": e.get("name", ""), "ts": to_ns(e["ts"]), "dur": to_ns(e.get("dur", 0)),
+              "corr": (e.get("args") or {}).get("correlation"), "cat": cat}
+        if cat in CPU_CATS:
+            cpu_by_thread.setdefault((str(e.get("pid")), str(e.get("tid"))), []).append(ev)
+        elif cat in DEVICE_CATS:
+            devices.append(ev)
+
+    runtime_by_corr = {}
+    for events in cpu_by_thread.values():
+        events.sort(key=lambda x: (x["ts"], -x["dur"]))
+        stack = []
+        for ev in events:
+            while stack and not (stack[-1]["ts"] <= ev["ts"] and ev["ts"] + ev["dur"] <= stack[-1]["ts"] + stack[-1]["dur"]):
+                stack.pop()
+            ev["parent"] = stack[-1] if stack else None
+            ev["self_cpu"] = ev["dur"]
+            ev["self_cuda"] = ev["cuda_total"] = 0
+            if ev["parent"] is not None:
+                ev["parent"]["self_cpu"] -= ev["dur"]
+            stack.append(ev)
+            if ev["cat"] in RUNTIME_CATS and ev["corr"] is not None:
+                runtime_by_corr[int(ev["corr"])] = ev
+
+    rows = {}
+
+    def row(name, device):
+        return rows.setdefault((name, device), {"name": name, "on_device": device, "calls": 0, "cpu_total_ns": 0,
+                                                "self_cpu_ns": 0, "self_cuda_ns": 0, "cuda_total_ns": 0})
+
+    for d in devices:
+        r = row(d["name"], True)
+        r["calls"] += 1
+        r["self_cuda_ns"] += d["dur"]
+        r["cuda_total_ns"] += d["dur"]
+        launch = runtime_by_corr.get(int(d["corr"])) if d["corr"] is not None else None
+        if launch is None:
+            continue
+        p = launch["parent"]
+        if p is not None:
+            p["self_cuda"] += d["dur"]
+        while p is not None:
+            p["cuda_total"] += d["dur"]
+            p = p["parent"]
+
+    for events in cpu_by_thread.values():
+        for ev in events:
+            r = row(ev["name"], False)
+            r["calls"] += 1
+            r["cpu_total_ns"] += ev["dur"]
+            r["self_cpu_ns"] += ev["self_cpu"]
+            r["self_cuda_ns"] += ev["self_cuda"]
+            r["cuda_total_ns"] += ev["cuda_total"]
+
+    out = sorted(rows.values(), key=lambda r: (r["on_device"], r["name"]))
+    return {
+        "self_cpu_total_ns": sum(r["self_cpu_ns"] for r in out),
+        "self_cuda_total_ns": sum(r["self_cuda_ns"] for r in out if r["on_device"]),
+        "rows": out,
+    }
+
+
+def main(argv):
+    print(json.dumps({os.path.basename(p): summarize(p) for p in argv}, indent=1, sort_keys=True))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
