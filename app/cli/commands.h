@@ -14,6 +14,7 @@ int runKernels(const Args& args);
 int runOverview(const Args& args);
 int runInputPipeline(const Args& args);
 int runScopes(const Args& args);
+int runTorchOps(const Args& args);
 int runConvert(const Args& args);
 
 // Helpers shared by commands.

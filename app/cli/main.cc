@@ -57,6 +57,8 @@ void usage() {
                  "  overview FILE [--json]      run environment, steps, step-time breakdown, verdict\n"
                  "  input-pipeline FILE [--json] device input wait per step, host input ops\n"
                  "  scopes FILE [--json] [--depth N]  op time by name scope, op-type view\n"
+                 "  torch-ops FILE [--csv|--json] [--group-by-shape] [--group-by-stack N] [--sort KEY]\n"
+                 "                              PyTorch's key_averages() table (Self CPU, Self CUDA, calls)\n"
                  "  convert FILE --to chrome-json OUT.json[.gz]\n"
                  "                              write the trace as Chrome trace JSON (gzip for .gz)\n"
                  "every command:\n"
@@ -76,6 +78,7 @@ int main(int argc, char** argv) {
         {"overview", runOverview},
         {"input-pipeline", runInputPipeline},
         {"scopes", runScopes},
+        {"torch-ops", runTorchOps},
         {"convert", runConvert},
     };
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {

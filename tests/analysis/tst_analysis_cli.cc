@@ -164,6 +164,33 @@ private slots:
         }
     }
 
+    // torch-ops: torch.profiler's column names, --sort on any key, CSV, grouping by shape.
+    void torchOps() {
+        Run r = cli({"torch-ops", torchFile(), "--json", "--sort", "self_cuda_ns"});
+        QCOMPARE(r.rc, 0);
+        json j = json::parse(r.out.toStdString());
+        QCOMPARE(j["convention"].get<std::string>(), std::string("torch.profiler key_averages"));
+        QVERIFY(j["rows"].size() > 10);
+        int64_t previous = INT64_MAX;
+        for (const auto& row : j["rows"]) {
+            for (const char* key : {"name", "calls", "cpu_total_ns", "self_cpu_ns", "self_cuda_ns", "cuda_total_ns"})
+                QVERIFY2(row.contains(key), key);
+            QVERIFY(row["self_cuda_ns"].get<int64_t>() <= previous);  // sorted, largest first
+            previous = row["self_cuda_ns"].get<int64_t>();
+        }
+        r = cli({"torch-ops", torchFile(), "--json", "--group-by-shape"});
+        QCOMPARE(r.rc, 0);
+        j = json::parse(r.out.toStdString());
+        QVERIFY(j["has_input_shapes"].get<bool>());
+        bool shaped = false;
+        for (const auto& row : j["rows"]) shaped = shaped || !row["input_shapes"].get<std::string>().empty();
+        QVERIFY(shaped);
+        r = cli({"torch-ops", torchFile(), "--csv"});
+        QCOMPARE(r.rc, 0);
+        QVERIFY(r.out.startsWith("name,on_device,calls,self_cpu_ns,"));
+        QCOMPARE(cli({"torch-ops", torchFile(), "--sort", "no_such_column"}).rc, 2);
+    }
+
     void errors() {
         QCOMPARE(cli({"stats"}).rc, 2);
         QCOMPARE(cli({"stats", torchFile(), "--by", "colour"}).rc, 2);
