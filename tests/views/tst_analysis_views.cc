@@ -16,6 +16,7 @@
 #include "views/tables/scope_tree_view.h"
 #include "views/tables/table_filter_proxy.h"
 #include "views/tables/table_page.h"
+#include "views/tables/torch_ops_table.h"
 #include "views/trace_selection.h"
 #include "views/view_catalog.h"
 
@@ -37,6 +38,14 @@ namespace {
 bool waitForResult(AnalysisView& view, const std::shared_ptr<const Trace>& trace) {
     QSignalSpy ready(&view, &AnalysisView::resultReady);
     view.setTrace(trace);
+    return ready.wait(20000) && !view.isComputing();
+}
+
+// Op Stats in XProf's convention (Chrome JSON traces open in PyTorch's key_averages mode).
+bool waitForXProfResult(OpStatsView& view, const std::shared_ptr<const Trace>& trace) {
+    if (!waitForResult(view, trace)) return false;
+    QSignalSpy ready(&view, &AnalysisView::resultReady);
+    view.setConvention(OpStatsView::Convention::XProf);
     return ready.wait(20000) && !view.isComputing();
 }
 
@@ -97,7 +106,7 @@ private slots:
         view.setSelection(&selection);
         view.resize(1400, 900);
         view.show();
-        QVERIFY(waitForResult(view, trace_));
+        QVERIFY(waitForXProfResult(view, trace_));
         auto& model = *view.model();
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QAbstractItemModelTester proxyTester(view.table()->proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -162,9 +171,54 @@ private slots:
         QCOMPARE(model.rowCount(), 2);
     }
 
+    // A Chrome JSON trace opens in PyTorch's convention. By hand (view_test_traces.h):
+    // aten::mm 2 calls, CPU total 300 + 200, Self CPU 470 (minus its launches 20 + 10),
+    // Self CUDA 150 + 100; ProfilerStep#1 Self CPU 1000 - 30 - 300 - 100 = 570 (the
+    // nn.Module python frame is transparent); the sgemm kernel is a device row of 250.
+    void opStatsPyTorchConvention() {
+        OpStatsView view;
+        TraceSelection selection;
+        view.setSelection(&selection);
+        view.resize(1400, 900);
+        view.show();
+        QVERIFY(waitForResult(view, trace_));
+        QCOMPARE(view.convention(), OpStatsView::Convention::PyTorch);
+        QVERIFY(view.torchResult());
+        auto& model = *view.torchTable()->model();
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const int mm = findRow(model, TorchOpsTable::Name, "aten::mm");
+        const int step = findRow(model, TorchOpsTable::Name, "ProfilerStep#1");
+        const int sgemm = findRow(model, TorchOpsTable::Name, "volta_sgemm_128x64_nn");
+        QVERIFY(mm >= 0 && step >= 0 && sgemm >= 0);
+        QCOMPARE(raw(model, mm, TorchOpsTable::Calls), 2);
+        QCOMPARE(raw(model, mm, TorchOpsTable::CpuTotal), 500);
+        QCOMPARE(raw(model, mm, TorchOpsTable::SelfCpu), 470);
+        QCOMPARE(raw(model, mm, TorchOpsTable::SelfCuda), 250);
+        QCOMPARE(raw(model, step, TorchOpsTable::SelfCpu), 570);
+        QCOMPARE(raw(model, sgemm, TorchOpsTable::SelfCuda), 250);
+        QCOMPARE(raw(model, sgemm, TorchOpsTable::CpuTotal), 0);
+
+        // Double-click aten::mm: its two calls on the host thread.
+        QSignalSpy spy(&selection, &TraceSelection::slicesHighlighted);
+        doubleClickSourceRow(*view.torchTable()->table(), mm);
+        QCOMPARE(spy.size(), 1);
+        QCOMPARE(highlighted(spy), (std::vector<SliceRef>{{kHostTrack, 3}, {kHostTrack, 8}}));
+        // A launch selected in the timeline selects the cudaLaunchKernel row.
+        selection.selectSlice({kHostTrack, 6});
+        QCOMPARE(view.torchTable()->table()->currentSourceRow(), findRow(model, TorchOpsTable::Name, "cudaLaunchKernel"));
+
+        // Grouping by shape recomputes; this trace has no "Input Dims", so the box is off.
+        QVERIFY(!view.torchTable()->groupByShapeBox()->isEnabled());
+        // Back to XProf's convention: its table fills.
+        QSignalSpy ready(&view, &AnalysisView::resultReady);
+        view.setConvention(OpStatsView::Convention::XProf);
+        QVERIFY(ready.wait(20000));
+        QVERIFY(view.model()->rowCount() > 0);
+    }
+
     void opStatsCsvMatchesRows() {
         OpStatsView view;
-        QVERIFY(waitForResult(view, trace_));
+        QVERIFY(waitForXProfResult(view, trace_));
         TablePage& page = *view.table();
         const QString csv = page.csv();
         QStringList lines = csv.split("\r\n", Qt::SkipEmptyParts);
@@ -347,7 +401,7 @@ private slots:
 
     void closingTheTraceClearsPages() {
         OpStatsView view;
-        QVERIFY(waitForResult(view, trace_));
+        QVERIFY(waitForXProfResult(view, trace_));
         QVERIFY(view.model()->rowCount() > 0);
         view.setTrace(nullptr);
         QCOMPARE(view.model()->rowCount(), 0);

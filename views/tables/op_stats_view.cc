@@ -3,6 +3,7 @@
 #include "views/charts/pie_chart.h"
 #include "views/partial_trace_note.h"
 #include "views/tables/table_page.h"
+#include "views/tables/torch_ops_table.h"
 #include "views/tables/value_format.h"
 #include "views/trace_selection.h"
 
@@ -13,6 +14,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -76,6 +78,29 @@ OpStatsView::OpStatsView(QWidget* parent) : AnalysisView(parent) {
     auto* layout = new QVBoxLayout(content);
     layout->setContentsMargins(6, 6, 6, 6);
 
+    // The convention: XProf's op table or PyTorch's key_averages() table.
+    conventionRow_ = new QWidget(content);
+    auto* conventionLayout = new QHBoxLayout(conventionRow_);
+    conventionLayout->setContentsMargins(0, 0, 0, 0);
+    convention_ = new QComboBox;
+    convention_->addItem(tr("XProf (TF Stats)"), int(Convention::XProf));
+    convention_->addItem(tr("PyTorch (key_averages)"), int(Convention::PyTorch));
+    convention_->setToolTip(tr("XProf folds CUDA runtime calls into the op that made them; PyTorch's table lists "
+                               "them as rows of their own and counts CUDA time per op"));
+    conventionLayout->addWidget(new QLabel(tr("Convention:")));
+    conventionLayout->addWidget(convention_);
+    conventionLayout->addStretch(1);
+    layout->addWidget(conventionRow_);
+    layout->addWidget(partialTraceNote());
+    pages_ = new QStackedWidget(content);
+    layout->addWidget(pages_, 1);
+    auto* xprofPage = new QWidget(pages_);
+    auto* xprofLayout = new QVBoxLayout(xprofPage);
+    xprofLayout->setContentsMargins(0, 0, 0, 0);
+    torchTable_ = new TorchOpsTable(pages_);
+    pages_->addWidget(xprofPage);
+    pages_->addWidget(torchTable_);
+
     table_ = new TablePage(content);
     side_ = new QComboBox;
     side_->addItem(tr("Device ops"), int(OpSide::Device));
@@ -97,8 +122,7 @@ OpStatsView::OpStatsView(QWidget* parent) : AnalysisView(parent) {
     summary_ = new QLabel(content);
     summary_->setWordWrap(true);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(summary_);
-    layout->addWidget(partialTraceNote());
+    xprofLayout->addWidget(summary_);
 
     model_ = new Model(opColumns(), this);
     model_->setCellToolTip(Name, [](const Item& i) {
@@ -121,14 +145,25 @@ OpStatsView::OpStatsView(QWidget* parent) : AnalysisView(parent) {
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     split->setChildrenCollapsible(false);
-    layout->addWidget(split, 1);
+    xprofLayout->addWidget(split, 1);
     setContent(content);
 
     connect(side_, &QComboBox::currentIndexChanged, this, [this] { showSide(); });
     connect(group_, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
     connect(idle_, &QCheckBox::toggled, this, [this] { recompute(); });
     connect(table_, &TablePage::sourceRowActivated, this, &OpStatsView::activateRow);
+    connect(convention_, &QComboBox::currentIndexChanged, this, [this] {
+        pages_->setCurrentIndex(convention_->currentIndex());
+        if (convention() == Convention::PyTorch && !torchComputed_) recomputeTorch();
+        if (convention() == Convention::XProf && !computed_) recompute();
+    });
+    connect(torchTable_, &TorchOpsTable::optionsChanged, this, [this] { recomputeTorch(); });
+    connect(torchTable_, &TorchOpsTable::rowActivated, this, &OpStatsView::activateTorchRow);
 }
+
+OpStatsView::Convention OpStatsView::convention() const { return Convention(convention_->currentData().toInt()); }
+
+void OpStatsView::setConvention(Convention c) { convention_->setCurrentIndex(convention_->findData(int(c))); }
 
 OpSide OpStatsView::side() const { return OpSide(side_->currentData().toInt()); }
 
@@ -138,11 +173,23 @@ void OpStatsView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
     const QSignalBlocker block(group_);
     if (trace->format == "xspace" && hlo < 0) group_->addItem(tr("Group by HLO op"), int(OpGrouping::ByHloOp));
     if (trace->format != "xspace" && hlo >= 0) group_->removeItem(hlo);
-    recompute();
+    // PyTorch's table is the one PyTorch users know: the default for Chrome JSON (Kineto)
+    // traces; XSpace and RunMetadata have no torch.profiler event tree.
+    const bool chrome = trace->format == "chrome-json";
+    conventionRow_->setVisible(chrome);
+    {
+        const QSignalBlocker blockConvention(convention_);
+        setConvention(chrome ? Convention::PyTorch : Convention::XProf);
+        pages_->setCurrentIndex(convention_->currentIndex());
+    }
+    if (convention() == Convention::PyTorch) recomputeTorch();
+    else recompute();
 }
 
 void OpStatsView::clearResult() {
     computed_.reset();
+    torchComputed_.reset();
+    torchTable_->clear();
     model_->setRows({});
     opPie_->setEntries({});
     typePie_->setEntries({});
@@ -228,6 +275,39 @@ void OpStatsView::showSide() {
     typePie_->setEntries(toSlices(device ? r.deviceByType : r.hostByType), 8, fmt);
 }
 
+void OpStatsView::recomputeTorch() {
+    std::shared_ptr<const Trace> t = trace();
+    if (!t) return;
+    const TorchOpsOptions options = torchTable_->options();
+    run<TorchComputed>(
+        [t, options] {
+            TorchComputed c;
+            c.result = computeTorchOps(*t, options);
+            c.sliceRows = sliceRowIndexOf(*t, c.result);
+            return c;
+        },
+        [this](TorchComputed& c) {
+            torchComputed_ = std::make_shared<TorchComputed>(std::move(c));
+            if (torchComputed_->result.rows.empty()) {
+                showEmptyResult(tr("No PyTorch events in this trace.\nThe key_averages table needs cpu_op, "
+                                   "user_annotation or cuda_runtime events of a Kineto trace."));
+                return;
+            }
+            torchTable_->setResult(torchComputed_->result);
+        });
+}
+
+void OpStatsView::activateTorchRow(size_t resultIndex) {
+    std::shared_ptr<const Trace> t = trace();
+    if (!torchComputed_ || !t || !selection_ || resultIndex >= torchComputed_->result.rows.size()) return;
+    std::vector<SliceRef> slices = occurrencesOf(*t, torchComputed_->result, resultIndex);
+    if (slices.empty()) return;
+    const QString label = tr("%1: %2 calls")
+                              .arg(QString::fromStdString(torchComputed_->result.rows[resultIndex].name))
+                              .arg(slices.size());
+    selection_->highlightSlices(std::move(slices), label);
+}
+
 void OpStatsView::activateRow(int modelRow) {
     std::shared_ptr<const Trace> t = trace();
     if (!computed_ || !t || !selection_ || modelRow < 0 || modelRow >= model_->rowCount()) return;
@@ -239,6 +319,11 @@ void OpStatsView::activateRow(int modelRow) {
 }
 
 void OpStatsView::selectSlice(SliceRef slice) {
+    if (convention() == Convention::PyTorch) {
+        if (!torchComputed_) return;
+        if (std::optional<uint32_t> row = torchComputed_->sliceRows.rowOf(slice)) torchTable_->selectResultRow(*row);
+        return;
+    }
     if (!computed_) return;
     std::optional<uint32_t> row = computed_->sliceRows.rowOf(slice);
     if (!row) return;

@@ -1,21 +1,25 @@
-// Op Stats page (XProf "TF Stats" / Framework Op Stats): per-op occurrences, total and
-// self time for the host or device side, grouped by op name or type, with or without
-// IDLE, and two pies of self time (per op, per type). Numbers come from computeOpStats.
+// Op Stats page in two conventions. "XProf (TF Stats)": per-op occurrences, total and self
+// time for the host or device side, grouped by op name or type, with or without IDLE, and
+// two pies of self time (computeOpStats). "PyTorch (key_averages)": torch.profiler's table
+// (computeTorchOps), the default for Chrome JSON traces.
 #pragma once
 
 #include "model/analysis/op_stats.h"
 #include "model/analysis/slice_row_index.h"
+#include "model/analysis/torch_ops.h"
 #include "views/analysis_view.h"
 #include "views/tables/analysis_table_model.h"
 
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QStackedWidget;
 
 namespace tracescope {
 
 class PieChart;
 class TablePage;
+class TorchOpsTable;
 
 class OpStatsView : public AnalysisView {
     Q_OBJECT
@@ -31,6 +35,13 @@ public:
     };
     enum Column { Rank, Type, Name, Occurrences, Total, Avg, Min, Max, TotalSelf, AvgSelf, SelfPct, CumulativePct,
                   TensorCorePct, ColumnCount };
+
+    enum class Convention { XProf, PyTorch };
+    Convention convention() const;
+    void setConvention(Convention c);
+    QComboBox* conventionBox() const { return convention_; }
+    TorchOpsTable* torchTable() const { return torchTable_; }
+    const TorchOpsResult* torchResult() const { return torchComputed_ ? &torchComputed_->result : nullptr; }
 
     TablePage* table() const { return table_; }
     RowTableModel<Item>* model() const { return model_; }
@@ -52,6 +63,15 @@ private:
         SliceRowIndex sliceRows;  // slice -> result row
     };
     std::shared_ptr<Computed> computed_;
+    struct TorchComputed {
+        TorchOpsResult result;
+        SliceRowIndex sliceRows;
+    };
+    std::shared_ptr<TorchComputed> torchComputed_;
+    QWidget* conventionRow_ = nullptr;
+    QComboBox* convention_ = nullptr;
+    QStackedWidget* pages_ = nullptr;
+    TorchOpsTable* torchTable_ = nullptr;
     TablePage* table_ = nullptr;
     RowTableModel<Item>* model_ = nullptr;
     QComboBox* side_ = nullptr;
@@ -62,6 +82,8 @@ private:
     PieChart* typePie_ = nullptr;
 
     void recompute();
+    void recomputeTorch();
+    void activateTorchRow(size_t resultIndex);
     void showSide();
     void activateRow(int modelRow);
     void selectSlice(SliceRef slice) override;
