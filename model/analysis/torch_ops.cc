@@ -29,17 +29,16 @@ public:
         return t_.tracks[ti].kind == TrackKind::Thread && !ct_.trackSkipped[ti] && !ct_.trackOnDevice[ti] &&
                isCpuSide(ct_.roles[ti][i]);
     }
-    // The nearest enclosing CPU-side event on the same thread (kNoIndex: none).
-    uint32_t cpuParent(TrackIndex ti, uint32_t i) const {
-        const auto& parents = ct_.parents[ti];
-        uint32_t p = parents[i];
-        while (p != kNoIndex && !isCpuSide(ct_.roles[ti][p])) p = parents[p];
-        return p;
+    // A Python frame (python_function, with_stack=True): a node of torch's event tree without a row.
+    bool isPythonFrame(TrackIndex ti, uint32_t i) const {
+        return pythonFunction_ != kNoIndex && t_.tracks[ti].slices.category[i] == pythonFunction_;
     }
 
     std::string key(SliceRef s, bool device, TorchOpRow* fill = nullptr) const {
         const SliceColumns& c = t_.tracks[s.track].slices;
         std::string name(t_.str(c.name[s.index]));
+        // key_averages() takes every ProfilerStep#N as one row, "ProfilerStep*" (torch's _rewrite_name).
+        if (!device && name.rfind("ProfilerStep#", 0) == 0) name = "ProfilerStep*";
         std::string shapes, stack;
         if (!device && o_.groupByInputShapes && inputDims_ != kNoIndex) shapes = sliceArgText(t_, s, "Input Dims");
         if (!device && o_.groupByStackFrames > 0) stack = stackOf(s);
@@ -109,19 +108,77 @@ TorchOpsResult computeTorchOps(const ClassifiedTrace& ct, const TorchOpsOptions&
     res.hasInputShapes = keys.traceHasInputShapes();
     res.hasStacks = keys.traceHasStacks();
 
-    // Per CPU event: self CPU, own (self) CUDA and subtree CUDA time.
+    // torch's event tree (EventList._populate_cpu_children): per thread, the thread track and
+    // its overflow lanes together (events that partially overlap a Python frame, such as a
+    // record_function entered and left in Python, are on a lane of their own), the CPU events
+    // and Python frames sorted by start, longest first; an event's parent is the innermost
+    // open one that contains it entirely, partial overlaps are not nested.
+    std::vector<std::vector<SliceRef>> parent(t.tracks.size());
+    std::unordered_map<TrackIndex, std::vector<TrackIndex>> threads;  // track -> it and its lanes
+    std::vector<TrackIndex> threadOrder;
+    for (TrackIndex ti = 0; ti < t.tracks.size(); ++ti) {
+        if (t.tracks[ti].kind != TrackKind::Thread || ct.trackSkipped[ti] || ct.trackOnDevice[ti]) continue;
+        parent[ti].assign(t.tracks[ti].slices.size(), SliceRef{});
+        const TrackIndex base = t.tracks[ti].overflowOf != kNoIndex ? t.tracks[ti].overflowOf : ti;
+        auto [it, inserted] = threads.try_emplace(base);
+        if (inserted) threadOrder.push_back(base);
+        it->second.push_back(ti);
+    }
+    struct Node {
+        TimeNs start, end;
+        SliceRef s;
+    };
+    std::vector<Node> nodes;
+    std::vector<const Node*> open;
+    for (TrackIndex base : threadOrder) {
+        nodes.clear();
+        for (TrackIndex ti : threads[base]) {
+            const SliceColumns& c = t.tracks[ti].slices;
+            for (uint32_t i = 0; i < c.size(); ++i)
+                if (keys.isCpuEvent(ti, i) || keys.isPythonFrame(ti, i)) nodes.push_back({c.start[i], c.end(i), {ti, i}});
+        }
+        std::stable_sort(nodes.begin(), nodes.end(), [](const Node& a, const Node& b) {
+            return a.start != b.start ? a.start < b.start : a.end > b.end;
+        });
+        open.clear();
+        for (const Node& n : nodes) {
+            while (!open.empty()) {
+                const Node& p = *open.back();
+                if (n.start >= p.end || n.end > p.end) {
+                    open.pop_back();
+                } else {
+                    parent[n.s.track][n.s.index] = p.s;
+                    break;
+                }
+            }
+            open.push_back(&n);
+        }
+    }
+    // The nearest CPU event above a node of the tree (Python frames have no rows).
+    auto eventParent = [&](SliceRef s) {
+        SliceRef p = parent[s.track][s.index];
+        while (p.valid() && !keys.isCpuEvent(p.track, p.index)) p = parent[p.track][p.index];
+        return p;
+    };
+
+    // Per CPU event: self CPU (its duration minus its direct children's, CPU events and Python
+    // frames alike), own (self) CUDA and subtree CUDA time.
     std::vector<std::vector<TimeNs>> selfCpu(t.tracks.size()), selfCuda(t.tracks.size()), cudaTotal(t.tracks.size());
     for (TrackIndex ti = 0; ti < t.tracks.size(); ++ti) {
+        if (parent[ti].empty()) continue;
         const SliceColumns& c = t.tracks[ti].slices;
-        if (t.tracks[ti].kind != TrackKind::Thread || ct.trackSkipped[ti] || ct.trackOnDevice[ti]) continue;
         selfCpu[ti].assign(c.size(), 0);
         selfCuda[ti].assign(c.size(), 0);
         cudaTotal[ti].assign(c.size(), 0);
-        for (uint32_t i = 0; i < c.size(); ++i) {
-            if (!keys.isCpuEvent(ti, i)) continue;
-            selfCpu[ti][i] += c.duration[i];
-            const uint32_t p = keys.cpuParent(ti, i);
-            if (p != kNoIndex) selfCpu[ti][p] -= c.duration[i];
+    }
+    for (TrackIndex ti = 0; ti < t.tracks.size(); ++ti) {
+        const SliceColumns& c = t.tracks[ti].slices;
+        for (uint32_t i = 0; i < parent[ti].size(); ++i) {
+            const bool event = keys.isCpuEvent(ti, i);
+            if (!event && !keys.isPythonFrame(ti, i)) continue;
+            if (event) selfCpu[ti][i] += c.duration[i];
+            const SliceRef p = parent[ti][i];
+            if (p.valid() && keys.isCpuEvent(p.track, p.index)) selfCpu[p.track][p.index] -= c.duration[i];
         }
     }
 
@@ -146,10 +203,10 @@ TorchOpsResult computeTorchOps(const ClassifiedTrace& ct, const TorchOpsOptions&
             row.selfCudaNs += dur;
             row.cudaTotalNs += dur;
             const SliceRef launch = launchOf(ct, {ti, i});
-            if (!launch.valid() || selfCuda[launch.track].empty()) continue;
-            uint32_t p = keys.cpuParent(launch.track, launch.index);
-            if (p != kNoIndex) selfCuda[launch.track][p] += dur;
-            for (; p != kNoIndex; p = keys.cpuParent(launch.track, p)) cudaTotal[launch.track][p] += dur;
+            if (!launch.valid() || parent[launch.track].empty()) continue;
+            SliceRef p = eventParent(launch);
+            if (p.valid()) selfCuda[p.track][p.index] += dur;
+            for (; p.valid(); p = eventParent(p)) cudaTotal[p.track][p.index] += dur;
         }
     }
 

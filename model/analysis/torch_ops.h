@@ -3,12 +3,14 @@
 //
 // It follows torch.profiler's function-event tree (torch/autograd/profiler_util.py), not
 // XProf's op convention (op_stats.h, which folds runtime calls into their op):
-//  * CPU-side events: cpu_op, user_annotation (record_function, ProfilerStep#N),
-//    cuda_runtime and cuda_driver slices on host threads (old Kineto: Operator, Runtime,
-//    Driver). Python frames (python_function) are not events: they are transparent, an
-//    event's parent is the nearest enclosing CPU-side event on its thread.
+//  * CPU-side events: cpu_op, user_annotation (record_function, ProfilerStep#N, all of
+//    which make one row "ProfilerStep*" as torch names it), cuda_runtime and cuda_driver
+//    slices on host threads (old Kineto: Operator, Runtime, Driver). Python frames
+//    (python_function, with_stack=True) are nodes of the tree without rows, as in
+//    torch.profiler 2.15 (key_averages(include_python_functions=False)): an op called
+//    from a Python frame is that frame's child, not the enclosing op's.
 //  * CPU total = duration; Self CPU = duration minus the durations of the event's direct
-//    CPU-side children (runtime calls included).
+//    children: CPU-side events (runtime calls included) and Python frames.
 //  * Self CUDA = device time (kernels, memcpy, memset) launched by runtime calls that are
 //    direct children of the event, matched by correlation id (or the launch flow);
 //    CUDA total = launched anywhere below the event. A runtime call's own row has none.

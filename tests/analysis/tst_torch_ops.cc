@@ -118,15 +118,18 @@ private slots:
         QCOMPARE(r.totalSelfCudaNs, TimeNs(15));
     }
 
-    // X [0,100) > python frame P [10,90) > Y [20,60): P is not an event, so X's child is Y.
-    void pythonFramesAreTransparent() {
+    // X [0,100) > python frame P [10,90) > Y [20,60): as in torch 2.15's event tree, P is X's
+    // child (without a row of its own), Y is P's: X's Self CPU is 100 - 80 = 20, Y's 40.
+    void pythonFramesAreTreeNodes() {
         Fixture f;
         f.slice(0, 100, "X", "cpu_op");
         f.slice(10, 80, "model.py(3): forward", "python_function");
         f.slice(20, 40, "Y", "cpu_op");
         auto trace = f.b.finish();
         const TorchOpsResult r = computeTorchOps(*trace);
-        QCOMPARE(findRow(r, "X")->selfCpuNs, TimeNs(60));
+        QCOMPARE(findRow(r, "X")->selfCpuNs, TimeNs(20));
+        QCOMPARE(findRow(r, "Y")->selfCpuNs, TimeNs(40));
+        QCOMPARE(r.totalSelfCpuNs, TimeNs(60));
         QVERIFY(!findRow(r, "model.py(3): forward"));
         // Grouped by the top stack frame, Y keeps its Python caller.
         TorchOpsOptions o;
@@ -134,6 +137,33 @@ private slots:
         const TorchOpsResult s = computeTorchOps(*trace, o);
         QCOMPARE(findRow(s, "Y")->stack, std::string("model.py(3): forward"));
         QCOMPARE(findRow(s, "X")->stack, std::string());
+    }
+
+    // A record_function entered and left in Python (torch.profiler with with_stack=True):
+    // __enter__ [0,30), my_block [20,100) (a partial overlap: an overflow lane here), forward
+    // frame [35,70) > aten::mm [40,60), __exit__ [90,120). torch nests only what lies entirely
+    // inside: my_block's child is the forward frame, Self CPU 80 - 35 = 45. ProfilerStep#1 and
+    // #2 are one row, "ProfilerStep*", as torch names it.
+    void annotationAcrossPythonFrames() {
+        Fixture f;
+        f.slice(0, 30, "profiler.py(800): __enter__", "python_function");
+        f.slice(20, 80, "my_block", "user_annotation");
+        f.slice(35, 35, "model.py(9): forward", "python_function");
+        f.slice(40, 20, "aten::mm", "cpu_op");
+        f.slice(90, 30, "profiler.py(810): __exit__", "python_function");
+        f.slice(200, 100, "ProfilerStep#1", "user_annotation");
+        f.slice(210, 20, "aten::mm", "cpu_op");
+        f.slice(300, 100, "ProfilerStep#2", "user_annotation");
+        auto trace = f.b.finish();
+        const TorchOpsResult r = computeTorchOps(*trace);
+        QCOMPARE(findRow(r, "my_block")->selfCpuNs, TimeNs(45));
+        QCOMPARE(findRow(r, "aten::mm")->selfCpuNs, TimeNs(40));
+        QVERIFY(!findRow(r, "ProfilerStep#1"));
+        const TorchOpRow* step = findRow(r, "ProfilerStep*");
+        QVERIFY(step);
+        QCOMPARE(step->calls, uint64_t(2));
+        QCOMPARE(step->selfCpuNs, TimeNs(180));
+        QCOMPARE(occurrencesOf(*trace, r, size_t(step - r.rows.data())).size(), size_t(2));
     }
 
     // Two aten::mm calls with other input shapes: one row, or two when grouped by shape.

@@ -4,9 +4,10 @@ the JSON with the standard library only (no TraceScope code). Times are exact in
 
 The event tree as torch.profiler builds it:
   CPU-side events: ph "X" slices of categories cpu_op, user_annotation, cuda_runtime,
-  cuda_driver (old Kineto: Operator, Runtime, Driver) on host pids. On each (pid, tid) an
-  event's parent is the innermost CPU-side event containing it; other slices (python_function,
-  ...) are ignored, so they are transparent.
+  cuda_driver (old Kineto: Operator, Runtime, Driver) on host pids; every ProfilerStep#N is
+  one row "ProfilerStep*", as torch names it. Python frames (python_function, with_stack=True)
+  are nodes of the tree without rows, as in torch 2.15. On each (pid, tid) an event's parent
+  is the innermost CPU-side event or Python frame containing it; other slices are ignored.
   Device activity: kernel, gpu_memcpy, gpu_memset (old: Kernel, Memcpy, Memset), linked to the
   runtime call with the same args.correlation.
 
@@ -28,6 +29,7 @@ import sys
 CPU_CATS = ("cpu_op", "user_annotation", "cuda_runtime", "cuda_driver", "Operator", "Runtime", "Driver")
 RUNTIME_CATS = ("cuda_runtime", "cuda_driver", "Runtime", "Driver")
 DEVICE_CATS = ("kernel", "gpu_memcpy", "gpu_memset", "Kernel", "Memcpy", "Memset")
+PYTHON_CATS = ("python_function",)
 
 
 def to_ns(v):
@@ -50,7 +52,7 @@ def summarize(path):
         cat = e.get("cat")
         ev = {"name": e.get("name", ""), "ts": to_ns(e["ts"]), "dur": to_ns(e.get("dur", 0)),
               "corr": (e.get("args") or {}).get("correlation"), "cat": cat}
-        if cat in CPU_CATS:
+        if cat in CPU_CATS or cat in PYTHON_CATS:
             cpu_by_thread.setdefault((str(e.get("pid")), str(e.get("tid"))), []).append(ev)
         elif cat in DEVICE_CATS:
             devices.append(ev)
@@ -65,13 +67,19 @@ def summarize(path):
             ev["parent"] = stack[-1] if stack else None
             ev["self_cpu"] = ev["dur"]
             ev["self_cuda"] = ev["cuda_total"] = 0
-            if ev["parent"] is not None:
+            if ev["parent"] is not None and ev["parent"]["cat"] not in PYTHON_CATS:
                 ev["parent"]["self_cpu"] -= ev["dur"]
             stack.append(ev)
             if ev["cat"] in RUNTIME_CATS and ev["corr"] is not None:
                 runtime_by_corr[int(ev["corr"])] = ev
 
     rows = {}
+
+    def event_parent(ev):
+        p = ev["parent"]
+        while p is not None and p["cat"] in PYTHON_CATS:
+            p = p["parent"]
+        return p
 
     def row(name, device):
         return rows.setdefault((name, device), {"name": name, "on_device": device, "calls": 0, "cpu_total_ns": 0,
@@ -85,16 +93,18 @@ def summarize(path):
         launch = runtime_by_corr.get(int(d["corr"])) if d["corr"] is not None else None
         if launch is None:
             continue
-        p = launch["parent"]
+        p = event_parent(launch)
         if p is not None:
             p["self_cuda"] += d["dur"]
         while p is not None:
             p["cuda_total"] += d["dur"]
-            p = p["parent"]
+            p = event_parent(p)
 
     for events in cpu_by_thread.values():
         for ev in events:
-            r = row(ev["name"], False)
+            if ev["cat"] in PYTHON_CATS:
+                continue
+            r = row("ProfilerStep*" if ev["name"].startswith("ProfilerStep#") else ev["name"], False)
             r["calls"] += 1
             r["cpu_total_ns"] += ev["dur"]
             r["self_cpu_ns"] += ev["self_cpu"]
