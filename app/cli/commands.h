@@ -16,6 +16,7 @@ int runInputPipeline(const Args& args);
 int runScopes(const Args& args);
 int runTorchOps(const Args& args);
 int runConvert(const Args& args);
+int runCapture(const Args& args);
 
 // Helpers shared by commands.
 bool hasFlag(const Args& args, const std::string& flag);

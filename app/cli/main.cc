@@ -61,7 +61,11 @@ void usage() {
                  "                              PyTorch's key_averages() table (Self CPU, Self CUDA, calls)\n"
                  "  convert FILE --to chrome-json OUT.json[.gz]\n"
                  "                              write the trace as Chrome trace JSON (gzip for .gz)\n"
-                 "every command:\n"
+                 "  capture ADDR[,ADDR...] --duration-ms N --logdir DIR [--retries N] [--host-level N]\n"
+                 "          [--device-level N] [--python-level N] [--delay-ms N]\n"
+                 "                              capture from TensorFlow/JAX profiler servers into\n"
+                 "                              DIR/plugins/profile/<run>/; prints the files written\n"
+                 "every command that reads a trace:\n"
                  "  import warnings (a cut or damaged file, dropped events) go to stderr and, with --json,\n"
                  "  into a top-level \"warnings\" array; the exit status stays 0\n"
                  "  --strict                    exit with status 3 when the trace has import warnings\n");
@@ -80,6 +84,7 @@ int main(int argc, char** argv) {
         {"scopes", runScopes},
         {"torch-ops", runTorchOps},
         {"convert", runConvert},
+        {"capture", runCapture},
     };
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
         usage();
