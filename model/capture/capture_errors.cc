@@ -64,7 +64,9 @@ std::string describeProfileFailure(const grpc::Status& status, const std::string
         case grpc::StatusCode::RESOURCE_EXHAUSTED:
             return "the reply from " + address + " was refused (too large for one message?): " + detail;
         case grpc::StatusCode::UNAVAILABLE: return address + " is unavailable: " + detail;
-        case grpc::StatusCode::CANCELLED: return "cancelled";
+        // Our own cancel never gets here (the worker checks it first): the other end did it.
+        case grpc::StatusCode::CANCELLED:
+            return address + " cancelled the capture (did the program or its profiler server stop?): " + detail;
         default: return "the capture on " + address + " failed: " + detail;
     }
 }
