@@ -40,9 +40,6 @@ public:
             std::lock_guard lock(mutex_);
             if (active_) return grpc::Status(grpc::StatusCode::INTERNAL, "Another profiling session active.");
             active_ = true;
-            // The stop signal is reset when the session starts: a Terminate that came
-            // earlier is lost, as it may be on a real server.
-            stops_.erase(request->session_id());
         }
         const grpc::Status traced = trace(context, *request);
         {
@@ -117,6 +114,12 @@ private:
         while (unixNowNs() < request.opts().start_timestamp_ns()) {
             if (context->IsCancelled()) return grpc::Status::CANCELLED;
             std::this_thread::sleep_for(tick);
+        }
+        {
+            // The stop signal is reset when tracing starts: a Terminate that came earlier
+            // (during the delay) is lost, the worst a real server may do.
+            std::lock_guard lock(mutex_);
+            stops_.erase(request.session_id());
         }
         const auto start = std::chrono::steady_clock::now();
         const auto duration = std::chrono::milliseconds(request.opts().duration_ms());
