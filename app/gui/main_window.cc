@@ -3,6 +3,7 @@
 #include "app/gui/trace_loader.h"
 #include "app/gui/warning_banner.h"
 #include "model/import/logdir.h"
+#include "views/capture/capture_dialog.h"
 #include "views/details/details_panel.h"
 #include "views/timeline/time_format.h"
 #include "views/timeline/timeline_view.h"
@@ -151,9 +152,9 @@ void MainWindow::buildMenus() {
     runsMenu_->setToolTip(tr("The profile runs of the opened TensorBoard logdir"));
     runsMenu_->setEnabled(false);
     file->addSeparator();
-    QAction* capture = file->addAction(tr("&Capture Profile… (coming in a later version)"));
-    capture->setEnabled(false);
-    capture->setToolTip(tr("Live capture from a profiler server or a CUDA program is not available yet"));
+    QAction* capture = file->addAction(tr("&Capture Profile…"), this, &MainWindow::showCaptureDialog);
+    capture->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    capture->setToolTip(tr("Capture from TensorFlow / JAX profiler servers (ProfilerService)"));
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
@@ -266,6 +267,24 @@ void MainWindow::openPath(const QString& path) {
     fileLabel_->setText(tr("Loading %1 …").arg(QFileInfo(target).fileName()));
     setLoadingUi(true);
     loader_->start(target);
+}
+
+void MainWindow::openCapturedRun(const QString& logdir, const QString& runDir) {
+    runsFolder_ = logdir;
+    rebuildRunsMenu(runDir);
+    fileLabel_->setText(tr("Loading %1 …").arg(QFileInfo(runDir).fileName()));
+    setLoadingUi(true);
+    loader_->start(runDir);
+}
+
+void MainWindow::showCaptureDialog() {
+    if (!captureDialog_) {
+        captureDialog_ = new CaptureDialog(this);
+        connect(captureDialog_, &CaptureDialog::openRequested, this, &MainWindow::openCapturedRun);
+    }
+    captureDialog_->show();
+    captureDialog_->raise();
+    captureDialog_->activateWindow();
 }
 
 void MainWindow::rebuildRunsMenu(const QString& current) {

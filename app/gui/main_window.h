@@ -21,6 +21,7 @@ class QTimer;
 
 namespace tracescope {
 
+class CaptureDialog;
 class DetailsPanel;
 class TimelineView;
 class TraceLoader;
@@ -38,6 +39,10 @@ public:
 
     // Starts a background load (the UI stays live; progress shows in the status bar).
     void openPath(const QString& path);
+    // Opens a run just captured under `logdir`; File > Runs lists the logdir's runs.
+    void openCapturedRun(const QString& logdir, const QString& runDir);
+    // File > Capture Profile… (created on first use, kept for its state and history).
+    void showCaptureDialog();
     // Shows an already loaded trace (used after a background load and by --screenshot).
     void setTrace(std::shared_ptr<const Trace> trace, const QString& path);
     std::shared_ptr<const Trace> trace() const { return trace_; }
@@ -82,6 +87,7 @@ private:
     QMenu* recentMenu_;
     QMenu* runsMenu_;
     QAction* reloadAction_;
+    CaptureDialog* captureDialog_ = nullptr;
     // The logdir / profile folder last opened, whose runs the Runs menu lists.
     QString runsFolder_;
 
