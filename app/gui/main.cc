@@ -71,17 +71,23 @@ int main(int argc, char** argv) {
     QCommandLineOption search(QStringLiteral("search"), QStringLiteral("Search slices for this text."),
                               QStringLiteral("text"));
     QCommandLineOption dark(QStringLiteral("dark"), QStringLiteral("Use a dark palette."));
-    parser.addOptions({screenshot, view, size, range, select, search, dark});
+    QCommandLineOption dialog(QStringLiteral("dialog"),
+                              QStringLiteral("With --screenshot: render this dialog instead of the window (capture)."),
+                              QStringLiteral("name"));
+    parser.addOptions({screenshot, view, size, range, select, search, dark, dialog});
     parser.process(*app);
     const QStringList args = parser.positionalArguments();
 
     if (parser.isSet(screenshot)) {
-        if (args.size() != 1) {
-            std::fprintf(stderr, "tracescope: --screenshot needs exactly one trace file or folder\n");
+        const bool forDialog = parser.isSet(dialog);
+        if (args.size() != (forDialog ? 0 : 1)) {
+            std::fprintf(stderr, forDialog ? "tracescope: --dialog renders no trace: give no file\n"
+                                           : "tracescope: --screenshot needs exactly one trace file or folder\n");
             return 2;
         }
         tracescope::ScreenshotOptions o;
-        o.input = args.front();
+        if (!forDialog) o.input = args.front();
+        o.dialog = parser.value(dialog);
         o.output = parser.value(screenshot);
         o.view = parser.value(view);
         const auto m = QRegularExpression(QStringLiteral("^(\\d+)x(\\d+)$")).match(parser.value(size));

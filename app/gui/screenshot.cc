@@ -4,6 +4,7 @@
 #include "model/analysis/slice_queries.h"
 #include "model/import/import.h"
 #include "views/analysis_view.h"
+#include "views/capture/capture_dialog.h"
 #include "views/timeline/time_format.h"
 #include "views/timeline/timeline_view.h"
 #include "views/trace_selection.h"
@@ -55,8 +56,27 @@ void applyDarkPalette() {
     QApplication::setPalette(p);
 }
 
+namespace {
+
+// --dialog NAME: the dialog as a user first sees it (fields from the saved settings).
+int runDialogScreenshot(const ScreenshotOptions& o) {
+    if (o.dialog != QLatin1String("capture"))
+        return fail(QStringLiteral("unknown --dialog '%1' (available: capture)").arg(o.dialog));
+    CaptureDialog dialog;
+    dialog.resize(o.size);
+    dialog.show();
+    settle(200);
+    const QPixmap pixmap = dialog.grab();
+    if (pixmap.isNull() || !pixmap.save(o.output, "PNG")) return fail(QStringLiteral("cannot write %1").arg(o.output));
+    std::printf("wrote %s (%dx%d)\n", o.output.toLocal8Bit().constData(), pixmap.width(), pixmap.height());
+    return 0;
+}
+
+}  // namespace
+
 int runScreenshot(const ScreenshotOptions& o) {
     if (o.dark) applyDarkPalette();
+    if (!o.dialog.isEmpty()) return runDialogScreenshot(o);
     TimeNs rangeBegin = 0, rangeEnd = 0;
     if (!o.range.isEmpty() && !parseTimeRange(o.range, rangeBegin, rangeEnd))
         return fail(QStringLiteral("bad --range '%1' (expected A:B, e.g. 1.5ms:2ms)").arg(o.range));

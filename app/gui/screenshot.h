@@ -16,6 +16,7 @@ struct ScreenshotOptions {
     QString select;  // slice name to select
     QString search;  // search text
     bool dark = false;  // render with a dark palette (to check legibility in both themes)
+    QString dialog;     // render this dialog instead of the window ("capture"); no trace needed
 };
 
 // A dark Fusion palette, as desktop dark themes give.

@@ -58,6 +58,18 @@ private slots:
         QVERIFY(!img.isNull());
         QCOMPARE(img.size(), QSize(640, 480));
     }
+
+    // --dialog capture renders the Capture Profile dialog alone; an unknown dialog is refused.
+    void dialogScreenshot() {
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("dialog.png"));
+        Run r = runHeadless({"--screenshot", png, "--dialog", "capture", "--size", "820x460"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(QImage(png).size(), QSize(820, 460));
+        r = runHeadless({"--screenshot", png, "--dialog", "nope"});
+        QVERIFY(r.exitCode != 0);
+        QVERIFY2(r.err.contains("available: capture"), qPrintable(r.err));
+    }
 };
 
 QTEST_GUILESS_MAIN(HeadlessTest)
