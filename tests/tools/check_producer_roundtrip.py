@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""Checks that a producer's Chrome JSON of a run gives the numbers the run's native file
+gives: tracescope-cli kernels / stats / overview --json on both, compared field by field.
+
+  check_producer_roundtrip.py --cli CLI --xprof XSPACE...   write XProf-style trace JSON of each
+        XSpace (xspace_to_xprof_json.py) and compare it with the XSpace
+  check_producer_roundtrip.py --cli CLI --xprof-pair XSPACE TRACE_JSON   compare a trace JSON
+        the profiler wrote (jax's perfetto_trace.json.gz) with the XSpace of the same run
+  check_producer_roundtrip.py --cli CLI --tf1 RUNMETADATA TIMELINE_JSON   compare TF1 timeline
+        JSON with the RunMetadata it was made from (TIMELINE_JSON "-" = write it with
+        run_metadata_to_tf1_timeline.py)
+
+Counts, names and steps must be equal. Times may differ by the rounding of the JSON: XProf's
+ps-precision ts/dur are rounded to ns each (the XSpace importer rounds start and end), so by
+1 ns per event; TF1's timeline has whole microseconds where RunMetadata may have ns.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+
+def cli(binary, command, path):
+    r = subprocess.run([binary, command, path, "--json"], capture_output=True, text=True, timeout=300)
+    if r.returncode != 0:
+        raise RuntimeError("%s %s failed: %s" % (command, path, r.stderr.strip()))
+    return json.loads(r.stdout)
+
+
+class Checker:
+    def __init__(self):
+        self.failures = []
+
+    def eq(self, what, a, b):
+        if a != b:
+            self.failures.append("%s: native %r, json %r" % (what, a, b))
+
+    def near(self, what, a, b, tol):
+        if abs(a - b) > tol:
+            self.failures.append("%s: native %r, json %r (tolerance %r)" % (what, a, b, tol))
+
+
+def numbers(binary, path):
+    k = cli(binary, "kernels", path)
+    s = cli(binary, "stats", path)
+    o = cli(binary, "overview", path)
+    return k, s, o
+
+
+def summary(k, s, o):
+    return {"kernels": k["kernel_count"], "kernel_rows": len(k["rows"]),
+            "ops": sum(r["occurrences"] for r in s["rows"] if not r["is_idle"]),
+            "op_rows": sum(1 for r in s["rows"] if not r["is_idle"]), "steps": o["step_count"]}
+
+
+def compare(c, native, converted, per_event_ns):
+    nk, ns, no = native
+    jk, js, jo = converted
+    c.eq("kernel_count", nk["kernel_count"], jk["kernel_count"])
+    tol = per_event_ns * max(1, nk["kernel_count"])
+    c.near("total_kernel_ns", nk["total_kernel_ns"], jk["total_kernel_ns"], tol)
+    key = lambda r: (r["name"], r["op"], json.dumps(r.get("grid")), json.dumps(r.get("block")), r.get("registers_per_thread"))
+    krows = {key(r): r for r in jk["rows"]}
+    c.eq("kernel rows", len(nk["rows"]), len(jk["rows"]))
+    for r in nk["rows"]:
+        j = krows.get(key(r))
+        if j is None:
+            c.failures.append("kernel row missing in json: %r" % (key(r),))
+            continue
+        c.eq("kernel %s occurrences" % r["name"], r["occurrences"], j["occurrences"])
+        c.near("kernel %s total_ns" % r["name"], r["total_ns"], j["total_ns"], per_event_ns * r["occurrences"])
+    skey = lambda r: (r["side"], r["name"], r["type"])
+    srows = {skey(r): r for r in js["rows"] if not r["is_idle"]}
+    nrows = [r for r in ns["rows"] if not r["is_idle"]]
+    c.eq("op rows", len(nrows), len(srows))
+    total_ops = 0
+    for r in nrows:
+        total_ops += r["occurrences"]
+        j = srows.get(skey(r))
+        if j is None:
+            c.failures.append("op row missing in json: %r" % (skey(r),))
+            continue
+        c.eq("op %r occurrences" % (skey(r),), r["occurrences"], j["occurrences"])
+        c.near("op %r total_ns" % (skey(r),), r["total_ns"], j["total_ns"], per_event_ns * r["occurrences"])
+    c.near("host_total_self_ns", ns["host_total_self_ns"] - ns["host_idle_ns"],
+           js["host_total_self_ns"] - js["host_idle_ns"], per_event_ns * max(1, total_ops))
+    c.near("device_total_self_ns", ns["device_total_self_ns"] - ns["device_idle_ns"],
+           js["device_total_self_ns"] - js["device_idle_ns"], per_event_ns * max(1, total_ops))
+    c.eq("step_count", no["step_count"], jo["step_count"])
+    c.eq("step_source", no["step_source"], jo["step_source"])
+    for a, b in zip(no["steps"], jo["steps"]):
+        c.eq("step number", a["number"], b["number"])
+        c.near("step %s duration_ns" % a["number"], a["duration_ns"], b["duration_ns"], 2 * per_event_ns)
+
+
+def main(argv):
+    binary = argv[argv.index("--cli") + 1]
+    failures = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        if "--xprof" in argv:
+            import xspace_to_xprof_json as gen
+            for path in argv[argv.index("--xprof") + 1:]:
+                if path.startswith("--"):
+                    break
+                out = os.path.join(tmp, os.path.basename(path) + ".trace.json.gz")
+                with open(path, "rb") as f:
+                    text = gen.dumps(gen.convert(f.read()))
+                import gzip
+                with gzip.open(out, "wt") as f:
+                    f.write(text)
+                c = Checker()
+                info = cli(binary, "info", out)
+                c.eq("producer", "xprof", info["producer"])
+                # Events that overlap partially in the XSpace itself (JAX's python thread, GPU
+                # streams) go to overflow lanes with a warning, as with any Chrome JSON: the
+                # only warning allowed.
+                c.eq("warnings", [], [w for w in info["warnings"] if "partially overlap" not in w["message"]])
+                native, converted = numbers(binary, path), numbers(binary, out)
+                compare(c, native, converted, 1)
+                print("%-48s native %s json %s %s" % (os.path.basename(path), summary(*native), summary(*converted),
+                                                      "OK" if not c.failures else "FAILED"))
+                for f_ in c.failures[:20]:
+                    print("   ", f_)
+                failures += len(c.failures)
+        if "--xprof-pair" in argv:
+            i = argv.index("--xprof-pair")
+            native_path, json_path = argv[i + 1], argv[i + 2]
+            c = Checker()
+            info = cli(binary, "info", json_path)
+            c.eq("producer", "xprof", info["producer"])
+            c.eq("warnings", [], [w for w in info["warnings"] if "partially overlap" not in w["message"]])
+            native, converted = numbers(binary, native_path), numbers(binary, json_path)
+            compare(c, native, converted, 1)
+            print("%-48s native %s json %s %s" % (os.path.basename(json_path), summary(*native), summary(*converted),
+                                                  "OK" if not c.failures else "FAILED"))
+            for f_ in c.failures[:20]:
+                print("   ", f_)
+            failures += len(c.failures)
+        if "--tf1" in argv:
+            i = argv.index("--tf1")
+            rm, timeline = argv[i + 1], argv[i + 2]
+            if timeline == "-":
+                import run_metadata_to_tf1_timeline as tgen
+                timeline = os.path.join(tmp, os.path.basename(rm) + ".timeline.json")
+                with open(rm, "rb") as f:
+                    text = tgen.dumps(tgen.convert(f.read()))
+                with open(timeline, "w") as f:
+                    f.write(text)
+            c = Checker()
+            c.eq("producer", "tf1-timeline", cli(binary, "info", timeline)["producer"])
+            native, converted = numbers(binary, rm), numbers(binary, timeline)
+            compare(c, native, converted, 1000)
+            print("%-48s native %s json %s %s" % (os.path.basename(rm), summary(*native), summary(*converted),
+                                                  "OK" if not c.failures else "FAILED"))
+            for f_ in c.failures[:20]:
+                print("   ", f_)
+            failures += len(c.failures)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
