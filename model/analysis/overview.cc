@@ -1,5 +1,7 @@
 #include "model/analysis/overview.h"
 
+#include "model/analysis/producer_notes.h"
+
 #include "model/analysis/precision.h"
 
 #include <simdjson.h>
@@ -123,7 +125,10 @@ RunEnvironment runEnvironmentOf(const ClassifiedTrace& ct) {
                 break;
             }
         }
-        if (!activity && !(t.processes[p].kind == ProcessKind::Device && !t.tracks[ti].slices.empty())) continue;
+        // TF1 timeline JSON: "<device> Compute" names a CPU device as well (its ops are host ops).
+        const bool tf1Cpu = ct.isTf1 && (contains(t.processes[p].name, "CPU:") || contains(t.processes[p].name, "cpu:"));
+        if (!activity && !(t.processes[p].kind == ProcessKind::Device && !tf1Cpu && !t.tracks[ti].slices.empty()))
+            continue;
         int64_t dev = -1;
         if (first.valid()) sliceArgInt(t, first, "device", dev);
         auto [it, inserted] = deviceIdOf.try_emplace(p, dev);
@@ -275,6 +280,8 @@ Overview computeOverview(const ClassifiedTrace& ct) {
     o.otherPercent = o.categories[size_t(StepCategory::Other)].percentOfStep;
     o.inputBound = classifyInputBound(o.inputPercent, o.otherPercent, haveSteps);
     o.recommendations = recommendationsFor(o);
+    o.notes = stepsNotes(ct, o.steps);
+    for (std::string& n : fileNotes(ct)) o.notes.push_back(std::move(n));
     return o;
 }
 

@@ -4,6 +4,8 @@ gives: tracescope-cli kernels / stats / overview --json on both, compared field 
 
   check_producer_roundtrip.py --cli CLI --xprof XSPACE...   write XProf-style trace JSON of each
         XSpace (xspace_to_xprof_json.py) and compare it with the XSpace
+  check_producer_roundtrip.py --cli CLI --xprof-without-kernel-details XSPACE   the same JSON
+        without kernel_details: the same kernels, and a note naming what is missing
   check_producer_roundtrip.py --cli CLI --xprof-pair XSPACE TRACE_JSON   compare a trace JSON
         the profiler wrote (jax's perfetto_trace.json.gz) with the XSpace of the same run
   check_producer_roundtrip.py --cli CLI --tf1 RUNMETADATA TIMELINE_JSON   compare TF1 timeline
@@ -61,6 +63,7 @@ def compare(c, native, converted, per_event_ns):
     nk, ns, no = native
     jk, js, jo = converted
     c.eq("kernel_count", nk["kernel_count"], jk["kernel_count"])
+    c.eq("kernel notes", nk["notes"], jk["notes"])
     tol = per_event_ns * max(1, nk["kernel_count"])
     c.near("total_kernel_ns", nk["total_kernel_ns"], jk["total_kernel_ns"], tol)
     key = lambda r: (r["name"], r["op"], json.dumps(r.get("grid")), json.dumps(r.get("block")), r.get("registers_per_thread"))
@@ -90,6 +93,8 @@ def compare(c, native, converted, per_event_ns):
            js["host_total_self_ns"] - js["host_idle_ns"], per_event_ns * max(1, total_ops))
     c.near("device_total_self_ns", ns["device_total_self_ns"] - ns["device_idle_ns"],
            js["device_total_self_ns"] - js["device_idle_ns"], per_event_ns * max(1, total_ops))
+    c.eq("device_type", no["environment"]["device_type"], jo["environment"]["device_type"])
+    c.eq("device_count", no["environment"]["device_count"], jo["environment"]["device_count"])
     c.eq("step_count", no["step_count"], jo["step_count"])
     c.eq("step_source", no["step_source"], jo["step_source"])
     for a, b in zip(no["steps"], jo["steps"]):
@@ -126,6 +131,30 @@ def main(argv):
                 for f_ in c.failures[:20]:
                     print("   ", f_)
                 failures += len(c.failures)
+        if "--xprof-without-kernel-details" in argv:
+            # A trace JSON whose exporter dropped kernel_details: the same kernels (the stream
+            # line says they are kernels), and a note that launch parameters are unknown.
+            import gzip
+            import xspace_to_xprof_json as gen
+            path = argv[argv.index("--xprof-without-kernel-details") + 1]
+            out = os.path.join(tmp, "no_details.trace.json.gz")
+            with open(path, "rb") as f:
+                text = gen.dumps(gen.convert(f.read(), drop_stats={"kernel_details"}))
+            with gzip.open(out, "wt") as f:
+                f.write(text)
+            c = Checker()
+            nk, jk = cli(binary, "kernels", path), cli(binary, "kernels", out)
+            c.eq("kernel_count", nk["kernel_count"], jk["kernel_count"])
+            c.eq("total_kernel_ns", nk["total_kernel_ns"], jk["total_kernel_ns"])
+            c.eq("native notes", [], nk["notes"])
+            if not any("kernel_details" in n for n in jk["notes"]):
+                c.failures.append("no note names the missing kernel_details: %r" % jk["notes"])
+            print("%-48s without kernel_details: kernels %d/%d, notes %r %s" % (
+                os.path.basename(path), nk["kernel_count"], jk["kernel_count"], jk["notes"],
+                "OK" if not c.failures else "FAILED"))
+            for f_ in c.failures[:20]:
+                print("   ", f_)
+            failures += len(c.failures)
         if "--xprof-pair" in argv:
             i = argv.index("--xprof-pair")
             native_path, json_path = argv[i + 1], argv[i + 2]

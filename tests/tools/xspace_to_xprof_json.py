@@ -23,7 +23,8 @@ wire format by hand (xspace_wire.py; no protobuf package, no TraceScope code):
     internal events), lines starting "counters_" and "Async XLA Ops" skipped, aggregated
     events (num_occurrences) skipped, metadata planes not drawn.
 
-  xspace_to_xprof_json.py IN.xplane.pb OUT.json[.gz] [--entries] [--keep-internal]
+  xspace_to_xprof_json.py IN.xplane.pb OUT.json[.gz] [--entries] [--keep-internal] [--drop-stats=a,b]
+  (--drop-stats: as exporters that treat those stats as internal, e.g. kernel_details)
 """
 import gzip
 import json
@@ -154,7 +155,7 @@ def line_info(line):
     return info
 
 
-def convert(data, entries=False, keep_internal=False):
+def convert(data, entries=False, keep_internal=False, drop_stats=()):
     planes, hostnames = read_planes(data)
     host = hostnames[0] if hostnames else ""
     drawn = []
@@ -222,7 +223,7 @@ def convert(data, entries=False, keep_internal=False):
                 args = {}
                 for k, v, number in decoded:
                     values[k] = (v, number)
-                    if k in INTERNAL_STATS or v is None:
+                    if k in INTERNAL_STATS or k in drop_stats or v is None:
                         continue
                     args[k] = v
                 if counter_line:
@@ -306,7 +307,8 @@ def main(argv):
         sys.exit(__doc__)
     with open(args[0], "rb") as f:
         data = f.read()
-    events = convert(data, entries="--entries" in argv, keep_internal="--keep-internal" in argv)
+    drop = next((a.split("=", 1)[1].split(",") for a in argv if a.startswith("--drop-stats=")), [])
+    events = convert(data, entries="--entries" in argv, keep_internal="--keep-internal" in argv, drop_stats=set(drop))
     text_ = dumps(events)
     if "--entries" in argv:
         import re
