@@ -102,6 +102,59 @@ def compare(c, native, converted, per_event_ns):
         c.near("step %s duration_ns" % a["number"], a["duration_ns"], b["duration_ns"], 2 * per_event_ns)
 
 
+# Keys the XProf JSON cannot match: allocator events are not in it (named by the notes).
+MEMORY_KEYS = {"has_memory", "bytes_allocated", "allocations"}
+
+
+def same_tree(c, what, a, b, ns_tol, skip=frozenset()):
+    """Recursive comparison: equal structure, strings and counts; *_ns numbers within ns_tol,
+    percentages within 0.5 points."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b)):
+            if k in ("warnings", "notes") or k in skip:
+                continue
+            if k not in a or k not in b:
+                c.failures.append("%s.%s: only in %s" % (what, k, "native" if k in a else "json"))
+                continue
+            same_tree(c, what + "." + k, a[k], b[k], ns_tol, skip)
+    elif isinstance(a, list) and isinstance(b, list):
+        if skip:  # rows that only allocations make (e.g. the "(no op)" scope)
+            only_memory = lambda x: (isinstance(x, dict) and x.get("occurrences") == 0 and x.get("bytes_allocated", 0) > 0
+                                     and not x.get("device_ns") and not x.get("total_ns"))
+            a = [x for x in a if not only_memory(x)]
+            b = [x for x in b if not only_memory(x)]
+        if len(a) != len(b):
+            c.failures.append("%s: %d entries native, %d json (%r / %r)" % (
+                what, len(a), len(b), [x.get("path", x.get("name")) for x in a if isinstance(x, dict)][:5],
+                [x.get("path", x.get("name")) for x in b if isinstance(x, dict)][:5]))
+            return
+        named = lambda l: all(isinstance(x, dict) and "name" in x for x in l)
+        if named(a) and named(b):
+            # Rows sorted by a time: ties may fall either way after rounding; match by name.
+            key = lambda x: x.get("path", x["name"])
+            a, b = sorted(a, key=key), sorted(b, key=key)
+        for i, (x, y) in enumerate(zip(a, b)):
+            same_tree(c, "%s[%d]" % (what, i), x, y, ns_tol, skip)
+    elif isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool):
+        key = what.rsplit(".", 1)[-1]
+        if key.endswith("_ns") or "_ns[" in key:
+            tol = ns_tol
+        elif "percent" in key:
+            tol = 0.5
+        else:
+            tol = 1e-9 * max(abs(a), abs(b))
+        if abs(a - b) > tol:
+            c.failures.append("%s: native %r, json %r" % (what, a, b))
+    elif a != b:
+        c.failures.append("%s: native %r, json %r" % (what, a, b))
+
+
+def compare_pages(c, binary, native_path, json_path, ns_tol, memory_in_json):
+    skip = frozenset() if memory_in_json else MEMORY_KEYS
+    for command in ("scopes", "input-pipeline"):
+        same_tree(c, command, cli(binary, command, native_path), cli(binary, command, json_path), ns_tol, skip)
+
+
 def main(argv):
     binary = argv[argv.index("--cli") + 1]
     failures = 0
@@ -126,6 +179,7 @@ def main(argv):
                 c.eq("warnings", [], [w for w in info["warnings"] if "partially overlap" not in w["message"]])
                 native, converted = numbers(binary, path), numbers(binary, out)
                 compare(c, native, converted, 1)
+                compare_pages(c, binary, path, out, 1000, False)
                 print("%-48s native %s json %s %s" % (os.path.basename(path), summary(*native), summary(*converted),
                                                       "OK" if not c.failures else "FAILED"))
                 for f_ in c.failures[:20]:
@@ -164,6 +218,7 @@ def main(argv):
             c.eq("warnings", [], [w for w in info["warnings"] if "partially overlap" not in w["message"]])
             native, converted = numbers(binary, native_path), numbers(binary, json_path)
             compare(c, native, converted, 1)
+            compare_pages(c, binary, native_path, json_path, 1000, False)
             print("%-48s native %s json %s %s" % (os.path.basename(json_path), summary(*native), summary(*converted),
                                                   "OK" if not c.failures else "FAILED"))
             for f_ in c.failures[:20]:
@@ -183,6 +238,8 @@ def main(argv):
             c.eq("producer", "tf1-timeline", cli(binary, "info", timeline)["producer"])
             native, converted = numbers(binary, rm), numbers(binary, timeline)
             compare(c, native, converted, 1000)
+            # Sums over all ops: 1 us of rounding per op at most.
+            compare_pages(c, binary, rm, timeline, 1000 * max(1, summary(*native)["ops"]), True)
             print("%-48s native %s json %s %s" % (os.path.basename(rm), summary(*native), summary(*converted),
                                                   "OK" if not c.failures else "FAILED"))
             for f_ in c.failures[:20]:
