@@ -148,10 +148,14 @@ ClassifiedTrace classifyTrace(const Trace& trace) {
     ct.keys.hloOp = trace.strings.find("hlo_op");
     ct.keys.tf1Name = trace.strings.find("name");
     ct.keys.tf1Op = trace.strings.find("op");
-    // TF1: "…/stream:N" devices repeat what "…/stream:all" holds.
+    // TF1's GPU tracer saves each kernel to "…/stream:all" and "…/stream:N", each copy to
+    // "…/memcpy" and "…/stream:N": the per-stream devices repeat the others.
     bool tf1HasStreamAll = false;
     if (ct.isTf1)
-        for (const Process& p : trace.processes) tf1HasStreamAll = tf1HasStreamAll || isTf1StreamAll(tf1DeviceOf(p.name));
+        for (const Process& p : trace.processes) {
+            const std::string_view d = tf1DeviceOf(p.name);
+            tf1HasStreamAll = tf1HasStreamAll || isTf1StreamAll(d) || contains(d, "/memcpy");
+        }
 
     for (size_t ti = 0; ti < nt; ++ti) {
         const Track& tr = trace.tracks[ti];
@@ -167,7 +171,7 @@ ClassifiedTrace classifyTrace(const Trace& trace) {
         if (ct.isTf1) {
             tf1Device = tf1DeviceOf(processName);
             tf1Stream = isTf1StreamDevice(tf1Device);
-            tf1Duplicate = tf1Stream && tf1HasStreamAll && !isTf1StreamAll(tf1Device);
+            tf1Duplicate = tf1Stream && tf1HasStreamAll && !isTf1StreamAll(tf1Device) && !contains(tf1Device, "/memcpy");
             ct.trackOnDevice[ti] = tf1Stream;
         }
         const bool derived = ct.isXSpace && ct.trackOnDevice[ti] &&

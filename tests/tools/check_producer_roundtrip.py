@@ -8,6 +8,8 @@ gives: tracescope-cli kernels / stats / overview --json on both, compared field 
         without kernel_details: the same kernels, and a note naming what is missing
   check_producer_roundtrip.py --cli CLI --xprof-pair XSPACE TRACE_JSON   compare a trace JSON
         the profiler wrote (jax's perfetto_trace.json.gz) with the XSpace of the same run
+  check_producer_roundtrip.py --cli CLI --tf1-gpu   the same on a GPU step made by
+        make_tf1_gpu_run_metadata.py, and both against the numbers it was made with
   check_producer_roundtrip.py --cli CLI --tf1 RUNMETADATA TIMELINE_JSON   compare TF1 timeline
         JSON with the RunMetadata it was made from (TIMELINE_JSON "-" = write it with
         run_metadata_to_tf1_timeline.py)
@@ -224,9 +226,20 @@ def main(argv):
             for f_ in c.failures[:20]:
                 print("   ", f_)
             failures += len(c.failures)
+        tf1_pairs = []
         if "--tf1" in argv:
             i = argv.index("--tf1")
-            rm, timeline = argv[i + 1], argv[i + 2]
+            tf1_pairs.append((argv[i + 1], argv[i + 2], None))
+        if "--tf1-gpu" in argv:
+            # A GPU step as TF1's GPU tracer records it (make_tf1_gpu_run_metadata.py), with
+            # the numbers it was made with.
+            rm = os.path.join(tmp, "tf1_gpu.pb")
+            expected_path = os.path.join(tmp, "tf1_gpu.expected.json")
+            subprocess.run([sys.executable, os.path.join(HERE, "make_tf1_gpu_run_metadata.py"), rm, expected_path],
+                           check=True)
+            with open(expected_path) as f:
+                tf1_pairs.append((rm, "-", json.load(f)))
+        for rm, timeline, expected in tf1_pairs:
             if timeline == "-":
                 import run_metadata_to_tf1_timeline as tgen
                 timeline = os.path.join(tmp, os.path.basename(rm) + ".timeline.json")
@@ -240,6 +253,14 @@ def main(argv):
             compare(c, native, converted, 1000)
             # Sums over all ops: 1 us of rounding per op at most.
             compare_pages(c, binary, rm, timeline, 1000 * max(1, summary(*native)["ops"]), True)
+            if expected:
+                for side, (k, s_, o) in (("native", native), ("json", converted)):
+                    c.eq(side + " kernels", expected["kernels"], k["kernel_count"])
+                    c.eq(side + " kernel_ns", expected["kernel_ns"], k["total_kernel_ns"])
+                    dev = {r["name"]: r["total_ns"] for r in s_["rows"] if r["side"] == "device" and not r["is_idle"]}
+                    c.eq(side + " device ops", expected["device_ops"], dev)
+                    host = [r for r in s_["rows"] if r["side"] == "host" and not r["is_idle"]]
+                    c.eq(side + " executor ops", expected["executor_ops"], sum(r["occurrences"] for r in host))
             print("%-48s native %s json %s %s" % (os.path.basename(rm), summary(*native), summary(*converted),
                                                   "OK" if not c.failures else "FAILED"))
             for f_ in c.failures[:20]:
