@@ -22,10 +22,17 @@ constexpr std::array<std::string_view, 12> kKinetoCategories = {
 }  // namespace
 
 std::string_view xprofPlaneName(std::string_view name) {
-    if (startsWith(name, "/")) return name;
-    const size_t space = name.find(' ');
-    if (space == std::string_view::npos) return name;
-    return name.substr(space + 1);
+    // "tw003 /device:GPU:0", "host /device:GPU:0", "/device:GPU:0 (pid 1)": the token that
+    // starts with a plane prefix.
+    size_t at = std::string_view::npos;
+    for (std::string_view prefix : {std::string_view("/device:"), std::string_view("/host:"),
+                                    std::string_view("/virtualdevice:")}) {
+        const size_t p = name.find(prefix);
+        if (p != std::string_view::npos && (p == 0 || name[p - 1] == ' ') && p < at) at = p;
+    }
+    if (at == std::string_view::npos) return name;
+    const std::string_view rest = name.substr(at);
+    return rest.substr(0, rest.find(' '));
 }
 
 bool isXProfPlaneProcessName(std::string_view name) {
@@ -33,8 +40,8 @@ bool isXProfPlaneProcessName(std::string_view name) {
     if (!(startsWith(plane, "/device:") || startsWith(plane, "/host:") || startsWith(plane, "/virtualdevice:")))
         return false;
     // TF1 device names ("/job:...", "/device:GPU:0/stream:all Compute") are not plane names.
-    return !contains(plane, " ") && !contains(plane, "/job:") && !contains(plane, "stream:") &&
-           !contains(plane, "/memcpy");
+    return !contains(name, "/job:") && !contains(plane, "stream:") && !contains(plane, "/memcpy") &&
+           !isTf1TimelineProcessName(name);
 }
 
 bool isTf1TimelineProcessName(std::string_view name) {
