@@ -1,5 +1,7 @@
 #include "views/tables/op_stats_view.h"
 
+#include "model/import/producer.h"
+
 #include "views/charts/pie_chart.h"
 #include "views/partial_trace_note.h"
 #include "views/tables/table_page.h"
@@ -133,11 +135,13 @@ OpStatsView::OpStatsView(QWidget* parent) : AnalysisView(parent) {
 OpSide OpStatsView::side() const { return OpSide(side_->currentData().toInt()); }
 
 void OpStatsView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
-    // XLA programs (XSpace) can also be read per HLO op; other formats have none.
+    // XLA programs (XSpace, or XProf's trace JSON of one) can also be read per HLO op; other
+    // producers have none.
     const int hlo = group_->findData(int(OpGrouping::ByHloOp));
     const QSignalBlocker block(group_);
-    if (trace->format == "xspace" && hlo < 0) group_->addItem(tr("Group by HLO op"), int(OpGrouping::ByHloOp));
-    if (trace->format != "xspace" && hlo >= 0) group_->removeItem(hlo);
+    const bool xla = detectProducer(*trace) == Producer::XProf;
+    if (xla && hlo < 0) group_->addItem(tr("Group by HLO op"), int(OpGrouping::ByHloOp));
+    if (!xla && hlo >= 0) group_->removeItem(hlo);
     recompute();
 }
 
