@@ -58,13 +58,17 @@ Producer detectProducer(const Trace& t) {
     for (const auto& [key, value] : t.metadata)
         if (key == "schemaVersion" || key == "deviceProperties" || key == "distributedInfo" || key == "traceName")
             return Producer::Kineto;
-    size_t xprof = 0, tf1 = 0;
+    size_t xprof = 0, tf1 = 0, job = 0;
     for (const Process& p : t.processes) {
         if (isTf1TimelineProcessName(p.name)) ++tf1;
         else if (isXProfPlaneProcessName(p.name)) ++xprof;
+        else if (p.name.find("/job:") != std::string::npos) ++job;
     }
-    // TF1 timeline: ops carry args "name" and "op" (category "Op").
-    if (tf1 > 0 && (xprof == 0 || hasString(t, "Op"))) return Producer::Tf1;
+    // TF1 timeline: ops carry args "name" and "op" (category "Op"); other TF1 timeline writers
+    // (tfprof) name processes after the device without the " Compute" suffix.
+    const bool tf1Ops = hasString(t, "Op") && hasString(t, "op") && hasString(t, "name");
+    if (tf1 > 0 && (xprof == 0 || tf1Ops)) return Producer::Tf1;
+    if (job > 0 && xprof == 0 && tf1Ops) return Producer::Tf1;
     if (xprof > 0) return Producer::XProf;
     // Kineto files without the keys (old or trimmed): their categories.
     std::array<StringId, kKinetoCategories.size()> ids{};
