@@ -164,6 +164,9 @@ ClassifiedTrace classifyTrace(const Trace& trace) {
             tr.process < trace.processes.size() ? std::string_view(trace.processes[tr.process].name) : std::string_view();
         if (tr.process < trace.processes.size())
             ct.trackOnDevice[ti] = trace.processes[tr.process].kind == ProcessKind::Device;
+        // XProf's trace JSON: the plane says it (a host named "gpu-node-3" is no device).
+        if (xprofJson)
+            ct.trackOnDevice[ti] = xspace::classifyPlane(xprofPlaneName(processName)) == xspace::PlaneKind::Device;
         // TF1: only the GPU tracer's devices are device activity; ops on "<device> Compute"
         // are the executor's, on a host thread.
         std::string_view tf1Device;

@@ -140,7 +140,8 @@ RunEnvironment runEnvironmentOf(const ClassifiedTrace& ct) {
         }
         // TF1 timeline JSON: "<device> Compute" names a CPU device as well (its ops are host ops).
         const bool tf1Cpu = ct.isTf1 && (contains(t.processes[p].name, "CPU:") || contains(t.processes[p].name, "cpu:"));
-        if (!activity && !(t.processes[p].kind == ProcessKind::Device && !tf1Cpu && !t.tracks[ti].slices.empty()))
+        const bool deviceProcess = ct.isXSpace ? bool(ct.trackOnDevice[ti]) : t.processes[p].kind == ProcessKind::Device;
+        if (!activity && !(deviceProcess && !tf1Cpu && !t.tracks[ti].slices.empty()))
             continue;
         int64_t dev = -1;
         if (first.valid()) sliceArgInt(t, first, "device", dev);

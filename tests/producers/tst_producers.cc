@@ -4,6 +4,7 @@
 // names. Expected numbers are counted by hand from the events written here.
 #include "model/analysis/kernel_stats.h"
 #include "model/analysis/op_classify.h"
+#include "model/analysis/overview.h"
 #include "model/analysis/steps.h"
 #include "model/import/import.h"
 #include "model/import/producer.h"
@@ -77,6 +78,7 @@ private slots:
         QTest::newRow("plane names") << "/device:GPU:0" << "/host:CPU";
         QTest::newRow("hostname first") << "tw003 /device:GPU:0" << "tw003 /host:CPU";
         QTest::newRow("pid after") << "/device:GPU:0 (pid 1)" << "/host:CPU (pid 701)";
+        QTest::newRow("host named GPU") << "GPU-node-3 /device:GPU:0" << "GPU-node-3 /host:CPU";
     }
 
     void xprofJsonVariants() {
@@ -124,6 +126,9 @@ private slots:
         QCOMPARE(s.steps[0].number, int64_t(1));
         // The host step annotation of the same group contains the device step: it is the step.
         QCOMPARE(s.steps[0].durationNs, TimeNs(20000));
+        const RunEnvironment env = computeOverview(ct).environment;
+        QCOMPARE(env.deviceCount, size_t(1));
+        QCOMPARE(env.deviceType, std::string("GPU"));
     }
 
     void tf1Timeline() {
