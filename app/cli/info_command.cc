@@ -3,6 +3,7 @@
 #include "app/cli/commands.h"
 
 #include "model/import/import.h"
+#include "model/import/producer.h"
 
 #include <nlohmann/json.hpp>
 
@@ -31,6 +32,7 @@ int runInfo(const Args& args) {
     nlohmann::json j;
     j["file"] = files[0];
     j["format"] = trace.format;
+    j["producer"] = std::string(producerName(detectProducer(trace), trace.format));
     j["hosts"] = trace.hosts;
     j["processes"] = c.processes;
     j["tracks"] = c.tracks;
@@ -52,7 +54,8 @@ int runInfo(const Args& args) {
         std::cout << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
         return 0;
     }
-    std::printf("%s  (%s)\n", files[0].c_str(), trace.format.c_str());
+    std::printf("%s  (%s, %s)\n", files[0].c_str(), trace.format.c_str(),
+                std::string(producerName(detectProducer(trace), trace.format)).c_str());
     std::printf("  span          %.3f ms\n", double(trace.spanNs()) / 1e6);
     std::printf("  processes     %zu\n  tracks        %zu (+%zu counter tracks)\n", c.processes, c.tracks,
                 c.counterTracks);

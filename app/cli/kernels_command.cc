@@ -34,6 +34,7 @@ int runKernels(const Args& args) {
         head["kernel_count"] = res.kernelCount;
         head["total_kernel_ns"] = res.totalKernelNs;
         head["tensor_core_ns"] = res.tensorCoreNs;
+        head["notes"] = res.notes;
         head["tensor_core_definition"] =
             "kernels whose name matches a tensor-core rule (FP32 SIMT kernels such as cuBLAS ..._ffma_... excluded)";
         printJsonWithRows(head, res.rows.size(), [&](size_t i) {
@@ -81,6 +82,7 @@ int runKernels(const Args& args) {
                     double(r.totalNs) / 1e3, r.avgNs / 1e3, dimText(r.grid).c_str(), dimText(r.block).c_str(),
                     r.registersPerThread, (unsigned long long)r.sharedMemBytes, r.usesTensorCore ? "yes" : "no",
                     r.name.substr(0, 100).c_str(), r.op.c_str());
+    for (const auto& n : res.notes) std::printf("Note: %s\n", n.c_str());
     return 0;
 }
 

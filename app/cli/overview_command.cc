@@ -70,6 +70,7 @@ int runOverview(const Args& args) {
         j["other_percent"] = o.otherPercent;
         j["input_bound"] = inputBoundName(o.inputBound);
         j["recommendations"] = o.recommendations;
+        j["notes"] = o.notes;
         printJson(j);
         return 0;
     }
@@ -97,6 +98,7 @@ int runOverview(const Args& args) {
                     op.type.c_str());
     std::printf("Verdict: %s\n", inputBoundName(o.inputBound));
     for (const auto& r : o.recommendations) std::printf("- %s\n", r.c_str());
+    for (const auto& n : o.notes) std::printf("Note: %s\n", n.c_str());
     return 0;
 }
 

@@ -51,6 +51,7 @@ int runScopes(const Args& args) {
                         "activity's tf_op; \"(no op)\": none)"}};
         j["scope_events"] = tree.scopeEvents;
         j["has_memory"] = tree.hasMemory;
+        j["notes"] = tree.notes;
         j["root"] = node(0);
         j["op_view"] = nlohmann::json::array();
         for (const auto& r : tree.opView)

@@ -1,5 +1,7 @@
 #include "model/analysis/kernel_stats.h"
 
+#include "model/analysis/producer_notes.h"
+
 #include "model/analysis/tensor_core_rules.h"
 
 #include <algorithm>
@@ -278,6 +280,7 @@ KernelStatsResult computeKernelStats(const ClassifiedTrace& ct) {
         if (a.totalNs != b.totalNs) return a.totalNs > b.totalNs;
         return keyLess(keyOf(a), keyOf(b));
     });
+    res.notes = kernelStatsNotes(ct, res);
     return res;
 }
 

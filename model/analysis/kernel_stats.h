@@ -76,6 +76,8 @@ struct KernelStatsResult {
     uint64_t kernelCount = 0;   // all kernel occurrences
     TimeNs totalKernelNs = 0;   // sum of all kernel durations
     TimeNs tensorCoreNs = 0;    // of which by TensorCore kernels
+    // What the file does not carry for this page (producer_notes.h), as sentences.
+    std::vector<std::string> notes;
 };
 
 KernelStatsResult computeKernelStats(const Trace& trace);

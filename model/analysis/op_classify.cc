@@ -1,6 +1,7 @@
 #include "model/analysis/op_classify.h"
 
 #include "model/analysis/self_time.h"
+#include "model/import/xspace_tracks.h"
 
 #include <algorithm>
 #include <array>
@@ -24,10 +25,12 @@ bool isDerivedLineName(std::string_view n) {
     return false;
 }
 
-// Derived-line ids stored as int32: [0xDEADBEEF, 0xDEADBEEF + 289].
+// Derived-line ids stored as int32: [0xDEADBEEF, 0xDEADBEEF + 289]; XProf's trace JSON
+// writes them as tids truncated to uint32, so unsigned there.
 bool isDerivedLineId(int64_t tid) {
     const int64_t base = static_cast<int32_t>(0xDEADBEEFu);
-    return tid >= base && tid <= base + 289;
+    const int64_t ubase = int64_t(0xDEADBEEFu);
+    return (tid >= base && tid <= base + 289) || (tid >= ubase && tid <= ubase + 289);
 }
 
 // "<op_name>:<OpType>" (TF) or "<name>:<type>" (JAX), not a C++ "a::b" name.
@@ -48,13 +51,18 @@ bool looksLikeTfOp(std::string_view n) {
 bool isProfilerStepName(std::string_view n) { return startsWith(n, "ProfilerStep#"); }
 
 struct KeyIds {
-    StringId longName, tfOp, kernelDetails, correlation, correlationId, stepName, memcpyDetails;
+    StringId longName, tfOp, kernelDetails, correlation, correlationId, stepName, memcpyDetails, stepNum;
+    std::array<StringId, 2> memsetDetails;
+    std::array<StringId, 3> memallocDetails;
 };
 
 KeyIds keyIdsOf(const Trace& t) {
     return {t.strings.find("long_name"),     t.strings.find("tf_op"),         t.strings.find("kernel_details"),
             t.strings.find("correlation"),   t.strings.find("correlation_id"), t.strings.find("step_name"),
-            t.strings.find("memcpy_details")};
+            t.strings.find("memcpy_details"), t.strings.find("step_num"),
+            {t.strings.find("Memset_details"), t.strings.find("memset_details")},
+            {t.strings.find("memalloc_details"), t.strings.find("MemFree_details"),
+             t.strings.find("MemoryResidency_details")}};
 }
 
 // Looks up one arg by key id; false when absent.
@@ -77,6 +85,33 @@ bool nonEmptyStringArg(const Trace& t, const Track& track, ArgsOffset off, Strin
     return v.type != ArgValue::Type::Null;
 }
 
+// The category the XSpace importer gives an event of a device stream line (it reads the
+// stats); XProf's trace JSON has no categories, only the same stats as args.
+std::string_view xprofStreamCategory(const Trace& t, const Track& tr, ArgsOffset off, std::string_view name,
+                                     bool gpuPlane, const KeyIds& k) {
+    namespace cat = xspace::category;
+    if (!gpuPlane) return cat::kDevice;
+    if (nonEmptyStringArg(t, tr, off, k.kernelDetails)) return cat::kKernel;
+    if (nonEmptyStringArg(t, tr, off, k.memcpyDetails) || startsWith(name, "Memcpy")) return cat::kMemcpy;
+    for (StringId key : k.memsetDetails)
+        if (nonEmptyStringArg(t, tr, off, key)) return cat::kMemset;
+    if (startsWith(name, "Memset")) return cat::kMemset;
+    for (StringId key : k.memallocDetails)
+        if (nonEmptyStringArg(t, tr, off, key)) return cat::kGpuMemory;
+    return cat::kKernel;
+}
+
+// TF1 device names: the GPU tracer's "…/stream:all", "…/stream:7", "…/memcpy" devices hold
+// device activity; a timeline JSON process is the device name plus " Compute".
+std::string_view tf1DeviceOf(std::string_view processName) {
+    for (std::string_view suffix : {std::string_view(" Compute"), std::string_view(" Tensors")})
+        if (processName.size() > suffix.size() && processName.substr(processName.size() - suffix.size()) == suffix)
+            return processName.substr(0, processName.size() - suffix.size());
+    return processName;
+}
+bool isTf1StreamAll(std::string_view device) { return contains(device, "/stream:all"); }
+bool isTf1StreamDevice(std::string_view device) { return contains(device, "/stream:") || contains(device, "/memcpy"); }
+
 SliceRole kinetoRole(std::string_view cat, std::string_view name) {
     // Old Kineto writes ProfilerStep#N as an "Operator"; a step is never an op.
     if (isProfilerStepName(name) && cat != "gpu_user_annotation") return SliceRole::StepMarker;
@@ -96,7 +131,10 @@ SliceRole kinetoRole(std::string_view cat, std::string_view name) {
 ClassifiedTrace classifyTrace(const Trace& trace) {
     ClassifiedTrace ct;
     ct.trace = &trace;
-    ct.isXSpace = trace.format == "xspace";
+    ct.producer = detectProducer(trace);
+    ct.isXSpace = ct.producer == Producer::XProf;
+    ct.isTf1 = ct.producer == Producer::Tf1;
+    const bool xprofJson = ct.isXSpace && trace.format != "xspace";
     const size_t nt = trace.tracks.size();
     ct.trackSkipped.assign(nt, 0);
     ct.trackOnDevice.assign(nt, 0);
@@ -108,15 +146,41 @@ ClassifiedTrace classifyTrace(const Trace& trace) {
     ct.keys.level0 = trace.strings.find("level 0");
     ct.keys.annotation = trace.strings.find("annotation");
     ct.keys.hloOp = trace.strings.find("hlo_op");
+    ct.keys.tf1Name = trace.strings.find("name");
+    ct.keys.tf1Op = trace.strings.find("op");
+    // TF1's GPU tracer saves each kernel to "…/stream:all" and "…/stream:N", each copy to
+    // "…/memcpy" and "…/stream:N": the per-stream devices repeat the others.
+    bool tf1HasStreamAll = false;
+    if (ct.isTf1)
+        for (const Process& p : trace.processes) {
+            const std::string_view d = tf1DeviceOf(p.name);
+            tf1HasStreamAll = tf1HasStreamAll || isTf1StreamAll(d) || contains(d, "/memcpy");
+        }
 
     for (size_t ti = 0; ti < nt; ++ti) {
         const Track& tr = trace.tracks[ti];
         const Track& main = tr.overflowOf != kNoIndex && tr.overflowOf < nt ? trace.tracks[tr.overflowOf] : tr;
+        const std::string_view processName =
+            tr.process < trace.processes.size() ? std::string_view(trace.processes[tr.process].name) : std::string_view();
         if (tr.process < trace.processes.size())
             ct.trackOnDevice[ti] = trace.processes[tr.process].kind == ProcessKind::Device;
+        // XProf's trace JSON: the plane says it (a host named "gpu-node-3" is no device).
+        if (xprofJson)
+            ct.trackOnDevice[ti] = xspace::classifyPlane(xprofPlaneName(processName)) == xspace::PlaneKind::Device;
+        // TF1: only the GPU tracer's devices are device activity; ops on "<device> Compute"
+        // are the executor's, on a host thread.
+        std::string_view tf1Device;
+        bool tf1Stream = false, tf1Duplicate = false;
+        if (ct.isTf1) {
+            tf1Device = tf1DeviceOf(processName);
+            tf1Stream = isTf1StreamDevice(tf1Device);
+            tf1Duplicate = tf1Stream && tf1HasStreamAll && !isTf1StreamAll(tf1Device) && !contains(tf1Device, "/memcpy");
+            ct.trackOnDevice[ti] = tf1Stream;
+        }
         const bool derived = ct.isXSpace && ct.trackOnDevice[ti] &&
                              (isDerivedLineName(main.name) || isDerivedLineId(main.tid));
-        ct.trackSkipped[ti] = derived || tr.kind == TrackKind::Counter;
+        const bool gpuPlane = xprofJson && startsWith(xprofPlaneName(processName), "/device:GPU:");
+        ct.trackSkipped[ti] = derived || tf1Duplicate || tr.kind == TrackKind::Counter;
         const SliceColumns& c = tr.slices;
         auto& roles = ct.roles[ti];
         roles.assign(c.size(), SliceRole::None);
@@ -125,10 +189,21 @@ ClassifiedTrace classifyTrace(const Trace& trace) {
         if (tr.kind == TrackKind::Counter) continue;
 
         for (size_t i = 0; i < c.size(); ++i) {
-            const std::string_view cat = trace.str(c.category[i]);
+            std::string_view cat = trace.str(c.category[i]);
             const std::string_view name = trace.str(c.name[i]);
             SliceRole role = SliceRole::None;
-            if (!ct.isXSpace) {
+            if (xprofJson && ct.trackOnDevice[ti] && !derived)
+                cat = xprofStreamCategory(trace, tr, c.args[i], name, gpuPlane, k);
+            if (ct.isTf1) {
+                if (tf1Duplicate || cat != "Op") role = SliceRole::None;
+                else if (!tf1Stream) role = SliceRole::HostOp;
+                else if (contains(tf1Device, "/memcpy") || contains(name, "MEMCPY") || contains(name, "Memcpy"))
+                    role = SliceRole::Memcpy;
+                else if (contains(name, "Memset") || contains(name, "MEMSET"))
+                    role = SliceRole::Memset;
+                else
+                    role = SliceRole::Kernel;
+            } else if (!ct.isXSpace) {
                 role = kinetoRole(cat, name);
                 // A device annotation (gpu_user_annotation) mirrors host ones: never an op.
             } else if (derived) {
@@ -151,6 +226,9 @@ ClassifiedTrace classifyTrace(const Trace& trace) {
                     nonEmptyStringArg(trace, tr, c.args[i], k.correlationId))
                     role = SliceRole::Runtime;
                 else if (nonEmptyStringArg(trace, tr, c.args[i], k.stepName) ||
+                         // StepTraceAnnotation's step_num (XProf's JSON names the event after
+                         // the step and drops step_name).
+                         nonEmptyStringArg(trace, tr, c.args[i], k.stepNum) ||
                          ((startsWith(full, "train") || startsWith(full, "test") || startsWith(full, "TraceContext")) &&
                           !contains(full, "/")))
                     role = SliceRole::StepMarker;
@@ -269,6 +347,8 @@ SliceRef enclosingHostOp(const ClassifiedTrace& ct, SliceRef s) {
 
 std::string_view deviceActivityOpView(const ClassifiedTrace& ct, SliceRef s) {
     const Trace& t = *ct.trace;
+    // TF1's GPU tracer names the node the kernel or copy ran for in arg "name".
+    if (ct.isTf1) return sliceArgView(t, s, ct.keys.tf1Name);
     if (ct.isXSpace) {
         // tf_op is the outermost annotation; JAX/XLA GPU kernels carry the generic
         // "XlaModule:" there, and the real op in hlo_op (§3.6).

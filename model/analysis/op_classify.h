@@ -9,12 +9,22 @@
 //    "Launch Stats", "Source code") are skipped for op metrics (§3.2). Device activities
 //    are attributed to a framework op by stat tf_op (else hlo_op). Host ops are events
 //    named "name:Type" or carrying tf_op, and tf.data "Iterator::..." events (§7.1).
+//    XProf's trace JSON (TensorBoard's trace viewer download, jax's perfetto_trace.json) is
+//    read the same way: its processes are the planes ("/device:GPU:0", "host /device:GPU:0",
+//    "/host:CPU"), its threads the lines, its args the stats; the category the XSpace importer
+//    would give an event is worked out from the plane, the line and the args.
+//  * TF1 (RunMetadata, and timeline.Timeline's Chrome JSON of it): ops are category "Op"
+//    slices with args "name" (the node) and "op" (its type); on "<device> Compute" (or the
+//    RunMetadata device) they are framework ops run by the executor (HostOp), on the GPU
+//    tracer's "…/stream:all" and "…/memcpy" devices device activity (Kernel/Memcpy/Memset;
+//    "…/stream:N" repeat stream:all and are skipped when it exists).
 //  * Chrome/Kineto (format "chrome-json"): host ops are cpu_op (old Kineto: Operator);
 //    device activities are kernel/gpu_memcpy/gpu_memset (old: Kernel/Memcpy/Memset);
 //    a device activity is attributed to the cpu_op that encloses the cuda_runtime
 //    launch connected to it by a flow (or by a matching correlation arg).
 #pragma once
 
+#include "model/import/producer.h"
 #include "model/trace/trace.h"
 
 #include <string>
@@ -40,7 +50,12 @@ enum class CopyKind : uint8_t { Unknown, HostToDevice, DeviceToHost, DeviceToDev
 // Per-trace classification, computed once and shared by the analyses (cheap: one pass).
 struct ClassifiedTrace {
     const Trace* trace = nullptr;
+    Producer producer = Producer::Generic;
+    // XSpace conventions (stats as args, long_name, tf_op/hlo_op, derived lines): an XSpace
+    // file or XProf's trace JSON.
     bool isXSpace = false;
+    // TF1 conventions: ops named by args "name" / "op".
+    bool isTf1 = false;
     // Per track: skip for op metrics (derived XSpace lines, overflow lanes of skipped tracks...).
     std::vector<uint8_t> trackSkipped;
     // Per track: is it on a device process.
@@ -55,6 +70,7 @@ struct ClassifiedTrace {
     // Interned ids of the arg keys the analyses read (kNoIndex when the trace has none).
     struct Keys {
         StringId longName = kNoIndex, tfOp = kNoIndex, level0 = kNoIndex, annotation = kNoIndex, hloOp = kNoIndex;
+        StringId tf1Name = kNoIndex, tf1Op = kNoIndex;
     } keys;
 
     SliceRole role(SliceRef s) const { return roles[s.track][s.index]; }

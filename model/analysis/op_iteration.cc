@@ -23,6 +23,13 @@ OpNameType hostOpNameType(const ClassifiedTrace& ct, SliceRef s) {
         if (!tfOp.empty() && full.find(':') == std::string::npos && full.rfind("Iterator::", 0) != 0) full = tfOp;
         return splitTfOpName(full);
     }
+    if (ct.isTf1) {
+        // TF1: the node name and its op type in args "name" / "op" (the slice is named by type).
+        std::string name(sliceArgView(t, s, ct.keys.tf1Name)), type(sliceArgView(t, s, ct.keys.tf1Op));
+        if (type.empty()) type = std::string(t.str(t.tracks[s.track].slices.name[s.index]));
+        if (name.empty()) name = type;
+        return {std::move(name), std::move(type)};
+    }
     // PyTorch op names ("aten::addmm") are already op types; the row's type is the name itself.
     std::string name(t.str(t.tracks[s.track].slices.name[s.index]));
     return {name, name};
@@ -33,6 +40,10 @@ OpNameType deviceOpNameType(const ClassifiedTrace& ct, SliceRef s) {
     const char* kind = deviceKindName(ct.role(s));
     if (op.empty()) return {fullNameOf(*ct.trace, s), kind};
     if (ct.isXSpace) return splitTfOpName(op);
+    if (ct.isTf1) {
+        std::string type(sliceArgView(*ct.trace, s, ct.keys.tf1Op));
+        return {op, type.empty() ? std::string(kind) : std::move(type)};
+    }
     // Kineto: the launching cpu_op; the type says what the device did for it.
     return {op, kind};
 }

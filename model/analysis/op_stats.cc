@@ -50,15 +50,17 @@ std::string rowKey(OpSide side, const std::string& name, const std::string& type
 // temporal breakdown measures it) minus the union of its activity; time before the device's
 // first and after its last activity is not idle, it is outside the device's work. Per host
 // thread with ops: the span of its ops minus the union of its ops (XProf adds IDLE for
-// uncovered line time).
+// uncovered line time). TF1's lanes are not threads but a drawing of one device's executor,
+// so there the span is per device (process).
 void computeIdle(const ClassifiedTrace& ct, TimeNs& hostIdle, TimeNs& deviceIdle, size_t& deviceCount) {
     const Trace& t = *ct.trace;
     std::map<ProcessIndex, std::vector<std::pair<TimeNs, TimeNs>>> perDevice;
+    std::map<int64_t, std::vector<std::pair<TimeNs, TimeNs>>> perHostLine;
     hostIdle = 0;
     for (TrackIndex ti = 0; ti < t.tracks.size(); ++ti) {
         if (ct.trackSkipped[ti]) continue;
         const SliceColumns& c = t.tracks[ti].slices;
-        std::vector<std::pair<TimeNs, TimeNs>> hostOps;
+        auto& hostOps = perHostLine[ct.isTf1 ? int64_t(t.tracks[ti].process) : -1 - int64_t(ti)];
         for (size_t i = 0; i < c.size(); ++i) {
             const SliceRole r = ct.roles[ti][i];
             if (r == SliceRole::Kernel || r == SliceRole::Memcpy || r == SliceRole::Memset)
@@ -66,6 +68,8 @@ void computeIdle(const ClassifiedTrace& ct, TimeNs& hostIdle, TimeNs& deviceIdle
             else if (r == SliceRole::HostOp)
                 hostOps.push_back({c.start[i], c.end(i)});
         }
+    }
+    for (auto& [line, hostOps] : perHostLine) {
         if (hostOps.empty()) continue;
         TimeNs first = hostOps.front().first, last = hostOps.front().second;
         for (const auto& [s, e] : hostOps) {

@@ -48,7 +48,8 @@ inline constexpr const char* kDeviceIdleDefinition =
     "per device, the time between its first and last activity (kernel, memcpy, memset) not covered by any "
     "activity, summed over devices";
 inline constexpr const char* kHostIdleDefinition =
-    "per host thread, the time between its first and last op not covered by an op, summed over threads";
+    "per host thread (TF1: per device, its lanes together), the time between its first and last op not covered "
+    "by an op, summed over threads";
 
 struct OpStatsRow {
     OpSide side = OpSide::Host;

@@ -1,5 +1,7 @@
 #include "model/analysis/overview.h"
 
+#include "model/analysis/producer_notes.h"
+
 #include "model/analysis/precision.h"
 
 #include <simdjson.h>
@@ -79,6 +81,19 @@ std::map<int64_t, std::vector<std::pair<std::string, std::string>>> kinetoDevice
     return out;
 }
 
+// "/job:w/replica:0/task:0/device:GPU:1 Compute", "/device:GPU:1/stream:all", "/gpu:1/memcpy"
+// -> "/device:GPU:1"; other names as they are.
+std::string tf1GpuName(std::string_view name) {
+    for (std::string_view key : {std::string_view("/device:GPU:"), std::string_view("/gpu:")}) {
+        const size_t at = name.find(key);
+        if (at == std::string_view::npos) continue;
+        size_t end = at + key.size();
+        while (end < name.size() && name[end] >= '0' && name[end] <= '9') ++end;
+        return "/device:GPU:" + std::string(name.substr(at + key.size(), end - at - key.size()));
+    }
+    return std::string(name);
+}
+
 RunEnvironment runEnvironmentOf(const ClassifiedTrace& ct) {
     const Trace& t = *ct.trace;
     RunEnvironment env;
@@ -123,7 +138,11 @@ RunEnvironment runEnvironmentOf(const ClassifiedTrace& ct) {
                 break;
             }
         }
-        if (!activity && !(t.processes[p].kind == ProcessKind::Device && !t.tracks[ti].slices.empty())) continue;
+        // TF1 timeline JSON: "<device> Compute" names a CPU device as well (its ops are host ops).
+        const bool tf1Cpu = ct.isTf1 && (contains(t.processes[p].name, "CPU:") || contains(t.processes[p].name, "cpu:"));
+        const bool deviceProcess = ct.isXSpace ? bool(ct.trackOnDevice[ti]) : t.processes[p].kind == ProcessKind::Device;
+        if (!activity && !(deviceProcess && !tf1Cpu && !t.tracks[ti].slices.empty()))
+            continue;
         int64_t dev = -1;
         if (first.valid()) sliceArgInt(t, first, "device", dev);
         auto [it, inserted] = deviceIdOf.try_emplace(p, dev);
@@ -131,10 +150,16 @@ RunEnvironment runEnvironmentOf(const ClassifiedTrace& ct) {
     }
     const auto kineto = kinetoDeviceProperties(t);
     bool tpu = false;
+    std::set<std::string> tf1Seen;
     for (const auto& [p, dev] : deviceIdOf) {
         const Process& proc = t.processes[p];
         DeviceInfo d;
         d.name = proc.name;
+        if (ct.isTf1) {
+            // TF1 shows one GPU as several devices (executor, …/stream:all, …/memcpy, …/stream:N).
+            d.name = tf1GpuName(proc.name);
+            if (!tf1Seen.insert(d.name).second) continue;
+        }
         if (!proc.labels.empty() && !t.format.empty() && t.format != "xspace") d.name = proc.labels;
         d.host = proc.host;
         d.properties = proc.properties;
@@ -275,6 +300,8 @@ Overview computeOverview(const ClassifiedTrace& ct) {
     o.otherPercent = o.categories[size_t(StepCategory::Other)].percentOfStep;
     o.inputBound = classifyInputBound(o.inputPercent, o.otherPercent, haveSteps);
     o.recommendations = recommendationsFor(o);
+    o.notes = stepsNotes(ct, o.steps);
+    for (std::string& n : fileNotes(ct)) o.notes.push_back(std::move(n));
     return o;
 }
 

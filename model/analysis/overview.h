@@ -65,6 +65,8 @@ struct Overview {
     InputBound inputBound = InputBound::Unknown;
     // Recommendation paragraphs, plain text, most important first.
     std::vector<std::string> recommendations;
+    // What the file does not carry for this page (producer_notes.h), as sentences.
+    std::vector<std::string> notes;
 };
 
 Overview computeOverview(const Trace& trace);

@@ -1,5 +1,7 @@
 #include "model/analysis/scope_tree.h"
 
+#include "model/analysis/producer_notes.h"
+
 #include "model/analysis/op_iteration.h"
 
 #include <algorithm>
@@ -86,7 +88,8 @@ std::string_view kinetoScopeName(const ClassifiedTrace& ct, SliceRef s) {
 // The scope path of a host scope event (see scope_tree.h for the rules per format).
 std::vector<std::string> scopePath(const ClassifiedTrace& ct, SliceRef s) {
     std::vector<std::string> parts;
-    if (ct.isXSpace) {
+    // XSpace and TF1: the op's name is its scope path ("gradients/dense/MatMul").
+    if (ct.isXSpace || ct.isTf1) {
         appendSplit(hostOpNameType(ct, s).name, parts);
         capDepth(parts);
         return parts;
@@ -189,7 +192,7 @@ void build(const ClassifiedTrace& ct, ScopeTree& tree, std::vector<Occ>* occurre
         if (typeSlices) typeRefs[*o.type].push_back(o.slice);
     });
     // Kineto annotations and module spans are scopes with events of their own.
-    if (!ct.isXSpace)
+    if (!ct.isXSpace && !ct.isTf1)
         for (TrackIndex ti = 0; ti < t.tracks.size(); ++ti) {
             if (ct.trackSkipped[ti] || ct.trackOnDevice[ti] || t.tracks[ti].kind != TrackKind::Thread) continue;
             for (uint32_t i = 0; i < t.tracks[ti].slices.size(); ++i) {
@@ -204,7 +207,7 @@ void build(const ClassifiedTrace& ct, ScopeTree& tree, std::vector<Occ>* occurre
         if (o.side != OpSide::Device) return;
         uint32_t node = kNoIndex;
         std::string type = *o.type;
-        if (!ct.isXSpace) {
+        if (!ct.isXSpace && !ct.isTf1) {
             // The innermost scope event around the launch owns it in the tree; the innermost
             // cpu_op, in the op view (an annotation is not an op type).
             const SliceRef launch = launchOf(ct, o.slice);
@@ -325,6 +328,7 @@ ScopeTree computeScopeTree(const Trace& trace) { return computeScopeTree(classif
 ScopeTree computeScopeTree(const ClassifiedTrace& ct) {
     ScopeTree tree;
     build(ct, tree, nullptr, nullptr);
+    if (!tree.hasMemory) tree.notes = fileNotes(ct);
     return tree;
 }
 

@@ -72,6 +72,8 @@ struct ScopeTree {
     uint64_t scopeEvents = 0;  // scope events in the tree (the sum of every node's occurrences)
     std::vector<OpTypeRow> opView;  // sorted by selfNs descending
     bool hasMemory = false;
+    // What the file does not carry for this page (producer_notes.h), e.g. no allocator events.
+    std::vector<std::string> notes;
 };
 
 ScopeTree computeScopeTree(const Trace& trace);

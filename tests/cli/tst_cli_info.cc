@@ -101,6 +101,38 @@ private slots:
         QTest::newRow("empty file") << QStringLiteral(TRACESCOPE_SOURCE_DIR "/tests/data/hostile/empty.json");
     }
 
+    // `producer`: who wrote the file, recognised from its content (process names, top-level
+    // keys, categories), on real files of each producer.
+    void producer_data() {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("producer");
+        const QString shared = QStringLiteral(TRACESCOPE_SHARED_DIR) + "/testdata/";
+        const QString peers = QStringLiteral(TRACESCOPE_SOURCE_DIR "/tests/data/peers/");
+        QTest::newRow("kineto 2021") << shared + "public/kineto/worker0.1623143089861.pt.trace.json.gz" << "kineto";
+        QTest::newRow("kineto hta") << shared + "public/hta/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz" << "kineto";
+        QTest::newRow("kineto rocm") << shared + "public/hta/mi250_minitoy_train_ROCm6_2_kineto.json.gz" << "kineto";
+        QTest::newRow("kineto h100") << shared + "gpu/torch2.11_cu130_h100_kineto_trace.json.gz" << "kineto";
+        QTest::newRow("catapult") << shared + "public/catapult/simple_trace.json" << "catapult";
+        QTest::newRow("perfetto v2 flows") << shared + "public/perfetto/flow_events_json_v2.json" << "catapult";
+        QTest::newRow("devtools") << shared + "public/speedscope/Trace-20230603T221323.json" << "catapult";
+        QTest::newRow("jax perfetto json") << peers + "jax_train_steps.perfetto_trace.json.gz" << "xprof";
+        QTest::newRow("tf1 timeline") << peers + "tf1_timeline.json" << "tf1-timeline";
+        QTest::newRow("xspace") << peers + "jax_train_steps.xplane.pb" << "xprof";
+        QTest::newRow("run metadata") << peers + "tf1_run_metadata.pb" << "tf1";
+    }
+
+    void producer() {
+        QFETCH(QString, path);
+        QFETCH(QString, producer);
+        const Run r = runCli({"info", path, "--json"});
+        QVERIFY2(r.finished, "tracescope-cli did not finish in 30 s");
+        QVERIFY2(r.exitCode == 0, r.err.c_str());
+        const auto j = nlohmann::json::parse(r.out);
+        QCOMPARE(QString::fromStdString(j.value("producer", std::string())), producer);
+        // The TSL exporter's terminating {} is not a dropped event.
+        if (path.endsWith("perfetto_trace.json.gz")) QVERIFY2(j["warnings"].empty(), j["warnings"].dump().c_str());
+    }
+
     // A clear, single-line error on stderr, nothing on stdout, a non-zero status.
     void errors() {
         QFETCH(QString, path);

@@ -143,7 +143,7 @@ void processesInstantsCountersAsyncFlows(Fixture& fx) {
         {"ph":"s","pid":7,"tid":3,"ts":5,"cat":"c","name":"f","id":1},
         {"ph":"f","pid":7,"tid":3,"ts":15,"cat":"c","name":"f","id":1},
         {"ph":"f","pid":7,"tid":3,"ts":16,"cat":"c","name":"f","id":"1"},
-        {"ph":"P","pid":7,"ts":1},{}],
+        {"ph":"P","pid":7,"ts":1},{"name":"no phase"},{}],
         "traceName":"after events"})");
     QVERIFY2(r.ok(), r.error.c_str());
     const Trace& t = *r.trace;
@@ -166,7 +166,7 @@ void processesInstantsCountersAsyncFlows(Fixture& fx) {
     QCOMPARE(t.str(t.tracks[f.to.track].slices.name[f.to.index]), std::string_view("k2"));
     QVERIFY(t.metadataValue("traceName") && *t.metadataValue("traceName") == "\"after events\"");
     QVERIFY(warned(t, "P:1"));
-    QVERIFY(warned(t, "(no ph):1"));
+    QVERIFY(warned(t, "(no ph):1"));       // {"name":...}; the terminating {} is no event
     QVERIFY(warned(t, "async end"));          // the e with the numeric id 16 (not "0x10")
     QVERIFY(warned(t, "without an open s"));  // the f with the string id "1"
 }

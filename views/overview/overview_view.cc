@@ -257,6 +257,8 @@ void OverviewView::showResult(const Overview& o) {
 
     QString rec;
     for (const std::string& r : o.recommendations) rec += QStringLiteral("<p>%1</p>").arg(q(r).toHtmlEscaped());
+    // What the file does not carry, so a zero above is not read as a measurement.
+    for (const std::string& n : o.notes) rec += QStringLiteral("<p><i>%1</i></p>").arg(q(n).toHtmlEscaped());
     recommendations_->setText(rec.isEmpty() ? tr("No recommendation.") : rec);
 }
 

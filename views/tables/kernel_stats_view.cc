@@ -101,8 +101,10 @@ void KernelStatsView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
         [this](Computed& c) {
             computed_ = std::make_shared<Computed>(std::move(c));
             const KernelStatsResult& r = computed_->result;
+            QString notes;
+            for (const std::string& n : r.notes) notes += QStringLiteral(" ") + QString::fromStdString(n);
             if (r.rows.empty()) {
-                showEmptyResult(tr("No GPU kernels in this trace."));
+                showEmptyResult(tr("No GPU kernels in this trace.") + notes);
                 return;
             }
             std::vector<Item> items;
@@ -122,7 +124,8 @@ void KernelStatsView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
                                    ? tr(" <b>The table shows the %1 with the most time</b>; "
                                         "<tt>tracescope-cli kernels</tt> lists all.")
                                          .arg(formatCount(qint64(shown)))
-                                   : QString()));
+                                   : QString()) +
+                              (notes.isEmpty() ? QString() : QStringLiteral("<br><i>%1</i>").arg(notes.trimmed().toHtmlEscaped())));
         });
 }
 

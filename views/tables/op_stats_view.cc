@@ -1,5 +1,7 @@
 #include "views/tables/op_stats_view.h"
 
+#include "model/import/producer.h"
+
 #include "views/charts/pie_chart.h"
 #include "views/partial_trace_note.h"
 #include "views/tables/table_page.h"
@@ -168,18 +170,21 @@ void OpStatsView::setConvention(Convention c) { convention_->setCurrentIndex(con
 OpSide OpStatsView::side() const { return OpSide(side_->currentData().toInt()); }
 
 void OpStatsView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
-    // XLA programs (XSpace) can also be read per HLO op; other formats have none.
+    // XLA programs (XSpace, or XProf's trace JSON of one) can also be read per HLO op; other
+    // producers have none.
     const int hlo = group_->findData(int(OpGrouping::ByHloOp));
     const QSignalBlocker block(group_);
-    if (trace->format == "xspace" && hlo < 0) group_->addItem(tr("Group by HLO op"), int(OpGrouping::ByHloOp));
-    if (trace->format != "xspace" && hlo >= 0) group_->removeItem(hlo);
-    // PyTorch's table is the one PyTorch users know: the default for Chrome JSON (Kineto)
-    // traces; XSpace and RunMetadata have no torch.profiler event tree.
-    const bool chrome = trace->format == "chrome-json";
-    conventionRow_->setVisible(chrome);
+    const Producer producer = detectProducer(*trace);
+    const bool xla = producer == Producer::XProf;
+    if (xla && hlo < 0) group_->addItem(tr("Group by HLO op"), int(OpGrouping::ByHloOp));
+    if (!xla && hlo >= 0) group_->removeItem(hlo);
+    // PyTorch's table is the one PyTorch users know: the default for Kineto traces; other
+    // producers have no torch.profiler event tree.
+    const bool kineto = producer == Producer::Kineto;
+    conventionRow_->setVisible(kineto);
     {
         const QSignalBlocker blockConvention(convention_);
-        setConvention(chrome ? Convention::PyTorch : Convention::XProf);
+        setConvention(kineto ? Convention::PyTorch : Convention::XProf);
         pages_->setCurrentIndex(convention_->currentIndex());
     }
     if (convention() == Convention::PyTorch) recomputeTorch();

@@ -155,7 +155,13 @@ void ScopeTreeView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
             summary_->setText(tr("%1 scopes over %2 events, covering %3 of wall time; %4 of device activity. "
                                  "Double-click a scope or op type to highlight its slices in the timeline.")
                                   .arg(formatCount(qint64(tree.nodes.size() - 1)), formatCount(qint64(tree.scopeEvents)),
-                                       formatDuration(root.totalNs), formatDuration(root.deviceNs)));
+                                       formatDuration(root.totalNs), formatDuration(root.deviceNs)) +
+                              [&tree] {
+                                  QString notes;
+                                  for (const std::string& n : tree.notes)
+                                      notes += QStringLiteral("<br><i>%1</i>").arg(QString::fromStdString(n).toHtmlEscaped());
+                                  return notes;
+                              }());
         });
 }
 
