@@ -218,6 +218,10 @@ ClassifiedTrace classifyTrace(const Trace& trace) {
                     role = SliceRole::Memset;
                 else if (cat == "xla_op" || cat == "tf_op")
                     role = SliceRole::None;  // op annotations on device: attributed through kernels
+            } else if (xprofJson && c.duration[i] == 0) {
+                // XProf's JSON writes the XSpace's instants (allocator events, markers) 1 ps
+                // long: they are no ops, as in the XSpace.
+                role = SliceRole::None;
             } else {
                 ArgValue ln;
                 std::string_view full = name;

@@ -84,7 +84,7 @@ std::vector<std::string> stepsNotes(const ClassifiedTrace& ct, const StepsResult
 
 std::vector<std::string> fileNotes(const ClassifiedTrace& ct) {
     std::vector<std::string> notes;
-    if (ct.producer == Producer::XProf && isJson(ct))
+    if (ct.producer == Producer::XProf && isJson(ct) && ct.trace->strings.find("MemoryAllocation") == kNoIndex)
         notes.push_back("XProf's trace JSON leaves out the allocator events (MemoryAllocation/MemoryDeallocation) "
                         "and the TraceMe producer/consumer events (*Produce/*Consume): memory numbers and tf.data's "
                         "producer/consumer links need the .xplane.pb.");

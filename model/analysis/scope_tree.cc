@@ -246,23 +246,41 @@ void build(const ClassifiedTrace& ct, ScopeTree& tree, std::vector<Occ>* occurre
         if (typeSlices) typeRefs[type].push_back(o.slice);
     });
 
-    // Memory: allocation instants add their bytes to the enclosing op's scope.
+    // Memory: allocation instants add their bytes to the enclosing op's scope. XProf's trace
+    // JSON (when it keeps them) writes them as 1 ps long events with string args: 0 ns slices.
     const StringId memAlloc = t.strings.find("MemoryAllocation");
     const StringId kinetoMem = t.strings.find("[memory]");
+    auto intArg = [&](const ArgValue& value, int64_t& v) {
+        if (value.toInt64(v)) return true;
+        if (value.type != ArgValue::Type::String) return false;
+        const std::string_view text = t.str(value.s);
+        if (text.empty() || text.size() > 18) return false;
+        v = 0;
+        for (char ch : text) {
+            if (ch < '0' || ch > '9') return false;
+            v = v * 10 + (ch - '0');
+        }
+        return true;
+    };
     for (TrackIndex ti = 0; ti < t.tracks.size(); ++ti) {
         const Track& tr = t.tracks[ti];
         const InstantColumns& ins = tr.instants;
-        for (uint32_t k = 0; k < ins.size(); ++k) {
-            const StringId name = ins.name[k];
+        // Instants first, then zero-length MemoryAllocation slices.
+        const size_t allocSlices = memAlloc == kNoIndex ? 0 : tr.slices.size();
+        for (uint32_t k = 0; k < ins.size() + allocSlices; ++k) {
+            const bool isSlice = k >= ins.size();
+            const uint32_t si = isSlice ? uint32_t(k - ins.size()) : 0;
+            if (isSlice && (tr.slices.name[si] != memAlloc || tr.slices.duration[si] != 0)) continue;
+            const StringId name = isSlice ? tr.slices.name[si] : ins.name[k];
             if (name == kNoIndex || (name != memAlloc && name != kinetoMem)) continue;
             int64_t bytes = 0;
             std::string tfOp;
-            for (const Arg& a : decodeArgs(tr.argBytes(), ins.args[k])) {
+            for (const Arg& a : decodeArgs(tr.argBytes(), isSlice ? tr.slices.args[si] : ins.args[k])) {
                 const std::string_view key = t.str(a.key);
                 int64_t v;
                 if (name == kinetoMem && key == "Bytes" && a.value.toInt64(v)) bytes = v;
                 if (name == memAlloc && (key == "allocation_bytes" || (key == "requested_bytes" && bytes == 0)) &&
-                    a.value.toInt64(v))
+                    intArg(a.value, v))
                     bytes = v;
                 if (key == "tf_op") tfOp = a.value.toString(t.strings);
             }
@@ -277,7 +295,7 @@ void build(const ClassifiedTrace& ct, ScopeTree& tree, std::vector<Occ>* occurre
             } else {
                 // Deepest slice containing the time, then up to the nearest op.
                 const SliceColumns& c = tr.slices;
-                const TimeNs at = ins.time[k];
+                const TimeNs at = isSlice ? tr.slices.start[si] : ins.time[k];
                 auto it = std::upper_bound(c.start.begin(), c.start.end(), at);
                 uint32_t idx = it == c.start.begin() ? kNoIndex : uint32_t(it - c.start.begin() - 1);
                 while (idx != kNoIndex && !(c.start[idx] <= at && at <= c.end(idx))) idx = ct.parents[ti][idx];

@@ -4,6 +4,8 @@ gives: tracescope-cli kernels / stats / overview --json on both, compared field 
 
   check_producer_roundtrip.py --cli CLI --xprof XSPACE...   write XProf-style trace JSON of each
         XSpace (xspace_to_xprof_json.py) and compare it with the XSpace
+  check_producer_roundtrip.py --cli CLI --xprof-keep-internal XSPACE...   the same with the allocator
+        events kept: memory numbers too
   check_producer_roundtrip.py --cli CLI --xprof-without-kernel-details XSPACE   the same JSON
         without kernel_details: the same kernels, and a note naming what is missing
   check_producer_roundtrip.py --cli CLI --xprof-pair XSPACE TRACE_JSON   compare a trace JSON
@@ -161,14 +163,19 @@ def main(argv):
     binary = argv[argv.index("--cli") + 1]
     failures = 0
     with tempfile.TemporaryDirectory() as tmp:
-        if "--xprof" in argv:
+        for mode in ("--xprof", "--xprof-keep-internal"):
+            if mode not in argv:
+                continue
+            # --xprof-keep-internal: as an exporter that keeps the allocator events; then the
+            # memory numbers must match as well.
+            keep = mode == "--xprof-keep-internal"
             import xspace_to_xprof_json as gen
-            for path in argv[argv.index("--xprof") + 1:]:
+            for path in argv[argv.index(mode) + 1:]:
                 if path.startswith("--"):
                     break
                 out = os.path.join(tmp, os.path.basename(path) + ".trace.json.gz")
                 with open(path, "rb") as f:
-                    text = gen.dumps(gen.convert(f.read()))
+                    text = gen.dumps(gen.convert(f.read(), keep_internal=keep))
                 import gzip
                 with gzip.open(out, "wt") as f:
                     f.write(text)
@@ -181,7 +188,7 @@ def main(argv):
                 c.eq("warnings", [], [w for w in info["warnings"] if "partially overlap" not in w["message"]])
                 native, converted = numbers(binary, path), numbers(binary, out)
                 compare(c, native, converted, 1)
-                compare_pages(c, binary, path, out, 1000, False)
+                compare_pages(c, binary, path, out, 1000, keep)
                 print("%-48s native %s json %s %s" % (os.path.basename(path), summary(*native), summary(*converted),
                                                       "OK" if not c.failures else "FAILED"))
                 for f_ in c.failures[:20]:
