@@ -40,12 +40,14 @@ find_python() {
     return 1
   fi
   local candidates=(python3.12 python3.13)
-  local root
-  if root="$(pyenv root 2>/dev/null)"; then
+  # pyenv's interpreters, also when pyenv itself is not on PATH (a CI shell may not have it).
+  local root roots=("${PYENV_ROOT:-$HOME/.pyenv}")
+  if root="$(pyenv root 2>/dev/null)"; then roots=("$root" "${roots[@]}"); fi
+  for root in "${roots[@]}"; do
     for v in 3.12 3.13; do
-      for p in "$root"/versions/"$v".*/bin/python3; do candidates+=("$p"); done
+      for p in "$root"/versions/"$v".*/bin/python3; do [ -x "$p" ] && candidates+=("$p"); done
     done
-  fi
+  done
   candidates+=(python3)
   for p in "${candidates[@]}"; do
     if usable "$p"; then echo "$p"; return; fi
