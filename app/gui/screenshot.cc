@@ -1,7 +1,7 @@
 #include "app/gui/screenshot.h"
 
 #include "app/gui/main_window.h"
-#include "model/analysis/slice_queries.h"
+#include "model/query/slice_queries.h"
 #include "model/import/import.h"
 #include "views/analysis_view.h"
 #include "views/timeline/time_format.h"

@@ -1,7 +1,7 @@
 // The generic table pieces: value formatting, the row table model (checked with
 // QAbstractItemModelTester), filter + numeric sort, CSV of what the table shows,
 // pie folding and the slice -> row index. Expected values are worked out by hand.
-#include "model/analysis/slice_row_index.h"
+#include "model/query/slice_row_index.h"
 #include "views/charts/pie_chart.h"
 #include "views/charts/stacked_column_chart.h"
 #include "views/tables/analysis_table_model.h"

@@ -1,6 +1,6 @@
 #include "views/details/details_panel.h"
 
-#include "model/analysis/slice_queries.h"
+#include "model/query/slice_queries.h"
 #include "views/background_pools.h"
 #include "views/details/range_aggregate_model.h"
 #include "views/timeline/time_format.h"

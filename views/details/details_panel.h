@@ -3,7 +3,7 @@
 // clickable); for a range selection the per-name aggregate table.
 #pragma once
 
-#include "model/analysis/range_aggregate.h"
+#include "model/query/range_aggregate.h"
 #include "model/trace/trace.h"
 
 #include <QFutureWatcher>

@@ -1,6 +1,6 @@
 #include "views/timeline/timeline_canvas.h"
 
-#include "model/analysis/slice_queries.h"
+#include "model/query/slice_queries.h"
 #include "views/timeline/time_format.h"
 
 #include <QApplication>

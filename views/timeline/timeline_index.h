@@ -4,9 +4,9 @@
 // per-track facts used while painting.
 #pragma once
 
-#include "model/analysis/counter_range_index.h"
-#include "model/analysis/slice_depth_index.h"
-#include "model/analysis/slice_depth_mipmap.h"
+#include "model/query/counter_range_index.h"
+#include "model/query/slice_depth_index.h"
+#include "model/query/slice_depth_mipmap.h"
 #include "model/trace/trace.h"
 
 #include <atomic>

@@ -3,7 +3,7 @@
 // and wires the canvas to the shared TraceSelection.
 #pragma once
 
-#include "model/analysis/slice_search.h"
+#include "model/query/slice_search.h"
 #include "views/timeline/timeline_canvas.h"
 #include "views/trace_view.h"
 
