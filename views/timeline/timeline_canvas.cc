@@ -203,33 +203,8 @@ QRectF TimelineCanvas::sliceRect(SliceRef s) const {
 
 SliceRef TimelineCanvas::sliceAtPoint(QPoint pos) const {
     if (!trace_ || !index_ || pos.x() < headerWidth_ || pos.y() < contentTop()) return {};
-    const LayoutRow* row = layout_.rowAt(pos.y() - contentTop() + scrollY_);
-    if (!row || row->kind != LayoutRow::Kind::Track) return {};
-    const Track& track = trace_->tracks[row->track];
-    if (track.kind != TrackKind::Thread && track.kind != TrackKind::Async) return {};
-    const int dy = pos.y() - contentTop() + scrollY_ - row->y - row->slicesTop;
-    if (dy < 0) return {};
-    const auto depth = uint32_t(dy / layout_.metrics().sliceRow);
-    const double ax = pos.x() - headerWidth_;
-    SliceRef hit = tracescope::sliceAt(*trace_, index_->depths, row->track, TimeNs(std::floor(axis_.time(ax))), depth);
-    if (hit.valid()) return hit;
-    // Tolerance for slices narrower than a pixel: the nearest within 3 px.
-    const SliceColumns& c = track.slices;
-    const SliceDepthIndex::Level level = index_->depths.atDepth(row->track, depth);
-    const double t = axis_.time(ax), tol = 3 * axis_.nsPerPx();
-    size_t i = level.firstEndingAfter(TimeNs(std::floor(t - tol)));
-    SliceRef best;
-    double bestDist = tol + 1;
-    for (; i < level.size() && double(c.start[level[i]]) <= t + tol; ++i) {
-        const uint32_t k = level[i];
-        const double dist = t < double(c.start[k]) ? double(c.start[k]) - t : std::max(0.0, t - double(c.end(k)));
-        if (dist < bestDist) {
-            bestDist = dist;
-            best = {row->track, k};
-        }
-        if (best.valid() && dist > bestDist) break;  // moving away from t
-    }
-    return best;
+    return tracescope::sliceAtPoint(*trace_, layout_, index_->depths, axis_, pos.x() - headerWidth_,
+                                    pos.y() - contentTop() + scrollY_);
 }
 
 // ---------------------------------------------------------------- painting
@@ -297,11 +272,19 @@ void TimelineCanvas::paintRows(QPainter& p, QSize size) {
     boldFont.setBold(true);
     const QFontMetrics fmBase(baseFont), fmBold(boldFont), fmSmall(smallFont);
 
+    FrameRequest request;
+    request.axis = &axis_;
+    request.scrollY = scrollY_;
+    request.viewportHeight = viewBottom - contentTop();
+    request.selected = selected_;
+    request.highlight = &highlight_;
+    layoutFrame(*trace_, layout_, index_ ? &index_->depths : nullptr, index_ ? &index_->coarse : nullptr, request, frame_);
+    ctx.top = contentTop() - scrollY_;
+
     const auto& rows = layout_.rows();
-    for (size_t r = layout_.firstRowBelow(scrollY_); r < rows.size(); ++r) {
-        const LayoutRow& row = rows[r];
+    for (const FrameRow& frameRow : frame_.rows) {
+        const LayoutRow& row = rows[frameRow.row];
         const int top = contentTop() + row.y - scrollY_;
-        if (top >= viewBottom) break;
         const int bottom = top + row.height;
         const QRect clip(0, std::max(top, contentTop()), areaRight, std::min(bottom, viewBottom) - std::max(top, contentTop()));
         if (clip.height() <= 0) continue;
@@ -369,20 +352,8 @@ void TimelineCanvas::paintRows(QPainter& p, QSize size) {
 
         if (!index_) continue;
         p.setClipRect(clip.intersected(QRect(headerWidth_, 0, areaRight - headerWidth_, viewBottom)));
-        switch (track.kind) {
-        case TrackKind::Thread:
-        case TrackKind::Async: {
-            const int depthTop = top + row.slicesTop;
-            const int visTop = std::max(contentTop(), top);
-            const auto first = uint32_t(std::max(0, (visTop - depthTop) / m.sliceRow));
-            const auto end = uint32_t(std::max(0, (std::min(viewBottom, bottom) - depthTop) / m.sliceRow + 1));
-            if (!track.slices.empty()) paintSliceTrack(ctx, row.track, depthTop, first, std::min(end, row.depths));
-            paintInstants(ctx, row.track, top + m.trackPadding, m.markerStrip - 1);
-            break;
-        }
-        case TrackKind::Counter: paintCounter(ctx, row.track, top, row.height - 1); break;
-        case TrackKind::Markers: paintInstants(ctx, row.track, top + 2, row.height - 4); break;
-        }
+        if (track.kind == TrackKind::Counter) paintCounter(ctx, row.track, top, row.height - 1);
+        else paintFrameRow(ctx, frame_, frameRow);
     }
     p.setClipping(false);
     if (!index_) {

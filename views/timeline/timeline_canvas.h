@@ -7,9 +7,9 @@
 
 #include "model/trace/trace.h"
 #include "views/timeline/color_palette.h"
-#include "views/timeline/time_axis.h"
+#include "model/query/time_axis.h"
 #include "views/timeline/timeline_index.h"
-#include "views/timeline/track_layout.h"
+#include "model/query/track_layout.h"
 #include "views/timeline/track_painter.h"
 #include "views/trace_selection.h"  // declares SliceRef as a metatype for our signals
 
@@ -99,6 +99,7 @@ private:
     std::shared_ptr<const TimelineIndex> index_;
     TimeAxis axis_;
     TrackLayout layout_;
+    FrameLayout frame_;  // the last frame's layout (buffers reused)
     std::vector<uint8_t> collapsed_;
     int scrollY_ = 0;
     int headerWidth_ = 260;

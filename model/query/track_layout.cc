@@ -1,4 +1,4 @@
-#include "views/timeline/track_layout.h"
+#include "model/query/track_layout.h"
 
 #include <algorithm>
 
