@@ -71,7 +71,9 @@ int main(int argc, char** argv) {
     QCommandLineOption search(QStringLiteral("search"), QStringLiteral("Search slices for this text."),
                               QStringLiteral("text"));
     QCommandLineOption dark(QStringLiteral("dark"), QStringLiteral("Use a dark palette."));
-    parser.addOptions({screenshot, view, size, range, select, search, dark});
+    QCommandLineOption names(QStringLiteral("names"), QStringLiteral("C++ / kernel names: short or full (default short)."),
+                             QStringLiteral("short|full"), QStringLiteral("short"));
+    parser.addOptions({screenshot, view, size, range, select, search, dark, names});
     parser.process(*app);
     const QStringList args = parser.positionalArguments();
 
@@ -96,6 +98,11 @@ int main(int argc, char** argv) {
         o.select = parser.value(select);
         o.search = parser.value(search);
         o.dark = parser.isSet(dark);
+        if (parser.value(names) != QLatin1String("short") && parser.value(names) != QLatin1String("full")) {
+            std::fprintf(stderr, "tracescope: --names takes short or full\n");
+            return 2;
+        }
+        o.shortNames = parser.value(names) == QLatin1String("short");
         return tracescope::runScreenshot(o);
     }
 

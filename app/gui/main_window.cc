@@ -23,6 +23,8 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
+
+#include "views/name_style.h"
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
@@ -165,6 +167,18 @@ void MainWindow::buildMenus() {
         if (i < 9) a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + int(i))));
     }
     view->addSeparator();
+    // Short C++ / kernel names (no return type, namespaces or parameters) in the timeline and tables.
+    QAction* shortNames = view->addAction(tr("&Short Names"));
+    shortNames->setCheckable(true);
+    shortNames->setToolTip(tr("Show C++ and kernel names without return type, namespaces and parameter list; "
+                              "tooltips, Details and CSV keep the full name"));
+    const bool shortWanted = QSettings().value(QStringLiteral("view/shortNames"), true).toBool();
+    NameStyleSetting::instance().setStyle(shortWanted ? NameStyle::Short : NameStyle::Full);
+    shortNames->setChecked(shortWanted);
+    connect(shortNames, &QAction::toggled, this, [](bool on) {
+        QSettings().setValue(QStringLiteral("view/shortNames"), on);
+        NameStyleSetting::instance().setStyle(on ? NameStyle::Short : NameStyle::Full);
+    });
     QAction* toggleDetails = detailsDock_->toggleViewAction();
     toggleDetails->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
     view->addAction(toggleDetails);

@@ -1,5 +1,7 @@
 #include "app/gui/screenshot.h"
 
+#include "views/name_style.h"
+
 #include "app/gui/main_window.h"
 #include "model/query/slice_queries.h"
 #include "model/import/import.h"
@@ -66,6 +68,7 @@ int runScreenshot(const ScreenshotOptions& o) {
     std::shared_ptr<const Trace> trace(std::move(result.trace));
 
     MainWindow window;
+    NameStyleSetting::instance().setStyle(o.shortNames ? NameStyle::Short : NameStyle::Full);
     // The PNG has exactly the requested size, even below the widgets' preferred minimum.
     window.layout()->setSizeConstraint(QLayout::SetNoConstraint);
     window.setMinimumSize(0, 0);

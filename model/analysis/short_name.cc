@@ -26,7 +26,7 @@ struct Parsed {
 
 std::optional<Parsed> parse(std::string_view full) {
     const std::string_view s = trim(full);
-    if (s.empty() || s.find("operator") != std::string_view::npos) return std::nullopt;
+    if (s.empty()) return std::nullopt;
     // The parameter list: the first '(' outside template arguments that is not "(anonymous namespace)".
     int angle = 0;
     size_t paren = std::string_view::npos;
@@ -114,42 +114,81 @@ std::optional<Parsed> parse(std::string_view full) {
     if (compStart >= name.size()) return std::nullopt;
     p.components.push_back(name.substr(compStart));
     const std::string_view last = p.components.back();
-    if (!identChar(last.front()) && last.front() != '~') return std::nullopt;
+    if ((!identChar(last.front()) && last.front() != '~') || last.substr(0, 8) == "operator") return std::nullopt;
     if (paren == std::string_view::npos && !templated) return std::nullopt;  // "aten::mm": an op name, not a signature
     return p;
 }
 
-// Template arguments without namespaces ("std::array<char*, 1ul>" -> "array<char*, 1ul>");
-// "> >" closes as ">>".
-std::string render(std::string_view text, bool keepArgNamespaces) {
-    std::string out;
-    out.reserve(text.size());
-    for (size_t i = 0; i < text.size();) {
-        if (!keepArgNamespaces) {
-            if (text.substr(i, kAnon.size() + 2) == std::string(kAnon) + "::") {
-                i += kAnon.size() + 2;
-                continue;
-            }
-            if (identChar(text[i]) && (i == 0 || !identChar(text[i - 1]))) {
-                size_t j = i;
-                while (j < text.size() && identChar(text[j])) ++j;
-                if (text.substr(j, 2) == "::") {
-                    i = j + 2;
-                    continue;
-                }
-                out.append(text.substr(i, j - i));
-                i = j;
-                continue;
-            }
+bool opens(std::string_view s, size_t i) { return s[i] == '<' || s[i] == '(' || s[i] == '{' || s[i] == '['; }
+bool closes(std::string_view s, size_t i) {
+    return (s[i] == '>' && !(i > 0 && s[i - 1] == '-')) || s[i] == ')' || s[i] == '}' || s[i] == ']';
+}
+
+// Pieces of `s` between top-level occurrences of `sep` (nesting: <>, (), {}, []).
+std::vector<std::string_view> splitTopLevel(std::string_view s, std::string_view sep) {
+    std::vector<std::string_view> out;
+    int depth = 0;
+    size_t start = 0;
+    for (size_t i = 0; i < s.size(); ++i) {
+        if (opens(s, i)) ++depth;
+        else if (closes(s, i)) --depth;
+        else if (depth == 0 && s.substr(i, sep.size()) == sep) {
+            out.push_back(s.substr(start, i - start));
+            start = i + sep.size();
+            i += sep.size() - 1;
         }
-        if (text[i] == '>' && !out.empty() && out.back() == ' ' && out.size() >= 2 && out[out.size() - 2] == '>') {
-            out.back() = '>';
-            ++i;
+    }
+    out.push_back(s.substr(start));
+    return out;
+}
+
+std::string renderArg(std::string_view arg);
+
+// One component ("kernel<4, at::F<float> >"): its template arguments each
+// without namespaces, recursively; "> >" closes as ">>".
+std::string renderComponent(std::string_view comp) {
+    std::string out;
+    for (size_t i = 0; i < comp.size(); ++i) {
+        if (comp[i] != '<') {
+            out.push_back(comp[i]);
             continue;
         }
-        out.push_back(text[i]);
-        ++i;
+        // The matching '>'.
+        int depth = 0;
+        size_t j = i;
+        for (; j < comp.size(); ++j) {
+            if (opens(comp, j)) ++depth;
+            else if (closes(comp, j) && --depth == 0) break;
+        }
+        if (j >= comp.size()) {  // cut short: leave the rest as it is
+            out.append(comp.substr(i));
+            break;
+        }
+        out.push_back('<');
+        bool first = true;
+        for (std::string_view a : splitTopLevel(comp.substr(i + 1, j - i - 1), ",")) {
+            if (!first) out += ", ";
+            first = false;
+            out += renderArg(a);
+        }
+        out.push_back('>');
+        i = j;
     }
+    return out;
+}
+
+// A template argument: its last component ("std::array<char*, 1ul>" -> "array<char*, 1ul>",
+// "at::f<float>::operator()(at::T&)::{lambda(float)#1}" -> "{lambda(float)#1}").
+std::string renderArg(std::string_view arg) {
+    arg = trim(arg);
+    const std::vector<std::string_view> parts = splitTopLevel(arg, "::");
+    return renderComponent(trim(parts.back()));
+}
+
+std::string render(std::string_view comp, bool keepArgNamespaces) {
+    if (!keepArgNamespaces) return renderComponent(comp);
+    std::string out(comp);
+    for (size_t k; (k = out.find("> >")) != std::string::npos;) out.erase(k + 1, 1);
     return out;
 }
 

@@ -63,6 +63,14 @@ private slots:
                            "(long, at::PhiloxCudaState)"),
                  std::string("distribution_elementwise_grid_stride_kernel<float, 4>"));
         QCOMPARE(shortName("ns::Foo::~Foo()"), std::string("~Foo"));
+        // Lambdas in template arguments keep their own name only.
+        QCOMPARE(shortName("void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::func_wrapper_t<float, "
+                           "at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, "
+                           "unsigned int, float, 4, 4> >(at::native::ReduceOp<float, at::native::func_wrapper_t<float, "
+                           "at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, "
+                           "unsigned int, float, 4, 4>)"),
+                 std::string("reduce_kernel<512, 1, ReduceOp<float, func_wrapper_t<float, {lambda(float, float)#1}>, unsigned int, "
+                             "float, 4, 4>>"));
         QCOMPARE(shortName("std::vector<int, std::allocator<int> >"), std::string("vector<int, allocator<int>>"));
     }
 

@@ -21,7 +21,9 @@ QColor blend(QColor a, const QColor& b, double t) {
 const QString& NameCache::get(const Trace& trace, StringId id) {
     auto it = names_.find(id);
     if (it == names_.end()) {
-        const std::string_view s = trace.str(id);
+        std::string_view s = trace.str(id);
+        if (shortNames_)
+            if (auto sh = shortNames_->find(id); sh != shortNames_->end()) s = sh->second;
         it = names_.insert(id, QString::fromUtf8(s.data(), qsizetype(s.size())));
     }
     return it.value();

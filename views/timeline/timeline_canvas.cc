@@ -1,6 +1,7 @@
 #include "views/timeline/timeline_canvas.h"
 
 #include "model/query/slice_queries.h"
+#include "views/name_style.h"
 #include "views/timeline/time_format.h"
 
 #include <QApplication>
@@ -44,6 +45,7 @@ TimelineCanvas::TimelineCanvas(QWidget* parent) : QWidget(parent) {
     palette_.setDark(isDarkPalette(palette()));
     ctl_.setSize(size());
     connect(&ctl_, &TimelineController::changed, this, qOverload<>(&QWidget::update));
+    connect(&NameStyleSetting::instance(), &NameStyleSetting::changed, this, &TimelineCanvas::applyNameStyle);
     connect(&ctl_, &TimelineController::cursorChanged, this, [this](Qt::CursorShape shape) {
         if (shape == Qt::ArrowCursor) unsetCursor();
         else setCursor(shape);
@@ -56,8 +58,19 @@ TimelineCanvas::TimelineCanvas(QWidget* parent) : QWidget(parent) {
 }
 
 void TimelineCanvas::setTrace(std::shared_ptr<const Trace> trace) {
-    names_.clear();
+    names_.setShortNames(nullptr);
     ctl_.setTrace(std::move(trace));
+}
+
+void TimelineCanvas::setIndex(std::shared_ptr<const TimelineIndex> index) {
+    ctl_.setIndex(std::move(index));
+    applyNameStyle();
+}
+
+void TimelineCanvas::applyNameStyle() {
+    const TimelineIndex* index = ctl_.index();
+    names_.setShortNames(index && NameStyleSetting::instance().shortNames() ? &index->shortNames : nullptr);
+    update();
 }
 
 // ---------------------------------------------------------------- painting

@@ -32,7 +32,7 @@ public:
 
     // The index may come later (built off the UI thread); until then only headers are drawn.
     void setTrace(std::shared_ptr<const Trace> trace);
-    void setIndex(std::shared_ptr<const TimelineIndex> index) { ctl_.setIndex(std::move(index)); }
+    void setIndex(std::shared_ptr<const TimelineIndex> index);
     const Trace* trace() const { return ctl_.trace(); }
     bool hasIndex() const { return ctl_.index() != nullptr; }
 
@@ -106,6 +106,7 @@ private:
     NameCache names_;
 
     int contentTop() const { return ctl_.contentTop(); }
+    void applyNameStyle();  // labels short or full, as View > Short Names says
     QString instantsTooltip(const Track& track, double px) const;  // marker strip at track-area x `px`
     void paintRows(QPainter& p, QSize size);
     void paintRuler(QPainter& p, QSize size);

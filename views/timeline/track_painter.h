@@ -16,6 +16,7 @@
 #include <QHash>
 #include <QString>
 
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -23,14 +24,20 @@ class QPainter;
 
 namespace tracescope {
 
-// UTF-8 names converted to QString once.
+// UTF-8 names converted to QString once; the short forms when given some.
 class NameCache {
 public:
     const QString& get(const Trace& trace, StringId id);
+    // Short forms by id (nullptr: full names); clears the cache.
+    void setShortNames(const std::unordered_map<StringId, std::string>* shortNames) {
+        shortNames_ = shortNames;
+        names_.clear();
+    }
     void clear() { names_.clear(); }
 
 private:
     QHash<StringId, QString> names_;
+    const std::unordered_map<StringId, std::string>* shortNames_ = nullptr;
 };
 
 struct TrackPaintContext {
