@@ -352,6 +352,20 @@ private slots:
         QVERIFY(c->visibleBegin() <= 5500 && c->visibleEnd() >= 6000);
     }
 
+    void hiddenCanvasUsesItsNewSize() {
+        // resize() on a hidden widget sends no resize event until it is shown; the
+        // window set right after must still span the new width (benchmarks render so).
+        TimelineCanvas canvas;
+        canvas.resize(1920, 1080);
+        canvas.setTrace(testing::buildHandTrace());
+        canvas.setVisibleRange(1000, 3000);
+        QCOMPARE(canvas.axis().width(), 1920 - canvas.headerWidth());
+        QImage img(1920, 1080, QImage::Format_ARGB32);
+        QPainter p(&img);
+        canvas.render(p, img.size());
+        QCOMPARE(qRound(canvas.visibleEnd()), 3000);
+    }
+
     void rendersWithoutIndexAndEmpty() {
         TimelineView view;
         view.resize(800, 400);

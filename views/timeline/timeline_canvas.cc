@@ -43,7 +43,7 @@ TimelineCanvas::TimelineCanvas(QWidget* parent) : QWidget(parent) {
     setAttribute(Qt::WA_OpaquePaintEvent);
     setMinimumSize(400, 200);
     palette_.setDark(isDarkPalette(palette()));
-    ctl_.setSize(size());
+    ctl_.setSizeSource([this] { return size(); });
     connect(&ctl_, &TimelineController::changed, this, qOverload<>(&QWidget::update));
     connect(&NameStyleSetting::instance(), &NameStyleSetting::changed, this, &TimelineCanvas::applyNameStyle);
     connect(&ctl_, &TimelineController::cursorChanged, this, [this](Qt::CursorShape shape) {

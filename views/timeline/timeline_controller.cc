@@ -5,7 +5,7 @@
 
 namespace tracescope {
 
-TimelineController::TimelineController(QObject* parent) : QObject(parent) { axis_.setWidth(trackAreaWidth(size_.width())); }
+TimelineController::TimelineController(QObject* parent) : QObject(parent) { axis_.setWidth(trackAreaWidth(size().width())); }
 
 void TimelineController::setTrace(std::shared_ptr<const Trace> trace) {
     trace_ = std::move(trace);
@@ -34,7 +34,7 @@ void TimelineController::relayout() {
 }
 
 void TimelineController::updateBounds() {
-    axis_.setWidth(trackAreaWidth(size_.width()));
+    axis_.setWidth(trackAreaWidth(size().width()));
     if (!trace_) return;
     const double span = double(std::max<TimeNs>(trace_->spanNs(), 1000));
     const double margin = span * 0.02;
@@ -45,13 +45,13 @@ void TimelineController::fitAll() {
     if (!trace_) return;
     const double span = double(std::max<TimeNs>(trace_->spanNs(), 1000));
     const double margin = span * 0.01;
-    axis_.setWindow(double(trace_->startNs) - margin, double(trace_->startNs) + span + margin, trackAreaWidth(size_.width()));
+    axis_.setWindow(double(trace_->startNs) - margin, double(trace_->startNs) + span + margin, trackAreaWidth(size().width()));
     emit viewChanged();
     emit changed();
 }
 
 void TimelineController::setVisibleRange(double begin, double end) {
-    axis_.setWindow(begin, end, trackAreaWidth(size_.width()));
+    axis_.setWindow(begin, end, trackAreaWidth(size().width()));
     emit viewChanged();
     emit changed();
 }
@@ -169,12 +169,12 @@ SliceRef TimelineController::sliceAtPoint(QPoint pos) const {
                                     pos.y() - contentTop() + scrollY_);
 }
 
-void TimelineController::setSize(QSize size) {
-    size_ = size;
+void TimelineController::setSize(QSize newSize) {
+    size_ = newSize;  // (a size source, when set, already gives it)
     // Keep the visible time window when the widget resizes.
     const double b = axis_.begin(), e = axis_.end();
     updateBounds();
-    if (trace_) axis_.setWindow(b, e, trackAreaWidth(size_.width()));
+    if (trace_) axis_.setWindow(b, e, trackAreaWidth(size().width()));
     scrollY_ = std::clamp(scrollY_, 0, maxScrollY());
     emit contentHeightChanged();
 }
@@ -216,11 +216,11 @@ void TimelineController::press(QPoint pos, Qt::MouseButton button, Qt::KeyboardM
 bool TimelineController::onHeaderEdge(int x) const { return trace_ && std::abs(x - headerWidth_) <= 3; }
 
 void TimelineController::setHeaderWidth(int width) {
-    width = std::clamp(width, kMinHeaderWidth, std::max(kMinHeaderWidth, size_.width() / 2));
+    width = std::clamp(width, kMinHeaderWidth, std::max(kMinHeaderWidth, size().width() / 2));
     if (width == headerWidth_) return;
     const double begin = axis_.begin(), end = axis_.end();
     headerWidth_ = width;
-    axis_.setWindow(begin, end, trackAreaWidth(size_.width()));
+    axis_.setWindow(begin, end, trackAreaWidth(size().width()));
     emit changed();
     emit viewChanged();
 }

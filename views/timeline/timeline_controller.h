@@ -23,6 +23,7 @@
 #include <QRectF>
 #include <QSize>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -43,13 +44,15 @@ public:
 
     // The canvas's size in pixels (the track area is what the name column leaves).
     void setSize(QSize size);
+    // Where the size comes from when set (the canvas: a hidden widget's resize() sends no event until shown).
+    void setSizeSource(std::function<QSize()> source) { sizeSource_ = std::move(source); }
     // For a render at another width (offscreen): the track area becomes that wide, the window's start and zoom stay.
     void fitWidth(int widgetWidth) {
         if (axis_.width() != trackAreaWidth(widgetWidth)) axis_.setWidth(trackAreaWidth(widgetWidth));
     }
-    QSize size() const { return size_; }
+    QSize size() const { return sizeSource_ ? sizeSource_() : size_; }
     int contentTop() const { return kRulerHeight; }
-    int viewportHeight() const { return std::max(0, size_.height() - kRulerHeight); }
+    int viewportHeight() const { return std::max(0, size().height() - kRulerHeight); }
     int trackAreaWidth(int widgetWidth) const { return std::max(1, widgetWidth - headerWidth_); }
 
     // --- view window
@@ -115,6 +118,7 @@ private:
     std::shared_ptr<const Trace> trace_;
     std::shared_ptr<const TimelineIndex> index_;
     QSize size_{400, 200};
+    std::function<QSize()> sizeSource_;
     TimeAxis axis_;
     TrackLayout layout_;
     std::vector<uint8_t> collapsed_;
