@@ -15,6 +15,7 @@ int runOverview(const Args& args);
 int runInputPipeline(const Args& args);
 int runScopes(const Args& args);
 int runConvert(const Args& args);
+int runTracks(const Args& args);
 
 // Helpers shared by commands.
 bool hasFlag(const Args& args, const std::string& flag);

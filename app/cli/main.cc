@@ -53,6 +53,7 @@ void usage() {
                  "  info FILE [--json]          summary: processes, tracks, event counts, span\n"
                  "  stats FILE [--by name|type] [--side host|device|all] [--csv|--json] [--no-idle] [--names short|full]\n"
                  "                              op statistics (host and device, self time)\n"
+                 "  tracks FILE [--json]        tracks in the timeline's default order (process, track, kind, events)\n"
                  "  kernels FILE [--csv|--json] [--names short|full]  GPU kernel statistics\n"
                  "  overview FILE [--json]      run environment, steps, step-time breakdown, verdict\n"
                  "  input-pipeline FILE [--json] device input wait per step, host input ops\n"
@@ -79,6 +80,7 @@ int main(int argc, char** argv) {
         {"input-pipeline", runInputPipeline},
         {"scopes", runScopes},
         {"convert", runConvert},
+        {"tracks", runTracks},
     };
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
         usage();

@@ -1,5 +1,7 @@
 #include "model/query/track_layout.h"
 
+#include "model/query/track_order.h"
+
 #include <algorithm>
 
 namespace tracescope {
@@ -10,13 +12,13 @@ void TrackLayout::build(const Trace& trace, const std::vector<uint8_t>& collapse
     trackRow_.assign(trace.tracks.size(), -1);
     processRow_.assign(trace.processes.size(), -1);
     int y = 0;
-    for (ProcessIndex p = 0; p < trace.processes.size(); ++p) {
-        const Process& proc = trace.processes[p];
+    for (const OrderedProcess& op : defaultTrackOrder(trace)) {
+        const ProcessIndex p = op.process;
         processRow_[p] = int(rows_.size());
         rows_.push_back({LayoutRow::Kind::Process, p, kNoIndex, y, m.processHeader, 0});
         y += m.processHeader;
         if (p < collapsed.size() && collapsed[p]) continue;
-        for (TrackIndex t : proc.tracks) {
+        for (TrackIndex t : op.tracks) {
             const Track& track = trace.tracks[t];
             LayoutRow row{LayoutRow::Kind::Track, p, t, y, 0, 0};
             switch (track.kind) {

@@ -1,6 +1,7 @@
-// Vertical layout of the timeline: a header row per process, then its tracks
-// (in the order the Trace gives: devices first, overflow lanes right after
-// their track). Collapsed processes show only their header.
+// Vertical layout of the timeline: a header row per process, then its tracks,
+// in the default order (track_order.h: the file's sort indices, else the
+// producer's convention; empty processes and tracks left out). Collapsed
+// processes show only their header.
 #pragma once
 
 #include "model/trace/trace.h"
@@ -39,9 +40,9 @@ public:
     const LayoutRow* rowAt(int y) const;
     // Index of the first row whose bottom is below y.
     size_t firstRowBelow(int y) const;
-    // The row of a track (nullptr when its process is collapsed).
+    // The row of a track (nullptr when its process is collapsed or it is not shown).
     const LayoutRow* rowOfTrack(TrackIndex t) const;
-    const LayoutRow* rowOfProcess(ProcessIndex p) const;
+    const LayoutRow* rowOfProcess(ProcessIndex p) const;  // nullptr when not shown
     const TrackMetrics& metrics() const { return metrics_; }
     // Content y of the top of nesting level `depth` in a track row.
     int depthTop(const LayoutRow& row, uint32_t depth) const {

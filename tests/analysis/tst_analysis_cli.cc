@@ -84,6 +84,22 @@ private slots:
         QCOMPARE(cli({"kernels", file, "--names", "tiny"}).rc, 2);
     }
 
+    void tracksInTimelineOrder() {
+        // Kineto writes process_sort_index 539 for the host, 5000000 for GPU 0: host first.
+        const Run r = cli({"tracks", QStringLiteral(TRACESCOPE_SHARED_DIR "/testdata/gpu/torch2.11_cu130_h100_kineto_trace.json.gz"),
+                           "--json"});
+        QCOMPARE(r.rc, 0);
+        const json j = json::parse(r.out.toStdString());
+        QVERIFY(j["rows"].size() >= 3);
+        QCOMPARE(j["rows"][0]["pid"].get<int64_t>(), int64_t(539));
+        QCOMPARE(j["rows"][0]["kind"].get<std::string>(), std::string("thread"));
+        QCOMPARE(j["rows"][0]["events"].get<int64_t>(), int64_t(222));  // counted from the JSON: X and i events of tid 539
+        QCOMPARE(j["rows"][1]["pid"].get<int64_t>(), int64_t(0));
+        QCOMPARE(j["rows"][1]["tid"].get<int64_t>(), int64_t(7));  // "stream 7 "
+        for (const auto& row : j["rows"]) QVERIFY(row["events"].get<int64_t>() > 0);
+        QCOMPARE(cli({"tracks"}).rc, 2);
+    }
+
     void kernelsCsv() {
         const Run r = cli({"kernels", torchFile(), "--csv"});
         QCOMPARE(r.rc, 0);
