@@ -7,15 +7,25 @@ namespace tracescope {
 
 size_t trackEventCount(const Track& track) { return track.slices.size() + track.instants.size() + track.counter.size(); }
 
+bool isKinetoTrace(const Trace& trace) {
+    return trace.format == "chrome-json" && trace.metadataValue("schemaVersion") && trace.metadataValue("deviceProperties");
+}
+
 std::vector<OrderedProcess> defaultTrackOrder(const Trace& trace) {
-    // Processes: those with a sort index first, by it; the rest keep the importer's order.
+    // Processes: those with a sort index first, by it; the rest keep the importer's order
+    // (devices first), except that a Kineto trace shows its host first.
+    const bool kineto = isKinetoTrace(trace);
+    auto implicitRank = [&](const Process& p) {
+        if (!kineto) return 0;
+        return p.kind == ProcessKind::Host ? 0 : p.kind == ProcessKind::Device ? 1 : 2;
+    };
     std::vector<ProcessIndex> processes(trace.processes.size());
     std::iota(processes.begin(), processes.end(), ProcessIndex(0));
     std::stable_sort(processes.begin(), processes.end(), [&](ProcessIndex a, ProcessIndex b) {
         const Process& x = trace.processes[a];
         const Process& y = trace.processes[b];
         if (x.hasSortIndex != y.hasSortIndex) return x.hasSortIndex;
-        if (!x.hasSortIndex) return false;
+        if (!x.hasSortIndex) return implicitRank(x) < implicitRank(y);
         if (x.sortIndex != y.sortIndex) return x.sortIndex < y.sortIndex;
         return x.pid < y.pid;
     });

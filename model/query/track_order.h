@@ -5,8 +5,10 @@
 //   first: processes and tracks that have one are ordered by it (then pid /
 //   the producer's order), ahead of those without. Kineto writes them so that
 //   the host comes before the GPUs, as Perfetto and chrome://tracing show it.
-// - Without sort indices the producer's convention holds, as the importer
-//   ordered them: devices first, XSpace device planes by id, a process's
+// - Without sort indices the producer's convention holds: a Kineto trace
+//   (PyTorch profiler JSON) shows its host processes before its devices;
+//   otherwise as the importer ordered them: devices first, XSpace device
+//   planes by id, a process's
 //   tracks markers, counters, threads (by tid), async; overflow lanes right
 //   after their track.
 // - Processes and tracks with no events (no slices, instants or counter
@@ -25,6 +27,9 @@ struct OrderedProcess {
 };
 
 std::vector<OrderedProcess> defaultTrackOrder(const Trace& trace);
+
+// PyTorch profiler (Kineto) JSON: schemaVersion and deviceProperties at the top level.
+bool isKinetoTrace(const Trace& trace);
 
 // Slices + instants + counter samples.
 size_t trackEventCount(const Track& track);

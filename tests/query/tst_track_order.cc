@@ -96,6 +96,22 @@ private slots:
         for (const auto& op : order) QVERIFY(t->processes[op.process].pid != 23828);
     }
 
+    void kinetoWithoutSortIndicesHostFirst() {
+        // This Kineto trace has no *_sort_index: the producer's convention, host before devices.
+        auto t = load("public/kineto/worker0.1623143089861.pt.trace.json.gz");
+        QVERIFY(t);
+        QVERIFY(isKinetoTrace(*t));
+        const auto order = defaultTrackOrder(*t);
+        QCOMPARE(t->processes[order[0].process].kind, ProcessKind::Host);
+        bool deviceSeen = false;
+        for (const auto& op : order) {
+            const ProcessKind k = t->processes[op.process].kind;
+            if (k == ProcessKind::Device) deviceSeen = true;
+            if (k == ProcessKind::Host) QVERIFY2(!deviceSeen, "a host process after a device");
+        }
+        QVERIFY(deviceSeen);
+    }
+
     void withoutSortIndicesDevicesFirst() {
         TraceBuilder b("hand");
         const ProcessIndex host = b.addProcess(ProcessKind::Host, 1, "host");
