@@ -87,7 +87,17 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     detailsDock_->setObjectName(QStringLiteral("DetailsDock"));
     detailsDock_->setWidget(details_);
     addDockWidget(Qt::BottomDockWidgetArea, detailsDock_);
-    resizeDocks({detailsDock_}, {210}, Qt::Vertical);
+    // Compact while nothing is selected (a one-line hint); back to the height it had once something is.
+    resizeDocks({detailsDock_}, {details_->compactHeight()}, Qt::Vertical);
+    connect(details_, &DetailsPanel::emptyChanged, this, [this](bool empty) {
+        if (detailsDock_->isFloating()) return;
+        if (empty) {
+            if (detailsDock_->height() > 2 * details_->compactHeight()) detailsExpandedHeight_ = detailsDock_->height();
+            resizeDocks({detailsDock_}, {details_->compactHeight()}, Qt::Vertical);
+        } else {
+            resizeDocks({detailsDock_}, {std::max(detailsExpandedHeight_, 180)}, Qt::Vertical);
+        }
+    });
     connect(timeline_, &TimelineView::rangeSelected, this, [this](qint64 b, qint64 e) {
         details_->showRange(b, e);
         detailsDock_->show();
