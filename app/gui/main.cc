@@ -73,7 +73,10 @@ int main(int argc, char** argv) {
     QCommandLineOption dark(QStringLiteral("dark"), QStringLiteral("Use a dark palette."));
     QCommandLineOption names(QStringLiteral("names"), QStringLiteral("C++ / kernel names: short or full (default short)."),
                              QStringLiteral("short|full"), QStringLiteral("short"));
-    parser.addOptions({screenshot, view, size, range, select, search, dark, names});
+    QCommandLineOption filterTracks(QStringLiteral("filter-tracks"),
+                                    QStringLiteral("Show only tracks whose name or process name contains TEXT."),
+                                    QStringLiteral("TEXT"));
+    parser.addOptions({screenshot, view, size, range, select, search, dark, names, filterTracks});
     parser.process(*app);
     const QStringList args = parser.positionalArguments();
 
@@ -97,6 +100,7 @@ int main(int argc, char** argv) {
         o.range = parser.value(range);
         o.select = parser.value(select);
         o.search = parser.value(search);
+        o.trackFilter = parser.value(filterTracks);
         o.dark = parser.isSet(dark);
         if (parser.value(names) != QLatin1String("short") && parser.value(names) != QLatin1String("full")) {
             std::fprintf(stderr, "tracescope: --names takes short or full\n");

@@ -200,6 +200,10 @@ void MainWindow::buildMenus() {
        })
         ->setShortcut(QKeySequence::Find);
     tl->addAction(tr("Find &Next"), timeline_, &TimelineView::nextMatch)->setShortcut(QKeySequence::FindNext);
+    tl->addSeparator();
+    tl->addAction(tr("&Collapse All Processes"), this, [this] { timeline_->canvas()->controller().setAllCollapsed(true); });
+    tl->addAction(tr("&Expand All Processes"), this, [this] { timeline_->canvas()->controller().setAllCollapsed(false); });
+    tl->addAction(tr("Show &Hidden Tracks"), this, [this] { timeline_->canvas()->controller().showAllTracks(); });
     tl->addAction(tr("Find &Previous"), timeline_, &TimelineView::previousMatch)->setShortcut(QKeySequence::FindPrevious);
     tl->addSeparator();
     // Single-key navigation (W/A/S/D, F, 0) lives on the canvas itself so it never steals typing in the search box.

@@ -2,6 +2,8 @@
 
 #include "views/name_style.h"
 
+#include <QLineEdit>
+
 #include "app/gui/main_window.h"
 #include "model/query/slice_queries.h"
 #include "model/import/import.h"
@@ -93,6 +95,7 @@ int runScreenshot(const ScreenshotOptions& o) {
         timeline->canvas()->setVisibleRange(mid - 6 * d, mid + 6 * d);
         timeline->canvas()->setSelectedSlice(s, true);
     }
+    if (!o.trackFilter.isEmpty()) timeline->trackFilterBox()->setText(o.trackFilter);
     if (!o.search.isEmpty()) {
         timeline->setSearchText(o.search);
         timeline->waitUntilReady();

@@ -16,6 +16,7 @@ struct ScreenshotOptions {
     QString select;  // slice name to select
     QString search;  // search text
     bool dark = false;  // render with a dark palette (to check legibility in both themes)
+    QString trackFilter;  // the timeline's track filter box
     bool shortNames = true;  // C++ / kernel names in their short form (View > Short Names)
 };
 

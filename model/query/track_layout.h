@@ -6,6 +6,7 @@
 
 #include "model/trace/trace.h"
 
+#include <string>
 #include <vector>
 
 namespace tracescope {
@@ -30,9 +31,19 @@ struct TrackMetrics {
     int markerStrip = 8;   // above depth 0 of a thread track with instants, so markers do not hide labels
 };
 
+// What the user changed about the default layout.
+struct TrackLayoutOptions {
+    std::vector<uint8_t> collapsed;     // per process: header only
+    std::vector<uint8_t> hiddenTracks;  // per track: not shown
+    // Only tracks whose name, or whose process's name, contains this (case-insensitive); "" = all.
+    std::string nameFilter;
+};
+
 class TrackLayout {
 public:
     void build(const Trace& trace, const std::vector<uint8_t>& collapsed, const TrackMetrics& m = {});
+    // A process whose tracks are all hidden or filtered out is left out too.
+    void build(const Trace& trace, const TrackLayoutOptions& options, const TrackMetrics& m = {});
 
     const std::vector<LayoutRow>& rows() const { return rows_; }
     int contentHeight() const { return height_; }

@@ -114,6 +114,28 @@ private slots:
         QVERIFY(!s.c.rangeSelection());
     }
 
+    void hideFilterAndCollapseAll() {
+        Setup s;
+        const TrackIndex worker = s.trackNamed("worker");
+        QVERIFY(s.c.layout().rowOfTrack(worker));
+        s.c.setTrackHidden(worker, true);
+        QVERIFY(!s.c.layout().rowOfTrack(worker));
+        QCOMPARE(s.c.hiddenTracks(), std::vector<TrackIndex>{worker});
+        s.c.showAllTracks();
+        QVERIFY(s.c.layout().rowOfTrack(worker));
+        // Filter by track name: only "main" stays, with its process header.
+        s.c.setTrackFilter("MAIN");
+        size_t tracks = 0;
+        for (const LayoutRow& r : s.c.layout().rows()) tracks += r.kind == LayoutRow::Kind::Track;
+        QCOMPARE(tracks, size_t(1));
+        QVERIFY(s.c.layout().rowOfTrack(s.trackNamed("main")));
+        s.c.setTrackFilter("");
+        s.c.setAllCollapsed(true);
+        for (const LayoutRow& r : s.c.layout().rows()) QCOMPARE(r.kind, LayoutRow::Kind::Process);
+        s.c.setAllCollapsed(false);
+        QVERIFY(s.c.layout().rowOfTrack(worker));
+    }
+
     void headerClickCollapsesAndEdgeDragResizes() {
         Setup s;
         QSignalSpy height(&s.c, &TimelineController::contentHeightChanged);

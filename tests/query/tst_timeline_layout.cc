@@ -168,6 +168,58 @@ private slots:
         QCOMPARE(g.frame(axis).boxes.size(), size_t(0));
     }
 
+    void hiddenTracksAndNameFilter() {
+        TraceBuilder b("filter");
+        const ProcessIndex gpu = b.addProcess(ProcessKind::Device, 1, "GPU 0");
+        const ProcessIndex host = b.addProcess(ProcessKind::Host, 2, "python");
+        const StringId n = b.intern("x");
+        const TrackIndex s7 = b.addTrack(gpu, TrackKind::Thread, "stream 7", 7);
+        const TrackIndex s8 = b.addTrack(gpu, TrackKind::Thread, "stream 8", 8);
+        const TrackIndex main = b.addTrack(host, TrackKind::Thread, "MainThread", 1);
+        const TrackIndex worker = b.addTrack(host, TrackKind::Thread, "worker", 2);
+        for (TrackIndex t : {s7, s8, main, worker}) b.addSlice(t, 0, 10, n, kEmptyString);
+        auto trace = b.finish();
+        auto trackNamed = [&](const char* name) {
+            for (TrackIndex t = 0; t < trace->tracks.size(); ++t)
+                if (trace->tracks[t].name == name) return t;
+            return kNoIndex;
+        };
+        auto shown = [&](const TrackLayout& l) {
+            std::vector<std::string> out;
+            for (const LayoutRow& r : l.rows())
+                out.push_back(r.kind == LayoutRow::Kind::Process ? "P:" + trace->processes[r.process].name
+                                                                 : trace->tracks[r.track].name);
+            return out;
+        };
+        TrackLayoutOptions o;
+        TrackLayout l;
+        l.build(*trace, o);
+        QCOMPARE(shown(l), (std::vector<std::string>{"P:GPU 0", "stream 7", "stream 8", "P:python", "MainThread", "worker"}));
+        // Hide one track; hiding both of a process's tracks hides the process.
+        o.hiddenTracks.assign(trace->tracks.size(), 0);
+        o.hiddenTracks[trackNamed("worker")] = 1;
+        l.build(*trace, o);
+        QCOMPARE(shown(l), (std::vector<std::string>{"P:GPU 0", "stream 7", "stream 8", "P:python", "MainThread"}));
+        o.hiddenTracks[trackNamed("stream 7")] = o.hiddenTracks[trackNamed("stream 8")] = 1;
+        l.build(*trace, o);
+        QCOMPARE(shown(l), (std::vector<std::string>{"P:python", "MainThread"}));
+        QVERIFY(!l.rowOfTrack(trackNamed("stream 7")));
+        // Filter: track names (case-insensitive), or a process name for all its tracks.
+        o.hiddenTracks.assign(trace->tracks.size(), 0);
+        o.nameFilter = "STREAM 8";
+        l.build(*trace, o);
+        QCOMPARE(shown(l), (std::vector<std::string>{"P:GPU 0", "stream 8"}));
+        o.nameFilter = "pyth";
+        l.build(*trace, o);
+        QCOMPARE(shown(l), (std::vector<std::string>{"P:python", "MainThread", "worker"}));
+        // Collapse all: headers only.
+        o.nameFilter.clear();
+        o.collapsed.assign(trace->processes.size(), 1);
+        l.build(*trace, o);
+        QCOMPARE(shown(l), (std::vector<std::string>{"P:GPU 0", "P:python"}));
+        QCOMPARE(l.contentHeight(), 2 * l.metrics().processHeader);
+    }
+
     void boxesAndLabels() {
         TraceBuilder b("boxes");
         const ProcessIndex p = b.addProcess(ProcessKind::Host, 1, "p");

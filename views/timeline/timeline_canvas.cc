@@ -6,7 +6,9 @@
 
 #include <QApplication>
 #include <QHelpEvent>
+#include <QContextMenuEvent>
 #include <QKeyEvent>
+#include <QMenu>
 #include <QPainter>
 #include <QToolTip>
 #include <QWheelEvent>
@@ -353,6 +355,24 @@ void TimelineCanvas::keyPressEvent(QKeyEvent* e) {
 }
 
 void TimelineCanvas::leaveEvent(QEvent*) { ctl_.leave(); }
+
+void TimelineCanvas::contextMenuEvent(QContextMenuEvent* e) {
+    if (!ctl_.trace()) return;
+    QMenu menu(this);
+    const LayoutRow* row = ctl_.rowAtPoint(e->pos());
+    if (row && row->kind == LayoutRow::Kind::Track) {
+        const TrackIndex t = row->track;
+        menu.addAction(tr("Hide Track “%1”").arg(trackTitle(ctl_.trace()->tracks[t])),
+                       this, [this, t] { ctl_.setTrackHidden(t, true); });
+    }
+    const size_t hidden = ctl_.hiddenTracks().size();
+    QAction* show = menu.addAction(tr("Show Hidden Tracks (%1)").arg(hidden), this, [this] { ctl_.showAllTracks(); });
+    show->setEnabled(hidden > 0);
+    menu.addSeparator();
+    menu.addAction(tr("Collapse All Processes"), this, [this] { ctl_.setAllCollapsed(true); });
+    menu.addAction(tr("Expand All Processes"), this, [this] { ctl_.setAllCollapsed(false); });
+    menu.exec(e->globalPos());
+}
 
 void TimelineCanvas::changeEvent(QEvent* e) {
     if (e->type() == QEvent::PaletteChange) {

@@ -14,7 +14,9 @@ void TimelineController::setTrace(std::shared_ptr<const Trace> trace) {
     selected_ = {};
     hasRange_ = false;
     scrollY_ = 0;
-    collapsed_.assign(trace_ ? trace_->processes.size() : 0, 0);
+    options_.collapsed.assign(trace_ ? trace_->processes.size() : 0, 0);
+    options_.hiddenTracks.assign(trace_ ? trace_->tracks.size() : 0, 0);
+    options_.nameFilter.clear();
     relayout();
     updateBounds();
     fitAll();
@@ -26,7 +28,7 @@ void TimelineController::setIndex(std::shared_ptr<const TimelineIndex> index) {
 }
 
 void TimelineController::relayout() {
-    if (trace_) layout_.build(*trace_, collapsed_);
+    if (trace_) layout_.build(*trace_, options_);
     else layout_ = {};
     scrollY_ = std::clamp(scrollY_, 0, maxScrollY());
     emit contentHeightChanged();
@@ -91,8 +93,8 @@ void TimelineController::setScrollY(int y) {
 int TimelineController::maxScrollY() const { return std::max(0, layout_.contentHeight() - viewportHeight() + 8); }
 
 void TimelineController::setProcessCollapsed(ProcessIndex p, bool collapsed) {
-    if (p >= collapsed_.size() || bool(collapsed_[p]) == collapsed) return;
-    collapsed_[p] = collapsed;
+    if (p >= options_.collapsed.size() || bool(options_.collapsed[p]) == collapsed) return;
+    options_.collapsed[p] = collapsed;
     relayout();
 }
 
@@ -206,7 +208,7 @@ void TimelineController::press(QPoint pos, Qt::MouseButton button, Qt::KeyboardM
     if (pressPos_.y() >= contentTop()) {
         const LayoutRow* row = layout_.rowAt(pressPos_.y() - contentTop() + scrollY_);
         if (row && row->kind == LayoutRow::Kind::Process && pressPos_.x() < headerWidth_ + 200) {
-            setProcessCollapsed(row->process, !collapsed_[row->process]);
+            setProcessCollapsed(row->process, !options_.collapsed[row->process]);
             return;
         }
     }
@@ -311,6 +313,39 @@ void TimelineController::leave() {
 const LayoutRow* TimelineController::rowAtPoint(QPoint pos) const {
     if (!trace_ || pos.y() < contentTop()) return nullptr;
     return layout_.rowAt(pos.y() - contentTop() + scrollY_);
+}
+
+}  // namespace tracescope
+
+namespace tracescope {
+
+void TimelineController::setAllCollapsed(bool collapsed) {
+    options_.collapsed.assign(options_.collapsed.size(), collapsed ? 1 : 0);
+    relayout();
+}
+
+void TimelineController::setTrackHidden(TrackIndex t, bool hidden) {
+    if (t >= options_.hiddenTracks.size() || bool(options_.hiddenTracks[t]) == hidden) return;
+    options_.hiddenTracks[t] = hidden;
+    relayout();
+}
+
+void TimelineController::showAllTracks() {
+    options_.hiddenTracks.assign(options_.hiddenTracks.size(), 0);
+    relayout();
+}
+
+std::vector<TrackIndex> TimelineController::hiddenTracks() const {
+    std::vector<TrackIndex> out;
+    for (TrackIndex t = 0; t < options_.hiddenTracks.size(); ++t)
+        if (options_.hiddenTracks[t]) out.push_back(t);
+    return out;
+}
+
+void TimelineController::setTrackFilter(const std::string& text) {
+    if (text == options_.nameFilter) return;
+    options_.nameFilter = text;
+    relayout();
 }
 
 }  // namespace tracescope

@@ -72,7 +72,15 @@ public:
     int maxScrollY() const;
     const TrackLayout& layout() const { return layout_; }
     void setProcessCollapsed(ProcessIndex p, bool collapsed);
-    bool processCollapsed(ProcessIndex p) const { return p < collapsed_.size() && collapsed_[p]; }
+    bool processCollapsed(ProcessIndex p) const { return p < options_.collapsed.size() && options_.collapsed[p]; }
+    void setAllCollapsed(bool collapsed);
+    // Hidden tracks leave the layout (a process with none left too) until shown again.
+    void setTrackHidden(TrackIndex t, bool hidden);
+    void showAllTracks();
+    std::vector<TrackIndex> hiddenTracks() const;
+    // Only tracks whose name or process name contains `text` (case-insensitive); "" shows all.
+    void setTrackFilter(const std::string& text);
+    const std::string& trackFilter() const { return options_.nameFilter; }
 
     // --- selection and highlights
     SliceRef selectedSlice() const { return selected_; }
@@ -121,7 +129,7 @@ private:
     std::function<QSize()> sizeSource_;
     TimeAxis axis_;
     TrackLayout layout_;
-    std::vector<uint8_t> collapsed_;
+    TrackLayoutOptions options_;  // collapsed processes, hidden tracks, name filter
     int scrollY_ = 0;
     int headerWidth_ = 260;
     TimelineHighlight highlight_;
