@@ -1,8 +1,9 @@
-// tracescope-cli kernels FILE [--csv|--json]
+// tracescope-cli kernels FILE [--csv|--json] [--names short|full]
 #include "app/cli/analysis_cli.h"
 #include "app/cli/commands.h"
 
 #include "model/analysis/kernel_stats.h"
+#include "model/analysis/short_name.h"
 
 #include <cstdio>
 #include <iostream>
@@ -21,14 +22,23 @@ std::string dimText(const Dim3& d) {
 }  // namespace
 
 int runKernels(const Args& args) {
-    const auto files = positionals(args);
-    if (files.size() != 1) {
-        std::fprintf(stderr, "usage: tracescope-cli kernels FILE [--csv|--json]\n");
+    const auto files = positionals(args, {"--names"});
+    const std::string names = flagValue(args, "--names", "full");
+    if (files.size() != 1 || (names != "short" && names != "full")) {
+        std::fprintf(stderr, "usage: tracescope-cli kernels FILE [--csv|--json] [--names short|full]\n");
         return 2;
     }
     auto trace = loadTraceOrReport(files[0]);
     if (!trace) return 1;
-    const KernelStatsResult res = computeKernelStats(*trace);
+    KernelStatsResult res = computeKernelStats(*trace);
+    // --names short: the short form in "name", the full one beside it.
+    const bool shortNamesWanted = names == "short";
+    std::vector<std::string> fullNames;
+    if (shortNamesWanted) {
+        for (auto& r : res.rows) fullNames.push_back(r.name);
+        const std::vector<std::string> shorts = shortNames(std::span<const std::string>(fullNames));
+        for (size_t i = 0; i < res.rows.size(); ++i) res.rows[i].name = shorts[i];
+    }
     if (hasFlag(args, "--json")) {
         nlohmann::json head;
         head["kernel_count"] = res.kernelCount;
@@ -54,21 +64,26 @@ int runKernels(const Args& args) {
                                   {"tensor_core_rule", tensorCoreRuleText(r)},
                                   {"op", r.op}};
             row["occupancy_pct"] = r.occupancyPct ? nlohmann::json(*r.occupancyPct) : nlohmann::json(nullptr);
+            if (shortNamesWanted) row["full_name"] = fullNames[i];
             return row;
         });
         return 0;
     }
     if (hasFlag(args, "--csv")) {
         std::cout << "name,occurrences,total_ns,avg_ns,min_ns,max_ns,grid,block,registers,shared_mem_bytes,"
-                     "occupancy_pct,tensor_core_eligible,uses_tensor_core,tensor_core_rule,op\n";
-        for (const auto& r : res.rows) {
+                     "occupancy_pct,tensor_core_eligible,uses_tensor_core,tensor_core_rule,op"
+                  << (shortNamesWanted ? ",full_name\n" : "\n");
+        for (size_t i = 0; i < res.rows.size(); ++i) {
+            const auto& r = res.rows[i];
             std::cout << csvField(r.name) << ',' << r.occurrences << ',' << r.totalNs << ','
                       << static_cast<long long>(r.avgNs + 0.5) << ',' << r.minNs << ',' << r.maxNs << ','
                       << csvField(dimText(r.grid)) << ',' << csvField(dimText(r.block)) << ','
                       << r.registersPerThread << ',' << r.sharedMemBytes << ','
                       << (r.occupancyPct ? std::to_string(*r.occupancyPct) : std::string()) << ','
                       << (r.tensorCoreEligible ? "true" : "false") << ',' << (r.usesTensorCore ? "true" : "false")
-                      << ',' << csvField(tensorCoreRuleText(r)) << ',' << csvField(r.op) << '\n';
+                      << ',' << csvField(tensorCoreRuleText(r)) << ',' << csvField(r.op);
+            if (shortNamesWanted) std::cout << ',' << csvField(fullNames[i]);
+            std::cout << '\n';
         }
         return 0;
     }

@@ -51,9 +51,10 @@ void usage() {
                  "usage: tracescope-cli COMMAND FILE [options]\n"
                  "commands:\n"
                  "  info FILE [--json]          summary: processes, tracks, event counts, span\n"
-                 "  stats FILE [--by name|type] [--side host|device|all] [--csv|--json] [--no-idle]\n"
+                 "  stats FILE [--by name|type] [--side host|device|all] [--csv|--json] [--no-idle] [--names short|full]\n"
                  "                              op statistics (host and device, self time)\n"
-                 "  kernels FILE [--csv|--json] GPU kernel statistics\n"
+                 "  tracks FILE [--json]        tracks in the timeline's default order (process, track, kind, events)\n"
+                 "  kernels FILE [--csv|--json] [--names short|full]  GPU kernel statistics\n"
                  "  overview FILE [--json]      run environment, steps, step-time breakdown, verdict\n"
                  "  input-pipeline FILE [--json] device input wait per step, host input ops\n"
                  "  scopes FILE [--json] [--depth N]  op time by name scope, op-type view\n"
@@ -65,6 +66,8 @@ void usage() {
                  "          [--device-level N] [--python-level N] [--delay-ms N]\n"
                  "                              capture from TensorFlow/JAX profiler servers into\n"
                  "                              DIR/plugins/profile/<run>/; prints the files written\n"
+                 "  --names short               (stats, kernels) C++ names without return type, namespaces and\n"
+                 "                              parameters; the full name in full_name (default: full)\n"
                  "every command that reads a trace:\n"
                  "  import warnings (a cut or damaged file, dropped events) go to stderr and, with --json,\n"
                  "  into a top-level \"warnings\" array; the exit status stays 0\n"
@@ -85,6 +88,7 @@ int main(int argc, char** argv) {
         {"torch-ops", runTorchOps},
         {"convert", runConvert},
         {"capture", runCapture},
+        {"tracks", runTracks},
     };
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
         usage();

@@ -1,8 +1,9 @@
-// tracescope-cli stats FILE [--by name|type] [--side host|device|all] [--csv|--json]
+// tracescope-cli stats FILE [--by name|type] [--side host|device|all] [--csv|--json] [--names short|full]
 #include "app/cli/analysis_cli.h"
 #include "app/cli/commands.h"
 
 #include "model/analysis/op_stats.h"
+#include "model/analysis/short_name.h"
 
 #include <cstdio>
 #include <iostream>
@@ -10,12 +11,14 @@
 namespace tracescope::cli {
 
 int runStats(const Args& args) {
-    const auto files = positionals(args, {"--by", "--side"});
+    const auto files = positionals(args, {"--by", "--side", "--names"});
     const std::string by = flagValue(args, "--by", "name");
     const std::string side = flagValue(args, "--side", "all");
+    const std::string names = flagValue(args, "--names", "full");
     if (files.size() != 1 || (by != "name" && by != "type") ||
-        (side != "host" && side != "device" && side != "all")) {
-        std::fprintf(stderr, "usage: tracescope-cli stats FILE [--by name|type] [--side host|device|all] [--csv|--json]\n");
+        (side != "host" && side != "device" && side != "all") || (names != "short" && names != "full")) {
+        std::fprintf(stderr, "usage: tracescope-cli stats FILE [--by name|type] [--side host|device|all] [--csv|--json] "
+                             "[--names short|full]\n");
         return 2;
     }
     auto trace = loadTraceOrReport(files[0]);
@@ -23,7 +26,16 @@ int runStats(const Args& args) {
     OpStatsOptions opt;
     opt.grouping = by == "type" ? OpGrouping::ByType : OpGrouping::ByName;
     opt.includeIdle = !hasFlag(args, "--no-idle");
-    const OpStatsResult res = computeOpStats(*trace, opt);
+    OpStatsResult res = computeOpStats(*trace, opt);
+    // --names short: the short form in "name", the full one beside it (full_name).
+    const bool shortNamesWanted = names == "short";
+    std::vector<std::string> fullNames;
+    for (auto& r : res.rows) fullNames.push_back(r.name);
+    if (shortNamesWanted) {
+        const std::vector<std::string> shorts = shortNames(std::span<const std::string>(fullNames));
+        for (size_t i = 0; i < res.rows.size(); ++i) res.rows[i].name = shorts[i];
+    }
+    auto fullNameOf = [&](const OpStatsRow& r) -> const std::string& { return fullNames[size_t(&r - res.rows.data())]; };
     auto wanted = [&](const OpStatsRow& r) { return side == "all" || side == opSideName(r.side); };
 
     if (hasFlag(args, "--json")) {
@@ -40,7 +52,7 @@ int runStats(const Args& args) {
             if (wanted(r)) rows.push_back(&r);
         printJsonWithRows(head, rows.size(), [&](size_t i) {
             const OpStatsRow& r = *rows[i];
-            return nlohmann::json{{"side", opSideName(r.side)},
+            nlohmann::json row = nlohmann::json{{"side", opSideName(r.side)},
                                   {"name", r.name},
                                   {"type", r.type},
                                   {"is_idle", r.isIdle},
@@ -53,18 +65,24 @@ int runStats(const Args& args) {
                                   {"avg_self_ns", static_cast<long long>(r.avgSelfNs + 0.5)},
                                   {"self_percent", r.selfPercent},
                                   {"cumulative_self_percent", r.cumulativeSelfPercent}};
+            if (shortNamesWanted) row["full_name"] = fullNameOf(r);
+            return row;
         });
         return 0;
     }
     if (hasFlag(args, "--csv")) {
         std::cout << "side,name,type,occurrences,total_ns,avg_ns,min_ns,max_ns,self_ns,avg_self_ns,self_percent,"
-                     "cumulative_self_percent\n";
+                     "cumulative_self_percent"
+                  << (shortNamesWanted ? ",full_name\n" : "\n");
+        std::cout.flush();
         for (const auto& r : res.rows) {
             if (!wanted(r)) continue;
-            std::printf("%s,%s,%s,%llu,%lld,%.0f,%lld,%lld,%lld,%.0f,%.3f,%.3f\n", opSideName(r.side),
+            std::printf("%s,%s,%s,%llu,%lld,%.0f,%lld,%lld,%lld,%.0f,%.3f,%.3f", opSideName(r.side),
                         csvField(r.name).c_str(), csvField(r.type).c_str(), (unsigned long long)r.occurrences,
                         (long long)r.totalNs, r.avgNs, (long long)r.minNs, (long long)r.maxNs, (long long)r.selfNs,
                         r.avgSelfNs, r.selfPercent, r.cumulativeSelfPercent);
+            if (shortNamesWanted) std::printf(",%s", csvField(fullNameOf(r)).c_str());
+            std::printf("\n");
         }
         return 0;
     }

@@ -74,7 +74,12 @@ int main(int argc, char** argv) {
     QCommandLineOption dialog(QStringLiteral("dialog"),
                               QStringLiteral("With --screenshot: render this dialog instead of the window (capture)."),
                               QStringLiteral("name"));
-    parser.addOptions({screenshot, view, size, range, select, search, dark, dialog});
+    QCommandLineOption names(QStringLiteral("names"), QStringLiteral("C++ / kernel names: short or full (default short)."),
+                             QStringLiteral("short|full"), QStringLiteral("short"));
+    QCommandLineOption filterTracks(QStringLiteral("filter-tracks"),
+                                    QStringLiteral("Show only tracks whose name or process name contains TEXT."),
+                                    QStringLiteral("TEXT"));
+    parser.addOptions({screenshot, view, size, range, select, search, dark, dialog, names, filterTracks});
     parser.process(*app);
     const QStringList args = parser.positionalArguments();
 
@@ -101,7 +106,13 @@ int main(int argc, char** argv) {
         o.range = parser.value(range);
         o.select = parser.value(select);
         o.search = parser.value(search);
+        o.trackFilter = parser.value(filterTracks);
         o.dark = parser.isSet(dark);
+        if (parser.value(names) != QLatin1String("short") && parser.value(names) != QLatin1String("full")) {
+            std::fprintf(stderr, "tracescope: --names takes short or full\n");
+            return 2;
+        }
+        o.shortNames = parser.value(names) == QLatin1String("short");
         return tracescope::runScreenshot(o);
     }
 

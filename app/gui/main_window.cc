@@ -24,6 +24,8 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
+
+#include "views/name_style.h"
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
@@ -86,7 +88,17 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     detailsDock_->setObjectName(QStringLiteral("DetailsDock"));
     detailsDock_->setWidget(details_);
     addDockWidget(Qt::BottomDockWidgetArea, detailsDock_);
-    resizeDocks({detailsDock_}, {210}, Qt::Vertical);
+    // Compact while nothing is selected (a one-line hint); back to the height it had once something is.
+    resizeDocks({detailsDock_}, {details_->compactHeight()}, Qt::Vertical);
+    connect(details_, &DetailsPanel::emptyChanged, this, [this](bool empty) {
+        if (detailsDock_->isFloating()) return;
+        if (empty) {
+            if (detailsDock_->height() > 2 * details_->compactHeight()) detailsExpandedHeight_ = detailsDock_->height();
+            resizeDocks({detailsDock_}, {details_->compactHeight()}, Qt::Vertical);
+        } else {
+            resizeDocks({detailsDock_}, {std::max(detailsExpandedHeight_, 180)}, Qt::Vertical);
+        }
+    });
     connect(timeline_, &TimelineView::rangeSelected, this, [this](qint64 b, qint64 e) {
         details_->showRange(b, e);
         detailsDock_->show();
@@ -166,6 +178,18 @@ void MainWindow::buildMenus() {
         if (i < 9) a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + int(i))));
     }
     view->addSeparator();
+    // Short C++ / kernel names (no return type, namespaces or parameters) in the timeline and tables.
+    QAction* shortNames = view->addAction(tr("&Short Names"));
+    shortNames->setCheckable(true);
+    shortNames->setToolTip(tr("Show C++ and kernel names without return type, namespaces and parameter list; "
+                              "tooltips, Details and CSV keep the full name"));
+    const bool shortWanted = QSettings().value(QStringLiteral("view/shortNames"), true).toBool();
+    NameStyleSetting::instance().setStyle(shortWanted ? NameStyle::Short : NameStyle::Full);
+    shortNames->setChecked(shortWanted);
+    connect(shortNames, &QAction::toggled, this, [](bool on) {
+        QSettings().setValue(QStringLiteral("view/shortNames"), on);
+        NameStyleSetting::instance().setStyle(on ? NameStyle::Short : NameStyle::Full);
+    });
     QAction* toggleDetails = detailsDock_->toggleViewAction();
     toggleDetails->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
     view->addAction(toggleDetails);
@@ -177,6 +201,10 @@ void MainWindow::buildMenus() {
        })
         ->setShortcut(QKeySequence::Find);
     tl->addAction(tr("Find &Next"), timeline_, &TimelineView::nextMatch)->setShortcut(QKeySequence::FindNext);
+    tl->addSeparator();
+    tl->addAction(tr("&Collapse All Processes"), this, [this] { timeline_->canvas()->controller().setAllCollapsed(true); });
+    tl->addAction(tr("&Expand All Processes"), this, [this] { timeline_->canvas()->controller().setAllCollapsed(false); });
+    tl->addAction(tr("Show &Hidden Tracks"), this, [this] { timeline_->canvas()->controller().showAllTracks(); });
     tl->addAction(tr("Find &Previous"), timeline_, &TimelineView::previousMatch)->setShortcut(QKeySequence::FindPrevious);
     tl->addSeparator();
     // Single-key navigation (W/A/S/D, F, 0) lives on the canvas itself so it never steals typing in the search box.

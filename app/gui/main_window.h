@@ -77,6 +77,7 @@ private:
     DetailsPanel* details_;
     QDockWidget* detailsDock_;
     bool detailsHiddenForPage_ = false;  // hidden because an analysis page is showing
+    int detailsExpandedHeight_ = 210;  // the Details dock's height when it last showed something
     TraceLoader* loader_;
     QLabel* fileLabel_;
     QLabel* summaryLabel_;

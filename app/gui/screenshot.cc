@@ -1,7 +1,11 @@
 #include "app/gui/screenshot.h"
 
+#include "views/name_style.h"
+
+#include <QLineEdit>
+
 #include "app/gui/main_window.h"
-#include "model/analysis/slice_queries.h"
+#include "model/query/slice_queries.h"
 #include "model/import/import.h"
 #include "views/analysis_view.h"
 #include "views/capture/capture_dialog.h"
@@ -86,6 +90,7 @@ int runScreenshot(const ScreenshotOptions& o) {
     std::shared_ptr<const Trace> trace(std::move(result.trace));
 
     MainWindow window;
+    NameStyleSetting::instance().setStyle(o.shortNames ? NameStyle::Short : NameStyle::Full);
     // The PNG has exactly the requested size, even below the widgets' preferred minimum.
     window.layout()->setSizeConstraint(QLayout::SetNoConstraint);
     window.setMinimumSize(0, 0);
@@ -110,6 +115,7 @@ int runScreenshot(const ScreenshotOptions& o) {
         timeline->canvas()->setVisibleRange(mid - 6 * d, mid + 6 * d);
         timeline->canvas()->setSelectedSlice(s, true);
     }
+    if (!o.trackFilter.isEmpty()) timeline->trackFilterBox()->setText(o.trackFilter);
     if (!o.search.isEmpty()) {
         timeline->setSearchText(o.search);
         timeline->waitUntilReady();

@@ -17,6 +17,8 @@ struct ScreenshotOptions {
     QString search;  // search text
     bool dark = false;  // render with a dark palette (to check legibility in both themes)
     QString dialog;     // render this dialog instead of the window ("capture"); no trace needed
+    QString trackFilter;  // the timeline's track filter box
+    bool shortNames = true;  // C++ / kernel names in their short form (View > Short Names)
 };
 
 // A dark Fusion palette, as desktop dark themes give.

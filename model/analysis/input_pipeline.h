@@ -2,7 +2,7 @@
 // where the host spent its input time.
 #pragma once
 
-#include "model/analysis/slice_row_index.h"
+#include "model/query/slice_row_index.h"
 
 #include "model/analysis/overview.h"
 #include "model/analysis/steps.h"

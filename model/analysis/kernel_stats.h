@@ -9,7 +9,7 @@
 #pragma once
 
 #include "model/analysis/op_classify.h"
-#include "model/analysis/slice_row_index.h"
+#include "model/query/slice_row_index.h"
 #include "model/analysis/tensor_core_rules.h"
 #include "model/trace/trace.h"
 

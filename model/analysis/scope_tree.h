@@ -22,7 +22,7 @@
 #pragma once
 
 #include "model/analysis/op_classify.h"
-#include "model/analysis/slice_row_index.h"
+#include "model/query/slice_row_index.h"
 #include "model/trace/trace.h"
 
 #include <string>

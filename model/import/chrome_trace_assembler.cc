@@ -492,7 +492,10 @@ void ChromeTraceAssembler::nameProcessesAndThreads() {
         else if (info.id.isString) p.name = idText(info.id).empty() ? "Process \"\"" : idText(info.id);
         else p.name = "Process " + std::to_string(info.id.value);
         for (StringId l : info.labels) p.labels += (p.labels.empty() ? "" : ", ") + text(l);
-        if (info.hasSortIndex) p.sortIndex = info.sortIndex;
+        if (info.hasSortIndex) {
+            p.sortIndex = info.sortIndex;
+            p.hasSortIndex = true;
+        }
         const bool device = info.deviceCategory || contains(p.name, "GPU") || contains(p.name, "TPU") ||
                             contains(p.name, "/device:") || contains(p.name, "MTIA") || contains(p.labels, "GPU") ||
                             contains(p.labels, "TPU") || contains(p.labels, "/device:") || contains(p.labels, "MTIA");
@@ -504,7 +507,10 @@ void ChromeTraceAssembler::nameProcessesAndThreads() {
         if (info.name != kNoIndex) t.name = text(info.name);
         else if (info.tid.isString) t.name = idText(info.tid).empty() ? "Thread \"\"" : idText(info.tid);
         else t.name = "Thread " + std::to_string(info.tid.value);
-        if (info.hasSortIndex) t.sortIndex = info.sortIndex;
+        if (info.hasSortIndex) {
+            t.sortIndex = info.sortIndex;
+            t.hasSortIndex = true;
+        }
     }
 }
 

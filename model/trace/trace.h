@@ -28,6 +28,7 @@ struct Process {
     std::string labels;  // extra labels (process_labels)
     std::string host;    // host the process ran on, when known (multi-host runs)
     int64_t sortIndex = 0;
+    bool hasSortIndex = false;  // the file gave sortIndex (process_sort_index); else it is the producer's order
     // Tracks in display order.
     std::vector<TrackIndex> tracks;
     // Device or process properties (e.g. compute capability), as text.

@@ -253,6 +253,7 @@ void TraceBuilder::spillOverflow(std::vector<std::vector<SliceRef>>& idMaps,
         Track& dst = trace_->tracks[ov];
         dst.overflowOf = root;
         dst.sortIndex = src.sortIndex;
+        dst.hasSortIndex = src.hasSortIndex;
 
         // Old index in t -> where the slice lives now.
         SliceColumns& c = src.slices;

@@ -74,6 +74,7 @@ struct Track {
     // The producer's id: a tid, a stream or XLine id, an async group or counter key.
     int64_t tid = 0;
     int64_t sortIndex = 0;
+    bool hasSortIndex = false;  // the file gave sortIndex (thread_sort_index)
     // For an overflow lane: the track whose partially overlapping slices it holds.
     TrackIndex overflowOf = kNoIndex;
     // Highest depth (lane) used + 1.

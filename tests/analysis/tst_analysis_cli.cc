@@ -58,6 +58,48 @@ private slots:
         QCOMPARE(total, ref["kernel_total_ns"].get<int64_t>());
     }
 
+    void namesShort() {
+        // Default full: scripts keep the names they had, and no full_name field.
+        const QString file = QStringLiteral(TRACESCOPE_SHARED_DIR "/testdata/gpu/torch2.11_cu130_h100_kineto_trace.json.gz");
+        const Run full = cli({"kernels", file, "--json"});
+        QCOMPARE(full.rc, 0);
+        const json jf = json::parse(full.out.toStdString());
+        const Run shorter = cli({"kernels", file, "--json", "--names", "short"});
+        QCOMPARE(shorter.rc, 0);
+        const json js = json::parse(shorter.out.toStdString());
+        QCOMPARE(js["rows"].size(), jf["rows"].size());
+        bool sawReduce = false;
+        for (size_t i = 0; i < jf["rows"].size(); ++i) {
+            QVERIFY(!jf["rows"][i].contains("full_name"));
+            QCOMPARE(js["rows"][i]["full_name"], jf["rows"][i]["name"]);
+            const std::string name = js["rows"][i]["name"];
+            QVERIFY(name.rfind("void ", 0) != 0);  // no return type
+            if (name.rfind("reduce_kernel<512, 1, ReduceOp<float, func_wrapper_t<float, ", 0) == 0) sawReduce = true;
+        }
+        QVERIFY(sawReduce);
+        // stats: the op names of this trace have no C++ syntax and stay; the flag is accepted.
+        const Run stats = cli({"stats", file, "--csv", "--names", "short", "--side", "device"});
+        QCOMPARE(stats.rc, 0);
+        QVERIFY(stats.out.startsWith("side,name,type,") && stats.out.split('\n').first().endsWith(",full_name"));
+        QCOMPARE(cli({"kernels", file, "--names", "tiny"}).rc, 2);
+    }
+
+    void tracksInTimelineOrder() {
+        // Kineto writes process_sort_index 539 for the host, 5000000 for GPU 0: host first.
+        const Run r = cli({"tracks", QStringLiteral(TRACESCOPE_SHARED_DIR "/testdata/gpu/torch2.11_cu130_h100_kineto_trace.json.gz"),
+                           "--json"});
+        QCOMPARE(r.rc, 0);
+        const json j = json::parse(r.out.toStdString());
+        QVERIFY(j["rows"].size() >= 3);
+        QCOMPARE(j["rows"][0]["pid"].get<int64_t>(), int64_t(539));
+        QCOMPARE(j["rows"][0]["kind"].get<std::string>(), std::string("thread"));
+        QCOMPARE(j["rows"][0]["events"].get<int64_t>(), int64_t(222));  // counted from the JSON: X and i events of tid 539
+        QCOMPARE(j["rows"][1]["pid"].get<int64_t>(), int64_t(0));
+        QCOMPARE(j["rows"][1]["tid"].get<int64_t>(), int64_t(7));  // "stream 7 "
+        for (const auto& row : j["rows"]) QVERIFY(row["events"].get<int64_t>() > 0);
+        QCOMPARE(cli({"tracks"}).rc, 2);
+    }
+
     void kernelsCsv() {
         const Run r = cli({"kernels", torchFile(), "--csv"});
         QCOMPARE(r.rc, 0);

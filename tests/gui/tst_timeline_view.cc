@@ -1,6 +1,8 @@
 // The timeline widget: track list, zoom / pan anchoring, click selection and
 // the details panel, search, range aggregate, cross-navigation. Offscreen.
 #include "hand_trace.h"
+#include "model/import/import.h"
+#include "model/trace/args.h"
 #include "views/details/details_panel.h"
 #include "views/details/range_aggregate_model.h"
 #include "views/timeline/time_format.h"
@@ -350,6 +352,58 @@ private slots:
         f.selection.selectSlice(b);
         QCOMPARE(c->selectedSlice(), b);
         QVERIFY(c->visibleBegin() <= 5500 && c->visibleEnd() >= 6000);
+    }
+
+    void detailsCompactAndCallStackFrames() {
+        QCOMPARE(DetailsPanel::callStackFrames(QStringLiteral("a.py(3): f;b.py(9): g; ;c.py(1): <module>")),
+                 QStringList({"a.py(3): f", "b.py(9): g", "c.py(1): <module>"}));
+        QVERIFY(DetailsPanel::isCallStackKey(QStringLiteral("Call stack")));
+        QVERIFY(!DetailsPanel::isCallStackKey(QStringLiteral("Input Dims")));
+        // A Kineto op with a recorded stack: one row per frame under "Call stack".
+        ImportResult r = importTrace(TRACESCOPE_SHARED_DIR "/testdata/public/kineto/worker0.1623143089861.pt.trace.json.gz");
+        QVERIFY(r.ok());
+        std::shared_ptr<const Trace> trace(std::move(r.trace));
+        DetailsPanel details;
+        QSignalSpy empty(&details, &DetailsPanel::emptyChanged);
+        details.setTrace(trace);
+        QVERIFY(details.isEmpty());
+        SliceRef withStack;
+        QString stackText;
+        for (TrackIndex t = 0; t < trace->tracks.size() && !withStack.valid(); ++t) {
+            const Track& track = trace->tracks[t];
+            for (uint32_t k = 0; k < track.slices.size() && !withStack.valid(); ++k)
+                for (const Arg& a : decodeArgs(track.argBytes(), track.slices.args[k]))
+                    if (trace->str(a.key) == "Call stack") {
+                        withStack = {t, k};
+                        stackText = QString::fromStdString(a.value.toString(trace->strings));
+                    }
+        }
+        QVERIFY(withStack.valid());
+        details.showSlice(withStack);
+        QVERIFY(!details.isEmpty());
+        QCOMPARE(empty.count(), 1);
+        const int frames = int(stackText.count(QLatin1Char(';'))) + 1 - (stackText.endsWith(QLatin1Char(';')) ? 1 : 0);
+        const auto items = details.sliceTree()->findItems(QStringLiteral("Call stack"), Qt::MatchExactly | Qt::MatchRecursive, 0);
+        QCOMPARE(items.size(), 1);
+        QCOMPARE(items.front()->childCount(), frames);
+        QCOMPARE(items.front()->text(1), QStringLiteral("%1 frames").arg(frames));
+        details.clear();
+        QVERIFY(details.isEmpty());
+        QCOMPARE(empty.count(), 2);
+    }
+
+    void hiddenCanvasUsesItsNewSize() {
+        // resize() on a hidden widget sends no resize event until it is shown; the
+        // window set right after must still span the new width (benchmarks render so).
+        TimelineCanvas canvas;
+        canvas.resize(1920, 1080);
+        canvas.setTrace(testing::buildHandTrace());
+        canvas.setVisibleRange(1000, 3000);
+        QCOMPARE(canvas.axis().width(), 1920 - canvas.headerWidth());
+        QImage img(1920, 1080, QImage::Format_ARGB32);
+        QPainter p(&img);
+        canvas.render(p, img.size());
+        QCOMPARE(qRound(canvas.visibleEnd()), 3000);
     }
 
     void rendersWithoutIndexAndEmpty() {

@@ -1,9 +1,10 @@
 // The generic table pieces: value formatting, the row table model (checked with
 // QAbstractItemModelTester), filter + numeric sort, CSV of what the table shows,
 // pie folding and the slice -> row index. Expected values are worked out by hand.
-#include "model/analysis/slice_row_index.h"
+#include "model/query/slice_row_index.h"
 #include "views/charts/pie_chart.h"
 #include "views/charts/stacked_column_chart.h"
+#include "views/name_style.h"
 #include "views/tables/analysis_table_model.h"
 #include "views/tables/csv_export.h"
 #include "views/tables/table_filter_proxy.h"
@@ -13,6 +14,7 @@
 #include <QAbstractItemModelTester>
 #include <QHeaderView>
 #include <QLineEdit>
+#include <QSignalSpy>
 #include <QTableView>
 #include <QtTest>
 
@@ -72,6 +74,28 @@ QList<QStringList> parseCsv(const QString& text) {
 class TableWidgetsTest : public QObject {
     Q_OBJECT
 private slots:
+    void nameColumnsShortInCellsFullElsewhere() {
+        std::vector<OpModel::Column> cols = columns();
+        cols[0].spec.names = true;
+        OpModel model(cols);
+        QAbstractItemModelTester tester(&model);
+        model.setRows({{"void a::k<float>(float*)", 1, 10, 50},
+                       {"void b::k<float>(float*)", 1, 10, 50},
+                       {"MatMul", 1, 10, 0}});
+        NameStyleSetting::instance().setStyle(NameStyle::Short);
+        QCOMPARE(model.index(0, 0).data().toString(), QStringLiteral("a::k<float>"));  // told apart from b::k
+        QCOMPARE(model.index(1, 0).data().toString(), QStringLiteral("b::k<float>"));
+        QCOMPARE(model.index(2, 0).data().toString(), QStringLiteral("MatMul"));
+        QCOMPARE(model.index(0, 0).data(Qt::ToolTipRole).toString(), QStringLiteral("void a::k<float>(float*)"));
+        const QList<QStringList> csv = parseCsv(modelToCsv(model, nullptr));
+        QCOMPARE(csv[1][0], QStringLiteral("void a::k<float>(float*)"));
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        NameStyleSetting::instance().setStyle(NameStyle::Full);
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(model.index(0, 0).data().toString(), QStringLiteral("void a::k<float>(float*)"));
+        NameStyleSetting::instance().setStyle(NameStyle::Short);
+    }
+
     void formatsValues() {
         QCOMPARE(formatDuration(0), QString("0 ns"));
         QCOMPARE(formatDuration(999), QString("999 ns"));

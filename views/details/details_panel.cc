@@ -1,6 +1,6 @@
 #include "views/details/details_panel.h"
 
-#include "model/analysis/slice_queries.h"
+#include "model/query/slice_queries.h"
 #include "views/background_pools.h"
 #include "views/details/range_aggregate_model.h"
 #include "views/timeline/time_format.h"
@@ -9,6 +9,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QSortFilterProxyModel>
+#include <QRegularExpression>
 #include <QStackedWidget>
 #include <QTableView>
 #include <QTreeWidget>
@@ -29,7 +30,8 @@ QString qstr(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(
 DetailsPanel::DetailsPanel(QWidget* parent) : QWidget(parent) {
     stack_ = new QStackedWidget(this);
     hint_ = new QLabel(tr("Click a slice to see its details; Shift+drag on the timeline to aggregate a time range."), this);
-    hint_->setAlignment(Qt::AlignCenter);
+    hint_->setAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    hint_->setContentsMargins(8, 2, 8, 2);
     hint_->setWordWrap(true);
     hint_->setForegroundRole(QPalette::PlaceholderText);
 
@@ -82,12 +84,39 @@ DetailsPanel::DetailsPanel(QWidget* parent) : QWidget(parent) {
     stack_->addWidget(hint_);
     stack_->addWidget(tree_);
     stack_->addWidget(rangePage_);
+    // The pages' own minimum heights would keep the dock tall when only the hint shows.
+    stack_->setMinimumHeight(compactHeight());
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(stack_);
 }
 
 DetailsPanel::~DetailsPanel() { rangeWatcher_.waitForFinished(); }
+
+void DetailsPanel::showPage(QWidget* page) {
+    const bool wasEmpty = isEmpty();
+    stack_->setCurrentWidget(page);
+    if (wasEmpty != isEmpty()) emit emptyChanged(isEmpty());
+}
+
+bool DetailsPanel::isEmpty() const { return stack_->currentWidget() == hint_; }
+
+int DetailsPanel::compactHeight() const { return hint_->fontMetrics().height() + 8; }
+
+bool DetailsPanel::isCallStackKey(const QString& key) {
+    const QString k = key.toLower();
+    return k == QLatin1String("call stack") || k == QLatin1String("call_stack") || k == QLatin1String("stack") ||
+           k == QLatin1String("python stack");
+}
+
+QStringList DetailsPanel::callStackFrames(const QString& value) {
+    QStringList frames;
+    for (const QString& f : value.split(QRegularExpression(QStringLiteral("[;\\n]")), Qt::SkipEmptyParts)) {
+        const QString t = f.trimmed();
+        if (!t.isEmpty()) frames << t;
+    }
+    return frames;
+}
 
 void DetailsPanel::setTrace(std::shared_ptr<const Trace> trace) {
     trace_ = std::move(trace);
@@ -103,7 +132,7 @@ void DetailsPanel::setSelection(TraceSelection* selection) {
 void DetailsPanel::clear() {
     tree_->clear();
     rangeModel_->setAggregate(trace_, {});
-    stack_->setCurrentWidget(hint_);
+    showPage(hint_);
 }
 
 QString DetailsPanel::trackLabel(TrackIndex t) const {
@@ -148,7 +177,7 @@ QTreeWidgetItem* DetailsPanel::addSliceLink(QTreeWidgetItem* parent, const QStri
 void DetailsPanel::showSlice(SliceRef s) {
     tree_->clear();
     if (!trace_ || !s.valid() || s.track >= trace_->tracks.size() || s.index >= trace_->tracks[s.track].slices.size()) {
-        stack_->setCurrentWidget(hint_);
+        showPage(hint_);
         return;
     }
     const Track& track = trace_->tracks[s.track];
@@ -164,7 +193,20 @@ void DetailsPanel::showSlice(SliceRef s) {
 
     const std::vector<Arg> args = decodeArgs(track.argBytes(), c.args[s.index]);
     QTreeWidgetItem* argsItem = addField(nullptr, tr("Args"), args.empty() ? tr("none") : QString::number(args.size()));
-    for (const Arg& a : args) addField(argsItem, qstr(trace_->str(a.key)), QString::fromStdString(a.value.toString(trace_->strings)));
+    for (const Arg& a : args) {
+        const QString key = qstr(trace_->str(a.key));
+        const QString value = QString::fromStdString(a.value.toString(trace_->strings));
+        const QStringList frames = isCallStackKey(key) ? callStackFrames(value) : QStringList();
+        if (frames.size() < 2) {
+            addField(argsItem, key, value);
+            continue;
+        }
+        // A call stack: one row per frame, the whole text in the tooltip.
+        QTreeWidgetItem* stackItem = addField(argsItem, key, tr("%1 frames").arg(frames.size()));
+        stackItem->setToolTip(1, value);
+        for (int i = 0; i < frames.size(); ++i) addField(stackItem, QStringLiteral("#%1").arg(i), frames[i]);
+        stackItem->setExpanded(true);
+    }
     argsItem->setExpanded(true);
 
     const SliceRef parent = parentSlice(*trace_, s);
@@ -193,13 +235,13 @@ void DetailsPanel::showSlice(SliceRef s) {
         }
         fi->setExpanded(true);
     }
-    stack_->setCurrentWidget(tree_);
+    showPage(tree_);
 }
 
 void DetailsPanel::showRange(qint64 begin, qint64 end) {
     if (!trace_) return;
     rangeTitle_->setText(tr("Aggregating %1 …").arg(formatDuration(end - begin)));
-    stack_->setCurrentWidget(rangePage_);
+    showPage(rangePage_);
     rangeWatcher_.setFuture(QtConcurrent::run(interactivePool(), [trace = trace_, begin, end] {
         return std::make_shared<RangeAggregate>(aggregateRange(*trace, begin, end));
     }));

@@ -3,7 +3,7 @@
 // clickable); for a range selection the per-name aggregate table.
 #pragma once
 
-#include "model/analysis/range_aggregate.h"
+#include "model/query/range_aggregate.h"
 #include "model/trace/trace.h"
 
 #include <QFutureWatcher>
@@ -36,11 +36,21 @@ public:
     void showRange(qint64 begin, qint64 end);
     void clear();
 
+    // Nothing selected: only a one-line hint, and the dock can shrink to compactHeight().
+    bool isEmpty() const;
+    int compactHeight() const;
+    // The frames of a call-stack arg ("a.py(3): f;b.py(9): g"), outermost as written first.
+    static QStringList callStackFrames(const QString& value);
+    static bool isCallStackKey(const QString& key);
+
     // For tests: the text shown for a field ("Duration", "Self time", ...) or an arg key.
     QString fieldText(const QString& field) const;
     QTreeWidget* sliceTree() const { return tree_; }
     RangeAggregateModel* rangeModel() const { return rangeModel_; }
     void waitForRange();
+
+signals:
+    void emptyChanged(bool empty);
 
 private:
     std::shared_ptr<const Trace> trace_;
@@ -55,6 +65,7 @@ private:
     QSortFilterProxyModel* rangeProxy_;
     QFutureWatcher<std::shared_ptr<RangeAggregate>> rangeWatcher_;
 
+    void showPage(QWidget* page);
     QTreeWidgetItem* addField(QTreeWidgetItem* parent, const QString& key, const QString& value);
     QTreeWidgetItem* addSliceLink(QTreeWidgetItem* parent, const QString& key, SliceRef slice);
     QString sliceLabel(SliceRef slice) const;

@@ -1,7 +1,7 @@
 // Table model over a RangeAggregate: name, count, total, self, average.
 #pragma once
 
-#include "model/analysis/range_aggregate.h"
+#include "model/query/range_aggregate.h"
 
 #include <QAbstractTableModel>
 

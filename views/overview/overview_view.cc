@@ -61,7 +61,7 @@ using TopModel = RowTableModel<TopOp>;
 
 std::vector<TopModel::Column> topColumns() {
     return {
-        {{QObject::tr("Operation"), ColumnKind::Text, {}}, [](const TopOp& o) { return QVariant(q(o.name)); }},
+        {{QObject::tr("Operation"), ColumnKind::Text, {}, true}, [](const TopOp& o) { return QVariant(q(o.name)); }},
         {{QObject::tr("Type"), ColumnKind::Text, {}}, [](const TopOp& o) { return QVariant(q(o.type)); }},
         {{QObject::tr("Self time"), ColumnKind::Duration, {}}, [](const TopOp& o) { return QVariant(qint64(o.selfNs)); }},
         {{QObject::tr("Device self %"), ColumnKind::Percent, QObject::tr("Share of device self time (idle excluded)")},
@@ -115,7 +115,7 @@ OverviewView::OverviewView(QWidget* parent) : AnalysisView(parent) {
     topOpsView_->setModel(topOps_);
     topOpsView_->verticalHeader()->setVisible(false);
     topOpsView_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    topOpsView_->setTextElideMode(Qt::ElideMiddle);
+    topOpsView_->setTextElideMode(Qt::ElideRight);
     topOpsView_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     // Ten compact rows and the header, without a scroll bar.
     const int rowHeight = topOpsView_->fontMetrics().height() + 6;

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "model/analysis/input_pipeline.h"
-#include "model/analysis/slice_row_index.h"
+#include "model/query/slice_row_index.h"
 #include "views/analysis_view.h"
 #include "views/tables/analysis_table_model.h"
 

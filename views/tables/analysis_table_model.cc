@@ -1,11 +1,35 @@
 #include "views/tables/analysis_table_model.h"
 
+#include "views/name_style.h"
 #include "views/tables/value_format.h"
 
 namespace tracescope {
 
 AnalysisTableModel::AnalysisTableModel(std::vector<ColumnSpec> columns, QObject* parent)
-    : QAbstractTableModel(parent), columns_(std::move(columns)) {}
+    : QAbstractTableModel(parent), columns_(std::move(columns)) {
+    connect(this, &QAbstractItemModel::modelReset, this, [this] { shortNames_.clear(); });
+    bool anyNames = false;
+    for (const ColumnSpec& c : columns_) anyNames = anyNames || c.names;
+    if (anyNames)
+        connect(&NameStyleSetting::instance(), &NameStyleSetting::changed, this, [this] {
+            if (rows() > 0) emit dataChanged(index(0, 0), index(rows() - 1, columnCount() - 1), {Qt::DisplayRole});
+        });
+}
+
+const QString& AnalysisTableModel::shortNameAt(int row, int column) const {
+    auto it = shortNames_.find(column);
+    if (it == shortNames_.end() || int(it->second.size()) != rows()) {
+        std::vector<std::string> full;
+        full.reserve(size_t(rows()));
+        for (int r = 0; r < rows(); ++r) full.push_back(value(r, column).toString().toStdString());
+        const std::vector<std::string> shorts = shortNames(std::span<const std::string>(full));
+        std::vector<QString> texts;
+        texts.reserve(shorts.size());
+        for (const std::string& s : shorts) texts.push_back(QString::fromStdString(s));
+        it = shortNames_.insert_or_assign(column, std::move(texts)).first;
+    }
+    return it->second[size_t(row)];
+}
 
 int AnalysisTableModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : rows();
@@ -32,7 +56,11 @@ QVariant AnalysisTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= rows() || index.column() >= int(columns_.size())) return {};
     const ColumnKind kind = columns_[size_t(index.column())].kind;
     switch (role) {
-    case Qt::DisplayRole: return displayText(kind, value(index.row(), index.column()));
+    case Qt::DisplayRole:
+        if (columns_[size_t(index.column())].names && NameStyleSetting::instance().shortNames())
+            return shortNameAt(index.row(), index.column());
+        return displayText(kind, value(index.row(), index.column()));
+    case FullTextRole: return displayText(kind, value(index.row(), index.column()));
     case SortRole: return value(index.row(), index.column());
     case Qt::TextAlignmentRole:
         return QVariant::fromValue(kind == ColumnKind::Text ? (Qt::AlignLeft | Qt::AlignVCenter)

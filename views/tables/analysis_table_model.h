@@ -26,6 +26,9 @@ struct ColumnSpec {
     QString header;
     ColumnKind kind = ColumnKind::Text;
     QString tooltip;  // header tooltip: what the column means
+    // Text column of C++ / kernel names: shown short under View > Short Names
+    // (told apart within the column), full in the tooltip and CSV.
+    bool names = false;
 };
 
 class AnalysisTableModel : public QAbstractTableModel {
@@ -33,6 +36,8 @@ class AnalysisTableModel : public QAbstractTableModel {
 public:
     // The raw value of a cell (numbers as numbers), used to sort and for tests.
     static constexpr int SortRole = Qt::UserRole + 1;
+    // The full text of a cell (name columns: the full name whatever is shown), for CSV.
+    static constexpr int FullTextRole = Qt::UserRole + 2;
 
     explicit AnalysisTableModel(std::vector<ColumnSpec> columns, QObject* parent = nullptr);
 
@@ -53,6 +58,8 @@ protected:
 
 private:
     std::vector<ColumnSpec> columns_;
+    mutable std::map<int, std::vector<QString>> shortNames_;  // per name column, by row; built when first shown
+    const QString& shortNameAt(int row, int column) const;
 };
 
 // A table over a vector of rows, its columns given as functions of a row.

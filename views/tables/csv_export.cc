@@ -1,5 +1,7 @@
 #include "views/tables/csv_export.h"
 
+#include "views/tables/analysis_table_model.h"
+
 #include <QAbstractItemModel>
 #include <QFileDialog>
 #include <QHeaderView>
@@ -40,7 +42,10 @@ void appendRows(const QAbstractItemModel& model, const QModelIndex& parent, cons
     for (int r = 0; r < rows; ++r) {
         QStringList fields;
         for (size_t k = 0; k < cols.size(); ++k) {
-            QString text = model.index(r, cols[k], parent).data(Qt::DisplayRole).toString();
+            // The full text where a cell shows a short form (name columns), else what is shown.
+            const QModelIndex cell = model.index(r, cols[k], parent);
+            const QVariant full = cell.data(AnalysisTableModel::FullTextRole);
+            QString text = full.isValid() ? full.toString() : cell.data(Qt::DisplayRole).toString();
             if (k == 0 && depth > 0) text = QString(depth * 2, QLatin1Char(' ')) + text;
             fields << csvField(text);
         }

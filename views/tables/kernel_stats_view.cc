@@ -28,7 +28,7 @@ std::vector<Model::Column> kernelColumns() {
         // Rank = position in the analysis order (total duration, descending).
         {{QObject::tr("Rank"), ColumnKind::Integer, QObject::tr("Rank by total duration")},
          [](const Item& i) { return QVariant(qint64(i.rank)); }},
-        {{QObject::tr("Kernel name"), ColumnKind::Text, {}}, [q](const Item& i) { return QVariant(q(i.row.name)); }},
+        {{QObject::tr("Kernel name"), ColumnKind::Text, {}, true}, [q](const Item& i) { return QVariant(q(i.row.name)); }},
         {{QObject::tr("Regs"), ColumnKind::Integer, QObject::tr("Registers per thread")},
          [](const Item& i) { return QVariant(qint64(i.row.registersPerThread)); }},
         {{QObject::tr("Shared mem"), ColumnKind::Bytes, QObject::tr("Static + dynamic shared memory per block")},

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "model/analysis/kernel_stats.h"
-#include "model/analysis/slice_row_index.h"
+#include "model/query/slice_row_index.h"
 #include "views/analysis_view.h"
 #include "views/tables/analysis_table_model.h"
 

@@ -38,7 +38,7 @@ std::vector<Model::Column> opColumns() {
          [](const Item& i) { return QVariant(qint64(i.rank)); }},
         {{QObject::tr("Type"), ColumnKind::Text, QObject::tr("Op type / category")},
          [q](const Item& i) { return QVariant(q(i.row.type)); }},
-        {{QObject::tr("Operation"), ColumnKind::Text, QObject::tr("Op name")},
+        {{QObject::tr("Operation"), ColumnKind::Text, QObject::tr("Op name"), true},
          [q](const Item& i) { return QVariant(q(i.row.name)); }},
         // IDLE is time, not occurrences: its count and averages stay blank.
         {{QObject::tr("Occurrences"), ColumnKind::Integer, {}},

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "model/analysis/op_stats.h"
-#include "model/analysis/slice_row_index.h"
+#include "model/query/slice_row_index.h"
 #include "model/analysis/torch_ops.h"
 #include "views/analysis_view.h"
 #include "views/tables/analysis_table_model.h"

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "model/analysis/scope_tree.h"
-#include "model/analysis/slice_row_index.h"
+#include "model/query/slice_row_index.h"
 #include "views/analysis_view.h"
 #include "views/tables/analysis_table_model.h"
 

@@ -47,7 +47,7 @@ TablePage::TablePage(QWidget* parent) : QWidget(parent) {
     view_->setSelectionMode(QAbstractItemView::SingleSelection);
     view_->setAlternatingRowColors(true);
     view_->setWordWrap(false);
-    view_->setTextElideMode(Qt::ElideMiddle);  // op names differ at both ends
+    view_->setTextElideMode(Qt::ElideRight);  // short names keep their start; the full name is in the tooltip
     view_->verticalHeader()->setVisible(false);
     view_->verticalHeader()->setDefaultSectionSize(view_->fontMetrics().height() + 6);
     view_->horizontalHeader()->setHighlightSections(false);

@@ -1,15 +1,16 @@
 // The timeline's drawing surface: ruler, track headers, track contents, flows,
-// selection and range overlays, all painted with QPainter in one widget. Input:
-// Ctrl+wheel / W,S zoom at the cursor, wheel scrolls vertically, Shift+wheel /
-// A,D / drag pan, Shift+drag selects a time range, click selects a slice,
-// F zooms to the selection, 0 / Home fits all.
+// selection and range overlays, painted with QPainter. What the tracks show
+// comes from the layout step (model/query/timeline_layout.h); the view's state
+// and the input that changes it live in TimelineController, to which this
+// widget forwards its events (see there for the keys and mouse gestures).
 #pragma once
 
 #include "model/trace/trace.h"
 #include "views/timeline/color_palette.h"
-#include "views/timeline/time_axis.h"
+#include "model/query/time_axis.h"
 #include "views/timeline/timeline_index.h"
-#include "views/timeline/track_layout.h"
+#include "model/query/track_layout.h"
+#include "views/timeline/timeline_controller.h"
 #include "views/timeline/track_painter.h"
 #include "views/trace_selection.h"  // declares SliceRef as a metatype for our signals
 
@@ -25,54 +26,58 @@ class TimelineCanvas : public QWidget {
 public:
     explicit TimelineCanvas(QWidget* parent = nullptr);
 
+    // The view's state and its input handling; the canvas paints it.
+    TimelineController& controller() { return ctl_; }
+    const TimelineController& controller() const { return ctl_; }
+
     // The index may come later (built off the UI thread); until then only headers are drawn.
     void setTrace(std::shared_ptr<const Trace> trace);
     void setIndex(std::shared_ptr<const TimelineIndex> index);
-    const Trace* trace() const { return trace_.get(); }
-    bool hasIndex() const { return index_ != nullptr; }
+    const Trace* trace() const { return ctl_.trace(); }
+    bool hasIndex() const { return ctl_.index() != nullptr; }
 
     // Paints the whole timeline at `size` (also used offscreen by tests and benchmarks).
     void render(QPainter& p, QSize size);
 
     // --- view window
-    void fitAll();
-    void setVisibleRange(double begin, double end);
-    double visibleBegin() const { return axis_.begin(); }
-    double visibleEnd() const { return axis_.end(); }
-    const TimeAxis& axis() const { return axis_; }
-    void zoomAt(double widgetX, double factor);
-    void panPixels(double dx);
-    void zoomToSelection();
-    int headerWidth() const { return headerWidth_; }
+    void fitAll() { ctl_.fitAll(); }
+    void setVisibleRange(double begin, double end) { ctl_.setVisibleRange(begin, end); }
+    double visibleBegin() const { return ctl_.axis().begin(); }
+    double visibleEnd() const { return ctl_.axis().end(); }
+    const TimeAxis& axis() const { return ctl_.axis(); }
+    void zoomAt(double widgetX, double factor) { ctl_.zoomAt(widgetX, factor); }
+    void panPixels(double dx) { ctl_.panPixels(dx); }
+    void zoomToSelection() { ctl_.zoomToSelection(); }
+    int headerWidth() const { return ctl_.headerWidth(); }
     // The tooltip text at a widget point ("" for none).
     QString tooltipAt(QPoint pos) const;
     // Width of the track-name column (dragging its edge sets it); the visible time window stays.
-    void setHeaderWidth(int width);
-    static constexpr int kRulerHeight = 28;
+    void setHeaderWidth(int width) { ctl_.setHeaderWidth(width); }
+    static constexpr int kRulerHeight = TimelineController::kRulerHeight;
 
     // --- vertical scrolling
-    int scrollY() const { return scrollY_; }
-    void setScrollY(int y);
-    int maxScrollY() const;
-    int contentHeight() const { return layout_.contentHeight(); }
-    const TrackLayout& layout() const { return layout_; }
-    void setProcessCollapsed(ProcessIndex p, bool collapsed);
-    bool processCollapsed(ProcessIndex p) const { return p < collapsed_.size() && collapsed_[p]; }
+    int scrollY() const { return ctl_.scrollY(); }
+    void setScrollY(int y) { ctl_.setScrollY(y); }
+    int maxScrollY() const { return ctl_.maxScrollY(); }
+    int contentHeight() const { return ctl_.layout().contentHeight(); }
+    const TrackLayout& layout() const { return ctl_.layout(); }
+    void setProcessCollapsed(ProcessIndex p, bool collapsed) { ctl_.setProcessCollapsed(p, collapsed); }
+    bool processCollapsed(ProcessIndex p) const { return ctl_.processCollapsed(p); }
 
     // --- selection and highlights
-    SliceRef selectedSlice() const { return selected_; }
+    SliceRef selectedSlice() const { return ctl_.selectedSlice(); }
     // Selects (or clears with an invalid ref); with `reveal`, scrolls and zooms until it is visible.
-    void setSelectedSlice(SliceRef s, bool reveal);
-    void setHighlight(TimelineHighlight h);
-    const TimelineHighlight& highlight() const { return highlight_; }
-    std::optional<std::pair<TimeNs, TimeNs>> rangeSelection() const;
-    void setRangeSelection(TimeNs begin, TimeNs end);
-    void clearRangeSelection();
+    void setSelectedSlice(SliceRef s, bool reveal) { ctl_.setSelectedSlice(s, reveal); }
+    void setHighlight(TimelineHighlight h) { ctl_.setHighlight(std::move(h)); }
+    const TimelineHighlight& highlight() const { return ctl_.highlight(); }
+    std::optional<std::pair<TimeNs, TimeNs>> rangeSelection() const { return ctl_.rangeSelection(); }
+    void setRangeSelection(TimeNs begin, TimeNs end) { ctl_.setRangeSelection(begin, end); }
+    void clearRangeSelection() { ctl_.clearRangeSelection(); }
 
     // Where a slice is drawn (widget coordinates); empty when hidden.
-    QRectF sliceRect(SliceRef s) const;
+    QRectF sliceRect(SliceRef s) const { return ctl_.sliceRect(s); }
     // The slice under a widget point (with a few px of tolerance for tiny slices).
-    SliceRef sliceAtPoint(QPoint pos) const;
+    SliceRef sliceAtPoint(QPoint pos) const { return ctl_.sliceAtPoint(pos); }
 
 signals:
     void sliceClicked(tracescope::SliceRef slice);  // user clicked a slice (invalid: clicked empty space)
@@ -91,46 +96,24 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent*) override;
     void keyPressEvent(QKeyEvent*) override;
     void leaveEvent(QEvent*) override;
+    void contextMenuEvent(QContextMenuEvent*) override;
     bool event(QEvent*) override;
     void changeEvent(QEvent*) override;
 
 private:
-    std::shared_ptr<const Trace> trace_;
-    std::shared_ptr<const TimelineIndex> index_;
-    TimeAxis axis_;
-    TrackLayout layout_;
-    std::vector<uint8_t> collapsed_;
-    int scrollY_ = 0;
-    int headerWidth_ = 260;
+    TimelineController ctl_;
+    FrameLayout frame_;  // the last frame's layout (buffers reused)
     ColorPalette palette_;
     NameCache names_;
-    TimelineHighlight highlight_;
-    SliceRef selected_;
-    bool hasRange_ = false;
-    TimeNs rangeBegin_ = 0, rangeEnd_ = 0;
 
-    enum class Drag { None, Pan, Range, Header };
-    Drag drag_ = Drag::None;
-    QPoint pressPos_;
-    double pressBegin_ = 0;
-    int pressScroll_ = 0;
-    bool moved_ = false;
-    int hoverX_ = -1;
-
-    void relayout();
-    void updateBounds();
-    int contentTop() const { return kRulerHeight; }
-    int viewportHeight() const { return std::max(0, height() - kRulerHeight); }
-    int trackAreaWidth(int widgetWidth) const { return std::max(1, widgetWidth - headerWidth_); }
-    static constexpr int kMinHeaderWidth = 120;
-    bool onHeaderEdge(int x) const;  // within grabbing distance of the name column's right edge
+    int contentTop() const { return ctl_.contentTop(); }
+    void applyNameStyle();  // labels short or full, as View > Short Names says
     QString instantsTooltip(const Track& track, double px) const;  // marker strip at track-area x `px`
     void paintRows(QPainter& p, QSize size);
     void paintRuler(QPainter& p, QSize size);
     void paintFlows(QPainter& p, QSize size);
     void paintOverlays(QPainter& p, QSize size);
     std::optional<QPointF> flowAnchor(SliceRef s, bool atEnd) const;
-    void revealSlice(SliceRef s);
 };
 
 }  // namespace tracescope

@@ -15,6 +15,7 @@ std::shared_ptr<const TimelineIndex> TimelineIndex::build(const Trace& trace, co
         if (track.process < trace.processes.size())
             index->onDevice[t] = trace.processes[track.process].kind == ProcessKind::Device;
     }
+    index->shortNames = shortNamesOf(trace.strings);
     return index;
 }
 

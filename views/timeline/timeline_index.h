@@ -4,9 +4,10 @@
 // per-track facts used while painting.
 #pragma once
 
-#include "model/analysis/counter_range_index.h"
-#include "model/analysis/slice_depth_index.h"
-#include "model/analysis/slice_depth_mipmap.h"
+#include "model/analysis/short_name.h"
+#include "model/query/counter_range_index.h"
+#include "model/query/slice_depth_index.h"
+#include "model/query/slice_depth_mipmap.h"
 #include "model/trace/trace.h"
 
 #include <atomic>
@@ -20,6 +21,7 @@ struct TimelineIndex {
     SliceDepthMipmap coarse;                  // per-bucket summaries for zoomed-out frames
     std::vector<CounterRangeIndex> counters;  // per track (empty for non-counter tracks)
     std::vector<uint8_t> onDevice;            // per track: its process is a device
+    std::unordered_map<StringId, std::string> shortNames;  // short forms of the names that have one
 
     // Returns nullptr when cancelled.
     static std::shared_ptr<const TimelineIndex> build(const Trace& trace, const std::atomic<bool>* cancel = nullptr);

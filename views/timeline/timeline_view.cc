@@ -11,6 +11,7 @@
 #include <QLineEdit>
 #include <QScrollBar>
 #include <QShortcut>
+#include <QSignalBlocker>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -45,6 +46,12 @@ TimelineView::TimelineView(QWidget* parent) : TraceView(parent) {
     bar->addWidget(prev_);
     bar->addWidget(next_);
     bar->addWidget(matchLabel_);
+    trackFilter_ = new QLineEdit(this);
+    trackFilter_->setPlaceholderText(tr("Filter tracks"));
+    trackFilter_->setToolTip(tr("Show only tracks whose name, or whose process's name, contains this text"));
+    trackFilter_->setClearButtonEnabled(true);
+    trackFilter_->setMaximumWidth(200);
+    bar->addWidget(trackFilter_);
     bar->addSpacing(12);
     bar->addWidget(hint, 1);
 
@@ -63,6 +70,8 @@ TimelineView::TimelineView(QWidget* parent) : TraceView(parent) {
     layout->addLayout(body, 1);
 
     connect(vscroll_, &QScrollBar::valueChanged, canvas_, &TimelineCanvas::setScrollY);
+    connect(trackFilter_, &QLineEdit::textChanged, this,
+            [this](const QString& text) { canvas_->controller().setTrackFilter(text.trimmed().toStdString()); });
     connect(canvas_, &TimelineCanvas::viewChanged, this, &TimelineView::syncScrollBar);
     connect(canvas_, &TimelineCanvas::contentHeightChanged, this, &TimelineView::syncScrollBar);
     connect(canvas_, &TimelineCanvas::sliceClicked, this, &TimelineView::publishSelection);
@@ -120,6 +129,10 @@ void TimelineView::setTrace(std::shared_ptr<const Trace> trace) {
     matches_.clear();
     current_ = -1;
     canvas_->setTrace(trace_);
+    {
+        const QSignalBlocker block(trackFilter_);  // the new trace starts with every track
+        trackFilter_->clear();
+    }
     syncScrollBar();
     updateMatchLabel();
     if (!trace_) return;

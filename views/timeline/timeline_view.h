@@ -3,7 +3,7 @@
 // and wires the canvas to the shared TraceSelection.
 #pragma once
 
-#include "model/analysis/slice_search.h"
+#include "model/query/slice_search.h"
 #include "views/timeline/timeline_canvas.h"
 #include "views/trace_view.h"
 
@@ -30,6 +30,7 @@ public:
     void setSelection(TraceSelection* selection) override;
 
     TimelineCanvas* canvas() const { return canvas_; }
+    QLineEdit* trackFilterBox() const { return trackFilter_; }
     // Blocks until the index (and a pending search) are ready: for tests and --screenshot.
     void waitUntilReady();
     bool isReady() const { return canvas_->hasIndex(); }
@@ -51,6 +52,7 @@ private:
     TimelineCanvas* canvas_;
     QScrollBar* vscroll_;
     QLineEdit* search_;
+    QLineEdit* trackFilter_ = nullptr;
     QCheckBox* regex_;
     QLabel* matchLabel_;
     QToolButton* prev_;

@@ -1,4 +1,4 @@
-#include "model/analysis/slice_search.h"
+#include "model/query/slice_search.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,8 +1,8 @@
 // The coarse per-bucket summaries the timeline paints zoomed-out frames from,
 // checked bucket by bucket against a brute-force scan of every slice on random
 // nested traces (coverage and representative slice exact).
-#include "model/analysis/slice_depth_index.h"
-#include "model/analysis/slice_depth_mipmap.h"
+#include "model/query/slice_depth_index.h"
+#include "model/query/slice_depth_mipmap.h"
 #include "model/trace/trace_builder.h"
 
 #include <QtTest>

@@ -1,10 +1,12 @@
-// Vertical layout of the timeline: a header row per process, then its tracks
-// (in the order the Trace gives: devices first, overflow lanes right after
-// their track). Collapsed processes show only their header.
+// Vertical layout of the timeline: a header row per process, then its tracks,
+// in the default order (track_order.h: the file's sort indices, else the
+// producer's convention; empty processes and tracks left out). Collapsed
+// processes show only their header.
 #pragma once
 
 #include "model/trace/trace.h"
 
+#include <string>
 #include <vector>
 
 namespace tracescope {
@@ -29,9 +31,19 @@ struct TrackMetrics {
     int markerStrip = 8;   // above depth 0 of a thread track with instants, so markers do not hide labels
 };
 
+// What the user changed about the default layout.
+struct TrackLayoutOptions {
+    std::vector<uint8_t> collapsed;     // per process: header only
+    std::vector<uint8_t> hiddenTracks;  // per track: not shown
+    // Only tracks whose name, or whose process's name, contains this (case-insensitive); "" = all.
+    std::string nameFilter;
+};
+
 class TrackLayout {
 public:
     void build(const Trace& trace, const std::vector<uint8_t>& collapsed, const TrackMetrics& m = {});
+    // A process whose tracks are all hidden or filtered out is left out too.
+    void build(const Trace& trace, const TrackLayoutOptions& options, const TrackMetrics& m = {});
 
     const std::vector<LayoutRow>& rows() const { return rows_; }
     int contentHeight() const { return height_; }
@@ -39,9 +51,9 @@ public:
     const LayoutRow* rowAt(int y) const;
     // Index of the first row whose bottom is below y.
     size_t firstRowBelow(int y) const;
-    // The row of a track (nullptr when its process is collapsed).
+    // The row of a track (nullptr when its process is collapsed or it is not shown).
     const LayoutRow* rowOfTrack(TrackIndex t) const;
-    const LayoutRow* rowOfProcess(ProcessIndex p) const;
+    const LayoutRow* rowOfProcess(ProcessIndex p) const;  // nullptr when not shown
     const TrackMetrics& metrics() const { return metrics_; }
     // Content y of the top of nesting level `depth` in a track row.
     int depthTop(const LayoutRow& row, uint32_t depth) const {

@@ -1,6 +1,6 @@
-#include "model/analysis/slice_queries.h"
+#include "model/query/slice_queries.h"
 
-#include "model/analysis/slice_depth_index.h"
+#include "model/query/slice_depth_index.h"
 
 #include <algorithm>
 

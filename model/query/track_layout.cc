@@ -1,22 +1,52 @@
-#include "views/timeline/track_layout.h"
+#include "model/query/track_layout.h"
+
+#include "model/query/track_order.h"
 
 #include <algorithm>
 
 namespace tracescope {
 
+namespace {
+
+bool containsNoCase(std::string_view text, std::string_view needle) {
+    if (needle.empty()) return true;
+    auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; };
+    for (size_t i = 0; i + needle.size() <= text.size(); ++i) {
+        size_t k = 0;
+        while (k < needle.size() && lower(text[i + k]) == lower(needle[k])) ++k;
+        if (k == needle.size()) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
 void TrackLayout::build(const Trace& trace, const std::vector<uint8_t>& collapsed, const TrackMetrics& m) {
+    TrackLayoutOptions options;
+    options.collapsed = collapsed;
+    build(trace, options, m);
+}
+
+void TrackLayout::build(const Trace& trace, const TrackLayoutOptions& options, const TrackMetrics& m) {
+    const std::vector<uint8_t>& collapsed = options.collapsed;
     metrics_ = m;
     rows_.clear();
     trackRow_.assign(trace.tracks.size(), -1);
     processRow_.assign(trace.processes.size(), -1);
     int y = 0;
-    for (ProcessIndex p = 0; p < trace.processes.size(); ++p) {
-        const Process& proc = trace.processes[p];
+    for (OrderedProcess op : defaultTrackOrder(trace)) {
+        const ProcessIndex p = op.process;
+        const bool processMatches = containsNoCase(trace.processes[p].name, options.nameFilter);
+        std::erase_if(op.tracks, [&](TrackIndex t) {
+            if (t < options.hiddenTracks.size() && options.hiddenTracks[t]) return true;
+            return !processMatches && !containsNoCase(trace.tracks[t].name, options.nameFilter);
+        });
+        if (op.tracks.empty()) continue;
         processRow_[p] = int(rows_.size());
         rows_.push_back({LayoutRow::Kind::Process, p, kNoIndex, y, m.processHeader, 0});
         y += m.processHeader;
         if (p < collapsed.size() && collapsed[p]) continue;
-        for (TrackIndex t : proc.tracks) {
+        for (TrackIndex t : op.tracks) {
             const Track& track = trace.tracks[t];
             LayoutRow row{LayoutRow::Kind::Track, p, t, y, 0, 0};
             switch (track.kind) {

@@ -1,4 +1,4 @@
-#include "model/analysis/slice_row_index.h"
+#include "model/query/slice_row_index.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "model/analysis/counter_range_index.h"
+#include "model/query/counter_range_index.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "views/timeline/time_axis.h"
+#include "model/query/time_axis.h"
 
 #include <algorithm>
 #include <cmath>

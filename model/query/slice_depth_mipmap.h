@@ -12,7 +12,7 @@
 // (1.7 measured on a 10M-slice trace).
 #pragma once
 
-#include "model/analysis/slice_depth_index.h"
+#include "model/query/slice_depth_index.h"
 #include "model/trace/trace.h"
 
 #include <array>

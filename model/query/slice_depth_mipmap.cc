@@ -1,4 +1,4 @@
-#include "model/analysis/slice_depth_mipmap.h"
+#include "model/query/slice_depth_mipmap.h"
 
 #include <algorithm>
 

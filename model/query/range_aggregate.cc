@@ -1,4 +1,4 @@
-#include "model/analysis/range_aggregate.h"
+#include "model/query/range_aggregate.h"
 
 #include <algorithm>
 #include <unordered_map>

@@ -1,10 +1,10 @@
 // Slice structure queries, the range aggregate and slice search: hand-checked
 // values on a small trace, and brute-force cross-checks on random nested traces.
 #include "hand_trace.h"
-#include "model/analysis/range_aggregate.h"
-#include "model/analysis/slice_depth_index.h"
-#include "model/analysis/slice_queries.h"
-#include "model/analysis/slice_search.h"
+#include "model/query/range_aggregate.h"
+#include "model/query/slice_depth_index.h"
+#include "model/query/slice_queries.h"
+#include "model/query/slice_search.h"
 
 #include <QtTest>
 

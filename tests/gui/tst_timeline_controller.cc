@@ -1,0 +1,164 @@
+// The timeline's controller without a widget: input in widget coordinates
+// turns into window, scroll, selection and range changes, and the signals the
+// view listens to. Numbers from the hand trace (hand_trace.h).
+#include "hand_trace.h"
+#include "views/timeline/timeline_controller.h"
+#include "views/timeline/timeline_index.h"
+
+#include <QSignalSpy>
+#include <QtTest>
+
+using namespace tracescope;
+
+namespace {
+
+struct Setup {
+    std::shared_ptr<const Trace> trace = testing::buildHandTrace();
+    TimelineController c;
+    Setup() {
+        c.setSize(QSize(1260, 800));  // a 1000 px track area with the default 260 px name column
+        c.setTrace(trace);
+        c.setIndex(TimelineIndex::build(*trace));
+        c.setVisibleRange(0, 10000);  // 10 ns per px
+    }
+    // Widget point of time `t` at nesting `depth` of a track.
+    QPoint at(TrackIndex track, double t, uint32_t depth) const {
+        const LayoutRow* row = c.layout().rowOfTrack(track);
+        return QPoint(c.headerWidth() + int(c.axis().x(t)),
+                      c.contentTop() + c.layout().depthTop(*row, depth) + 5 - c.scrollY());
+    }
+    TrackIndex trackNamed(const char* name) const {
+        for (TrackIndex t = 0; t < trace->tracks.size(); ++t)
+            if (trace->tracks[t].name == name) return t;
+        return kNoIndex;
+    }
+};
+
+}  // namespace
+
+class TimelineControllerTest : public QObject {
+    Q_OBJECT
+private slots:
+    void wheelZoomKeepsTimeUnderCursor() {
+        Setup s;
+        QCOMPARE(s.c.axis().width(), 1000);
+        QSignalSpy view(&s.c, &TimelineController::viewChanged);
+        const double x = s.c.headerWidth() + 250;  // 2500 ns
+        QVERIFY(s.c.wheel(QPointF(x, 300), QPoint(0, 120), Qt::ControlModifier));
+        QVERIFY(s.c.axis().end() - s.c.axis().begin() < 10000);
+        QCOMPARE(qRound(s.c.axis().time(x - s.c.headerWidth())), 2500);
+        QVERIFY(view.count() >= 1);
+        // W zooms in at the middle, S back out; A / D pan by a tenth of the width.
+        s.c.setVisibleRange(0, 10000);
+        QVERIFY(s.c.key(Qt::Key_W));
+        QCOMPARE(qRound(s.c.axis().end() - s.c.axis().begin()), 8000);
+        QVERIFY(s.c.key(Qt::Key_S));
+        QCOMPARE(qRound(s.c.axis().end() - s.c.axis().begin()), 10000);
+        s.c.setVisibleRange(0, 5000);  // pan stays inside the trace (plus a margin): leave room
+        QVERIFY(s.c.key(Qt::Key_D));
+        QCOMPARE(qRound(s.c.axis().begin()), 500);
+        QVERIFY(!s.c.key(Qt::Key_Q));  // not ours
+    }
+
+    void dragPansAndScrolls() {
+        Setup s;
+        s.c.setSize(QSize(1260, 120));  // short: the content scrolls
+        s.c.setVisibleRange(0, 5000);
+        QVERIFY(s.c.maxScrollY() > 0);
+        const QPoint p0(s.c.headerWidth() + 500, 80);
+        s.c.press(p0, Qt::LeftButton, {});
+        s.c.move(p0 + QPoint(-100, -10), 4);
+        s.c.release(p0 + QPoint(-100, -10), Qt::LeftButton);
+        QCOMPARE(qRound(s.c.axis().begin()), 500);  // 100 px at 5 ns/px
+        QCOMPARE(s.c.scrollY(), 10);
+    }
+
+    void clickSelectsAndEscapeClears() {
+        Setup s;
+        QSignalSpy clicked(&s.c, &TimelineController::sliceClicked);
+        const TrackIndex main = s.trackNamed("main");
+        QVERIFY(main != kNoIndex);
+        const QPoint p = s.at(main, 2000, 2);  // aten::mm [1000,3000) at depth 2
+        s.c.press(p, Qt::LeftButton, {});
+        s.c.release(p, Qt::LeftButton);
+        QCOMPARE(clicked.count(), 1);
+        const SliceRef sel = s.c.selectedSlice();
+        QVERIFY(sel.valid());
+        QCOMPARE(s.trace->str(s.trace->tracks[sel.track].slices.name[sel.index]), std::string_view("aten::mm"));
+        QVERIFY(s.c.key(Qt::Key_Escape));
+        QVERIFY(!s.c.selectedSlice().valid());
+        QCOMPARE(clicked.count(), 2);
+        // Double-click zooms to the slice: [1000, 3000) plus a tenth either side.
+        s.c.doubleClick(p);
+        QCOMPARE(qRound(s.c.axis().begin()), 800);
+        QCOMPARE(qRound(s.c.axis().end()), 3200);
+    }
+
+    void shiftDragSelectsRange() {
+        Setup s;
+        QSignalSpy range(&s.c, &TimelineController::rangeSelected);
+        QSignalSpy cleared(&s.c, &TimelineController::rangeCleared);
+        const QPoint a(s.c.headerWidth() + 100, 200), b(s.c.headerWidth() + 400, 220);
+        s.c.press(a, Qt::LeftButton, Qt::ShiftModifier);
+        s.c.move(b, 4);
+        s.c.release(b, Qt::LeftButton);
+        QCOMPARE(range.count(), 1);
+        QCOMPARE(range.at(0).at(0).toLongLong(), 1000);
+        QCOMPARE(range.at(0).at(1).toLongLong(), 4000);
+        QVERIFY(s.c.rangeSelection().has_value());
+        // F zooms to the range; Esc clears it.
+        QVERIFY(s.c.key(Qt::Key_F));
+        QCOMPARE(qRound(s.c.axis().begin()), 1000);
+        QVERIFY(s.c.key(Qt::Key_Escape));
+        QCOMPARE(cleared.count(), 1);
+        QVERIFY(!s.c.rangeSelection());
+    }
+
+    void hideFilterAndCollapseAll() {
+        Setup s;
+        const TrackIndex worker = s.trackNamed("worker");
+        QVERIFY(s.c.layout().rowOfTrack(worker));
+        s.c.setTrackHidden(worker, true);
+        QVERIFY(!s.c.layout().rowOfTrack(worker));
+        QCOMPARE(s.c.hiddenTracks(), std::vector<TrackIndex>{worker});
+        s.c.showAllTracks();
+        QVERIFY(s.c.layout().rowOfTrack(worker));
+        // Filter by track name: only "main" stays, with its process header.
+        s.c.setTrackFilter("MAIN");
+        size_t tracks = 0;
+        for (const LayoutRow& r : s.c.layout().rows()) tracks += r.kind == LayoutRow::Kind::Track;
+        QCOMPARE(tracks, size_t(1));
+        QVERIFY(s.c.layout().rowOfTrack(s.trackNamed("main")));
+        s.c.setTrackFilter("");
+        s.c.setAllCollapsed(true);
+        for (const LayoutRow& r : s.c.layout().rows()) QCOMPARE(r.kind, LayoutRow::Kind::Process);
+        s.c.setAllCollapsed(false);
+        QVERIFY(s.c.layout().rowOfTrack(worker));
+    }
+
+    void headerClickCollapsesAndEdgeDragResizes() {
+        Setup s;
+        QSignalSpy height(&s.c, &TimelineController::contentHeightChanged);
+        const int before = s.c.layout().contentHeight();
+        const LayoutRow& first = s.c.layout().rows().front();
+        QCOMPARE(first.kind, LayoutRow::Kind::Process);
+        const QPoint header(40, s.c.contentTop() + first.y + 5);
+        s.c.press(header, Qt::LeftButton, {});
+        s.c.release(header, Qt::LeftButton);
+        QVERIFY(s.c.processCollapsed(first.process));
+        QVERIFY(s.c.layout().contentHeight() < before);
+        QVERIFY(height.count() >= 1);
+        // Dragging the name column's edge.
+        const double begin = s.c.axis().begin(), end = s.c.axis().end();
+        s.c.press(QPoint(s.c.headerWidth(), 300), Qt::LeftButton, {});
+        s.c.move(QPoint(320, 300), 4);
+        s.c.release(QPoint(320, 300), Qt::LeftButton);
+        QCOMPARE(s.c.headerWidth(), 320);
+        QCOMPARE(s.c.axis().width(), 940);
+        QCOMPARE(s.c.axis().begin(), begin);  // the window stays
+        QVERIFY(qAbs(s.c.axis().end() - end) < 1e-6);
+    }
+};
+
+QTEST_GUILESS_MAIN(TimelineControllerTest)
+#include "tst_timeline_controller.moc"

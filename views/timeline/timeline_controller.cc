@@ -1,0 +1,351 @@
+#include "views/timeline/timeline_controller.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tracescope {
+
+TimelineController::TimelineController(QObject* parent) : QObject(parent) { axis_.setWidth(trackAreaWidth(size().width())); }
+
+void TimelineController::setTrace(std::shared_ptr<const Trace> trace) {
+    trace_ = std::move(trace);
+    index_.reset();
+    highlight_ = {};
+    selected_ = {};
+    hasRange_ = false;
+    scrollY_ = 0;
+    options_.collapsed.assign(trace_ ? trace_->processes.size() : 0, 0);
+    options_.hiddenTracks.assign(trace_ ? trace_->tracks.size() : 0, 0);
+    options_.nameFilter.clear();
+    relayout();
+    updateBounds();
+    fitAll();
+}
+
+void TimelineController::setIndex(std::shared_ptr<const TimelineIndex> index) {
+    index_ = std::move(index);
+    emit changed();
+}
+
+void TimelineController::relayout() {
+    if (trace_) layout_.build(*trace_, options_);
+    else layout_ = {};
+    scrollY_ = std::clamp(scrollY_, 0, maxScrollY());
+    emit contentHeightChanged();
+    emit changed();
+}
+
+void TimelineController::updateBounds() {
+    axis_.setWidth(trackAreaWidth(size().width()));
+    if (!trace_) return;
+    const double span = double(std::max<TimeNs>(trace_->spanNs(), 1000));
+    const double margin = span * 0.02;
+    axis_.setBounds(double(trace_->startNs) - margin, double(trace_->endNs) + margin);
+}
+
+void TimelineController::fitAll() {
+    if (!trace_) return;
+    const double span = double(std::max<TimeNs>(trace_->spanNs(), 1000));
+    const double margin = span * 0.01;
+    axis_.setWindow(double(trace_->startNs) - margin, double(trace_->startNs) + span + margin, trackAreaWidth(size().width()));
+    emit viewChanged();
+    emit changed();
+}
+
+void TimelineController::setVisibleRange(double begin, double end) {
+    axis_.setWindow(begin, end, trackAreaWidth(size().width()));
+    emit viewChanged();
+    emit changed();
+}
+
+void TimelineController::zoomAt(double widgetX, double factor) {
+    axis_.zoomAt(widgetX - headerWidth_, factor);
+    emit viewChanged();
+    emit changed();
+}
+
+void TimelineController::panPixels(double dx) {
+    axis_.panPixels(dx);
+    emit viewChanged();
+    emit changed();
+}
+
+void TimelineController::zoomToSelection() {
+    if (hasRange_) {
+        setVisibleRange(double(rangeBegin_), double(rangeEnd_));
+        return;
+    }
+    if (!trace_ || !selected_.valid()) return;
+    const SliceColumns& c = trace_->tracks[selected_.track].slices;
+    const double s = double(c.start[selected_.index]);
+    const double d = std::max(double(c.duration[selected_.index]), 100.0);
+    setVisibleRange(s - d * 0.1, s + d * 1.1);
+}
+
+void TimelineController::setScrollY(int y) {
+    y = std::clamp(y, 0, maxScrollY());
+    if (y == scrollY_) return;
+    scrollY_ = y;
+    emit viewChanged();
+    emit changed();
+}
+
+int TimelineController::maxScrollY() const { return std::max(0, layout_.contentHeight() - viewportHeight() + 8); }
+
+void TimelineController::setProcessCollapsed(ProcessIndex p, bool collapsed) {
+    if (p >= options_.collapsed.size() || bool(options_.collapsed[p]) == collapsed) return;
+    options_.collapsed[p] = collapsed;
+    relayout();
+}
+
+void TimelineController::setSelectedSlice(SliceRef s, bool reveal) {
+    if (trace_ && s.valid() && (s.track >= trace_->tracks.size() || s.index >= trace_->tracks[s.track].slices.size()))
+        s = {};
+    selected_ = s;
+    if (reveal && s.valid()) revealSlice(s);
+    emit changed();
+}
+
+void TimelineController::revealSlice(SliceRef s) {
+    const Track& track = trace_->tracks[s.track];
+    setProcessCollapsed(track.process, false);
+    // Horizontally: keep the zoom when the slice fits, else zoom out just enough.
+    const double start = double(track.slices.start[s.index]);
+    const double dur = double(track.slices.duration[s.index]);
+    const double visible = axis_.end() - axis_.begin();
+    if (dur > visible * 0.9) {
+        setVisibleRange(start - dur * 0.1, start + dur * 1.1);
+    } else if (start < axis_.begin() || start + dur > axis_.end()) {
+        const double mid = start + dur / 2;
+        setVisibleRange(mid - visible / 2, mid + visible / 2);
+    }
+    // Vertically: bring the slice's level into the viewport.
+    if (const LayoutRow* row = layout_.rowOfTrack(s.track)) {
+        const int y = layout_.depthTop(*row, track.slices.depth(s.index));
+        const int h = layout_.metrics().sliceRow;
+        if (y < scrollY_ || y + h > scrollY_ + viewportHeight()) setScrollY(y - viewportHeight() / 3);
+    }
+}
+
+void TimelineController::setHighlight(TimelineHighlight h) {
+    highlight_ = std::move(h);
+    emit changed();
+}
+
+std::optional<std::pair<TimeNs, TimeNs>> TimelineController::rangeSelection() const {
+    if (!hasRange_) return std::nullopt;
+    return std::make_pair(rangeBegin_, rangeEnd_);
+}
+
+void TimelineController::setRangeSelection(TimeNs begin, TimeNs end) {
+    if (end < begin) std::swap(begin, end);
+    hasRange_ = end > begin;
+    rangeBegin_ = begin;
+    rangeEnd_ = end;
+    emit changed();
+    if (hasRange_) emit rangeSelected(begin, end);
+}
+
+void TimelineController::clearRangeSelection() {
+    if (!hasRange_) return;
+    hasRange_ = false;
+    emit changed();
+    emit rangeCleared();
+}
+
+QRectF TimelineController::sliceRect(SliceRef s) const {
+    if (!trace_ || !s.valid() || s.track >= trace_->tracks.size()) return {};
+    const SliceColumns& c = trace_->tracks[s.track].slices;
+    if (s.index >= c.size()) return {};
+    const LayoutRow* row = layout_.rowOfTrack(s.track);
+    if (!row) return {};
+    const double x0 = headerWidth_ + axis_.x(double(c.start[s.index]));
+    const double x1 = headerWidth_ + axis_.x(double(c.end(s.index)));
+    const int y = contentTop() + layout_.depthTop(*row, c.depth(s.index)) - scrollY_;
+    return QRectF(x0, y, std::max(1.0, x1 - x0), layout_.metrics().sliceRow - 1);
+}
+
+SliceRef TimelineController::sliceAtPoint(QPoint pos) const {
+    if (!trace_ || !index_ || pos.x() < headerWidth_ || pos.y() < contentTop()) return {};
+    return tracescope::sliceAtPoint(*trace_, layout_, index_->depths, axis_, pos.x() - headerWidth_,
+                                    pos.y() - contentTop() + scrollY_);
+}
+
+void TimelineController::setSize(QSize newSize) {
+    size_ = newSize;  // (a size source, when set, already gives it)
+    // Keep the visible time window when the widget resizes.
+    const double b = axis_.begin(), e = axis_.end();
+    updateBounds();
+    if (trace_) axis_.setWindow(b, e, trackAreaWidth(size().width()));
+    scrollY_ = std::clamp(scrollY_, 0, maxScrollY());
+    emit contentHeightChanged();
+}
+
+bool TimelineController::wheel(QPointF pos, QPoint delta, Qt::KeyboardModifiers modifiers) {
+    if (!trace_) return false;
+    if (modifiers & Qt::ControlModifier) {
+        zoomAt(pos.x(), std::pow(1.0015, delta.y()));
+    } else if (delta.x() != 0 || (modifiers & Qt::ShiftModifier)) {
+        const int d = delta.x() != 0 ? delta.x() : delta.y();
+        panPixels(-d * axis_.width() / 1200.0);
+    } else {
+        setScrollY(scrollY_ - delta.y() * 3 * layout_.metrics().sliceRow / 120);
+    }
+    return true;
+}
+
+void TimelineController::press(QPoint pos, Qt::MouseButton button, Qt::KeyboardModifiers modifiers) {
+    pressPos_ = pos;
+    pressBegin_ = axis_.begin();
+    pressScroll_ = scrollY_;
+    moved_ = false;
+    drag_ = Drag::None;
+    if (button != Qt::LeftButton || !trace_) return;
+    if (onHeaderEdge(pressPos_.x())) {
+        drag_ = Drag::Header;
+        return;
+    }
+    if (pressPos_.y() >= contentTop()) {
+        const LayoutRow* row = layout_.rowAt(pressPos_.y() - contentTop() + scrollY_);
+        if (row && row->kind == LayoutRow::Kind::Process && pressPos_.x() < headerWidth_ + 200) {
+            setProcessCollapsed(row->process, !options_.collapsed[row->process]);
+            return;
+        }
+    }
+    drag_ = (modifiers & Qt::ShiftModifier) && pressPos_.x() >= headerWidth_ ? Drag::Range : Drag::Pan;
+}
+
+bool TimelineController::onHeaderEdge(int x) const { return trace_ && std::abs(x - headerWidth_) <= 3; }
+
+void TimelineController::setHeaderWidth(int width) {
+    width = std::clamp(width, kMinHeaderWidth, std::max(kMinHeaderWidth, size().width() / 2));
+    if (width == headerWidth_) return;
+    const double begin = axis_.begin(), end = axis_.end();
+    headerWidth_ = width;
+    axis_.setWindow(begin, end, trackAreaWidth(size().width()));
+    emit changed();
+    emit viewChanged();
+}
+
+void TimelineController::move(QPoint pos, int startDragDistance) {
+    hoverX_ = pos.x();
+    if (drag_ != Drag::None && (pos - pressPos_).manhattanLength() >= startDragDistance) moved_ = true;
+    if (drag_ == Drag::Header) {
+        setHeaderWidth(pos.x());
+        return;
+    }
+    if (drag_ == Drag::None) {
+        emit cursorChanged(onHeaderEdge(pos.x()) ? Qt::SplitHCursor : Qt::ArrowCursor);
+    }
+    if (drag_ == Drag::Pan && moved_) {
+        emit cursorChanged(Qt::ClosedHandCursor);
+        axis_.setWindow(pressBegin_, pressBegin_ + (axis_.end() - axis_.begin()), axis_.width());
+        axis_.panPixels(pressPos_.x() - pos.x());
+        scrollY_ = std::clamp(pressScroll_ + pressPos_.y() - pos.y(), 0, maxScrollY());
+        emit viewChanged();
+    } else if (drag_ == Drag::Range && moved_) {
+        const double t0 = axis_.time(pressPos_.x() - headerWidth_);
+        const double t1 = axis_.time(std::max(headerWidth_, pos.x()) - headerWidth_);
+        hasRange_ = true;
+        rangeBegin_ = TimeNs(std::llround(std::min(t0, t1)));
+        rangeEnd_ = TimeNs(std::llround(std::max(t0, t1)));
+    }
+    emit changed();
+}
+
+void TimelineController::release(QPoint pos, Qt::MouseButton button) {
+    const Drag drag = drag_;
+    drag_ = Drag::None;
+    emit cursorChanged(Qt::ArrowCursor);
+    if (button != Qt::LeftButton || !trace_ || drag == Drag::Header) return;
+    if (drag == Drag::Range && moved_) {
+        if (rangeEnd_ > rangeBegin_) emit rangeSelected(rangeBegin_, rangeEnd_);
+        return;
+    }
+    if (drag != Drag::None && !moved_) {
+        const SliceRef hit = sliceAtPoint(pos);
+        selected_ = hit;
+        emit changed();
+        emit sliceClicked(hit);
+    }
+}
+
+void TimelineController::doubleClick(QPoint pos) {
+    const SliceRef hit = sliceAtPoint(pos);
+    if (!hit.valid()) return;
+    selected_ = hit;
+    zoomToSelection();
+}
+
+bool TimelineController::key(int key) {
+    if (!trace_) return false;
+    const double anchor = hoverX_ >= headerWidth_ ? hoverX_ : headerWidth_ + axis_.width() / 2.0;
+    switch (key) {
+    case Qt::Key_W: zoomAt(anchor, 1.25); break;
+    case Qt::Key_S: zoomAt(anchor, 1 / 1.25); break;
+    case Qt::Key_A: panPixels(-axis_.width() * 0.1); break;
+    case Qt::Key_D: panPixels(axis_.width() * 0.1); break;
+    case Qt::Key_F: zoomToSelection(); break;
+    case Qt::Key_0:
+    case Qt::Key_Home: fitAll(); break;
+    case Qt::Key_Up: setScrollY(scrollY_ - layout_.metrics().sliceRow * 3); break;
+    case Qt::Key_Down: setScrollY(scrollY_ + layout_.metrics().sliceRow * 3); break;
+    case Qt::Key_PageUp: setScrollY(scrollY_ - viewportHeight() * 9 / 10); break;
+    case Qt::Key_PageDown: setScrollY(scrollY_ + viewportHeight() * 9 / 10); break;
+    case Qt::Key_Escape:
+        clearRangeSelection();
+        if (selected_.valid()) {
+            selected_ = {};
+            emit changed();
+            emit sliceClicked({});
+        }
+        break;
+    default: return false;
+    }
+    return true;
+}
+
+void TimelineController::leave() {
+    hoverX_ = -1;
+    emit changed();
+}
+
+const LayoutRow* TimelineController::rowAtPoint(QPoint pos) const {
+    if (!trace_ || pos.y() < contentTop()) return nullptr;
+    return layout_.rowAt(pos.y() - contentTop() + scrollY_);
+}
+
+}  // namespace tracescope
+
+namespace tracescope {
+
+void TimelineController::setAllCollapsed(bool collapsed) {
+    options_.collapsed.assign(options_.collapsed.size(), collapsed ? 1 : 0);
+    relayout();
+}
+
+void TimelineController::setTrackHidden(TrackIndex t, bool hidden) {
+    if (t >= options_.hiddenTracks.size() || bool(options_.hiddenTracks[t]) == hidden) return;
+    options_.hiddenTracks[t] = hidden;
+    relayout();
+}
+
+void TimelineController::showAllTracks() {
+    options_.hiddenTracks.assign(options_.hiddenTracks.size(), 0);
+    relayout();
+}
+
+std::vector<TrackIndex> TimelineController::hiddenTracks() const {
+    std::vector<TrackIndex> out;
+    for (TrackIndex t = 0; t < options_.hiddenTracks.size(); ++t)
+        if (options_.hiddenTracks[t]) out.push_back(t);
+    return out;
+}
+
+void TimelineController::setTrackFilter(const std::string& text) {
+    if (text == options_.nameFilter) return;
+    options_.nameFilter = text;
+    relayout();
+}
+
+}  // namespace tracescope

@@ -1,0 +1,153 @@
+// The timeline's controller: the state of the view (visible time window,
+// vertical scroll, name column width, collapsed processes, selected slice,
+// selected time range, highlight) and the input that changes it. Ctrl+wheel /
+// W,S zoom at the cursor, wheel scrolls vertically, Shift+wheel / A,D / drag
+// pan, Shift+drag selects a time range, click selects a slice, double-click or
+// F zooms to it, 0 / Home fits all, Esc clears.
+//
+// It paints nothing: TimelineCanvas forwards its widget events here, draws
+// what the layout step returns for this state, and repaints on changed().
+// Coordinates are the canvas's widget coordinates: the name column on the
+// left, the ruler on top.
+#pragma once
+
+#include "model/query/time_axis.h"
+#include "model/query/timeline_layout.h"
+#include "model/query/track_layout.h"
+#include "model/trace/trace.h"
+#include "views/timeline/timeline_index.h"
+#include "views/trace_selection.h"  // declares SliceRef as a metatype for our signals
+
+#include <QObject>
+#include <QPoint>
+#include <QRectF>
+#include <QSize>
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+namespace tracescope {
+
+class TimelineController : public QObject {
+    Q_OBJECT
+public:
+    static constexpr int kRulerHeight = 28;
+    static constexpr int kMinHeaderWidth = 120;
+
+    explicit TimelineController(QObject* parent = nullptr);
+
+    void setTrace(std::shared_ptr<const Trace> trace);
+    void setIndex(std::shared_ptr<const TimelineIndex> index);
+    const Trace* trace() const { return trace_.get(); }
+    const TimelineIndex* index() const { return index_.get(); }
+
+    // The canvas's size in pixels (the track area is what the name column leaves).
+    void setSize(QSize size);
+    // Where the size comes from when set (the canvas: a hidden widget's resize() sends no event until shown).
+    void setSizeSource(std::function<QSize()> source) { sizeSource_ = std::move(source); }
+    // For a render at another width (offscreen): the track area becomes that wide, the window's start and zoom stay.
+    void fitWidth(int widgetWidth) {
+        if (axis_.width() != trackAreaWidth(widgetWidth)) axis_.setWidth(trackAreaWidth(widgetWidth));
+    }
+    QSize size() const { return sizeSource_ ? sizeSource_() : size_; }
+    int contentTop() const { return kRulerHeight; }
+    int viewportHeight() const { return std::max(0, size().height() - kRulerHeight); }
+    int trackAreaWidth(int widgetWidth) const { return std::max(1, widgetWidth - headerWidth_); }
+
+    // --- view window
+    void fitAll();
+    void setVisibleRange(double begin, double end);
+    const TimeAxis& axis() const { return axis_; }
+    void zoomAt(double widgetX, double factor);
+    void panPixels(double dx);
+    void zoomToSelection();
+    int headerWidth() const { return headerWidth_; }
+    void setHeaderWidth(int width);
+    bool onHeaderEdge(int x) const;  // within grabbing distance of the name column's right edge
+
+    // --- vertical scrolling and track layout
+    int scrollY() const { return scrollY_; }
+    void setScrollY(int y);
+    int maxScrollY() const;
+    const TrackLayout& layout() const { return layout_; }
+    void setProcessCollapsed(ProcessIndex p, bool collapsed);
+    bool processCollapsed(ProcessIndex p) const { return p < options_.collapsed.size() && options_.collapsed[p]; }
+    void setAllCollapsed(bool collapsed);
+    // Hidden tracks leave the layout (a process with none left too) until shown again.
+    void setTrackHidden(TrackIndex t, bool hidden);
+    void showAllTracks();
+    std::vector<TrackIndex> hiddenTracks() const;
+    // Only tracks whose name or process name contains `text` (case-insensitive); "" shows all.
+    void setTrackFilter(const std::string& text);
+    const std::string& trackFilter() const { return options_.nameFilter; }
+
+    // --- selection and highlights
+    SliceRef selectedSlice() const { return selected_; }
+    void setSelectedSlice(SliceRef s, bool reveal);
+    void setHighlight(TimelineHighlight h);
+    const TimelineHighlight& highlight() const { return highlight_; }
+    std::optional<std::pair<TimeNs, TimeNs>> rangeSelection() const;
+    void setRangeSelection(TimeNs begin, TimeNs end);
+    void clearRangeSelection();
+    bool hasRange() const { return hasRange_; }
+    TimeNs rangeBegin() const { return rangeBegin_; }
+    TimeNs rangeEnd() const { return rangeEnd_; }
+
+    // Where a slice is drawn (widget coordinates); empty when hidden.
+    QRectF sliceRect(SliceRef s) const;
+    // The slice under a widget point (with a few px of tolerance for tiny slices).
+    SliceRef sliceAtPoint(QPoint pos) const;
+    // The layout row under a widget point (nullptr on the ruler or below the last row).
+    const LayoutRow* rowAtPoint(QPoint pos) const;
+
+    // The mouse x while it is over the canvas, else -1.
+    int hoverX() const { return hoverX_; }
+
+    // --- input (widget coordinates); each returns whether it used the event
+    bool wheel(QPointF pos, QPoint angleDelta, Qt::KeyboardModifiers modifiers);
+    void press(QPoint pos, Qt::MouseButton button, Qt::KeyboardModifiers modifiers);
+    void move(QPoint pos, int startDragDistance);
+    void release(QPoint pos, Qt::MouseButton button);
+    void doubleClick(QPoint pos);
+    bool key(int key);
+    void leave();
+
+signals:
+    void changed();  // anything drawn changed: repaint
+    void cursorChanged(Qt::CursorShape shape);  // Qt::ArrowCursor: the default
+    void sliceClicked(tracescope::SliceRef slice);  // user clicked a slice (invalid: clicked empty space)
+    void rangeSelected(qint64 begin, qint64 end);
+    void rangeCleared();
+    void viewChanged();  // window or scroll moved
+    void contentHeightChanged();
+
+private:
+    std::shared_ptr<const Trace> trace_;
+    std::shared_ptr<const TimelineIndex> index_;
+    QSize size_{400, 200};
+    std::function<QSize()> sizeSource_;
+    TimeAxis axis_;
+    TrackLayout layout_;
+    TrackLayoutOptions options_;  // collapsed processes, hidden tracks, name filter
+    int scrollY_ = 0;
+    int headerWidth_ = 260;
+    TimelineHighlight highlight_;
+    SliceRef selected_;
+    bool hasRange_ = false;
+    TimeNs rangeBegin_ = 0, rangeEnd_ = 0;
+
+    enum class Drag { None, Pan, Range, Header };
+    Drag drag_ = Drag::None;
+    QPoint pressPos_;
+    double pressBegin_ = 0;
+    int pressScroll_ = 0;
+    bool moved_ = false;
+    int hoverX_ = -1;
+
+    void relayout();
+    void updateBounds();
+    void revealSlice(SliceRef s);
+};
+
+}  // namespace tracescope
