@@ -1,6 +1,9 @@
 #include "views/charts/pie_chart.h"
 
+#include "views/charts/chart_palette.h"
+
 #include <QChart>
+#include <QEvent>
 #include <QChartView>
 #include <QLegendMarker>
 #include <QPieSeries>
@@ -70,6 +73,12 @@ PieChart::PieChart(const QString& title, QWidget* parent) : QWidget(parent) {
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(view_);
     setMinimumSize(320, 220);
+    applyPaletteToChart(chart_, palette());
+}
+
+void PieChart::changeEvent(QEvent* e) {
+    if (e->type() == QEvent::PaletteChange) applyPaletteToChart(chart_, palette());
+    QWidget::changeEvent(e);
 }
 
 void PieChart::setTitle(const QString& title) { chart_->setTitle(title); }
@@ -101,6 +110,7 @@ void PieChart::setEntries(std::vector<ChartSlice> entries, int maxSlices, std::f
         slice->setLabel(slice->property(state ? "hoverLabel" : "legendLabel").toString());
         slice->setLabelVisible(state);
     });
+    applyPaletteToChart(chart_, palette());  // the new slices' labels
 }
 
 int PieChart::sliceCount() const {
