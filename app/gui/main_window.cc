@@ -24,6 +24,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
+#include <QShortcut>
 
 #include "views/name_style.h"
 #include <QStatusBar>
@@ -213,7 +214,7 @@ void MainWindow::buildMenus() {
     tl->addAction(tr("Clear Range Selection\tEsc"), this, [this] { timeline_->canvas()->clearRangeSelection(); });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&Timeline Controls"), this, [this] {
+    QAction* controls = help->addAction(tr("&Timeline Controls\t?"), this, [this] {
         QMessageBox::information(
             this, tr("Timeline controls"),
             tr("<table>"
@@ -225,8 +226,16 @@ void MainWindow::buildMenus() {
                "<tr><td><b>Shift+drag</b></td><td>select a time range: aggregate of the slices starting in it</td></tr>"
                "<tr><td><b>0</b>, <b>Home</b></td><td>fit the whole trace</td></tr>"
                "<tr><td><b>Ctrl+F</b>, <b>Enter</b> / <b>Shift+Enter</b></td><td>find slices, next / previous match</td></tr>"
-               "<tr><td><b>Esc</b></td><td>clear the selection</td></tr></table>"));
+               "<tr><td><b>Esc</b></td><td>clear the selection</td></tr>"
+               "<tr><td>Filter box</td><td>show only tracks whose name or process name contains the text</td></tr>"
+               "<tr><td><b>Right-click</b> a track</td><td>hide it; show hidden tracks; collapse / expand all</td></tr>"
+               "<tr><td><b>Click</b> a process header</td><td>collapse / expand it</td></tr>"
+               "<tr><td><b>?</b></td><td>this list</td></tr></table>"));
     });
+    // '?' on the timeline (not in text fields, where it is a character) lists the controls.
+    auto* question = new QShortcut(QKeySequence(Qt::Key_Question), timeline_->canvas());
+    question->setContext(Qt::WidgetShortcut);
+    connect(question, &QShortcut::activated, controls, &QAction::trigger);
     help->addAction(tr("&About TraceScope"), this, [this] {
         QMessageBox::about(this, tr("About TraceScope"),
                            tr("<b>TraceScope %1</b><br>A desktop viewer for ML profiles: XSpace (.xplane.pb), "

@@ -14,6 +14,7 @@
 #include <QAbstractItemModelTester>
 #include <QHeaderView>
 #include <QLineEdit>
+#include <QMenu>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QtTest>
@@ -194,6 +195,23 @@ private slots:
         QCOMPARE(QString::fromUtf8(f.readAll()), page.csv());
         QVERIFY(!writeTextFile(dir.filePath("no/such/dir/t.csv"), "x", &error));
         QVERIFY(!error.isEmpty());
+    }
+
+    void headerMenuHidesColumns() {
+        OpModel model(columns());
+        model.setRows(sampleRows());
+        TablePage page;
+        page.setSourceModel(&model, 1, Qt::AscendingOrder);
+        QMenu menu;
+        page.fillColumnMenu(menu);
+        QCOMPARE(menu.actions().size(), 4);
+        for (QAction* a : menu.actions()) QVERIFY(a->isChecked());
+        menu.actions()[2]->setChecked(false);  // "Time"
+        QVERIFY(page.view()->horizontalHeader()->isSectionHidden(2));
+        const QList<QStringList> csv = parseCsv(modelToCsv(*page.view()->model(), page.view()->horizontalHeader()));
+        QCOMPARE(csv[0], QStringList({"Name", "Count", "Share"}));
+        page.setColumnShown(2, true);
+        QVERIFY(!page.view()->horizontalHeader()->isSectionHidden(2));
     }
 
     void pageSelectsAndActivatesSourceRows() {

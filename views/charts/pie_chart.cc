@@ -1,6 +1,10 @@
 #include "views/charts/pie_chart.h"
 
+#include "views/charts/chart_palette.h"
+#include "views/name_style.h"
+
 #include <QChart>
+#include <QEvent>
 #include <QChartView>
 #include <QLegendMarker>
 #include <QPieSeries>
@@ -70,6 +74,12 @@ PieChart::PieChart(const QString& title, QWidget* parent) : QWidget(parent) {
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(view_);
     setMinimumSize(320, 220);
+    applyPaletteToChart(chart_, palette());
+}
+
+void PieChart::changeEvent(QEvent* e) {
+    if (e->type() == QEvent::PaletteChange) applyPaletteToChart(chart_, palette());
+    QWidget::changeEvent(e);
 }
 
 void PieChart::setTitle(const QString& title) { chart_->setTitle(title); }
@@ -79,6 +89,12 @@ void PieChart::setEntries(std::vector<ChartSlice> entries, int maxSlices, std::f
     std::vector<ChartSlice> slices = pieSlices(std::move(entries), maxSlices);
     double total = 0;
     for (const auto& e : slices) total += e.value;
+    // Legend names: the short form of C++ / kernel names (View > Short Names), elided at the right.
+    std::vector<std::string> fullNames;
+    for (const auto& e : slices) fullNames.push_back(e.label.toStdString());
+    const std::vector<std::string> shown = NameStyleSetting::instance().shortNames()
+                                               ? shortNames(std::span<const std::string>(fullNames))
+                                               : fullNames;
     auto* series = new QPieSeries;
     series->setPieSize(0.85);
     for (size_t i = 0; i < slices.size(); ++i) {
@@ -88,7 +104,8 @@ void PieChart::setEntries(std::vector<ChartSlice> entries, int maxSlices, std::f
         slice->setBorderColor(Qt::white);
         double share = total > 0 ? 100.0 * e.value / total : 0;
         // Legend text: elided name + share; the full name and value are in the tooltip.
-        QString name = e.label.size() > 38 ? e.label.left(18) + QStringLiteral("…") + e.label.right(18) : e.label;
+        const QString shownName = QString::fromStdString(shown[i]);
+        QString name = shownName.size() > 38 ? shownName.left(37) + QStringLiteral("…") : shownName;
         slice->setLabel(QStringLiteral("%1  %2%").arg(name, QString::number(share, 'f', 1)));
         // Hovering shows the full name and value next to the slice.
         QString value = formatValue ? formatValue(e.value) : QString::number(e.value);
@@ -101,6 +118,7 @@ void PieChart::setEntries(std::vector<ChartSlice> entries, int maxSlices, std::f
         slice->setLabel(slice->property(state ? "hoverLabel" : "legendLabel").toString());
         slice->setLabelVisible(state);
     });
+    applyPaletteToChart(chart_, palette());  // the new slices' labels
 }
 
 int PieChart::sliceCount() const {

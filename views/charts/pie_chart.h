@@ -35,6 +35,9 @@ public:
     // Labels as drawn, in order, "Other" last when present.
     QStringList sliceLabels() const;
 
+protected:
+    void changeEvent(QEvent* e) override;
+
 private:
     QChart* chart_ = nullptr;
     QChartView* view_ = nullptr;

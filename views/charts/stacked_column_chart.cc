@@ -1,8 +1,11 @@
 #include "views/charts/stacked_column_chart.h"
 
+#include "views/charts/chart_palette.h"
+
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
+#include <QEvent>
 #include <QChartView>
 #include <QStackedBarSeries>
 #include <QValueAxis>
@@ -28,6 +31,12 @@ StackedColumnChart::StackedColumnChart(const QString& title, QWidget* parent) : 
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(view_);
     setMinimumSize(400, 260);
+    applyPaletteToChart(chart_, palette());
+}
+
+void StackedColumnChart::changeEvent(QEvent* e) {
+    if (e->type() == QEvent::PaletteChange) applyPaletteToChart(chart_, palette());
+    QWidget::changeEvent(e);
 }
 
 void StackedColumnChart::setData(const QStringList& categories, const std::vector<StackedSeries>& series,
@@ -80,6 +89,7 @@ void StackedColumnChart::setData(const QStringList& categories, const std::vecto
     chart_->addAxis(y, Qt::AlignLeft);
     bars->attachAxis(x);
     bars->attachAxis(y);
+    applyPaletteToChart(chart_, palette());  // the new axes
 }
 
 int StackedColumnChart::seriesCount() const {

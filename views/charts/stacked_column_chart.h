@@ -31,6 +31,9 @@ public:
     void setData(const QStringList& categories, const std::vector<StackedSeries>& series, const QString& valueAxisTitle);
     int seriesCount() const;
 
+protected:
+    void changeEvent(QEvent* e) override;
+
 private:
     QString title_;
     QChart* chart_ = nullptr;

@@ -66,6 +66,13 @@ TablePage::TablePage(QWidget* parent) : QWidget(parent) {
         QModelIndex source = proxy_->mapToSource(index);
         if (source.isValid()) emit sourceRowActivated(source.row());
     });
+    // The header's context menu hides and shows columns (CSV exports what is shown).
+    view_->horizontalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(view_->horizontalHeader(), &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+        QMenu menu(this);
+        fillColumnMenu(menu);
+        menu.exec(view_->horizontalHeader()->mapToGlobal(pos));
+    });
     connect(view_, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
         QMenu menu(this);
         QModelIndex index = view_->indexAt(pos);
@@ -132,5 +139,22 @@ void TablePage::updateCount() {
     count_->setText(shown == total ? tr("%1 rows").arg(formatCount(total))
                                    : tr("%1 of %2 rows").arg(formatCount(shown), formatCount(total)));
 }
+
+void TablePage::fillColumnMenu(QMenu& menu) {
+    QHeaderView* header = view_->horizontalHeader();
+    const QAbstractItemModel* model = view_->model();
+    if (!model) return;
+    int shown = 0;
+    for (int c = 0; c < model->columnCount(); ++c) shown += !header->isSectionHidden(c);
+    for (int c = 0; c < model->columnCount(); ++c) {
+        QAction* a = menu.addAction(model->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString());
+        a->setCheckable(true);
+        a->setChecked(!header->isSectionHidden(c));
+        a->setEnabled(header->isSectionHidden(c) || shown > 1);  // keep at least one column
+        connect(a, &QAction::toggled, this, [this, c](bool on) { setColumnShown(c, on); });
+    }
+}
+
+void TablePage::setColumnShown(int column, bool shown) { view_->horizontalHeader()->setSectionHidden(column, !shown); }
 
 }  // namespace tracescope

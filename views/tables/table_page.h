@@ -8,6 +8,7 @@ class QAbstractItemModel;
 class QHBoxLayout;
 class QLabel;
 class QLineEdit;
+class QMenu;
 class QTableView;
 class QToolButton;
 
@@ -35,6 +36,9 @@ public:
     void addToolbarWidget(QWidget* widget);
 
     QTableView* view() const { return view_; }
+    // Hide or show a column (the header's context menu lists them all).
+    void setColumnShown(int column, bool shown);
+    void fillColumnMenu(QMenu& menu);
     TableFilterProxy* proxy() const { return proxy_; }
     QLineEdit* filterBox() const { return filter_; }
     QToolButton* exportButton() const { return export_; }
