@@ -1,9 +1,10 @@
-// tracescope-cli torch-ops FILE [--json|--csv] [--group-by-shape] [--group-by-stack N] [--sort KEY]
+// tracescope-cli torch-ops FILE [--json|--csv] [--group-by-shape] [--group-by-stack N] [--sort KEY] [--names short|full]
 // PyTorch's key_averages() table (see model/analysis/torch_ops.h); counts are "calls" as
 // torch.profiler names them.
 #include "app/cli/analysis_cli.h"
 #include "app/cli/commands.h"
 
+#include "model/analysis/short_name.h"
 #include "model/analysis/torch_ops.h"
 
 #include <algorithm>
@@ -14,8 +15,9 @@ namespace tracescope::cli {
 
 namespace {
 
-nlohmann::json rowJson(const TorchOpRow& r, const TorchOpsOptions& o) {
-    nlohmann::json j = {{"name", r.name},
+// `shortName`: the row's short name under --names short ("" otherwise: the full name only).
+nlohmann::json rowJson(const TorchOpRow& r, const TorchOpsOptions& o, const std::string& shortName) {
+    nlohmann::json j = {{"name", shortName.empty() ? r.name : shortName},
                         {"on_device", r.onDevice},
                         {"calls", r.calls},
                         {"self_cpu_ns", r.selfCpuNs},
@@ -28,13 +30,15 @@ nlohmann::json rowJson(const TorchOpRow& r, const TorchOpsOptions& o) {
                         {"cuda_total_ns", r.cudaTotalNs},
                         {"cuda_total_percent", r.cudaTotalPercent},
                         {"cuda_avg_ns", static_cast<long long>(r.cudaAvgNs() + 0.5)}};
+    if (!shortName.empty()) j["full_name"] = r.name;
     if (o.groupByInputShapes) j["input_shapes"] = r.inputShapes;
     if (o.groupByStackFrames > 0) j["stack"] = r.stack;
     return j;
 }
 
 const char* const kUsage =
-    "usage: tracescope-cli torch-ops FILE [--json|--csv] [--group-by-shape] [--group-by-stack N] [--sort KEY]\n";
+    "usage: tracescope-cli torch-ops FILE [--json|--csv] [--group-by-shape] [--group-by-stack N] [--sort KEY]\n"
+    "                               [--names short|full]\n";
 
 std::string microseconds(TimeNs ns) {
     char buf[32];
@@ -45,8 +49,9 @@ std::string microseconds(TimeNs ns) {
 }  // namespace
 
 int runTorchOps(const Args& args) {
-    const auto files = positionals(args, {"--group-by-stack", "--sort"});
-    if (files.size() != 1) {
+    const auto files = positionals(args, {"--group-by-stack", "--sort", "--names"});
+    const std::string names = flagValue(args, "--names", "full");
+    if (files.size() != 1 || (names != "short" && names != "full")) {
         std::fprintf(stderr, "%s", kUsage);
         return 2;
     }
@@ -64,9 +69,16 @@ int runTorchOps(const Args& args) {
     if (!trace) return 1;
     const TorchOpsResult res = computeTorchOps(*trace, opt);
 
+    // --names short: the short form in "name" (kernel rows are C++ names), the full one beside it.
+    std::vector<std::string> shorts(res.rows.size());
+    if (names == "short") {
+        std::vector<std::string> full;
+        for (const TorchOpRow& r : res.rows) full.push_back(r.name);
+        shorts = shortNames(std::span<const std::string>(full));
+    }
     std::vector<nlohmann::json> rows;
     rows.reserve(res.rows.size());
-    for (const TorchOpRow& r : res.rows) rows.push_back(rowJson(r, opt));
+    for (size_t i = 0; i < res.rows.size(); ++i) rows.push_back(rowJson(res.rows[i], opt, shorts[i]));
     const std::string sortKey = flagValue(args, "--sort");
     if (!sortKey.empty()) {
         if (!rows.empty() && !rows.front().contains(sortKey)) {
@@ -100,6 +112,7 @@ int runTorchOps(const Args& args) {
         for (const char* c : kColumns) header += std::string(header.empty() ? "" : ",") + c;
         if (opt.groupByInputShapes) header += ",input_shapes";
         if (opt.groupByStackFrames > 0) header += ",stack";
+        if (names == "short") header += ",full_name";
         std::cout << header << '\n';
         for (const auto& r : rows) {
             std::string line;
@@ -110,6 +123,7 @@ int runTorchOps(const Args& args) {
             }
             if (opt.groupByInputShapes) line += "," + csvField(r["input_shapes"].get<std::string>());
             if (opt.groupByStackFrames > 0) line += "," + csvField(r["stack"].get<std::string>());
+            if (names == "short") line += "," + csvField(r["full_name"].get<std::string>());
             std::cout << line << '\n';
         }
         return 0;

@@ -231,6 +231,14 @@ private slots:
         QCOMPARE(r.rc, 0);
         QVERIFY(r.out.startsWith("name,on_device,calls,self_cpu_ns,"));
         QCOMPARE(cli({"torch-ops", torchFile(), "--sort", "no_such_column"}).rc, 2);
+        // --names short: kernel rows read short, the full name beside them.
+        r = cli({"torch-ops", torchFile(), "--json", "--names", "short"});
+        QCOMPARE(r.rc, 0);
+        j = json::parse(r.out.toStdString());
+        bool shortened = false;
+        for (const auto& row : j["rows"])
+            shortened = shortened || row["name"].get<std::string>() != row["full_name"].get<std::string>();
+        QVERIFY(shortened);
     }
 
     void errors() {
