@@ -139,6 +139,11 @@ private slots:
         QTest::newRow("numeric string ts") << "numeric_string_ts.json" << true << "" << 1 << 1 << 0 << "";
         // An array of numbers: no events; loads empty with a warning about the skipped elements.
         QTest::newRow("array of numbers") << "array_of_numbers.json" << true << "*" << 0 << 0 << 0 << "";
+        // Found by fuzz_chrome_json: an empty name interned first compared 0 bytes at a null pointer (UB).
+        QTest::newRow("fuzz: empty name first") << "fuzz_empty_name_cached.json" << false << "not a valid Chrome trace" << -1 << -1 << -1 << "";
+        // ts / dur near the int64 limits: clamped to +-4e18 ns with a warning, the span stays positive.
+        QTest::newRow("extreme ts") << "extreme_ts.json" << true << "clamped" << 4 << 0 << 1 << "";
+        QTest::newRow("end beyond int64") << "end_beyond_int64.json" << true << "clamped" << 2 << 0 << 0 << "";
     }
 
     void smallHostileFiles() {
