@@ -119,9 +119,9 @@ TorchOpsResult computeTorchOps(const ClassifiedTrace& ct, const TorchOpsOptions&
         cudaTotal[ti].assign(c.size(), 0);
         for (uint32_t i = 0; i < c.size(); ++i) {
             if (!keys.isCpuEvent(ti, i)) continue;
-            selfCpu[ti][i] += c.duration[i];
+            addSat(selfCpu[ti][i], c.duration[i]);
             const uint32_t p = keys.cpuParent(ti, i);
-            if (p != kNoIndex) selfCpu[ti][p] -= c.duration[i];
+            if (p != kNoIndex) subSat(selfCpu[ti][p], c.duration[i]);
         }
     }
 
@@ -143,13 +143,13 @@ TorchOpsResult computeTorchOps(const ClassifiedTrace& ct, const TorchOpsOptions&
             const TimeNs dur = c.duration[i];
             TorchOpRow& row = rowFor({ti, i}, true);
             ++row.calls;
-            row.selfCudaNs += dur;
-            row.cudaTotalNs += dur;
+            addSat(row.selfCudaNs, dur);
+            addSat(row.cudaTotalNs, dur);
             const SliceRef launch = launchOf(ct, {ti, i});
             if (!launch.valid() || selfCuda[launch.track].empty()) continue;
             uint32_t p = keys.cpuParent(launch.track, launch.index);
-            if (p != kNoIndex) selfCuda[launch.track][p] += dur;
-            for (; p != kNoIndex; p = keys.cpuParent(launch.track, p)) cudaTotal[launch.track][p] += dur;
+            if (p != kNoIndex) addSat(selfCuda[launch.track][p], dur);
+            for (; p != kNoIndex; p = keys.cpuParent(launch.track, p)) addSat(cudaTotal[launch.track][p], dur);
         }
     }
 
@@ -160,16 +160,16 @@ TorchOpsResult computeTorchOps(const ClassifiedTrace& ct, const TorchOpsOptions&
             if (!keys.isCpuEvent(ti, i)) continue;
             TorchOpRow& row = rowFor({ti, i}, false);
             ++row.calls;
-            row.cpuTotalNs += c.duration[i];
-            row.selfCpuNs += selfCpu[ti][i];
-            row.selfCudaNs += selfCuda[ti][i];
-            row.cudaTotalNs += cudaTotal[ti][i];
+            addSat(row.cpuTotalNs, c.duration[i]);
+            addSat(row.selfCpuNs, selfCpu[ti][i]);
+            addSat(row.selfCudaNs, selfCuda[ti][i]);
+            addSat(row.cudaTotalNs, cudaTotal[ti][i]);
         }
     }
 
     for (const TorchOpRow& r : res.rows) {
-        res.totalSelfCpuNs += r.selfCpuNs;
-        if (r.onDevice) res.totalSelfCudaNs += r.selfCudaNs;
+        addSat(res.totalSelfCpuNs, r.selfCpuNs);
+        if (r.onDevice) addSat(res.totalSelfCudaNs, r.selfCudaNs);
     }
     auto pct = [](TimeNs v, TimeNs total) { return total > 0 ? 100.0 * double(v) / double(total) : 0.0; };
     for (TorchOpRow& r : res.rows) {
