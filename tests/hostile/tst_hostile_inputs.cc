@@ -370,6 +370,12 @@ private slots:
         QTest::addColumn<QString>("file");
         QTest::addColumn<bool>("ok");
         QTest::addColumn<QString>("text");  // error substring, or a warning substring ("" = none checked)
+        // Line timestamp 2^62 ns, a duration of INT64_MAX ps: clamped, reported, span 0 (not negative).
+        QTest::newRow("xspace times near int64") << "extreme.xplane.pb" << true << "clamped";
+        // Cut inside the second plane: the first plane loads, with a truncation warning.
+        QTest::newRow("xspace cut in a plane") << "cut.xplane.pb" << true << "truncated";
+        // Cut inside a node record: the complete one loads, the cut one is dropped and said so.
+        QTest::newRow("run metadata cut in a node") << "cut_run_metadata.pb" << true << "truncated";
     }
     void binaryHostileFiles() {
         QFETCH(QString, file);
