@@ -27,7 +27,7 @@ namespace {
 
 // Big enough to amortize per-chunk costs, small enough to keep a few in flight.
 constexpr size_t kChunkBytes = size_t(16) << 20;
-constexpr size_t kMinChunkBytes = size_t(1) << 20;
+constexpr size_t kMinChunkBytes = size_t(64) << 10;
 
 // Small files get small chunks: about 16 per file (gzip inflates ~10x), so that
 // fixed buffers do not dominate their memory, and both workers get some.
