@@ -27,8 +27,14 @@ nlohmann::json withWarnings(const nlohmann::json& j) {
 }
 }  // namespace
 
+ImportOptions cliImportOptions() {
+    ImportOptions o;
+    o.allowStreams = true;  // a path named on the command line, or "-", may be a pipe
+    return o;
+}
+
 std::unique_ptr<Trace> loadTraceOrReport(const std::string& path) {
-    ImportResult r = importTrace(path);
+    ImportResult r = importTrace(path, cliImportOptions());
     if (!r.ok()) {
         std::fprintf(stderr, "tracescope-cli: %s\n", r.error.c_str());
         return nullptr;

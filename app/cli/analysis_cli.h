@@ -3,6 +3,7 @@
 // JSON output.
 #pragma once
 
+#include "model/import/import.h"
 #include "model/trace/trace.h"
 
 #include <nlohmann/json.hpp>
@@ -14,6 +15,8 @@
 
 namespace tracescope::cli {
 
+// Import options for a path named on the command line (streams allowed: "-", pipes, FIFOs).
+ImportOptions cliImportOptions();
 // Imports `path`; on error prints it to stderr and returns null. A loaded trace's
 // import warnings go through reportImportWarnings.
 std::unique_ptr<Trace> loadTraceOrReport(const std::string& path);

@@ -20,7 +20,7 @@ int runInfo(const Args& args) {
         return 2;
     }
     const auto t0 = std::chrono::steady_clock::now();
-    ImportResult result = importTrace(files[0]);
+    ImportResult result = importTrace(files[0], cliImportOptions());
     const double loadMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (!result.ok()) {
         std::fprintf(stderr, "tracescope-cli: %s\n", result.error.c_str());

@@ -48,7 +48,7 @@ namespace {
 
 void usage() {
     std::fprintf(stderr,
-                 "usage: tracescope-cli COMMAND FILE [options]\n"
+                 "usage: tracescope-cli COMMAND FILE [options]   (FILE may be - or a pipe: read once)\n"
                  "commands:\n"
                  "  info FILE [--json]          summary: processes, tracks, event counts, span\n"
                  "  stats FILE [--by name|type] [--side host|device|all] [--csv|--json] [--no-idle] [--names short|full]\n"

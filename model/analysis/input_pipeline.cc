@@ -120,9 +120,9 @@ InputPipelineResult computeInputPipeline(const ClassifiedTrace& ct) {
         s.waitPercent = s.stepNs > 0 ? 100.0 * double(s.waitInputNs) / double(s.stepNs) : 0;
         waits.push_back(double(s.waitInputNs));
         percents.push_back(s.waitPercent);
-        totalStep += s.stepNs;
-        totalWait += s.waitInputNs;
-        totalOther += b.at(StepCategory::Other);
+        addSat(totalStep, s.stepNs);
+        addSat(totalWait, s.waitInputNs);
+        addSat(totalOther, b.at(StepCategory::Other));
         res.steps.push_back(s);
     }
     res.waitNs = distributionOf(waits);
@@ -148,13 +148,13 @@ InputPipelineResult computeInputPipeline(const ClassifiedTrace& ct) {
         }
         InputOpRow& row = res.ops[it->second];
         ++row.count;
-        row.totalNs += dur;
-        row.selfNs += self;
-        res.hostInputSelfNs += self;
-        res.byCategoryNs[size_t(cat)] += self;
+        addSat(row.totalNs, dur);
+        addSat(row.selfNs, self);
+        addSat(res.hostInputSelfNs, self);
+        addSat(res.byCategoryNs[size_t(cat)], self);
     });
     TimeNs totalOfTotals = 0;
-    for (const auto& r : res.ops) totalOfTotals += r.totalNs;
+    for (const auto& r : res.ops) addSat(totalOfTotals, r.totalNs);
     for (auto& r : res.ops) {
         // Total % is of all input ops' total time (nested time counted at each level, like XProf).
         r.totalPercent = totalOfTotals > 0 ? 100.0 * double(r.totalNs) / double(totalOfTotals) : 0;

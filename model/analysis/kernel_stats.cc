@@ -266,12 +266,12 @@ KernelStatsResult computeKernelStats(const ClassifiedTrace& ct) {
         }
         KernelStatsRow& r = res.rows[it->second];
         ++r.occurrences;
-        r.totalNs += dur;
+        addSat(r.totalNs, dur);
         r.minNs = std::min(r.minNs, dur);
         r.maxNs = std::max(r.maxNs, dur);
         ++res.kernelCount;
-        res.totalKernelNs += dur;
-        if (r.usesTensorCore) res.tensorCoreNs += dur;
+        addSat(res.totalKernelNs, dur);
+        if (r.usesTensorCore) addSat(res.tensorCoreNs, dur);
     });
     index = {};  // free the key index before sorting (it is as big as the rows)
     for (auto& r : res.rows) r.avgNs = r.occurrences ? double(r.totalNs) / double(r.occurrences) : 0;

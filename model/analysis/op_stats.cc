@@ -16,7 +16,7 @@ std::vector<PieEntry> makePie(std::vector<std::pair<std::string, TimeNs>> values
         return a.second != b.second ? a.second > b.second : a.first < b.first;
     });
     TimeNs total = 0;
-    for (const auto& v : values) total += v.second;
+    for (const auto& v : values) addSat(total, v.second);
     std::vector<PieEntry> pie;
     TimeNs other = 0;
     size_t folded = 0;
@@ -25,7 +25,7 @@ std::vector<PieEntry> makePie(std::vector<std::pair<std::string, TimeNs>> values
         if (i < topN) {
             pie.push_back({values[i].first, values[i].second, 0});
         } else {
-            other += values[i].second;
+            addSat(other, values[i].second);
             ++folded;
         }
     }
@@ -76,7 +76,7 @@ void computeIdle(const ClassifiedTrace& ct, TimeNs& hostIdle, TimeNs& deviceIdle
             first = std::min(first, s);
             last = std::max(last, e);
         }
-        hostIdle += (last - first) - unionLength(std::move(hostOps));
+        addSat(hostIdle, (last - first) - unionLength(std::move(hostOps)));
     }
     deviceIdle = 0;
     deviceCount = perDevice.size();
@@ -86,7 +86,7 @@ void computeIdle(const ClassifiedTrace& ct, TimeNs& hostIdle, TimeNs& deviceIdle
             first = std::min(first, s);
             last = std::max(last, e);
         }
-        deviceIdle += std::max<TimeNs>(0, (last - first) - unionLength(std::move(iv)));
+        addSat(deviceIdle, std::max<TimeNs>(0, (last - first) - unionLength(std::move(iv))));
     }
 }
 
@@ -114,13 +114,13 @@ OpStatsResult computeOpStats(const ClassifiedTrace& ct, const OpStatsOptions& op
         }
         OpStatsRow& row = res.rows[it->second];
         ++row.occurrences;
-        row.totalNs += o.durationNs;
-        row.selfNs += o.selfNs;
+        addSat(row.totalNs, o.durationNs);
+        addSat(row.selfNs, o.selfNs);
         row.minNs = std::min(row.minNs, o.durationNs);
         row.maxNs = std::max(row.maxNs, o.durationNs);
         if (o.role == SliceRole::Kernel) {
-            row.kernelNs += o.durationNs;
-            if (o.usesTensorCore) row.tensorCoreNs += o.durationNs;
+            addSat(row.kernelNs, o.durationNs);
+            if (o.usesTensorCore) addSat(row.tensorCoreNs, o.durationNs);
         }
     });
 
@@ -131,8 +131,8 @@ OpStatsResult computeOpStats(const ClassifiedTrace& ct, const OpStatsOptions& op
     for (const auto& r : res.rows) {
         auto& byOp = r.side == OpSide::Host ? hostOp : devOp;
         auto& byType = r.side == OpSide::Host ? hostType : devType;
-        byOp[r.name] += r.selfNs;
-        byType[r.type] += r.selfNs;
+        addSat(byOp[r.name], r.selfNs);
+        addSat(byType[r.type], r.selfNs);
     }
     auto toVec = [](const std::map<std::string, TimeNs>& m) {
         return std::vector<std::pair<std::string, TimeNs>>(m.begin(), m.end());
@@ -159,7 +159,7 @@ OpStatsResult computeOpStats(const ClassifiedTrace& ct, const OpStatsOptions& op
     }
 
     for (auto& r : res.rows) {
-        (r.side == OpSide::Host ? res.hostTotalSelfNs : res.deviceTotalSelfNs) += r.selfNs;
+        addSat(r.side == OpSide::Host ? res.hostTotalSelfNs : res.deviceTotalSelfNs, r.selfNs);
         if (r.occurrences > 0) {
             r.avgNs = double(r.totalNs) / double(r.occurrences);
             r.avgSelfNs = double(r.selfNs) / double(r.occurrences);

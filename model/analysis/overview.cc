@@ -285,7 +285,7 @@ Overview computeOverview(const ClassifiedTrace& ct) {
         const SliceColumns& c = t.tracks[ti].slices;
         for (uint32_t i = 0; i < c.size(); ++i) {
             if (ct.roles[ti][i] != SliceRole::Kernel) continue;
-            (isSixteenBitKernel(fullNameOf(t, {ti, i})) ? k16 : k32) += c.duration[i];
+            addSat(isSixteenBitKernel(fullNameOf(t, {ti, i})) ? k16 : k32, c.duration[i]);
         }
     }
     if (k16 + k32 > 0) {

@@ -123,12 +123,12 @@ TimeNs mergeIntervals(std::vector<Interval>& v) {
     for (const Interval& iv : v) {
         if (out > 0 && iv.first <= v[out - 1].second) {
             if (iv.second > v[out - 1].second) {
-                length += iv.second - v[out - 1].second;
+                addSat(length, iv.second - v[out - 1].second);
                 v[out - 1].second = iv.second;
             }
         } else {
             v[out++] = iv;
-            length += iv.second - iv.first;
+            addSat(length, iv.second - iv.first);
         }
     }
     v.resize(out);
@@ -187,8 +187,8 @@ void build(const ClassifiedTrace& ct, ScopeTree& tree, std::vector<Occ>* occurre
         OpTypeRow& tr = types[*o.type];
         tr.type = *o.type;
         ++tr.occurrences;
-        tr.totalNs += o.durationNs;
-        tr.selfNs += o.selfNs;
+        addSat(tr.totalNs, o.durationNs);
+        addSat(tr.selfNs, o.selfNs);
         if (typeSlices) typeRefs[*o.type].push_back(o.slice);
     });
     // Kineto annotations and module spans are scopes with events of their own.
@@ -238,10 +238,10 @@ void build(const ClassifiedTrace& ct, ScopeTree& tree, std::vector<Occ>* occurre
             }
         }
         if (node == kNoIndex) node = b.nodeFor({"(no op)", *o.name});
-        for (uint32_t n = node; n != kNoIndex; n = tree.nodes[n].parent) tree.nodes[n].deviceNs += o.durationNs;
+        for (uint32_t n = node; n != kNoIndex; n = tree.nodes[n].parent) addSat(tree.nodes[n].deviceNs, o.durationNs);
         OpTypeRow& tr = types[type];
         tr.type = type;
-        tr.deviceNs += o.durationNs;
+        addSat(tr.deviceNs, o.durationNs);
         if (occurrences) occurrences->push_back({o.slice, node});
         if (typeSlices) typeRefs[type].push_back(o.slice);
     });

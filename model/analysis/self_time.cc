@@ -32,8 +32,8 @@ std::vector<TimeNs> computeSelfTimes(const SliceColumns& c, const std::function<
     std::vector<TimeNs> self(c.size(), 0);
     walkCounted(c, counted, [&](size_t i, bool isCounted, uint32_t parent) {
         if (!isCounted) return;
-        self[i] += c.duration[i];
-        if (parent != kNoIndex) self[parent] -= c.duration[i];
+        addSat(self[i], c.duration[i]);
+        if (parent != kNoIndex) subSat(self[parent], c.duration[i]);
     });
     for (auto& s : self) s = std::max<TimeNs>(s, 0);
     return self;
@@ -55,7 +55,7 @@ TimeNs unionLength(std::vector<std::pair<TimeNs, TimeNs>> iv) {
     for (const auto& [s, e] : iv) {
         if (e <= s) continue;
         if (!open || s > curEnd) {
-            if (open) total += curEnd - curStart;
+            if (open) addSat(total, curEnd - curStart);
             curStart = s;
             curEnd = e;
             open = true;
@@ -63,7 +63,7 @@ TimeNs unionLength(std::vector<std::pair<TimeNs, TimeNs>> iv) {
             curEnd = std::max(curEnd, e);
         }
     }
-    if (open) total += curEnd - curStart;
+    if (open) addSat(total, curEnd - curStart);
     return total;
 }
 

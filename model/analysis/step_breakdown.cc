@@ -172,7 +172,7 @@ std::vector<StepBreakdown> breakdownSteps(const ClassifiedTrace& ct, const Steps
         while (true) {
             const TimeNs next = p < points.size() ? points[p].first : s1;
             if (next > cursor) {
-                perType[top()] += next - cursor;
+                addSat(perType[top()], next - cursor);
                 cursor = next;
             }
             if (p >= points.size()) break;
@@ -182,7 +182,7 @@ std::vector<StepBreakdown> breakdownSteps(const ClassifiedTrace& ct, const Steps
                 ++p;
             }
         }
-        for (int k = 0; k < kEventTypeCount; ++k) b.ns[size_t(categoryOf(EventType(k)))] += perType[k];
+        for (int k = 0; k < kEventTypeCount; ++k) addSat(b.ns[size_t(categoryOf(EventType(k)))], perType[k]);
         b.deviceCompute16Ns = perType[kDeviceCompute16];
         b.deviceCompute32Ns = perType[kDeviceCompute32];
         b.hostWaitInputNs = perType[kHostWaitInput];
@@ -196,13 +196,13 @@ std::vector<StepBreakdown> breakdownSteps(const ClassifiedTrace& ct, const Steps
 std::array<CategorySummary, kStepCategoryCount> summarizeBreakdown(const std::vector<StepBreakdown>& steps) {
     std::array<CategorySummary, kStepCategoryCount> out{};
     TimeNs totalStep = 0;
-    for (const auto& s : steps) totalStep += s.step.durationNs;
+    for (const auto& s : steps) addSat(totalStep, s.step.durationNs);
     for (size_t c = 0; c < kStepCategoryCount; ++c) {
         std::vector<double> v;
         TimeNs sum = 0;
         for (const auto& s : steps) {
             v.push_back(double(s.ns[c]));
-            sum += s.ns[c];
+            addSat(sum, s.ns[c]);
         }
         out[c].ns = distributionOf(v);
         out[c].percentOfStep = totalStep > 0 ? 100.0 * double(sum) / double(totalStep) : 0;

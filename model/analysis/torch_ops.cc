@@ -176,9 +176,9 @@ TorchOpsResult computeTorchOps(const ClassifiedTrace& ct, const TorchOpsOptions&
         for (uint32_t i = 0; i < parent[ti].size(); ++i) {
             const bool event = keys.isCpuEvent(ti, i);
             if (!event && !keys.isPythonFrame(ti, i)) continue;
-            if (event) selfCpu[ti][i] += c.duration[i];
+            if (event) addSat(selfCpu[ti][i], c.duration[i]);
             const SliceRef p = parent[ti][i];
-            if (p.valid() && keys.isCpuEvent(p.track, p.index)) selfCpu[p.track][p.index] -= c.duration[i];
+            if (p.valid() && keys.isCpuEvent(p.track, p.index)) subSat(selfCpu[p.track][p.index], c.duration[i]);
         }
     }
 
@@ -200,13 +200,13 @@ TorchOpsResult computeTorchOps(const ClassifiedTrace& ct, const TorchOpsOptions&
             const TimeNs dur = c.duration[i];
             TorchOpRow& row = rowFor({ti, i}, true);
             ++row.calls;
-            row.selfCudaNs += dur;
-            row.cudaTotalNs += dur;
+            addSat(row.selfCudaNs, dur);
+            addSat(row.cudaTotalNs, dur);
             const SliceRef launch = launchOf(ct, {ti, i});
             if (!launch.valid() || parent[launch.track].empty()) continue;
             SliceRef p = eventParent(launch);
-            if (p.valid()) selfCuda[p.track][p.index] += dur;
-            for (; p.valid(); p = eventParent(p)) cudaTotal[p.track][p.index] += dur;
+            if (p.valid()) addSat(selfCuda[p.track][p.index], dur);
+            for (; p.valid(); p = eventParent(p)) addSat(cudaTotal[p.track][p.index], dur);
         }
     }
 
@@ -217,16 +217,16 @@ TorchOpsResult computeTorchOps(const ClassifiedTrace& ct, const TorchOpsOptions&
             if (!keys.isCpuEvent(ti, i)) continue;
             TorchOpRow& row = rowFor({ti, i}, false);
             ++row.calls;
-            row.cpuTotalNs += c.duration[i];
-            row.selfCpuNs += selfCpu[ti][i];
-            row.selfCudaNs += selfCuda[ti][i];
-            row.cudaTotalNs += cudaTotal[ti][i];
+            addSat(row.cpuTotalNs, c.duration[i]);
+            addSat(row.selfCpuNs, selfCpu[ti][i]);
+            addSat(row.selfCudaNs, selfCuda[ti][i]);
+            addSat(row.cudaTotalNs, cudaTotal[ti][i]);
         }
     }
 
     for (const TorchOpRow& r : res.rows) {
-        res.totalSelfCpuNs += r.selfCpuNs;
-        if (r.onDevice) res.totalSelfCudaNs += r.selfCudaNs;
+        addSat(res.totalSelfCpuNs, r.selfCpuNs);
+        if (r.onDevice) addSat(res.totalSelfCudaNs, r.selfCudaNs);
     }
     auto pct = [](TimeNs v, TimeNs total) { return total > 0 ? 100.0 * double(v) / double(total) : 0.0; };
     for (TorchOpRow& r : res.rows) {

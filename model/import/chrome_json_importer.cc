@@ -27,7 +27,7 @@ namespace {
 
 // Big enough to amortize per-chunk costs, small enough to keep a few in flight.
 constexpr size_t kChunkBytes = size_t(16) << 20;
-constexpr size_t kMinChunkBytes = size_t(1) << 20;
+constexpr size_t kMinChunkBytes = size_t(64) << 10;
 
 // Small files get small chunks: about 16 per file (gzip inflates ~10x), so that
 // fixed buffers do not dominate their memory, and both workers get some.
@@ -136,6 +136,20 @@ ImportResult importChromeJson(const std::string& path, const ImportOptions& opti
         turns.wakeAll();
     };
 
+    // One worker asked for (small imports, fuzzing): chunks are parsed and merged on this
+    // thread as the reader makes them, with no thread to start or hand over to.
+    const bool inline_ = options.threads <= 1;
+    std::unique_ptr<EventChunkParser> inlineParser;
+    EventBatch inlineBatch;
+    auto processInline = [&](EventChunk&& chunk) {
+        if (!inlineParser) inlineParser = makeEventChunkParser(strings, chunkBytes);
+        inlineParser->parse(chunk, inlineBatch);
+        pool.release(std::move(chunk.buffer));
+        assembler.add(inlineBatch);
+        if (assembler.importedEvents() == 0 && assembler.invalidEvents() > 0)
+            stopAll("not a valid Chrome trace: invalid JSON at " + assembler.firstInvalid());
+    };
+
     auto work = [&] {
         std::unique_ptr<EventChunkParser> parser = makeEventChunkParser(strings, chunkBytes);
         EventBatch batch;
@@ -161,12 +175,18 @@ ImportResult importChromeJson(const std::string& path, const ImportOptions& opti
         }
     };
     std::vector<std::thread> pool_threads;
-    for (unsigned i = 0; i < workers; ++i) pool_threads.emplace_back(work);
+    if (!inline_)
+        for (unsigned i = 0; i < workers; ++i) pool_threads.emplace_back(work);
 
     JsonChunkReader reader(
         *source, pool,
         [&](EventChunk&& chunk) {
             if (stop) return false;
+            if (inline_) {
+                if (options.cancelled()) return false;
+                processInline(std::move(chunk));
+                return !stop;
+            }
             queue.push(std::move(chunk));
             return true;
         },

@@ -6,7 +6,16 @@
 #include "model/import/run_metadata_importer.h"
 #include "model/import/xspace_importer.h"
 
+#include "model/import/byte_source.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <algorithm>
 #include <cstdio>
@@ -29,7 +38,7 @@ std::vector<uint8_t> peekContent(const std::string& path, std::string* error) {
     in.read(reinterpret_cast<char*>(head.data()), std::streamsize(head.size()));
     head.resize(size_t(in.gcount()));
     if (head.size() >= 2 && head[0] == 0x1f && head[1] == 0x8b) {
-        std::vector<uint8_t> out(4096);
+        std::vector<uint8_t> out(64 * 1024);
         z_stream zs{};
         if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) return {};
         zs.next_in = head.data();
@@ -44,12 +53,47 @@ std::vector<uint8_t> peekContent(const std::string& path, std::string* error) {
     return head;
 }
 
-bool looksLikeJson(const std::vector<uint8_t>& head) {
+bool isJsonSpace(uint8_t c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// Offset of the first byte after the UTF-8 BOM and JSON whitespace (head.size() if none).
+size_t firstNonSpace(const std::vector<uint8_t>& head) {
     size_t i = 0;
     if (head.size() >= 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF) i = 3;  // UTF-8 BOM
-    while (i < head.size() && (head[i] == ' ' || head[i] == '\t' || head[i] == '\n' || head[i] == '\r')) ++i;
+    while (i < head.size() && isJsonSpace(head[i])) ++i;
+    return i;
+}
+
+bool looksLikeJson(const std::vector<uint8_t>& head) {
+    const size_t i = firstNonSpace(head);
     return i < head.size() && (head[i] == '{' || head[i] == '[');
 }
+
+// The first byte after any amount of leading whitespace in the (inflated) content of `path`,
+// read in chunks, never held whole; -1 when there is none. For files whose head is blank.
+int firstByteAfterWhitespace(const std::string& path) {
+    std::unique_ptr<ByteSource> source = ByteSource::open(path, nullptr);
+    if (!source) return -1;
+    std::vector<char> buf(1 << 20);
+    bool first = true;
+    for (;;) {
+        const size_t n = source->read(buf.data(), buf.size());
+        if (n == 0) return -1;
+        size_t i = 0;
+        if (first && n >= 3 && uint8_t(buf[0]) == 0xEF && uint8_t(buf[1]) == 0xBB && uint8_t(buf[2]) == 0xBF) i = 3;
+        first = false;
+        for (; i < n; ++i)
+            if (!isJsonSpace(uint8_t(buf[i]))) return uint8_t(buf[i]);
+    }
+}
+
+const char* specialFileKind(mode_t mode) {
+    if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISSOCK(mode)) return "a socket";
+    return nullptr;
+}
+
 
 // The first field of a protobuf message: its payload (possibly cut at the end of `head`).
 // Protobuf has no magic number, so the binary formats are told apart by the shape of
@@ -113,13 +157,84 @@ bool looksLikeXSpace(const std::vector<uint8_t>& head) {
     return sawName || sawLines;
 }
 
+// Copies a stream (pipe, FIFO, standard input) once into a temporary file, which is removed when
+// this object goes. Stops early when the first bytes are already not a trace.
+class StreamSpool {
+public:
+    ~StreamSpool() {
+        if (!path_.empty()) ::unlink(path_.c_str());
+    }
+    const std::string& path() const { return path_; }
+
+    // "" on success, else the error (or "cancelled").
+    std::string copy(int fd, const std::string& name, const ImportOptions& options) {
+        std::error_code ec;
+        std::string dir = std::filesystem::temp_directory_path(ec).string();
+        if (ec || dir.empty()) dir = "/tmp";
+        std::string templ = dir + "/tracescope-stream-XXXXXX";
+        const int out = ::mkstemp(templ.data());
+        if (out < 0) return "cannot read " + name + ": no temporary file in " + dir + ": " + std::strerror(errno);
+        path_ = templ;
+        std::vector<char> buf(1 << 20);
+        uint64_t total = 0;
+        bool headChecked = false;
+        std::string failure;
+        for (;;) {
+            if (options.cancelled()) {
+                failure = "cancelled";
+                break;
+            }
+            pollfd pfd{fd, POLLIN, 0};
+            const int ready = ::poll(&pfd, 1, 200);  // wakes up now and then to see a cancel
+            if (ready < 0 && errno != EINTR) {
+                failure = "cannot read " + name + ": " + std::strerror(errno);
+                break;
+            }
+            if (ready <= 0) continue;
+            const ssize_t n = ::read(fd, buf.data(), buf.size());
+            if (n < 0) {
+                if (errno == EINTR || errno == EAGAIN) continue;
+                failure = "cannot read " + name + ": " + std::strerror(errno);
+                break;
+            }
+            if (n == 0) break;
+            if (::write(out, buf.data(), size_t(n)) != n) {
+                failure = "cannot read " + name + ": the temporary copy in " + dir + " failed: " + std::strerror(errno);
+                break;
+            }
+            total += uint64_t(n);
+            options.report(total, 0);
+            if (!headChecked && total >= 64 * 1024) {
+                headChecked = true;
+                std::vector<uint8_t> head = peekContent(path_, nullptr);
+                if (!head.empty() && firstNonSpace(head) < head.size() && !looksLikeJson(head) &&
+                    !looksLikeXSpace(head) && !looksLikeRunMetadata(head.data(), head.size()))
+                    failure = "not a trace: " + name + " is neither Chrome trace JSON, XSpace nor RunMetadata";
+                if (!failure.empty()) break;
+            }
+        }
+        ::close(out);
+        return failure;
+    }
+
+private:
+    std::string path_;
+};
+
 }  // namespace
 
 TraceFormat detectFormat(const std::string& path, std::string* error) {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) return TraceFormat::Directory;
-    if (!std::filesystem::exists(path, ec)) {
-        if (error) *error = "no such file: " + path;
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) {
+        if (error) *error = (errno == ENOENT ? "no such file: " : "cannot open " + path + ": ") +
+                            (errno == ENOENT ? path : std::string(std::strerror(errno)));
+        return TraceFormat::Unknown;
+    }
+    if (const char* kind = specialFileKind(st.st_mode)) {
+        // Never opened: opening a FIFO waits for a writer, a device may never end.
+        if (error) *error = path + " is " + kind + ", not a trace file (not opened)";
         return TraceFormat::Unknown;
     }
     std::vector<uint8_t> head = peekContent(path, error);
@@ -128,13 +243,51 @@ TraceFormat detectFormat(const std::string& path, std::string* error) {
         return TraceFormat::Unknown;
     }
     if (looksLikeJson(head)) return TraceFormat::ChromeJson;
+    if (firstNonSpace(head) == head.size()) {
+        // Only whitespace so far: JSON when the first byte after it (however far) opens it.
+        const int c = firstByteAfterWhitespace(path);
+        if (c == '{' || c == '[') return TraceFormat::ChromeJson;
+        if (error) *error = c < 0 ? "not a trace: " + path + " holds only whitespace"
+                                  : "not a trace: " + path + " is neither Chrome trace JSON, XSpace nor RunMetadata";
+        return TraceFormat::Unknown;
+    }
     if (looksLikeXSpace(head)) return TraceFormat::XSpace;
     if (looksLikeRunMetadata(head.data(), head.size())) return TraceFormat::RunMetadata;
     if (error) *error = "not a trace: " + path + " is neither Chrome trace JSON, XSpace nor RunMetadata";
     return TraceFormat::Unknown;
 }
 
+namespace {
+
+ImportResult importStream(int fd, const std::string& name, const ImportOptions& options) {
+    StreamSpool spool;
+    const std::string failure = spool.copy(fd, name, options);
+    if (failure == "cancelled") return ImportResult::cancel();
+    if (!failure.empty()) return ImportResult::failure(failure);
+    ImportOptions inner = options;
+    inner.allowStreams = false;
+    ImportResult r = importTrace(spool.path(), inner);
+    if (!r.ok() && !r.cancelled) {
+        // Name the stream, not the temporary copy.
+        for (size_t at; (at = r.error.find(spool.path())) != std::string::npos;) r.error.replace(at, spool.path().size(), name);
+    }
+    return r;
+}
+
+}  // namespace
+
 ImportResult importTrace(const std::string& path, const ImportOptions& options) {
+    if (options.allowStreams) {
+        if (path == "-") return importStream(STDIN_FILENO, "standard input", options);
+        struct stat st {};
+        if (::stat(path.c_str(), &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))) {
+            const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+            if (fd < 0) return ImportResult::failure("cannot open " + path + ": " + std::strerror(errno));
+            ImportResult r = importStream(fd, path, options);
+            ::close(fd);
+            return r;
+        }
+    }
     std::string error;
     switch (detectFormat(path, &error)) {
     case TraceFormat::ChromeJson: return importChromeJson(path, options);

@@ -18,6 +18,10 @@ struct ImportOptions {
     std::function<void(uint64_t done, uint64_t total)> progress;
     // Worker threads the importer may use.
     unsigned threads = 2;
+    // The path was named explicitly by the user (the CLI): "-" is standard input, and a FIFO,
+    // pipe (e.g. <(zcat x.json.gz)) or character device is read once, as a stream. Otherwise
+    // (the GUI, folder scans) special files are refused at once, never opened.
+    bool allowStreams = false;
 
     bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
     void report(uint64_t done, uint64_t total) const {

@@ -488,7 +488,7 @@ private:
                 std::stable_sort(s.records.begin(), s.records.end(), byTime);
                 int64_t total = 0;
                 for (const auto& [time, bytes] : s.records) {
-                    total += bytes;
+                    addSat(total, bytes);  // hostile byte counts must not wrap the running sum
                     b_.addCounterSample(t, time, double(total));
                 }
             } else if (!s.inUse.empty()) {

@@ -41,7 +41,9 @@ StringId StringCache::intern(std::string_view s) {
     for (;; i = (i + 1) & mask) {
         Slot& slot = slots_[i];
         if (slot.id == kNoIndex) break;
-        if (slot.hash == h && slot.size == s.size() && std::memcmp(text_.data() + slot.offset, s.data(), s.size()) == 0)
+        // (memcmp of 0 bytes still needs valid pointers; an empty cache text has none)
+        if (slot.hash == h && slot.size == s.size() &&
+            (s.empty() || std::memcmp(text_.data() + slot.offset, s.data(), s.size()) == 0))
             return slot.id;
     }
     const StringId id = shared_.intern(s);

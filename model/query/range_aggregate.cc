@@ -34,15 +34,15 @@ void aggregateTrack(const Trace& trace, TrackIndex t, TimeNs begin, TimeNs end,
             lastAtDepth[d] = k;
             if (d == 0) continue;
             const size_t p = lastAtDepth[d - 1];
-            if (p != SIZE_MAX && p >= lo && p < hi) self[p - lo] -= c.duration[k];
+            if (p != SIZE_MAX && p >= lo && p < hi) subSat(self[p - lo], c.duration[k]);
         }
     }
     for (size_t k = lo; k < hi; ++k) {
         RangeAggregateRow& row = rows[c.name[k]];
         row.name = c.name[k];
         ++row.count;
-        row.total += c.duration[k];
-        row.self += std::max<TimeNs>(self[k - lo], 0);
+        addSat(row.total, c.duration[k]);
+        addSat(row.self, std::max<TimeNs>(self[k - lo], 0));
     }
     sliceCount += hi - lo;
 }

@@ -49,7 +49,7 @@ TimeNs selfTime(const Trace& trace, SliceRef slice) {
     const SliceColumns* c = columnsOf(trace, slice);
     if (!c) return 0;
     TimeNs self = c->duration[slice.index];
-    for (SliceRef child : childSlices(trace, slice)) self -= c->duration[child.index];
+    for (SliceRef child : childSlices(trace, slice)) subSat(self, c->duration[child.index]);
     return std::max<TimeNs>(self, 0);
 }
 

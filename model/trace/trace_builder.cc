@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <unordered_map>
 #include <queue>
 #include <thread>
 
@@ -106,11 +107,25 @@ TrackIndex TraceBuilder::addTrack(ProcessIndex process, TrackKind kind, std::str
     return index;
 }
 
+TimeNs TraceBuilder::clampTime(TimeNs t) {
+    if (t > kMaxTimeNs || t < -kMaxTimeNs) {
+        ++clampedTimes_;
+        return t > 0 ? kMaxTimeNs : -kMaxTimeNs;
+    }
+    return t;
+}
+
 uint32_t TraceBuilder::addSlice(TrackIndex t, TimeNs start, TimeNs duration, StringId name, StringId category,
                                 ArgsOffset args, bool unfinished) {
     SliceColumns& c = trace_->tracks[t].slices;
-    c.start.push_back(start);
-    c.duration.push_back(std::max<TimeNs>(duration, 0));
+    const TimeNs clampedStart = clampTime(start);
+    duration = std::max<TimeNs>(duration, 0);
+    if (duration > kMaxTimeNs - clampedStart) {  // the end would lie beyond the representable range
+        if (clampedStart == start) ++clampedTimes_;
+        duration = kMaxTimeNs - clampedStart;
+    }
+    c.start.push_back(clampedStart);
+    c.duration.push_back(duration);
     c.name.push_back(name);
     c.category.push_back(category);
     c.args.push_back(args);
@@ -125,7 +140,7 @@ uint32_t TraceBuilder::addSlice(TrackIndex t, TimeNs start, TimeNs duration, Str
 
 void TraceBuilder::addInstant(TrackIndex t, TimeNs time, StringId name, StringId category, ArgsOffset args) {
     InstantColumns& c = trace_->tracks[t].instants;
-    c.time.push_back(time);
+    c.time.push_back(clampTime(time));
     c.name.push_back(name);
     c.category.push_back(category);
     c.args.push_back(args);
@@ -137,7 +152,7 @@ void TraceBuilder::addInstant(TrackIndex t, TimeNs time, StringId name, StringId
 
 void TraceBuilder::addCounterSample(TrackIndex t, TimeNs time, double value) {
     CounterSeries& c = trace_->tracks[t].counter;
-    c.time.push_back(time);
+    c.time.push_back(clampTime(time));
     c.value.push_back(value);
 }
 
@@ -381,11 +396,17 @@ void TraceBuilder::orderProcessesAndTracks() {
             if (x.tid != y.tid) return x.tid < y.tid;
             return x.name < y.name;
         });
+        // Each track's overflow lanes, in their order in p.tracks (one pass: a process may
+        // hold 100k+ tracks, so no scan of p.tracks per track).
+        std::unordered_map<TrackIndex, std::vector<TrackIndex>> lanes;
+        for (TrackIndex o : p.tracks)
+            if (tr.tracks[o].overflowOf != kNoIndex) lanes[tr.tracks[o].overflowOf].push_back(o);
         std::vector<TrackIndex> ordered;
+        ordered.reserve(p.tracks.size());
         for (TrackIndex t : main) {
             ordered.push_back(t);
-            for (TrackIndex o : p.tracks)
-                if (tr.tracks[o].overflowOf == t) ordered.push_back(o);
+            if (auto it = lanes.find(t); it != lanes.end())
+                ordered.insert(ordered.end(), it->second.begin(), it->second.end());
         }
         p.tracks = std::move(ordered);
     }
@@ -411,6 +432,12 @@ void TraceBuilder::orderProcessesAndTracks() {
 std::unique_ptr<Trace> TraceBuilder::finish(const std::atomic<bool>* cancel, unsigned threads) {
     Trace& tr = *trace_;
     const size_t trackCount = tr.tracks.size();
+
+    if (clampedTimes_)
+        tr.warnings.push_back(ImportWarning::events(
+            WarningKind::AdjustedEvents, clampedTimes_,
+            "event time(s) beyond +-" + std::to_string(kMaxTimeNs) +
+                " ns (the range a span can be computed in; about the year 2096 as Unix time) clamped to it"));
 
     // 1. Trace bounds in the importer's clock (unfinished slices excluded: they end at the trace end).
     bool any = false;

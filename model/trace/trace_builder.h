@@ -41,6 +41,11 @@ public:
     void addInstant(TrackIndex t, TimeNs time, StringId name, StringId category, const ArgsWriter& args);
     void addCounterSample(TrackIndex t, TimeNs time, double value);
 
+    // Event times are kept within +-kMaxTimeNs so that every end, span and difference of two
+    // times fits in 64 bits: times beyond are clamped to it (and slices cut there), with an
+    // AdjustedEvents warning that counts them.
+    static constexpr TimeNs kMaxTimeNs = 4'000'000'000'000'000'000;
+
     // One end of a flow: a slice by provisional id, or the slice of a track found by time.
     struct FlowEnd {
         enum class Bind : uint8_t { Slice, Enclosing, Next };
@@ -80,6 +85,9 @@ private:
     std::unordered_map<uint64_t, uint32_t> flowKindIndex_;
     // Overflow lanes of each track, built once before flows are resolved.
     std::vector<std::vector<TrackIndex>> overflowLanes_;
+    uint64_t clampedTimes_ = 0;
+
+    TimeNs clampTime(TimeNs t);
 
     void sortAndNest(TrackIndex t, std::vector<SliceRef>* idMap, std::vector<uint32_t>* parents);
     void packAsyncLanes(Track& track);

@@ -90,8 +90,23 @@ inline long long currentRssBytes() {
     return -1;
 }
 
-// Resets VmHWM to the current RSS (Linux >= 4.0); false when not possible.
+// Memory bounds mean nothing under AddressSanitizer (shadow memory, quarantined frees).
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kSanitizedBuild = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool kSanitizedBuild = true;
+#else
+inline constexpr bool kSanitizedBuild = false;
+#endif
+#else
+inline constexpr bool kSanitizedBuild = false;
+#endif
+
+// Resets VmHWM to the current RSS (Linux >= 4.0); false when not possible (or meaningless:
+// in a sanitizer build).
 inline bool resetPeakRss() {
+    if (kSanitizedBuild) return false;
     std::ofstream out("/proc/self/clear_refs");
     if (!out) return false;
     out << "5";

@@ -139,6 +139,15 @@ private slots:
         QTest::newRow("numeric string ts") << "numeric_string_ts.json" << true << "" << 1 << 1 << 0 << "";
         // An array of numbers: no events; loads empty with a warning about the skipped elements.
         QTest::newRow("array of numbers") << "array_of_numbers.json" << true << "*" << 0 << 0 << 0 << "";
+        // Found by fuzz_chrome_json: an empty name interned first compared 0 bytes at a null pointer (UB).
+        QTest::newRow("fuzz: empty name first") << "fuzz_empty_name_cached.json" << false << "not a valid Chrome trace" << -1 << -1 << -1 << "";
+        // Found by fuzz_chrome_gzip: a damaged .gz of a Kineto trace whose events make a chunk start
+        // at its buffer's first byte; the parser indexed the byte before it with a wrapped size_t.
+        // The events before the damage load (169), with warnings about the damaged data.
+        QTest::newRow("fuzz: chunk at buffer start") << "fuzz_chunk_at_buffer_start.json.gz" << true << "damaged" << 169 << 0 << 0 << "";
+        // ts / dur near the int64 limits: clamped to +-4e18 ns with a warning, the span stays positive.
+        QTest::newRow("extreme ts") << "extreme_ts.json" << true << "clamped" << 4 << 0 << 1 << "";
+        QTest::newRow("end beyond int64") << "end_beyond_int64.json" << true << "clamped" << 2 << 0 << 0 << "";
     }
 
     void smallHostileFiles() {

@@ -1,0 +1,20 @@
+// XSpace (.xplane.pb) bytes through the importer, as one host and as two hosts
+// of one run (the second host is the same bytes, which exercises the alignment of runs).
+#include "model/import/xspace_importer.h"
+#include "tests/fuzz/fuzz_support.h"
+
+using namespace tracescope;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+    if (size == 0) return 0;  // an empty view means "read the path"
+    std::vector<XSpaceSource> one{{"host", "", bytes}};
+    ImportResult r = importXSpaces(one, fuzz::fuzzImportOptions());
+    if (r.ok()) (void)r.trace->counts();
+    if (size % 8 == 0) {  // a fraction of the inputs: two hosts
+        std::vector<XSpaceSource> two{{"a", "", bytes}, {"b", "", bytes}};
+        ImportResult r2 = importXSpaces(two, fuzz::fuzzImportOptions());
+        if (r2.ok()) (void)r2.trace->counts();
+    }
+    return 0;
+}
