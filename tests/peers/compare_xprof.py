@@ -58,8 +58,9 @@ EXPECTED = []  # filled in below, next to the tool each entry belongs to
 JAX_NVIDIA = r"jax_mlp_h100\.xplane\.pb|jax0\.11\.2_h100_(steady|warmup)_emit_xspace\.xplane\.pb"
 JAX_ROCM = r"tw003\.xplane\.pb|934987a2fc2f\.xplane\.pb"
 TF24_GPU = r"34\.83\.195\.179_6003\.xplane\.pb"
-JAX_CPU = r"jax_train_steps\.xplane\.pb"
-TF_DATA_CPU = r"tf_data_slow_map\.xplane\.pb"
+# check_capture.py saves what it captures from the real servers under these names before comparing
+JAX_CPU = r"jax_train_steps\.xplane\.pb|captured_jax_cpu\.xplane\.pb"
+TF_DATA_CPU = r"tf_data_slow_map\.xplane\.pb|captured_tf_cpu\.xplane\.pb"
 GPU_FILES = f"{JAX_NVIDIA}|{JAX_ROCM}|{TF24_GPU}"
 
 
@@ -342,6 +343,11 @@ EXPECTED += [
              "CPU-only JAX: XProf classifies the host events inside a step as Host compute; our breakdown counts "
              "only framework ops as host compute and a JAX CPU program has none, so the whole step is All others "
              "(ours to fix)"),
+    Expected("overview_page", r"step time", r"step train \d+", r"captured_tf_cpu\.xplane\.pb",
+             "live TF 2.21 capture (check_capture.py): XProf's step time is the 'train' TraceMe; ours is the "
+             "longest step marker of the step's key (steps.cc addLongest), and in 5-25% of the steps of a live "
+             "capture that is longer than the annotation (step 221: ours 1.569 ms, the 'train' event and XProf "
+             "1.417 ms); which marker outlasts it is not yet traced (ours to investigate)"),
     Expected("overview_page", r"breakdown (Host compute|Input|All others)", r".*", TF_DATA_CPU,
              "CPU-only TF: XProf's Input is exactly IteratorGetNextOp::DoCompute (17.10 ms in step 1), the "
              "train_step function's host ops are Host compute (0.40 ms), the rest All others (0.54 ms); ours has no "
@@ -439,7 +445,8 @@ EXPECTED += [
              r".*", "a line XProf derives when it converts (from the HLO protos and the step groups); we show the "
              "lines the file holds (the TF 2.4 file holds its derived lines, and there they agree)"),
     Expected("trace_viewer", r"events by name|thread only in ours",
-             r".* \| (MemoryAllocation|MemoryDeallocation|PrefetchProduce|PrefetchConsume)", r".*",
+             r".* \| (MemoryAllocation|MemoryDeallocation|PrefetchProduce|PrefetchConsume|MapAndBatchProduce|MapAndBatchConsume)",
+             r".*",
              "XProf's trace viewer leaves out these internal event types (memory markers, tf.data "
              "producer/consumer markers); we show them as instants"),
     Expected("trace_viewer", r"events by name", r".* \| ThreadpoolListener::Region", r".*",
