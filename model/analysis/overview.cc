@@ -272,7 +272,7 @@ Overview computeOverview(const ClassifiedTrace& ct) {
         if (row.side != OpSide::Device || o.topDeviceOps.size() >= 10) continue;
         o.topDeviceOps.push_back({row.name, row.type, row.selfNs, row.selfPercent});
     }
-    const double opTotal = double(ops.hostTotalSelfNs + ops.deviceTotalSelfNs);
+    const double opTotal = double(ops.hostTotalSelfNs) + double(ops.deviceTotalSelfNs);  // no int64 overflow
     if (opTotal > 0) {
         o.hostOpPercent = 100.0 * double(ops.hostTotalSelfNs) / opTotal;
         o.deviceOpPercent = 100.0 * double(ops.deviceTotalSelfNs) / opTotal;
@@ -288,8 +288,8 @@ Overview computeOverview(const ClassifiedTrace& ct) {
             addSat(isSixteenBitKernel(fullNameOf(t, {ti, i})) ? k16 : k32, c.duration[i]);
         }
     }
-    if (k16 + k32 > 0) {
-        o.compute16Percent = 100.0 * double(k16) / double(k16 + k32);
+    if (double(k16) + double(k32) > 0) {
+        o.compute16Percent = 100.0 * double(k16) / (double(k16) + double(k32));
         o.compute32Percent = 100.0 - o.compute16Percent;
     }
 
