@@ -5,6 +5,8 @@
 // BUILD/peers-venv; TRACESCOPE_PEERS_PYTHON overrides the interpreter); without it the test
 // exits 77, which CTest reports as skipped; under CI=true it fails instead, since CI must
 // make that environment (as the other peer tests do).
+#include "jax_server_process.h"
+
 #include "model/capture/capture_session.h"
 #include "model/import/import.h"
 
@@ -12,47 +14,11 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
-#include <cstdlib>
 #include <thread>
 
 using namespace tracescope;
 using namespace tracescope::capture;
-
-namespace {
-
-constexpr int kSkip = 77;
-
-QString peersPython() {
-    const char* env = std::getenv("TRACESCOPE_PEERS_PYTHON");
-    return QString::fromLocal8Bit(env && *env ? env : TRACESCOPE_PEERS_PYTHON);
-}
-
-bool pythonHasJax(const QString& python) {
-    if (!QFileInfo(python).isExecutable()) return false;
-    QProcess p;
-    p.start(python, {"-c", "import jax"});
-    return p.waitForFinished(60000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
-}
-
-int freePort() {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof addr;
-    int port = 0;
-    if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
-        ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0)
-        port = ntohs(addr.sin_port);
-    ::close(fd);
-    return port;
-}
-
-}  // namespace
+using namespace tracescope::capture::testing;
 
 class CaptureJaxTest : public QObject {
     Q_OBJECT
@@ -71,18 +37,9 @@ private slots:
     void initTestCase() {
         port_ = freePort();
         QVERIFY(port_ > 0);
-        server_.setProcessChannelMode(QProcess::MergedChannels);
-        server_.start(peersPython(), {QStringLiteral(TRACESCOPE_SOURCE_DIR "/tests/capture/jax_profiler_server.py"),
-                                      QString::number(port_), "120"});
-        QVERIFY(server_.waitForStarted());
         QByteArray output;
-        QElapsedTimer wait;
-        wait.start();
-        while (!output.contains("READY") && wait.elapsed() < 90000 && server_.state() == QProcess::Running) {
-            server_.waitForReadyRead(1000);
-            output += server_.readAll();
-        }
-        QVERIFY2(output.contains("READY"), output.constData());
+        const bool ready = startJaxServer(server_, port_, 120, output);
+        QVERIFY2(ready, output.constData());
     }
 
     void cleanupTestCase() {
@@ -144,12 +101,7 @@ private slots:
 };
 
 int main(int argc, char** argv) {
-    if (!pythonHasJax(peersPython())) {
-        const bool ci = qEnvironmentVariable("CI") == QLatin1String("true");
-        std::fprintf(stderr, "%s: no Python with JAX at %s (run tests/peers/setup.sh BUILD, or set "
-                             "TRACESCOPE_PEERS_PYTHON)\n", ci ? "FAIL (CI=true)" : "skipped", qPrintable(peersPython()));
-        return ci ? 1 : kSkip;
-    }
+    if (const int skip = skipWithoutJax()) return skip;
     CaptureJaxTest test;
     return QTest::qExec(&test, argc, argv);
 }
