@@ -59,20 +59,21 @@ int64_t deviceOrdinalOf(const std::string& id) {
     return n;
 }
 
-// The process of GPU `ordinal`: "/device:GPU:N" (XSpace) or "GPU N" (Kineto), as a whole name part.
+// The process of GPU `ordinal`: "/device:GPU:N" (XSpace) or "GPU N" (Kineto, in the name or the
+// process labels), as a whole part of it.
 ProcessIndex gpuProcess(const Trace& trace, int64_t ordinal) {
     if (ordinal < 0) return kNoIndex;
     const std::string n = std::to_string(ordinal);
     for (ProcessIndex p = 0; p < trace.processes.size(); ++p) {
         const Process& proc = trace.processes[p];
         if (proc.kind != ProcessKind::Device) continue;
-        const std::string& name = proc.name;
-        for (const std::string& pattern : {"/device:GPU:" + n, "GPU " + n}) {
-            const size_t at = name.find(pattern);
-            if (at == std::string::npos) continue;
-            const size_t after = at + pattern.size();
-            if (after == name.size() || !std::isdigit(static_cast<unsigned char>(name[after]))) return p;
-        }
+        for (const std::string* text : {&proc.name, &proc.labels})  // Kineto: labels "GPU 0"
+            for (const std::string& pattern : {"/device:GPU:" + n, "GPU " + n}) {
+                const size_t at = text->find(pattern);
+                if (at == std::string::npos) continue;
+                const size_t after = at + pattern.size();
+                if (after == text->size() || !std::isdigit(static_cast<unsigned char>((*text)[after]))) return p;
+            }
     }
     return kNoIndex;
 }
@@ -126,7 +127,8 @@ struct Builder {
         findPeak(p);
         matchAndBreakDown(p);
         if (p.source == MemorySource::Counter)
-            p.notes.push_back("from an allocator counter: allocations and deallocations are its rises and falls");
+            p.notes.push_back("from an allocator counter: allocations and deallocations are its rises and falls; "
+                              "it names no ops, so there is no breakdown and no leak hints");
         return p;
     }
 
@@ -296,10 +298,11 @@ MemoryProfileResult computeMemoryProfile(const Trace& trace) {
     std::vector<RawMemoryId> raw = memory_detail::collectMemoryEvents(trace);
     if (raw.empty()) {
         res.howToRecord =
-            "This trace has no memory events. PyTorch: record with "
-            "torch.profiler.profile(profile_memory=True) (the [memory] events). TensorFlow / JAX: the "
-            "GPU/TPU allocator records MemoryAllocation events at host_tracer_level 2 or higher; "
-            "CPU-only runs have none. TF1: RunSoftMetadata with trace_level FULL_TRACE records allocator memory.";
+            "This trace has no memory events.\n"
+            "PyTorch: record with torch.profiler.profile(profile_memory=True) (the [memory] events).\n"
+            "TensorFlow / JAX: the GPU/TPU allocator records MemoryAllocation events at host_tracer_level 2 "
+            "or higher; CPU-only runs have none.\n"
+            "TF1: RunMetadata from a FULL_TRACE run records allocator memory.";
         return res;
     }
     const StepsResult steps = findSteps(trace);
