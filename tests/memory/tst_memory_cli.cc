@@ -126,6 +126,24 @@ private slots:
         QCOMPARE(cli({"memory", cut, "--json", "--strict"}).rc, 3);
     }
 
+    // `tracks` lists the timeline's derived memory tracks, marked as derived, after the file's own.
+    void tracksListsDerivedMemoryTracks() {
+        const Run r = cli({"tracks", shared("gpu/torch_mlp_memory_h100.json"), "--json"});
+        QCOMPARE(r.rc, 0);
+        const json j = json::parse(r.out.toStdString());
+        std::vector<std::string> derived;
+        bool seenDerived = false;
+        for (const auto& row : j["rows"]) {
+            const bool d = row["derived"].get<bool>();
+            QVERIFY(!seenDerived || d);  // derived rows come last
+            seenDerived |= d;
+            if (d) derived.push_back(row["track"].get<std::string>());
+        }
+        QCOMPARE(derived.size(), size_t(4));
+        QCOMPARE(derived[2], std::string("Memory cuda:0: allocated"));
+        QCOMPARE(derived[3], std::string("Memory cuda:0: reserved"));
+    }
+
     void usage() { QCOMPARE(cli({"memory"}).rc, 2); }
 };
 
