@@ -52,7 +52,7 @@ int runTracks(const Args& args) {
                             trackEventCount(tr), false});
         }
     static const Process none{};
-    for (const DerivedCounterTrack& d : memoryCounterTracks(computeMemoryProfile(*trace)))
+    for (const DerivedCounterTrack& d : memoryCounterTracks(computeMemoryProfile(*trace, /*findStepsToo=*/false)))
         rows.push_back({d.process < trace->processes.size() ? &trace->processes[d.process] : &none, d.name, 0,
                         "counter", false, d.series.size(), true});
     if (hasFlag(args, "--json")) {

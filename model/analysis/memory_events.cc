@@ -54,11 +54,24 @@ struct Keys {
     bool any() const { return alloc != kNoIndex || dealloc != kNoIndex || kineto != kNoIndex; }
 };
 
+// A double as int64, saturated (NaN -> 0): hostile files carry any number.
+int64_t saturatedInt(double d) {
+    if (!(d == d)) return 0;
+    if (d >= 9.2e18) return INT64_MAX;
+    if (d <= -9.2e18) return INT64_MIN;
+    return int64_t(d);
+}
+
 int64_t intOf(const ArgValue& v) {
     int64_t x = 0;
     if (v.toInt64(x)) return x;
-    if (v.type == ArgValue::Type::UInt) return int64_t(v.u);  // beyond int64: keep the bits
-    return int64_t(v.toDouble());
+    if (v.type == ArgValue::Type::UInt) return INT64_MAX;  // beyond int64
+    return saturatedInt(v.toDouble());
+}
+
+float fractionOf(const ArgValue& v) {
+    const double d = v.toDouble();
+    return d >= 0 && d <= 1 ? float(d) : d > 1 && d <= 100 ? float(d / 100) : -1.0f;
 }
 
 uint64_t addressOf(const ArgValue& v) {
@@ -159,7 +172,7 @@ private:
                     else if (k == keys_.bytesReserved) s.stackBytes = intOf(a.value);
                     else if (k == keys_.bytesAllocated) s.heapBytes = intOf(a.value), haveAllocated = true;
                     else if (k == keys_.bytesAvailable) s.freeBytes = intOf(a.value);
-                    else if (k == keys_.fragmentation) s.fragmentation = float(a.value.toDouble());
+                    else if (k == keys_.fragmentation) s.fragmentation = fractionOf(a.value);
                     else if (k == keys_.peakInUse) lifetimePeak_ = std::max(lifetimePeak_, intOf(a.value));
                     else if (k == keys_.requested) s.requestedBytes = intOf(a.value);
                     else if (k == keys_.allocation) s.allocationBytes = intOf(a.value);
@@ -185,7 +198,7 @@ private:
             } else {
                 s.kind = kinetoBytes >= 0 ? MemoryEventKind::Allocation : MemoryEventKind::Deallocation;
                 s.allocationBytes = kinetoBytes >= 0 ? kinetoBytes : (kinetoBytes == INT64_MIN ? INT64_MAX : -kinetoBytes);
-                s.heapBytes = haveTotal ? s.heapBytes : kinetoBytes;  // bytes-only: a delta until summed
+                if (!haveTotal) s.heapBytes = 0;  // bytes-only: summed from the sizes later
                 source = haveTotal ? MemorySource::Kineto : MemorySource::KinetoBytesOnly;
                 idName = kinetoMemoryId(deviceType, deviceId);
             }
@@ -222,13 +235,13 @@ private:
         for (size_t i = 0; i < c.size(); ++i) {
             MemorySnapshot s;
             s.time = c.time[i];
-            s.heapBytes = int64_t(c.value[i]);
-            const int64_t before = i ? int64_t(c.value[i - 1]) : 0;
-            const int64_t delta = s.heapBytes - before;
+            s.heapBytes = saturatedInt(c.value[i]);
+            int64_t delta = s.heapBytes;
+            subSat(delta, i ? saturatedInt(c.value[i - 1]) : 0);
             s.kind = i == 0 && delta == 0 ? MemoryEventKind::Sample
                      : delta >= 0         ? MemoryEventKind::Allocation
                                           : MemoryEventKind::Deallocation;
-            s.allocationBytes = delta >= 0 ? delta : -delta;
+            s.allocationBytes = delta >= 0 ? delta : delta == INT64_MIN ? INT64_MAX : -delta;
             s.track = ti;
             s.index = uint32_t(i);
             id.events.push_back(s);

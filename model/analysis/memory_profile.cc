@@ -137,11 +137,12 @@ struct Builder {
     static void sumBytes(MemoryIdProfile& p) {
         int64_t sum = 0, low = 0;
         for (MemorySnapshot& s : p.timeline) {
-            addSat(sum, s.heapBytes);
+            if (s.kind == MemoryEventKind::Allocation) addSat(sum, s.allocationBytes);
+            else subSat(sum, s.allocationBytes);
             s.heapBytes = sum;
             low = std::min(low, sum);
         }
-        for (MemorySnapshot& s : p.timeline) s.heapBytes -= low;
+        for (MemorySnapshot& s : p.timeline) subSat(s.heapBytes, low);
         std::string note = "the trace records no Total Allocated: memory in use is the running sum of Bytes since the profile began";
         if (low < 0) note += ", lifted by the " + std::to_string(-low) + " bytes freed but not allocated inside it";
         p.notes.push_back(note);
@@ -165,7 +166,9 @@ struct Builder {
         if (s.step >= 0) p.peakStep = s.step;
         if (p.hasFree && s.freeBytes >= 0) {
             p.freeAtPeak = s.freeBytes;
-            p.capacityBytes = s.stackBytes + s.heapBytes + s.freeBytes;
+            int64_t capacity = s.inUseBytes();
+            addSat(capacity, s.freeBytes);
+            p.capacityBytes = capacity;
         }
         if (s.fragmentation >= 0) p.fragmentationAtPeak = s.fragmentation;
     }
@@ -235,7 +238,8 @@ struct Builder {
             ++r.occurrences;
             addSat(attributed, s.allocationBytes);
         }
-        const int64_t unattributed = p.heapAtPeak - attributed;
+        int64_t unattributed = p.heapAtPeak;
+        subSat(unattributed, attributed);
         if (unattributed > 0) {
             MemoryBreakdownRow r;
             r.op = hasAddresses ? "(allocated before the profile)" : "(not attributed: the trace records no addresses)";
@@ -293,7 +297,7 @@ struct Builder {
 
 }  // namespace
 
-MemoryProfileResult computeMemoryProfile(const Trace& trace) {
+MemoryProfileResult computeMemoryProfile(const Trace& trace, bool findStepsToo) {
     MemoryProfileResult res;
     std::vector<RawMemoryId> raw = memory_detail::collectMemoryEvents(trace);
     if (raw.empty()) {
@@ -305,7 +309,7 @@ MemoryProfileResult computeMemoryProfile(const Trace& trace) {
             "TF1: RunMetadata from a FULL_TRACE run records allocator memory.";
         return res;
     }
-    const StepsResult steps = findSteps(trace);
+    const StepsResult steps = findStepsToo ? findSteps(trace) : StepsResult{};
     res.stepCount = steps.steps.size();
     Builder b{trace, steps.steps};
     for (RawMemoryId& r : raw) res.ids.push_back(b.build(r));

@@ -49,7 +49,11 @@ struct MemorySnapshot {
     uint32_t index = kNoIndex;
     uint32_t partner = kNoIndex;  // timeline index of the matching deallocation / allocation
 
-    int64_t inUseBytes() const { return heapBytes + stackBytes; }
+    int64_t inUseBytes() const {
+        int64_t v = heapBytes;
+        addSat(v, stackBytes);
+        return v;
+    }
 };
 
 // Active allocations at the peak, grouped by (op, region type, data type, shape).
@@ -110,7 +114,9 @@ struct MemoryProfileResult {
     std::string howToRecord;
 };
 
-MemoryProfileResult computeMemoryProfile(const Trace& trace);
+// `findStepsToo`: assign events to steps (for peak_step and the leak hints). Finding steps
+// classifies the whole trace; the timeline's memory tracks do without.
+MemoryProfileResult computeMemoryProfile(const Trace& trace, bool findStepsToo = true);
 
 // Index of the last snapshot at or before `time` (0 when all are later); timeline non-empty.
 size_t memorySnapshotAt(const MemoryIdProfile& profile, TimeNs time);
