@@ -11,6 +11,7 @@
 #include "views/memory/memory_profile_view.h"
 #include "views/tables/table_page.h"
 #include "views/timeline/timeline_index.h"
+#include "views/timeline/timeline_view.h"
 #include "views/trace_selection.h"
 
 #include <QChart>
@@ -129,6 +130,39 @@ private slots:
         const MemoryIdProfile& cuda = index->memory->ids[1];
         QCOMPARE(cuda.memoryId, std::string("cuda:0"));
         QCOMPARE(index->derivedRanges[2].globalMax(), double(cuda.peakBytes));
+    }
+
+    // Clicking the cuda:0 memory track at the peak's time sends that event (for Details).
+    void clickOnDerivedTrackShowsTheEvent() {
+        auto trace = load("gpu/torch_mlp_memory_h100.json");
+        QVERIFY(trace);
+        TimelineView view;
+        view.resize(1400, 900);
+        view.show();
+        view.setTrace(trace);
+        view.waitUntilReady();
+        TimelineController& c = view.canvas()->controller();
+        const TimelineIndex* index = c.index();
+        QVERIFY(index && index->memory);
+        const MemoryIdProfile& cuda = index->memory->ids[1];
+        const LayoutRow* target = nullptr;
+        for (const LayoutRow& row : c.layout().rows())
+            if (row.kind == LayoutRow::Kind::Derived && index->derived[row.track].name == "Memory cuda:0: allocated")
+                target = &row;
+        QVERIFY(target);
+        c.setVisibleRange(double(cuda.peakTimeNs) - 1000, double(cuda.peakTimeNs) + 1000);  // 2 ns per px
+        c.setScrollY(std::max(0, target->y - 20));
+        const QPoint p(c.headerWidth() + int(std::lround(c.axis().x(double(cuda.peakTimeNs)))) + 1,
+                       c.contentTop() + target->y + target->height / 2 - c.scrollY());
+        QSignalSpy clicked(&c, &TimelineController::derivedPointClicked);
+        QSignalSpy shown(&view, &TimelineView::memoryPointSelected);
+        c.press(p, Qt::LeftButton, {});
+        c.release(p, Qt::LeftButton);
+        QCOMPARE(clicked.size(), 1);
+        QVERIFY(std::abs(clicked[0][1].toLongLong() - cuda.peakTimeNs) <= 4);
+        QCOMPARE(shown.size(), 1);
+        const QString html = shown[0][0].toString();
+        QVERIFY2(html.contains(QStringLiteral("Memory in use: 467 MiB")), qPrintable(html));
     }
 };
 
