@@ -238,9 +238,9 @@ private:
             s.heapBytes = saturatedInt(c.value[i]);
             int64_t delta = s.heapBytes;
             subSat(delta, i ? saturatedInt(c.value[i - 1]) : 0);
-            s.kind = i == 0 && delta == 0 ? MemoryEventKind::Sample
-                     : delta >= 0         ? MemoryEventKind::Allocation
-                                          : MemoryEventKind::Deallocation;
+            s.kind = delta == 0 ? MemoryEventKind::Sample
+                     : delta > 0 ? MemoryEventKind::Allocation
+                                 : MemoryEventKind::Deallocation;
             s.allocationBytes = delta >= 0 ? delta : delta == INT64_MIN ? INT64_MAX : -delta;
             s.track = ti;
             s.index = uint32_t(i);

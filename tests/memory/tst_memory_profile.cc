@@ -292,6 +292,32 @@ private slots:
         QVERIFY(res.howToRecord.find("profile_memory=True") != std::string::npos);
     }
 
+    // Chrome JSON counters named like memory: samples 0, 100, 100, 50 at t = 0, 10, 20, 30 ->
+    // one rise (allocation), one fall, a repeat that is neither; peak 100, tied at 10 and 20:
+    // the later. A counter not named like memory ("cpu load") is not a memory id.
+    void chromeMemoryCounter() {
+        TraceBuilder b("chrome-json");
+        const auto p = b.addProcess(ProcessKind::Host, 1, "browser");
+        const auto mem = b.addTrack(p, TrackKind::Counter, "GpuMemoryUsage value", 1);
+        const auto load = b.addTrack(p, TrackKind::Counter, "cpu load", 2);
+        const double values[] = {0, 100, 100, 50};
+        for (int i = 0; i < 4; ++i) {
+            b.addCounterSample(mem, i * 10, values[i]);
+            b.addCounterSample(load, i * 10, 1000.0 * i);
+        }
+        auto trace = b.finish();
+        const MemoryProfileResult res = computeMemoryProfile(*trace);
+        QCOMPARE(res.ids.size(), size_t(1));
+        const MemoryIdProfile& m = res.ids[0];
+        QCOMPARE(m.memoryId, std::string("GpuMemoryUsage value"));
+        QCOMPARE(m.source, MemorySource::Counter);
+        QCOMPARE(m.allocations, uint64_t(1));
+        QCOMPARE(m.deallocations, uint64_t(1));
+        QCOMPARE(m.peakBytes, int64_t(100));
+        QCOMPARE(m.peakTimeNs, TimeNs(20));
+        QVERIFY(m.breakdown.empty());
+    }
+
     // TF1 RunMetadata: the hand-wired file has GPU_1_bfc records +4096 then -4096
     // (tests/tools/make_handwired_run_metadata.py).
     void runMetadataAllocator() {
