@@ -78,6 +78,12 @@ MemoryProfileView::MemoryProfileView(QWidget* parent) : AnalysisView(parent) {
     showFree_->setToolTip(tr("Stack free memory on top of the memory in use (up to the allocator's capacity)"));
     top->addWidget(showFree_);
     top->addStretch(1);
+    // How to use the chart (a tooltip on it would fight its hover popup).
+    auto* hint = new QLabel(tr("Chart: drag or wheel to zoom · double-click to show all · click to see that moment "
+                               "in the timeline"),
+                            content);
+    hint->setForegroundRole(QPalette::PlaceholderText);
+    top->addWidget(hint);
     layout->addLayout(top);
     layout->addWidget(partialTraceNote());
 
@@ -101,8 +107,6 @@ MemoryProfileView::MemoryProfileView(QWidget* parent) : AnalysisView(parent) {
     left->addStretch(1);
     upperLayout->addLayout(left);
     chart_ = new MemoryChart(upper);
-    chart_->setToolTip(tr("Drag to zoom into a time range, wheel to zoom, double-click or right-click to show all; "
-                          "click to show that moment in the timeline"));
     chart_->setHoverText([this](size_t s) { return snapshotText(s); });
     upperLayout->addWidget(chart_, 1);
     split->addWidget(upper);
