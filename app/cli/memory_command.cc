@@ -48,8 +48,9 @@ nlohmann::json profileJson(const MemoryIdProfile& p) {
                         {"heap_bytes_at_peak", p.heapAtPeak},
                         {"free_bytes_at_peak", orNull(p.freeAtPeak)},
                         {"fragmentation_at_peak", orNull(p.fragmentationAtPeak)},
-                        {"alive_at_end", p.aliveAtEnd},
-                        {"alive_at_end_bytes", p.aliveAtEndBytes},
+                        {"addresses", p.hasAddresses},
+                        {"alive_at_end", p.hasAddresses ? nlohmann::json(p.aliveAtEnd) : nlohmann::json(nullptr)},
+                        {"alive_at_end_bytes", p.hasAddresses ? nlohmann::json(p.aliveAtEndBytes) : nlohmann::json(nullptr)},
                         {"notes", p.notes}};
     if (p.lifetimePeakBytes) j["lifetime_peak_bytes"] = *p.lifetimePeakBytes;
     nlohmann::json rows = nlohmann::json::array();

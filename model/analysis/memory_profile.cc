@@ -218,6 +218,7 @@ struct Builder {
                 for (const auto& [addr, idx] : live) liveAtPeak.push_back(idx);
             }
         }
+        p.hasAddresses = hasAddresses;
         breakdown(p, liveAtPeak, hasAddresses);
         if (!hasAddresses) p.notes.push_back("the trace records no allocation addresses: allocations cannot be matched to "
                                              "their deallocations, so there is no breakdown by op and no leak hints");

@@ -98,6 +98,9 @@ struct MemoryIdProfile {
     std::optional<int64_t> freeAtPeak;
     std::optional<double> fragmentationAtPeak;  // 0..1
     bool hasStack = false, hasFree = false, hasFragmentation = false, hasReserved = false;
+    // Events carry addresses, so allocations are matched to deallocations (the breakdown,
+    // alive-at-end and leak hints need them).
+    bool hasAddresses = false;
 
     std::vector<MemorySnapshot> timeline;     // every event, sorted by time (stable)
     std::vector<MemoryBreakdownRow> breakdown;  // by allocation bytes, descending

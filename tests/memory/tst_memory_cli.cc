@@ -102,6 +102,23 @@ private slots:
         QCOMPARE(maxHeap, ref["cuda:1"]["peak_bytes"].get<int64_t>());
     }
 
+    // Old Kineto: only Bytes, no Addr: no matching, so alive-at-end is unknown (null), and the
+    // breakdown is one unattributed row holding the whole peak.
+    void kinetoWithoutAddresses() {
+        const Run r = cli({"memory", shared("public/kineto/worker0.1623143089861.pt.trace.json.gz"), "--json"});
+        QCOMPARE(r.rc, 0);
+        const json j = json::parse(r.out.toStdString());
+        const json ref = reference("worker0.1623143089861.pt.trace.json.gz");
+        for (const auto& m : j["memory_ids"]) {
+            QCOMPARE(m["source"].get<std::string>(), std::string("kineto-bytes-only"));
+            QVERIFY(!m["addresses"].get<bool>());
+            QVERIFY(m["alive_at_end"].is_null());
+            QCOMPARE(m["peak_bytes"].get<int64_t>(), ref[m["memory_id"].get<std::string>()]["peak_bytes"].get<int64_t>());
+            QCOMPARE(m["breakdown"].size(), size_t(1));
+            QCOMPARE(m["breakdown"][0]["allocation_bytes"].get<int64_t>(), m["peak_bytes"].get<int64_t>());
+        }
+    }
+
     void breakdownCsv() {
         const Run r = cli({"memory", shared("public/tfprofiler/34.83.195.179_6003.xplane.pb"), "--csv", "--breakdown"});
         QCOMPARE(r.rc, 0);

@@ -122,7 +122,7 @@ private slots:
         QVERIFY(m.fragmentationAtPeak && std::abs(*m.fragmentationAtPeak - 0.5) < 1e-6);
         QCOMPARE(m.lifetimePeakBytes, std::optional<int64_t>(5000));
         QVERIFY(!m.peakReservedBytes);
-        QVERIFY(m.hasStack && m.hasFree && m.hasFragmentation && !m.hasReserved);
+        QVERIFY(m.hasStack && m.hasFree && m.hasFragmentation && !m.hasReserved && m.hasAddresses);
         QCOMPARE(m.timeline.size(), size_t(5));
         QCOMPARE(m.timeline[1].inUseBytes(), int64_t(350));
         // Breakdown: MatMul 300 B (2 x), Relu 400 B; sorted by bytes.

@@ -209,7 +209,8 @@ void MemoryProfileView::showMemoryId(int) {
     if (p->freeAtPeak) s += row(tr("&nbsp;&nbsp;free memory"), formatBytes(*p->freeAtPeak));
     if (p->fragmentationAtPeak) s += row(tr("&nbsp;&nbsp;fragmentation"), formatPercent(100.0 * *p->fragmentationAtPeak));
     if (p->peakReservedBytes) s += row(tr("Peak reserved"), formatBytes(*p->peakReservedBytes));
-    s += row(tr("Alive at the end"), tr("%1 (%2)").arg(formatBytes(p->aliveAtEndBytes), formatCount(qint64(p->aliveAtEnd))));
+    if (p->hasAddresses)
+        s += row(tr("Alive at the end"), tr("%1 (%2)").arg(formatBytes(p->aliveAtEndBytes), formatCount(qint64(p->aliveAtEnd))));
     s += QStringLiteral("</table>");
     summary_->setText(s);
     QStringList notes;
