@@ -1,5 +1,6 @@
 #include "views/view_catalog.h"
 
+#include "views/memory/memory_profile_view.h"
 #include "views/overview/overview_view.h"
 #include "views/pipeline/input_pipeline_view.h"
 #include "views/tables/kernel_stats_view.h"
@@ -16,6 +17,8 @@ std::vector<ViewFactory> analysisViewFactories() {
          [](QWidget* p) -> TraceView* { return new KernelStatsView(p); }},
         {QStringLiteral("input-pipeline"), QObject::tr("Input Pipeline"),
          [](QWidget* p) -> TraceView* { return new InputPipelineView(p); }},
+        {QStringLiteral("memory"), QObject::tr("Memory Profile"),
+         [](QWidget* p) -> TraceView* { return new MemoryProfileView(p); }},
         {QStringLiteral("scopes"), QObject::tr("Scopes"), [](QWidget* p) -> TraceView* { return new ScopeTreeView(p); }},
     };
 }

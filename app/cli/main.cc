@@ -60,6 +60,9 @@ void usage() {
                  "  scopes FILE [--json] [--depth N]  op time by name scope, op-type view\n"
                  "  torch-ops FILE [--csv|--json] [--group-by-shape] [--group-by-stack N] [--sort KEY] [--names short|full]\n"
                  "                              PyTorch's key_averages() table (Self CPU, Self CUDA, calls)\n"
+                 "  memory FILE [--json|--csv [--breakdown]] [--timeline-csv OUT.csv]\n"
+                 "                              memory profile per allocator/device: peaks, breakdown at the peak,\n"
+                 "                              leak hints; --timeline-csv writes every allocation/deallocation\n"
                  "  convert FILE --to chrome-json OUT.json[.gz]\n"
                  "                              write the trace as Chrome trace JSON (gzip for .gz)\n"
                  "  capture ADDR[,ADDR...] --duration-ms N --logdir DIR [--retries N] [--host-level N]\n"
@@ -89,6 +92,7 @@ int main(int argc, char** argv) {
         {"convert", runConvert},
         {"capture", runCapture},
         {"tracks", runTracks},
+        {"memory", runMemory},
     };
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
         usage();

@@ -82,6 +82,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setCentralWidget(central);
     // Selecting or highlighting from another tab brings the timeline forward.
     connect(selection_, &TraceSelection::slicesHighlighted, this, [this] { tabs_->setCurrentWidget(timeline_); });
+    // A moment picked on another page (the memory chart): the timeline centres on it, keeping
+    // its zoom unless it shows everything, and marks it with a range selection.
+    connect(selection_, &TraceSelection::timeRequested, this, [this](qint64 t) {
+        const Trace* trace = timeline_->canvas()->trace();
+        if (!trace) return;
+        tabs_->setCurrentWidget(timeline_);
+        TimelineCanvas* c = timeline_->canvas();
+        double width = c->visibleEnd() - c->visibleBegin();
+        if (width >= 0.5 * double(trace->spanNs())) width = std::max(1000.0, double(trace->spanNs()) / 20.0);
+        c->setVisibleRange(double(t) - width / 2, double(t) + width / 2);
+        c->setRangeSelection(t, t + 1);
+    });
 
     details_ = new DetailsPanel(this);
     details_->setSelection(selection_);
@@ -99,6 +111,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         } else {
             resizeDocks({detailsDock_}, {std::max(detailsExpandedHeight_, 180)}, Qt::Vertical);
         }
+    });
+    connect(timeline_, &TimelineView::memoryPointSelected, this, [this](const QString& html) {
+        details_->showText(html);
+        detailsDock_->show();
     });
     connect(timeline_, &TimelineView::rangeSelected, this, [this](qint64 b, qint64 e) {
         details_->showRange(b, e);

@@ -34,14 +34,30 @@ void TrackLayout::build(const Trace& trace, const TrackLayoutOptions& options, c
     trackRow_.assign(trace.tracks.size(), -1);
     processRow_.assign(trace.processes.size(), -1);
     int y = 0;
-    for (OrderedProcess op : defaultTrackOrder(trace)) {
+    // Derived tracks by process, kept only where they match the name filter.
+    std::vector<std::vector<uint32_t>> derivedOf(trace.processes.size());
+    for (uint32_t d = 0; d < options.derived.size(); ++d) {
+        const auto& dt = options.derived[d];
+        if (dt.process >= trace.processes.size()) continue;
+        if (!containsNoCase(trace.processes[dt.process].name, options.nameFilter) &&
+            !containsNoCase(dt.name, options.nameFilter))
+            continue;
+        derivedOf[dt.process].push_back(d);
+    }
+    std::vector<OrderedProcess> order = defaultTrackOrder(trace);
+    // A process with only derived tracks (no events of its own) is shown for them.
+    std::vector<uint8_t> listed(trace.processes.size(), 0);
+    for (const OrderedProcess& op : order) listed[op.process] = 1;
+    for (ProcessIndex p = 0; p < trace.processes.size(); ++p)
+        if (!listed[p] && !derivedOf[p].empty()) order.push_back({p, {}});
+    for (OrderedProcess op : order) {
         const ProcessIndex p = op.process;
         const bool processMatches = containsNoCase(trace.processes[p].name, options.nameFilter);
         std::erase_if(op.tracks, [&](TrackIndex t) {
             if (t < options.hiddenTracks.size() && options.hiddenTracks[t]) return true;
             return !processMatches && !containsNoCase(trace.tracks[t].name, options.nameFilter);
         });
-        if (op.tracks.empty()) continue;
+        if (op.tracks.empty() && derivedOf[p].empty()) continue;
         processRow_[p] = int(rows_.size());
         rows_.push_back({LayoutRow::Kind::Process, p, kNoIndex, y, m.processHeader, 0});
         y += m.processHeader;
@@ -63,6 +79,10 @@ void TrackLayout::build(const Trace& trace, const TrackLayoutOptions& options, c
             trackRow_[t] = int(rows_.size());
             rows_.push_back(row);
             y += row.height;
+        }
+        for (uint32_t d : derivedOf[p]) {
+            rows_.push_back({LayoutRow::Kind::Derived, p, d, y, m.counterTrack, 0});
+            y += m.counterTrack;
         }
     }
     height_ = y;

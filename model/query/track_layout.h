@@ -1,7 +1,8 @@
 // Vertical layout of the timeline: a header row per process, then its tracks,
 // in the default order (track_order.h: the file's sort indices, else the
 // producer's convention; empty processes and tracks left out). Collapsed
-// processes show only their header.
+// processes show only their header. Derived tracks (counters an analysis computed, such
+// as memory in use; model/analysis/memory_tracks.h) follow their process's own tracks.
 #pragma once
 
 #include "model/trace/trace.h"
@@ -12,10 +13,10 @@
 namespace tracescope {
 
 struct LayoutRow {
-    enum class Kind : uint8_t { Process, Track };
+    enum class Kind : uint8_t { Process, Track, Derived };
     Kind kind = Kind::Track;
     ProcessIndex process = kNoIndex;
-    TrackIndex track = kNoIndex;
+    TrackIndex track = kNoIndex;  // Derived rows: the index into TrackLayoutOptions::derived
     int y = 0;       // top, in content coordinates (0 = first row under the ruler)
     int height = 0;
     uint32_t depths = 0;  // slice rows drawn (Track rows)
@@ -37,6 +38,12 @@ struct TrackLayoutOptions {
     std::vector<uint8_t> hiddenTracks;  // per track: not shown
     // Only tracks whose name, or whose process's name, contains this (case-insensitive); "" = all.
     std::string nameFilter;
+    // Derived counter tracks shown under their process (not part of the Trace).
+    struct DerivedTrack {
+        ProcessIndex process = kNoIndex;
+        std::string name;
+    };
+    std::vector<DerivedTrack> derived;
 };
 
 class TrackLayout {

@@ -59,6 +59,16 @@ private slots:
         QCOMPARE(img.size(), QSize(640, 480));
     }
 
+    // --view memory renders the Memory Profile page (a PyTorch trace with [memory] events).
+    void memoryScreenshot() {
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("memory.png"));
+        const Run r = runHeadless({"--screenshot", png, "--size", "1200x800", "--view", "memory",
+                                   QStringLiteral(TRACESCOPE_SHARED_DIR "/testdata/gpu/torch_mlp_memory_h100.json")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(QImage(png).size(), QSize(1200, 800));
+    }
+
     // --dialog capture renders the Capture Profile dialog alone; an unknown dialog is refused.
     void dialogScreenshot() {
         QTemporaryDir dir;
