@@ -18,6 +18,7 @@ int runTorchOps(const Args& args);
 int runConvert(const Args& args);
 int runCapture(const Args& args);
 int runTracks(const Args& args);
+int runTfData(const Args& args);
 
 // Helpers shared by commands.
 bool hasFlag(const Args& args, const std::string& flag);
