@@ -2,6 +2,7 @@
 
 #include "views/overview/overview_view.h"
 #include "views/pipeline/input_pipeline_view.h"
+#include "views/pipeline/tf_data_view.h"
 #include "views/tables/kernel_stats_view.h"
 #include "views/tables/op_stats_view.h"
 #include "views/tables/scope_tree_view.h"
@@ -16,6 +17,7 @@ std::vector<ViewFactory> analysisViewFactories() {
          [](QWidget* p) -> TraceView* { return new KernelStatsView(p); }},
         {QStringLiteral("input-pipeline"), QObject::tr("Input Pipeline"),
          [](QWidget* p) -> TraceView* { return new InputPipelineView(p); }},
+        {QStringLiteral("tf-data"), QObject::tr("tf.data"), [](QWidget* p) -> TraceView* { return new TfDataView(p); }},
         {QStringLiteral("scopes"), QObject::tr("Scopes"), [](QWidget* p) -> TraceView* { return new ScopeTreeView(p); }},
     };
 }

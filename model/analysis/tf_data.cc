@@ -45,6 +45,16 @@ std::string_view lastComponent(std::string_view longName) {
     return p == std::string_view::npos ? longName : longName.substr(p + 2);
 }
 
+// "...::Interleave[1]::TFRecord" -> "TFRecord [1]": tells apart the iterators of an interleave's inputs.
+std::string labelOf(std::string_view longName) {
+    const std::string name(lastComponent(longName));
+    const size_t p = longName.rfind("::");
+    if (p == std::string_view::npos || p == 0 || longName[p - 1] != ']') return name;
+    const size_t open = longName.rfind('[', p - 1);
+    if (open == std::string_view::npos) return name;
+    return name + " " + std::string(longName.substr(open, p - open));
+}
+
 // A root iterator's long name has exactly two components.
 bool isRootName(std::string_view longName) {
     return startsWith(longName, kIteratorPrefix) &&
@@ -319,11 +329,13 @@ std::string tfDataSuggestion(std::string_view iteratorName) {
 }
 
 std::string tfDataNothingRecordedText() {
-    return "No tf.data activity in this trace. The analysis needs tf.data's iterator events (Iterator::...), "
-           "which TensorFlow records with the host tracer at level 2 or more: "
-           "tf.profiler.experimental.start(logdir, options=tf.profiler.experimental.ProfilerOptions("
-           "host_tracer_level=2)) while the program iterates the dataset, or a capture with host tracer level 2. "
-           "Capture for long enough to see several steps.";
+    return "No tf.data activity in this trace.\n\n"
+           "This page needs tf.data's iterator events (Iterator::...), which TensorFlow records with its host\n"
+           "tracer at level 2 or more. Profile the steps that read the dataset with\n"
+           "    tf.profiler.experimental.start(logdir,\n"
+           "        options=tf.profiler.experimental.ProfilerOptions(host_tracer_level=2))\n"
+           "or capture from the program's profiler server with host tracer level 2,\n"
+           "for long enough to see several steps.";
 }
 
 TfDataResult computeTfData(const Trace& trace) { return computeTfData(classifyTrace(trace)); }
@@ -421,6 +433,7 @@ TfDataResult computeTfData(const ClassifiedTrace& ct) {
                 it.parentId = it.hasParent ? n.parentId : 0;
                 it.longName = std::string(n.longName);
                 it.name = std::string(lastComponent(n.longName));
+                it.label = labelOf(n.longName);
                 it.isAsync = isAsyncIteratorName(it.name);
                 p.iterators.push_back(std::move(it));
             }
@@ -492,7 +505,7 @@ TfDataResult computeTfData(const ClassifiedTrace& ct) {
                   percentText(s.stepInputPercent) + " of the step time (" + std::to_string(breakdown.size()) +
                   (breakdown.size() == 1 ? " step" : " steps") + ") is spent waiting for input.";
     if (res.bottlenecks.empty()) {
-        s.text = tfDataNothingRecordedText() + stepText;
+        s.text = tfDataNothingRecordedText();
         return res;
     }
     s.hasTfData = true;

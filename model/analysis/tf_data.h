@@ -46,6 +46,9 @@ struct TfDataIterator {
     uint64_t parentId = 0;
     bool hasParent = false;   // false for the root
     std::string name;         // the last component: "Map", "BatchV2", "Prefetch"
+    // The name with the input index an interleave or flat_map gives its inputs' iterators
+    // ("...::Interleave[1]::TFRecord" -> "TFRecord [1]"), else the name.
+    std::string label;
     std::string longName;     // "Iterator::Root::Prefetch::BatchV2::Map"
     bool isAsync = false;
 };

@@ -159,6 +159,8 @@ private slots:
         QCOMPARE(p.iterators.size(), size_t(8));
         QCOMPARE(p.iterator(17)->longName, std::string("Iterator::Root::Prefetch::BatchV2::Shuffle::Interleave[0]::TFRecord"));
         QCOMPARE(p.iterator(17)->name, std::string("TFRecord"));
+        QCOMPARE(p.iterator(17)->label, std::string("TFRecord [0]"));
+        QCOMPARE(p.iterator(15)->label, std::string("Interleave"));
         QCOMPARE(p.iterator(18)->parentId, uint64_t(15));
         checkCall(p, p.calls[0], {{"Root", 11, 2000, 20, 1, true},
                                   {"Prefetch", 12, 1980, 45, 1, true},
