@@ -112,10 +112,13 @@ Forest buildForest(const ClassifiedTrace& ct, const Keys& keys) {
         const SliceColumns& c = tr.slices;
         std::vector<uint32_t> nodeOf;  // slice -> node, made when the track has tf.data events
         for (uint32_t i = 0; i < c.size(); ++i) {
-            const std::string_view full = fullNameView(ct, {ti, i});
-            const bool iterator = startsWith(full, kIteratorPrefix);
-            const HandOff h = iterator ? HandOff::None : handOffOf(t.str(c.name[i]));
+            // Iterator events show "Iterator::<Dn>" (or their long name) as their name: only those
+            // need the long_name lookup.
+            const std::string_view shown = t.str(c.name[i]);
+            const bool iterator = startsWith(shown, kIteratorPrefix);
+            const HandOff h = iterator ? HandOff::None : handOffOf(shown);
             if (!iterator && h == HandOff::None) continue;
+            const std::string_view full = iterator ? fullNameView(ct, {ti, i}) : shown;
             if (nodeOf.empty()) nodeOf.assign(c.size(), kNoIndex);
             Node n;
             n.slice = {ti, i};
@@ -448,9 +451,13 @@ TfDataResult computeTfData(const ClassifiedTrace& ct) {
         std::stable_partition(p.iterators.begin(), p.iterators.end(),
                               [&](const TfDataIterator& i) { return i.id == p.rootId; });
     }
-    std::sort(res.events.begin(), res.events.end(), [](const TfDataEventRef& a, const TfDataEventRef& b) {
+    std::stable_sort(res.events.begin(), res.events.end(), [](const TfDataEventRef& a, const TfDataEventRef& b) {
         return a.slice.track != b.slice.track ? a.slice.track < b.slice.track : a.slice.index < b.slice.index;
     });
+    // An event reached twice (only through damaged links) is listed once, where it was first counted.
+    res.events.erase(std::unique(res.events.begin(), res.events.end(),
+                                 [](const TfDataEventRef& a, const TfDataEventRef& b) { return a.slice == b.slice; }),
+                     res.events.end());
 
     // Bottleneck rows: host pipelines; device ones only when no host pipeline was found.
     bool anyHost = false;

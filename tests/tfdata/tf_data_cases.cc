@@ -199,6 +199,19 @@ xspace::SpaceWriter twoHostsB() {
     return space;
 }
 
+xspace::SpaceWriter cycle() {
+    xspace::SpaceWriter space;
+    space.addHostname("worker-0");
+    xspace::PlaneWriter& host = space.addPlane(1, "/host:CPU");
+    xspace::LineWriter main = host.addLine(600, "python3");
+    handOff(main, "PrefetchProduce", 1, 0, 100);
+    iterator(main, "Iterator::Root", 5, 6, 1, 98);
+    iterator(main, "Iterator::Root::Prefetch", 6, 5, 2, 96);
+    handOff(main, "PrefetchConsume", 1, 50, 2);
+    setDisplayNames(host);
+    return space;
+}
+
 xspace::SpaceWriter noTfData() {
     xspace::SpaceWriter space;
     space.addHostname("worker-0");

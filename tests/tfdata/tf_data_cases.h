@@ -33,6 +33,11 @@ xspace::SpaceWriter interleaveTfRecord();
 xspace::SpaceWriter twoHostsA();
 xspace::SpaceWriter twoHostsB();
 
+// Damaged links: a root iterator (#5, parent_id 6) holds #6, whose PrefetchConsume(1) takes the
+// root itself back as the element it waited for (the root is the first iterator of
+// PrefetchProduce(1)): a cycle the analysis must cut (XProf stops at depth 100).
+xspace::SpaceWriter cycle();
+
 // A trace with host activity but no tf.data events.
 xspace::SpaceWriter noTfData();
 

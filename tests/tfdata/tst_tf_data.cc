@@ -224,6 +224,19 @@ private slots:
         QVERIFY(r.summary.text.find("host-a") != std::string::npos);
     }
 
+    void cycleIsCut() {
+        QTemporaryDir dir;
+        auto trace = importSpace(tfdatacases::cycle(), dir, "worker-0.xplane.pb");
+        QVERIFY(trace);
+        const TfDataResult r = computeTfData(*trace);
+        QCOMPARE(r.pipelines.size(), size_t(1));
+        const TfDataCall& c = r.pipelines[0].calls.at(0);
+        // Root, Prefetch, Root, ... until depth 100: 51 visits of the root, 50 of Prefetch.
+        QCOMPARE(c.stat(5)->calls, uint64_t(51));
+        QCOMPARE(c.stat(6)->calls, uint64_t(50));
+        QCOMPARE(r.events.size(), size_t(2));  // each event listed once for navigation
+    }
+
     void noTfData() {
         QTemporaryDir dir;
         auto trace = importSpace(tfdatacases::noTfData(), dir, "worker-0.xplane.pb");
