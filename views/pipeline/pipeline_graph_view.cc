@@ -63,7 +63,10 @@ public:
                                 ? palette_.color(QPalette::PlaceholderText)
                                 : palette_.color(QPalette::Text);
         double y = r.top() + kPadY;
-        p->setPen(node_.style == PipelineGraphNode::Style::Bottleneck ? bottleneckColor().darker(120) : text);
+        // The bottleneck's name in red: darker on a light background, lighter on a dark one.
+        const bool darkBase = palette_.color(QPalette::Base).lightness() < 128;
+        const QColor red = darkBase ? bottleneckColor().lighter(140) : bottleneckColor().darker(120);
+        p->setPen(node_.style == PipelineGraphNode::Style::Bottleneck ? red : text);
         p->setFont(bold);
         p->drawText(QRectF(r.left() + kPadX, y, r.width() - 2 * kPadX, fmBold.height()), Qt::AlignHCenter | Qt::AlignVCenter,
                     node_.title);
