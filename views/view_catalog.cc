@@ -3,6 +3,7 @@
 #include "views/memory/memory_profile_view.h"
 #include "views/overview/overview_view.h"
 #include "views/pipeline/input_pipeline_view.h"
+#include "views/pipeline/tf_data_view.h"
 #include "views/tables/kernel_stats_view.h"
 #include "views/tables/op_stats_view.h"
 #include "views/tables/scope_tree_view.h"
@@ -19,6 +20,7 @@ std::vector<ViewFactory> analysisViewFactories() {
          [](QWidget* p) -> TraceView* { return new InputPipelineView(p); }},
         {QStringLiteral("memory"), QObject::tr("Memory Profile"),
          [](QWidget* p) -> TraceView* { return new MemoryProfileView(p); }},
+        {QStringLiteral("tf-data"), QObject::tr("tf.data"), [](QWidget* p) -> TraceView* { return new TfDataView(p); }},
         {QStringLiteral("scopes"), QObject::tr("Scopes"), [](QWidget* p) -> TraceView* { return new ScopeTreeView(p); }},
     };
 }

@@ -19,6 +19,7 @@ int runConvert(const Args& args);
 int runCapture(const Args& args);
 int runTracks(const Args& args);
 int runMemory(const Args& args);
+int runTfData(const Args& args);
 
 // Helpers shared by commands.
 bool hasFlag(const Args& args, const std::string& flag);

@@ -57,6 +57,8 @@ void usage() {
                  "  kernels FILE [--csv|--json] [--names short|full]  GPU kernel statistics\n"
                  "  overview FILE [--json]      run environment, steps, step-time breakdown, verdict\n"
                  "  input-pipeline FILE [--json] device input wait per step, host input ops\n"
+                 "  tfdata FILE [--json|--csv]  tf.data input pipelines: latency per pipeline, the critical path and\n"
+                 "                              bottleneck of the slowest call, summary and suggestion\n"
                  "  scopes FILE [--json] [--depth N]  op time by name scope, op-type view\n"
                  "  torch-ops FILE [--csv|--json] [--group-by-shape] [--group-by-stack N] [--sort KEY] [--names short|full]\n"
                  "                              PyTorch's key_averages() table (Self CPU, Self CUDA, calls)\n"
@@ -93,6 +95,7 @@ int main(int argc, char** argv) {
         {"capture", runCapture},
         {"tracks", runTracks},
         {"memory", runMemory},
+        {"tfdata", runTfData},
     };
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
         usage();

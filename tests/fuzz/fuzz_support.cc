@@ -9,6 +9,7 @@
 #include "model/analysis/op_stats.h"
 #include "model/analysis/overview.h"
 #include "model/analysis/scope_tree.h"
+#include "model/analysis/tf_data.h"
 #include "model/analysis/torch_ops.h"
 #include "model/export/chrome_json_writer.h"
 
@@ -55,6 +56,7 @@ void runAllAnalyses(const Trace& trace) {
     (void)computeOverview(ct);
     (void)computeInputPipeline(ct);
     (void)computeScopeTree(ct);
+    (void)computeTfData(ct);
     TorchOpsOptions to;
     (void)computeTorchOps(ct, to);
     to.groupByInputShapes = true;

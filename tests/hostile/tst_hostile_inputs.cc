@@ -5,6 +5,7 @@
 #include "import_test_support.h"
 
 #include "model/analysis/input_pipeline.h"
+#include "model/analysis/tf_data.h"
 #include "model/analysis/kernel_stats.h"
 #include "model/analysis/op_stats.h"
 #include "model/analysis/overview.h"
@@ -307,6 +308,7 @@ private slots:
         for (const KernelStatsRow& row : computeKernelStats(t).rows) QVERIFY(row.totalNs >= 0);
         (void)computeOverview(t);
         (void)computeInputPipeline(t);
+        (void)computeTfData(t);
         (void)computeScopeTree(t);
         ChromeJsonWriteResult written;
         const std::string json = chromeJsonString(t, &written);
