@@ -8,6 +8,7 @@
 #include "model/capture/agent/records_to_xspace.h"
 #include "model/capture/launch_session.h"
 #include "model/capture/save_profile.h"
+#include "model/import/import.h"
 #include "tests/cupti/capture_checks.h"
 #include "tests/cupti/fake_scenario.h"
 
@@ -169,6 +170,17 @@ private slots:
         const std::string xplane = dir.filePath("fallback.xplane.pb").toStdString();
         QVERIFY(saveProfileFile(xplane, agent::recordsToXSpaceBytes(d.records), {}, error));
         checkCapture(xplane, 2);
+        // The viewer opens the fallback file itself, whatever its name, and a cut copy with a warning.
+        QCOMPARE(detectFormat(file), TraceFormat::AgentRecords);
+        ImportResult opened = importTrace(file);
+        QVERIFY2(opened.ok(), opened.error.c_str());
+        QCOMPARE(checks::summarize(*opened.trace).slice(fake::kKernelDemangled), size_t(fake::scenarioCounts(2).kernels));
+        const std::string cut = dir.filePath("cut.bin").toStdString();
+        QVERIFY(saveProfileFile(cut, std::string_view(bytes).substr(0, bytes.size() - 10), {}, error));
+        ImportResult partial = importTrace(cut);
+        QVERIFY2(partial.ok(), partial.error.c_str());
+        QVERIFY(!partial.trace->warnings.empty());
+        QCOMPARE(checks::summarize(*partial.trace).slice(fake::kKernelDemangled), size_t(fake::scenarioCounts(2).kernels));
     }
 
     void captureWindowThenViewerGone() {
