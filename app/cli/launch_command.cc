@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -74,6 +75,16 @@ int runLaunch(const Args& all) {
             options.flushMs = int(ms);
         } else if (f == "--kinds") {
             if (!value(options.kinds)) return std::fprintf(stderr, "tracescope-cli: --kinds needs a list\n"), 2;
+            static const std::vector<std::string> kKnown = {"kernel", "memcpy", "memset", "runtime", "driver",
+                                                            "sync",   "nvtx",   "memory", "overhead", "all"};
+            size_t at = 0;
+            while (at <= options.kinds.size()) {
+                const size_t end = std::min(options.kinds.find(',', at), options.kinds.size());
+                const std::string kind = options.kinds.substr(at, end - at);
+                if (std::find(kKnown.begin(), kKnown.end(), kind) == kKnown.end())
+                    return std::fprintf(stderr, "tracescope-cli: unknown kind '%s' in --kinds\n%s", kind.c_str(), kUsage), 2;
+                at = end + 1;
+            }
         } else if (f == "--cwd") {
             if (!value(options.workingDir)) return std::fprintf(stderr, "tracescope-cli: --cwd needs a folder\n"), 2;
         } else if (f == "--agent") {

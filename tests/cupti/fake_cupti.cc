@@ -136,9 +136,22 @@ FAKE_EXPORT bool fakecupti_deliver(const uint8_t* records, size_t size) {
     size_t bufferSize = 0, maxRecords = 0;
     request(&buffer, &bufferSize, &maxRecords);
     if (!buffer || bufferSize < size) return false;
-    std::memcpy(buffer, records, size);
+    // As CUPTI, only the kinds the agent enabled reach its buffers.
     std::lock_guard<std::mutex> lock(g_mutex);
-    g_completed.push_back({buffer, bufferSize, size});
+    size_t at = 0, out = 0;
+    while (at + sizeof(CUpti_Activity) <= size) {
+        const auto* record = reinterpret_cast<const CUpti_Activity*>(records + at);
+        const size_t step = (tracescope::agent::activityRecordSize(record->kind) + 7) & ~size_t(7);
+        if (step == 0 || at + step > size) break;
+        bool enabled = false;
+        for (int k : g_enabled) enabled |= k == int(record->kind);
+        if (enabled) {
+            std::memcpy(buffer + out, records + at, step);
+            out += step;
+        }
+        at += step;
+    }
+    g_completed.push_back({buffer, bufferSize, out});
     return true;
 }
 

@@ -165,6 +165,7 @@ std::string buildStream() {
     c.poolAddress = 0xabc;
     appendFrame(s, kRecMemory, c, {""});
     appendFrame(s, kRecMemory, memory(1, 2, 0xD000, 64, kT0 + 6 * kUs), {""});
+    appendFrame(s, kRecOverhead, OverheadRecord{kT0 + 7 * kUs, kT0 + 9 * kUs, 11, 1u << 16, 0});
     appendFrame(s, kRecDropped, DroppedRecord{kDropCupti, 0, 5, kT0});
     appendFrame(s, kRecDropped, DroppedRecord{kDropBudget, 0, 7, kT0});
     StatusRecord st{kStatusCuptiError, 1, kT0};
@@ -199,7 +200,7 @@ private slots:
         QCOMPARE(r.markers.size(), size_t(7));
         QCOMPARE(r.memory.size(), size_t(6));
         QCOMPARE(r.dropped.size(), size_t(2));
-        QCOMPARE(r.activityCount(), uint64_t(1 + 6 + 2 + 1 + 4 + 2 + 7 + 1 + 6));
+        QCOMPARE(r.activityCount(), uint64_t(1 + 6 + 2 + 1 + 4 + 2 + 7 + 1 + 6 + 1));
 
         RecordDecoder d;
         for (char c : stream) QVERIFY(d.feed(std::string_view(&c, 1)));
@@ -305,6 +306,7 @@ private slots:
         QCOMPARE(stats.memoryEvents, uint64_t(5));
         QCOMPARE(stats.staticAllocations, uint64_t(1));
         QCOMPARE(stats.droppedRecords, uint64_t(12));
+        QCOMPARE(stats.overheads, uint64_t(1));
 
         const tensorflow::profiler::XSpace& space = writer.proto();
         QCOMPARE(space.hostnames(0), std::string("worker0"));
@@ -374,6 +376,8 @@ private slots:
         QVERIFY(s.hasTrack("Host Threads/12"));
         QVERIFY(s.hasTrack("CUDA memory"));
         QVERIFY(s.hasTrack("CUDA synchronization"));
+        QVERIFY(s.hasTrack("CUPTI overhead"));
+        QCOMPARE(s.slice("BUFFER_FLUSH"), size_t(1));
         QVERIFY(s.hasWarningContaining("Detected GPU events dropped on worker0: 12 records"));
         QVERIFY(s.hasWarningContaining("cuptiActivityEnable(49)"));
 

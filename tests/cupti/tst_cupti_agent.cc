@@ -295,6 +295,15 @@ private slots:
         QVERIFY(missing.err.contains("program not found"));
         CliRun usage = runCli({"launch", "--out", dir.path()});
         QCOMPARE(usage.status, 2);
+        CliRun badKind = runCli(common + QStringList{"--kinds", "kernel,bogus", "--", FAKE_CUDA_PROGRAM, "run", "1"});
+        QCOMPARE(badKind.status, 2);
+        QVERIFY(badKind.err.contains("bogus"));
+        // --kinds reaches the agent: with kernels only, copies and API calls are not recorded.
+        CliRun kernelsOnly = runCli(common + QStringList{"--kinds", "kernel", "--json", "--", FAKE_CUDA_PROGRAM, "run", "1"});
+        QCOMPARE(kernelsOnly.status, 0);
+        QVERIFY2(kernelsOnly.out.contains("\"kernels\": 1,"), qPrintable(kernelsOnly.out));
+        QVERIFY(kernelsOnly.out.contains("\"memcpys\": 0,"));
+        QVERIFY(kernelsOnly.out.contains("\"api_calls\": 0,"));
     }
 };
 

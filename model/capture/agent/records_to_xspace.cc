@@ -16,6 +16,7 @@ namespace {
 // Host-plane line ids that are not OS thread ids (which are positive 32-bit numbers).
 constexpr int64_t kMemoryLineId = int64_t(1) << 40;
 constexpr int64_t kSyncLineId = (int64_t(1) << 40) + 1;
+constexpr int64_t kOverheadLineId = (int64_t(1) << 40) + 2;
 // Plane ids: devices use their ordinal (as XLA does); the others sit above any ordinal.
 constexpr int64_t kHostPlaneId = 1 << 20;
 constexpr int64_t kMetadataPlaneId = (1 << 20) + 1;
@@ -77,6 +78,17 @@ std::string payloadText(const MarkerDataRecord& d) {
     default: return {};
     }
     return buf;
+}
+
+// CUpti_ActivityOverheadKind as XLA names overhead events.
+const char* overheadName(uint32_t kind) {
+    switch (kind) {
+    case 1: return "COMPILER";
+    case 1u << 16: return "BUFFER_FLUSH";
+    case 2u << 16: return "INSTRUMENTATION";
+    case 3u << 16: return "RESOURCE";
+    default: return "<UNKNOWN>";
+    }
 }
 
 const char* syncName(uint32_t type) {
@@ -235,7 +247,7 @@ private:
     // A host line's pending events, written sorted once all are known.
     struct HostEvent {
         int64_t start, duration;
-        uint8_t kind;  // 0 api, 1 sync, 2 nvtx range, 3 nvtx mark, 4 memory
+        uint8_t kind;  // 0 api, 1 sync, 2 nvtx range, 3 nvtx mark, 4 memory, 5 overhead
         size_t index;  // into the records (api, sync, memory) or ranges_ (nvtx)
     };
     struct NvtxRange {
@@ -257,6 +269,10 @@ private:
             const int64_t line = api != apiByCorrelation_.end() ? r_.apis[api->second].r.threadId : kSyncLineId;
             lines[line].push_back({s.startNs, s.endNs - s.startNs, 1, i});
         }
+        for (size_t i = 0; i < r_.overheads.size(); ++i) {
+            const OverheadRecord& o = r_.overheads[i];
+            if (keep(o.startNs, o.endNs)) lines[kOverheadLineId].push_back({o.startNs, o.endNs - o.startNs, 5, i});
+        }
         pairMarkers(lines);
         memoryEvents(lines);
         if (lines.empty()) return;
@@ -266,9 +282,10 @@ private:
             std::stable_sort(events.begin(), events.end(), [](const HostEvent& a, const HostEvent& b) {
                 return a.start != b.start ? a.start < b.start : a.duration > b.duration;
             });
-            std::string name = lineId == kMemoryLineId ? "CUDA memory"
-                               : lineId == kSyncLineId ? "CUDA synchronization"
-                                                        : "Host Threads/" + std::to_string(lineId);
+            std::string name = lineId == kMemoryLineId     ? "CUDA memory"
+                               : lineId == kSyncLineId     ? "CUDA synchronization"
+                               : lineId == kOverheadLineId ? "CUPTI overhead"
+                                                           : "Host Threads/" + std::to_string(lineId);
             xspace::LineWriter line = plane.addLine(lineId, name, events.front().start);
             for (const HostEvent& e : events) hostEvent(line, e);
         }
@@ -410,6 +427,13 @@ private:
                 .add("device_id", uint64_t(m.deviceId));
             if (!entry.name.empty()) s.add("name", entry.name);
             ++stats_.memoryEvents;
+            break;
+        }
+        case 5: {
+            const OverheadRecord& o = r_.overheads[e.index];
+            xspace::StatWriter s = line.addEvent(overheadName(o.overheadKind), e.start, e.duration);
+            if (o.threadId) s.add("thread_id", o.threadId);
+            ++stats_.overheads;
             break;
         }
         }

@@ -10,7 +10,8 @@
 //                     (correlation_id: the importer's launch -> kernel flows), the
 //                     synchronization records and NVTX ranges (START/END paired by id) and
 //                     marks; a "CUDA memory" line with MemoryAllocation / MemoryDeallocation
-//                     events carrying XProf's memory-profile stats (running totals).
+//                     events carrying XProf's memory-profile stats (running totals); a
+//                     "CUPTI overhead" line (COMPILER, BUFFER_FLUSH, ... as XLA names them).
 //   /host:metadata    cupti_version, cuda_driver_version, process and command line.
 //   Task Environment  profile_start_time / profile_stop_time.
 // Dropped records become XSpace warnings, agent errors XSpace errors.
@@ -35,7 +36,7 @@ struct ConvertOptions {
 // What the conversion did, for the caller's summary and the tests.
 struct ConvertStats {
     uint64_t kernels = 0, memcpys = 0, memsets = 0, apis = 0, syncs = 0, nvtxRanges = 0, nvtxMarks = 0,
-             memoryEvents = 0;
+             memoryEvents = 0, overheads = 0;
     uint64_t untimed = 0;          // records without timing (start = end = 0), dropped as XLA does
     uint64_t outsideWindow = 0;    // events outside the capture window
     uint64_t unmatchedNvtxEnds = 0, unterminatedNvtx = 0;
