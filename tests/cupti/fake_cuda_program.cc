@@ -10,6 +10,8 @@
 //   fake_cuda_program spawn N        runs a child "run N" (which injects itself, as a CUDA
 //                                    child process does), then N batches of its own
 //   fake_cuda_program dropped N      N batches; CUPTI reports 5 dropped records once
+//   fake_cuda_program flood N        batches 0..N-1 in one CUPTI buffer (more than a small
+//                                    TRACESCOPE_AGENT_BUDGET_MB), then batch N on its own
 // cuDriverGetVersion is exported here for the agent's driver check (FAKE_CUDA_DRIVER_VERSION,
 // default 13000).
 #include "tests/cupti/fake_scenario.h"
@@ -84,6 +86,16 @@ int main(int argc, char** argv) {
         return WIFEXITED(status) ? WEXITSTATUS(status) : 97;
     }
     if (mode == "dropped") fakecupti_add_dropped(5);
+    if (mode == "flood") {
+        uint64_t now = 0;
+        cuptiGetTimestamp(&now);
+        fake::BufferBuilder b;
+        for (int i = 0; i < n; ++i) fake::buildBatch(b, i, now + uint64_t(i) * 1000);
+        if (!fakecupti_deliver(b.bytes.data(), b.bytes.size())) std::fprintf(stderr, "fake_cuda_program: not delivered\n");
+        pause(300);
+        batch(n);
+        return 0;
+    }
     for (int i = 0; i < n; ++i, pause(150)) batch(i);
     if (mode == "crash") {
         pause(300);  // two flush periods of 100-250 ms: everything so far has been sent

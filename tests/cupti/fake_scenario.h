@@ -63,6 +63,7 @@ inline Counts scenarioCounts(int batches) {
 
 class BufferBuilder {
 public:
+    // The reference is valid until the next add().
     template <typename Record>
     Record& add(CUpti_ActivityKind kind) {
         const size_t size = (tracescope::agent::activityRecordSize(kind) + 7) & ~size_t(7);
@@ -135,8 +136,9 @@ inline void buildBatch(BufferBuilder& b, int index, uint64_t base) {
     start.objectId.pt.processId = kPid;
     start.objectId.pt.threadId = kTid;
     start.name = "step";
+    const uint32_t rangeId = start.id;  // `start` dangles once the buffer grows
     auto& data = b.add<CUpti_ActivityMarkerData2>(CUPTI_ACTIVITY_KIND_MARKER_DATA);
-    data.id = start.id;
+    data.id = rangeId;
     data.payloadKind = CUPTI_METRIC_VALUE_KIND_UINT64;
     data.payload.metricValueUint64 = uint64_t(index);
     data.color = 0xff00ff00u;

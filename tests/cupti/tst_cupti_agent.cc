@@ -183,6 +183,24 @@ private slots:
         QCOMPARE(checks::summarize(*partial.trace).slice(fake::kKernelDemangled), size_t(fake::scenarioCounts(2).kernels));
     }
 
+    void memoryBudgetDropsAndCounts() {
+        // 1000 batches in one CUPTI buffer translate to more than the 1 MiB budget: the agent
+        // drops that buffer's records and counts them; the next batch gets through.
+        QTemporaryDir dir;
+        LaunchOptions o = options(dir, {"flood", "1000"});
+        o.environment = {{"TRACESCOPE_AGENT_BUDGET_MB", "1"}};
+        const LaunchResult r = LaunchSession(o).run();
+        QCOMPARE(r.exitStatus, 0);
+        QVERIFY(r.captureOk());
+        const uint64_t flooded = fake::scenarioCounts(1000).records();
+        QCOMPARE(r.processes[0].stats.droppedRecords, flooded);
+        QCOMPARE(r.processes[0].records, fake::scenarioCounts(1001).records() - flooded);
+        ImportResult imported = importXSpace(r.processes[0].savedPath);
+        QVERIFY(imported.ok());
+        QVERIFY(checks::summarize(*imported.trace)
+                    .hasWarningContaining("agent memory budget full: " + std::to_string(flooded)));
+    }
+
     void captureWindowThenViewerGone() {
         // Batches at about 0, 150, 300, 450 ms; the window closes at 260 ms, the listener
         // with it, and the agent falls back to a file that the session discards.
