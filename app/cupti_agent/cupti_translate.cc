@@ -161,8 +161,15 @@ bool translateActivity(const CUpti_Activity* record, std::string& out, ApiNameFn
         const auto& d = *reinterpret_cast<const CUpti_ActivityMarkerData2*>(record);
         MarkerDataRecord r{};
         r.id = d.id;
-        r.payloadKind = uint32_t(d.payloadKind);
         std::memcpy(&r.payload, &d.payload, sizeof r.payload);
+        // CUpti_MetricValueKind (cupti_metrics.h) to our payload kinds. DOUBLE is 0, which is
+        // also what a marker without a payload carries: an all-zero double counts as none.
+        switch (d.payloadKind) {
+        case CUPTI_METRIC_VALUE_KIND_UINT64: r.payloadKind = 1; break;
+        case CUPTI_METRIC_VALUE_KIND_INT64: r.payloadKind = 2; break;
+        case CUPTI_METRIC_VALUE_KIND_DOUBLE: r.payloadKind = r.payload ? 3 : 0; break;
+        default: r.payloadKind = 0; break;
+        }
         r.color = d.color;
         r.category = d.category;
         appendFrame(out, kRecMarkerData, r);

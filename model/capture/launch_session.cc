@@ -253,7 +253,7 @@ LaunchResult LaunchSession::run() {
 }
 
 void LaunchSession::save(LaunchResult& result, int64_t windowStartNs, int64_t windowEndNs) {
-    std::vector<agent::CollectedProcess> collected = static_cast<agent::AgentListener*>(listener_)->take();
+    std::vector<agent::CollectedProcess> collected = listener_->take();
     // Agents that could not reach the socket wrote <host>.<pid>.tscupti files here.
     std::error_code ec;
     std::vector<fs::path> fallbacks;

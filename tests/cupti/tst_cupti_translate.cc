@@ -118,6 +118,26 @@ private slots:
         QCOMPARE(r.markers[0].name, std::string("step"));
         QCOMPARE(r.markers[0].r.threadId, int64_t(fake::kTid));
         QCOMPARE(r.markerData[0].payload, uint64_t(1));
+        QCOMPARE(r.markerData[0].payloadKind, uint32_t(1));  // uint64
+
+        // CUpti_MetricValueKind payloads: INT64 and DOUBLE keep their bits; a zero DOUBLE (no payload) is none.
+        fake::BufferBuilder p;
+        auto& i64 = p.add<CUpti_ActivityMarkerData2>(CUPTI_ACTIVITY_KIND_MARKER_DATA);
+        i64.payloadKind = CUPTI_METRIC_VALUE_KIND_INT64;
+        i64.payload.metricValueInt64 = -3;
+        auto& dbl = p.add<CUpti_ActivityMarkerData2>(CUPTI_ACTIVITY_KIND_MARKER_DATA);
+        dbl.payloadKind = CUPTI_METRIC_VALUE_KIND_DOUBLE;
+        dbl.payload.metricValueDouble = 0.5;
+        p.add<CUpti_ActivityMarkerData2>(CUPTI_ACTIVITY_KIND_MARKER_DATA).payloadKind = CUPTI_METRIC_VALUE_KIND_DOUBLE;
+        std::string payloads;
+        appendFrame(payloads, kRecHello, h, {"", "", ""});
+        translateBuffer(p.bytes, payloads);
+        DecodeResult pd = decodeRecordStream(payloads);
+        QCOMPARE(pd.records.markerData.size(), size_t(3));
+        QCOMPARE(pd.records.markerData[0].payloadKind, uint32_t(2));
+        QCOMPARE(int64_t(pd.records.markerData[0].payload), int64_t(-3));
+        QCOMPARE(pd.records.markerData[1].payloadKind, uint32_t(3));
+        QCOMPARE(pd.records.markerData[2].payloadKind, uint32_t(0));
         QCOMPARE(r.memory.size(), size_t(2));
         QCOMPARE(r.memory[1].r.memoryOperationType, uint32_t(CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE));
     }

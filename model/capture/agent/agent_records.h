@@ -239,7 +239,7 @@ typedef struct MarkerRecord {
     uint32_t pad;
 } MarkerRecord;
 
-/* No strings. payloadKind is CUPTI's CUpti_MetricValueKind-like NVTX payload kind. */
+/* No strings. The NVTX payload of the marker with the same id. */
 typedef struct MarkerDataRecord {
     uint32_t id;
     uint32_t payloadKind; /* 0 none, 1 uint64, 2 int64, 3 double, 4 uint32, 5 int32, 6 float */
