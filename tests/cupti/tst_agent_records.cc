@@ -253,7 +253,7 @@ private slots:
         QCOMPARE(cut.records.kernels.size(), size_t(6));
         // Unknown record types (a newer agent) are skipped; shorter fixed parts read as 0.
         std::string newer = hello;
-        appendFrame(newer, RecordType(200), KernelRecord{}, {"x"});
+        appendFrame(newer, uint16_t(200), KernelRecord{}, {"x"});
         std::string shortKernel;
         appendFrame(shortKernel, kRecKernel, kernel(1, 7, kT0, 5), {"k"});
         // Keep only the first 16 bytes of the fixed part (start, end) and the string.

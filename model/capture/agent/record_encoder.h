@@ -20,11 +20,12 @@ inline size_t frameSize(std::initializer_list<std::string_view> strings = {}) {
     return n;
 }
 
-// Appends one frame to `out` (any byte container with size()/resize()/data(), e.g.
+// Appends one frame of `type` (a RecordType; any value, for tests of unknown types) to `out`
+// (any byte container with size()/resize()/data(), e.g.
 // std::string). Strings longer than 64 KiB are cut there so that no frame exceeds
 // TS_AGENT_MAX_FRAME.
 template <typename Bytes, typename Fixed>
-inline void appendFrame(Bytes& out, RecordType type, const Fixed& fixed,
+inline void appendFrame(Bytes& out, uint16_t type, const Fixed& fixed,
                         std::initializer_list<std::string_view> strings = {}) {
     constexpr size_t kMaxString = 64 * 1024;
     size_t payload = sizeof(Fixed);
@@ -34,7 +35,7 @@ inline void appendFrame(Bytes& out, RecordType type, const Fixed& fixed,
     char* p = reinterpret_cast<char*>(&out[0]) + at;
     FrameHeader h;
     h.length = uint32_t(payload);
-    h.type = uint16_t(type);
+    h.type = type;
     h.fixedSize = uint16_t(sizeof(Fixed));
     std::memcpy(p, &h, sizeof h);
     p += sizeof h;
