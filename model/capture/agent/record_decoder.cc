@@ -1,5 +1,7 @@
 #include "model/capture/agent/record_decoder.h"
 
+#include "model/import/json_text.h"
+
 #include <cstring>
 
 namespace tracescope::agent {
@@ -33,6 +35,8 @@ public:
         if (length_ - at_ < n) return false;
         out.assign(p_ + at_, n);
         at_ += n;
+        // Names become protobuf strings in the XSpace, which must be UTF-8.
+        json::sanitizeUtf8(out.data(), out.size());
         return true;
     }
     bool done() const { return at_ == length_; }

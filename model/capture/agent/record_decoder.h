@@ -2,7 +2,7 @@
 // fallback file become one process's records. Incremental (bytes may arrive in any
 // pieces), bounded (a frame is at most TS_AGENT_MAX_FRAME bytes; only one partial frame is
 // buffered), and strict: a malformed stream stops with an error and its byte offset, and
-// everything decoded before it is kept.
+// everything decoded before it is kept. Strings come out as valid UTF-8 (other bytes as '?').
 #pragma once
 
 #include "model/capture/agent/agent_records.h"

@@ -53,6 +53,12 @@ struct Window {
     bool contains(int64_t start, int64_t end) const { return end >= lo && start <= hi; }
 };
 
+// a + b for a running total in int64, stopping at its maximum instead of overflowing.
+int64_t saturatingAdd(int64_t a, uint64_t b) {
+    const uint64_t room = uint64_t(std::numeric_limits<int64_t>::max() - a);
+    return b >= room ? std::numeric_limits<int64_t>::max() : a + int64_t(b);
+}
+
 std::string payloadText(const MarkerDataRecord& d) {
     char buf[64];
     const uint64_t bits = d.payload;
@@ -108,6 +114,10 @@ public:
         : r_(r), o_(o), out_(out), window_{o.windowStartNs, o.windowEndNs} {}
 
     ConvertStats run() {
+        if (r_.hasHello && r_.hello.startNs) {
+            anchor_ = r_.hello.startNs;
+            hasAnchor_ = true;
+        }
         host_ = o_.hostname.empty() ? (r_.hostname.empty() ? std::string("localhost") : r_.hostname) : o_.hostname;
         out_.addHostname(host_);
         indexCorrelations();
@@ -130,10 +140,21 @@ private:
         last_ = std::max(last_, end);
     }
 
-    // Keeps timed events inside the window; counts the rest.
+    // Keeps timed events inside the window; counts the rest. Times further than kMaxSpanNs
+    // from the agent's start (or the first event) are damage, not data: dropping them keeps
+    // every picosecond offset and duration of the XSpace within int64.
     bool keep(int64_t start, int64_t end) {
         if (start == 0 && end == 0) { ++stats_.untimed; return false; }
         if (end < start) { ++stats_.untimed; return false; }
+        if (!hasAnchor_) {
+            anchor_ = start;
+            hasAnchor_ = true;
+        }
+        const __int128 s = start, e = end, a = anchor_;  // no int64 overflow on hostile input
+        if (s < a - kMaxSpanNs || s > a + kMaxSpanNs || e - s > kMaxSpanNs) {
+            ++stats_.implausible;
+            return false;
+        }
         if (!window_.contains(start, end)) { ++stats_.outsideWindow; return false; }
         span(start, end);
         return true;
@@ -356,13 +377,13 @@ private:
             uint64_t bytes = m.bytes;
             if (m.memoryOperationType == 1) {
                 liveBytes[m.address] = bytes;
-                pool.inUse += int64_t(bytes);
+                pool.inUse = saturatingAdd(pool.inUse, bytes);
             } else {
                 if (auto it = liveBytes.find(m.address); it != liveBytes.end()) {
                     if (!bytes) bytes = it->second;
                     liveBytes.erase(it);
                 }
-                pool.inUse = std::max<int64_t>(0, pool.inUse - int64_t(bytes));
+                pool.inUse = bytes >= uint64_t(pool.inUse) ? 0 : pool.inUse - int64_t(bytes);
             }
             pool.peak = std::max(pool.peak, pool.inUse);
             memoryTotals_[i] = {bytes, pool.inUse, pool.peak};
@@ -486,11 +507,15 @@ private:
         if (stats_.unmatchedNvtxEnds)
             out_.addWarning(std::to_string(stats_.unmatchedNvtxEnds) + " NVTX range ends without a start (ranges opened "
                                                                         "before the agent started)");
+        if (stats_.implausible)
+            out_.addWarning(std::to_string(stats_.implausible) +
+                            " records with implausible times (days away from the capture) skipped");
         if (r_.hasHello && !r_.hasBye)
             out_.addWarning("the process ended without the agent's final flush (it crashed or was killed): "
                             "records of its last flush interval are missing");
     }
 
+    static constexpr int64_t kMaxSpanNs = int64_t(1) << 50;  // 13 days
     static constexpr int64_t kNone = std::numeric_limits<int64_t>::max();
     static constexpr int64_t kNoneEnd = std::numeric_limits<int64_t>::min();
     struct MemoryTotals { uint64_t bytes = 0; int64_t inUse = 0, peak = 0; };
@@ -502,6 +527,8 @@ private:
     ConvertStats stats_;
     std::string host_;
     int64_t first_ = kNone, last_ = kNoneEnd;
+    int64_t anchor_ = 0;
+    bool hasAnchor_ = false;
     std::unordered_map<uint32_t, size_t> apiByCorrelation_;
     std::unordered_map<uint32_t, uint32_t> graphByCorrelation_;
     std::unordered_map<std::string, std::string> demangled_, apiNames_;

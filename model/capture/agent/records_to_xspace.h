@@ -39,6 +39,7 @@ struct ConvertStats {
              memoryEvents = 0, overheads = 0;
     uint64_t untimed = 0;          // records without timing (start = end = 0), dropped as XLA does
     uint64_t outsideWindow = 0;    // events outside the capture window
+    uint64_t implausible = 0;      // times days away from the agent's start (damaged records)
     uint64_t unmatchedNvtxEnds = 0, unterminatedNvtx = 0;
     uint64_t staticAllocations = 0;  // DEVICE_STATIC / MANAGED_STATIC memory records (not allocations)
     uint64_t droppedRecords = 0;   // reported by the agent
