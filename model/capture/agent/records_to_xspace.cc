@@ -483,7 +483,6 @@ private:
         xspace::PlaneWriter& env = out_.addPlane(kTaskEnvPlaneId, "Task Environment");
         if (start != kNone) env.stats().add("profile_start_time", uint64_t(start));
         if (stop != kNoneEnd && stop >= start) env.stats().add("profile_stop_time", uint64_t(stop));
-        env.stats().add("profile_options", "tracescope cupti agent");
     }
 
     void diagnostics() {
