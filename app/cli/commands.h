@@ -17,6 +17,7 @@ int runScopes(const Args& args);
 int runTorchOps(const Args& args);
 int runConvert(const Args& args);
 int runCapture(const Args& args);
+int runLaunch(const Args& args);
 int runTracks(const Args& args);
 int runMemory(const Args& args);
 int runTfData(const Args& args);

@@ -71,6 +71,10 @@ void usage() {
                  "          [--device-level N] [--python-level N] [--delay-ms N]\n"
                  "                              capture from TensorFlow/JAX profiler servers into\n"
                  "                              DIR/plugins/profile/<run>/; prints the files written\n"
+                 "  launch [--logdir DIR] [--duration-ms N] [--kinds LIST] [--cwd DIR] [--env NAME=VALUE]...\n"
+                 "         [--agent PATH] [--json] -- PROGRAM ARGS...\n"
+                 "                              run a CUDA program under our CUPTI agent and save its GPU activity\n"
+                 "                              in DIR/plugins/profile/<run>/ (exits with the program's status)\n"
                  "  --names short               (stats, kernels, torch-ops) C++ names without return type, namespaces and\n"
                  "                              parameters; the full name in full_name (default: full)\n"
                  "every command that reads a trace:\n"
@@ -93,6 +97,7 @@ int main(int argc, char** argv) {
         {"torch-ops", runTorchOps},
         {"convert", runConvert},
         {"capture", runCapture},
+        {"launch", runLaunch},
         {"tracks", runTracks},
         {"memory", runMemory},
         {"tfdata", runTfData},

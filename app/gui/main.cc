@@ -72,7 +72,7 @@ int main(int argc, char** argv) {
                               QStringLiteral("text"));
     QCommandLineOption dark(QStringLiteral("dark"), QStringLiteral("Use a dark palette."));
     QCommandLineOption dialog(QStringLiteral("dialog"),
-                              QStringLiteral("With --screenshot: render this dialog instead of the window (capture)."),
+                              QStringLiteral("With --screenshot: render this dialog instead of the window (capture, launch)."),
                               QStringLiteral("name"));
     QCommandLineOption names(QStringLiteral("names"), QStringLiteral("C++ / kernel names: short or full (default short)."),
                              QStringLiteral("short|full"), QStringLiteral("short"));

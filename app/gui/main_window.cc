@@ -4,6 +4,7 @@
 #include "app/gui/warning_banner.h"
 #include "model/import/logdir.h"
 #include "views/capture/capture_dialog.h"
+#include "views/capture/launch_dialog.h"
 #include "views/details/details_panel.h"
 #include "views/timeline/time_format.h"
 #include "views/timeline/timeline_view.h"
@@ -182,6 +183,7 @@ void MainWindow::buildMenus() {
     runsMenu_->setEnabled(false);
     file->addSeparator();
     QAction* capture = file->addAction(tr("&Capture Profile…"), this, &MainWindow::showCaptureDialog);
+    file->addAction(tr("&Launch && Capture…"), this, &MainWindow::showLaunchDialog);
     capture->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
     capture->setToolTip(tr("Capture from TensorFlow / JAX profiler servers (ProfilerService)"));
     file->addSeparator();
@@ -338,6 +340,16 @@ void MainWindow::showCaptureDialog() {
     captureDialog_->show();
     captureDialog_->raise();
     captureDialog_->activateWindow();
+}
+
+void MainWindow::showLaunchDialog() {
+    if (!launchDialog_) {
+        launchDialog_ = new LaunchDialog(this);
+        connect(launchDialog_, &LaunchDialog::openRequested, this, &MainWindow::openCapturedRun);
+    }
+    launchDialog_->show();
+    launchDialog_->raise();
+    launchDialog_->activateWindow();
 }
 
 void MainWindow::rebuildRunsMenu(const QString& current) {

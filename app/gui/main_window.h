@@ -22,6 +22,7 @@ class QTimer;
 namespace tracescope {
 
 class CaptureDialog;
+class LaunchDialog;
 class DetailsPanel;
 class TimelineView;
 class TraceLoader;
@@ -43,6 +44,8 @@ public:
     void openCapturedRun(const QString& logdir, const QString& runDir);
     // File > Capture Profile… (created on first use, kept for its state and history).
     void showCaptureDialog();
+    // File > Launch & Capture… (our CUPTI agent; created on first use).
+    void showLaunchDialog();
     // Shows an already loaded trace (used after a background load and by --screenshot).
     void setTrace(std::shared_ptr<const Trace> trace, const QString& path);
     std::shared_ptr<const Trace> trace() const { return trace_; }
@@ -89,6 +92,7 @@ private:
     QMenu* runsMenu_;
     QAction* reloadAction_;
     CaptureDialog* captureDialog_ = nullptr;
+    LaunchDialog* launchDialog_ = nullptr;
     // The logdir / profile folder last opened, whose runs the Runs menu lists.
     QString runsFolder_;
 

@@ -9,6 +9,7 @@
 #include "model/import/import.h"
 #include "views/analysis_view.h"
 #include "views/capture/capture_dialog.h"
+#include "views/capture/launch_dialog.h"
 #include "views/timeline/time_format.h"
 #include "views/timeline/timeline_view.h"
 #include "views/trace_selection.h"
@@ -63,10 +64,7 @@ void applyDarkPalette() {
 namespace {
 
 // --dialog NAME: the dialog as a user first sees it (fields from the saved settings).
-int runDialogScreenshot(const ScreenshotOptions& o) {
-    if (o.dialog != QLatin1String("capture"))
-        return fail(QStringLiteral("unknown --dialog '%1' (available: capture)").arg(o.dialog));
-    CaptureDialog dialog;
+int grabDialog(QDialog& dialog, const ScreenshotOptions& o) {
     dialog.resize(o.size);
     dialog.show();
     settle(200);
@@ -74,6 +72,18 @@ int runDialogScreenshot(const ScreenshotOptions& o) {
     if (pixmap.isNull() || !pixmap.save(o.output, "PNG")) return fail(QStringLiteral("cannot write %1").arg(o.output));
     std::printf("wrote %s (%dx%d)\n", o.output.toLocal8Bit().constData(), pixmap.width(), pixmap.height());
     return 0;
+}
+
+int runDialogScreenshot(const ScreenshotOptions& o) {
+    if (o.dialog == QLatin1String("capture")) {
+        CaptureDialog dialog;
+        return grabDialog(dialog, o);
+    }
+    if (o.dialog == QLatin1String("launch")) {
+        LaunchDialog dialog;
+        return grabDialog(dialog, o);
+    }
+    return fail(QStringLiteral("unknown --dialog '%1' (available: capture, launch)").arg(o.dialog));
 }
 
 }  // namespace

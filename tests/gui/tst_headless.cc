@@ -69,16 +69,22 @@ private slots:
         QCOMPARE(QImage(png).size(), QSize(1200, 800));
     }
 
-    // --dialog capture renders the Capture Profile dialog alone; an unknown dialog is refused.
+    // --dialog capture|launch renders the Capture Profile / Launch & Capture dialog alone; an
+    // unknown dialog is refused.
     void dialogScreenshot() {
         QTemporaryDir dir;
         const QString png = dir.filePath(QStringLiteral("dialog.png"));
         Run r = runHeadless({"--screenshot", png, "--dialog", "capture", "--size", "820x460"});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QCOMPARE(QImage(png).size(), QSize(820, 460));
+        const QString launchPng = dir.filePath(QStringLiteral("launch.png"));
+        r = runHeadless({"--screenshot", launchPng, "--dialog", "launch", "--size", "820x520"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(QImage(launchPng).size(), QSize(820, 520));
+        QVERIFY(QImage(launchPng) != QImage(png));
         r = runHeadless({"--screenshot", png, "--dialog", "nope"});
         QVERIFY(r.exitCode != 0);
-        QVERIFY2(r.err.contains("available: capture"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("available: capture, launch"), qPrintable(r.err));
     }
 };
 
