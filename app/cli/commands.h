@@ -18,6 +18,8 @@ int runTorchOps(const Args& args);
 int runConvert(const Args& args);
 int runCapture(const Args& args);
 int runTracks(const Args& args);
+int runPod(const Args& args);
+int runDiff(const Args& args);
 
 // Helpers shared by commands.
 bool hasFlag(const Args& args, const std::string& flag);
