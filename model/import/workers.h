@@ -31,7 +31,7 @@ struct WorkerTrace {
     std::string name;  // "rank 3", a host name, or the file's name
     std::string path;
     std::optional<int64_t> rank;
-    std::unique_ptr<Trace> trace;  // null when the file could not be opened
+    std::shared_ptr<const Trace> trace;  // null when the file could not be opened
     std::string error;             // why, when trace is null
     TimeNs offsetNs = 0;           // worker time + offsetNs = run time
     WorkerClock clock = WorkerClock::Unknown;

@@ -7,6 +7,8 @@
 #include "model/analysis/run_diff.h"
 #include "model/analysis/steps.h"
 #include "model/import/import.h"
+#include "model/import/merge_workers.h"
+#include "model/trace/args.h"
 #include "model/import/workers.h"
 #include "model/proto/xplane.pb.h"
 
@@ -134,6 +136,46 @@ private slots:
                 QVERIFY(o.communicationNs > 0);  // the ranks run NCCL SendRecv kernels
                 QCOMPARE(o.exposedNs + o.overlappedNs, o.communicationNs);
             }
+        }
+    }
+
+    // The merged view: every worker's processes, named by worker, on the run's clock; names
+    // and args the same as in the worker's own trace.
+    void mergedView() {
+        MultiWorkerResult r = importWorkers({testdata("public/hta/sampled_rank-0.json.gz"),
+                                             testdata("public/hta/sampled_rank-1.json.gz")});
+        QVERIFY(r.ok());
+        auto merged = mergeWorkers(r.run);
+        QVERIFY(merged);
+        const Trace& m = *merged;
+        const Trace &t0 = *r.run.workers[0].trace, &t1 = *r.run.workers[1].trace;
+        QCOMPARE(m.processes.size(), t0.processes.size() + t1.processes.size());
+        QCOMPARE(m.tracks.size(), t0.tracks.size() + t1.tracks.size());
+        QCOMPARE(m.counts().slices, t0.counts().slices + t1.counts().slices);
+        QCOMPARE(m.flows.size(), t0.flows.size() + t1.flows.size());
+        QVERIFY(m.processes[t0.processes.size()].name.rfind("rank 1: ", 0) == 0);
+        const TimeNs off1 = r.run.workers[1].offsetNs;
+        const size_t base = t0.tracks.size();
+        for (TrackIndex ti = 0; ti < t1.tracks.size(); ++ti) {
+            const SliceColumns &a = t1.tracks[ti].slices, &b = m.tracks[base + ti].slices;
+            QCOMPARE(a.size(), b.size());
+            for (uint32_t i = 0; i < a.size(); i += 97) {
+                QCOMPARE(b.start[i], a.start[i] + off1);
+                QCOMPARE(m.str(b.name[i]), t1.str(a.name[i]));
+                const auto x = decodeArgs(t1.tracks[ti].argBytes(), a.args[i]);
+                const auto y = decodeArgs(m.tracks[base + ti].argBytes(), b.args[i]);
+                QCOMPARE(x.size(), y.size());
+                for (size_t k = 0; k < x.size(); ++k) {
+                    QCOMPARE(m.str(y[k].key), t1.str(x[k].key));
+                    QCOMPARE(y[k].value.toString(m.strings), x[k].value.toString(t1.strings));
+                }
+            }
+        }
+        // Flows still join a launch and its kernel.
+        for (size_t f = 0; f < t1.flows.size(); f += 13) {
+            const Flow &a = t1.flows[f], &b = m.flows[t0.flows.size() + f];
+            QCOMPARE(b.from.track, TrackIndex(a.from.track + base));
+            QCOMPARE(m.str(m.flowName(b)), t1.str(t1.flowName(a)));
         }
     }
 
