@@ -159,6 +159,8 @@ StepsResult inferStepsFromAnnotation(const ClassifiedTrace& ct) {
             anchorFirst = pos.front();
         }
     const SliceColumns& c = t.tracks[best->track].slices;
+    // One repeating op alone is not an iteration; one repeating user annotation may be.
+    if (names < 2 && ct.roles[best->track][best->index[anchorFirst]] != SliceRole::UserAnnotation) return {};
     const auto& pos = best->byName.at(anchor);
     std::vector<Step> steps;
     TimeNs longest = 0;

@@ -237,7 +237,13 @@ StepsResult findSteps(const ClassifiedTrace& ct, const StepOptions& options) {
         if (!acc.empty())
             return finish(StepSource::UserAnnotation, acc, "user annotations named like a step (train_step, step#N)");
     }
-    // 5./6. No marker: infer.
+    // 5./6. No marker: infer. Not for TF1: a RunMetadata is one Session.run, its executor's
+    // op lanes repeat op names without being iterations.
+    if (ct.isTf1) {
+        StepsResult none;
+        none.rule = "no step marker observed";
+        return none;
+    }
     if (StepsResult r = inferStepsFromAnnotation(ct); r.source != StepSource::None) return r;
     if (StepsResult r = inferStepsFromDevicePeriod(ct); r.source != StepSource::None) return r;
     StepsResult none;
