@@ -2,6 +2,8 @@
 
 #include "views/overview/overview_view.h"
 #include "views/pipeline/input_pipeline_view.h"
+#include "views/pod/compare_view.h"
+#include "views/pod/pod_view.h"
 #include "views/tables/kernel_stats_view.h"
 #include "views/tables/op_stats_view.h"
 #include "views/tables/scope_tree_view.h"
@@ -17,6 +19,8 @@ std::vector<ViewFactory> analysisViewFactories() {
         {QStringLiteral("input-pipeline"), QObject::tr("Input Pipeline"),
          [](QWidget* p) -> TraceView* { return new InputPipelineView(p); }},
         {QStringLiteral("scopes"), QObject::tr("Scopes"), [](QWidget* p) -> TraceView* { return new ScopeTreeView(p); }},
+        {QStringLiteral("pod"), QObject::tr("Pod"), [](QWidget* p) -> TraceView* { return new PodView(p); }},
+        {QStringLiteral("compare"), QObject::tr("Compare"), [](QWidget* p) -> TraceView* { return new CompareView(p); }},
     };
 }
 
