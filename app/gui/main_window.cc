@@ -4,6 +4,7 @@
 #include "app/gui/trace_loader.h"
 #include "app/gui/warning_banner.h"
 #include "model/import/logdir.h"
+#include "model/import/merge_workers.h"
 #include "views/capture/capture_dialog.h"
 #include "views/details/details_panel.h"
 #include "views/pod/compare_view.h"
@@ -170,6 +171,20 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             const double pad = double(end - begin) * 0.02;
             timeline_->canvas()->setVisibleRange(double(begin) - pad, double(end) + pad);
             tabs_->setCurrentWidget(timeline_);
+        });
+    // Offsets set by hand: the workers' traces stay, a new merged view is made over them.
+    if (PodView* pod = podView())
+        connect(pod, &PodView::offsetsEdited, this, [this](std::vector<qint64> offsets) {
+            if (!run_ || offsets.size() != run_->workers.size()) return;
+            auto edited = std::make_shared<MultiWorkerRun>(*run_);
+            for (size_t w = 0; w < offsets.size(); ++w)
+                if (edited->workers[w].offsetNs != offsets[w]) {
+                    edited->workers[w].offsetNs = offsets[w];
+                    edited->workers[w].clock = WorkerClock::Manual;
+                }
+            std::shared_ptr<const Trace> merged(mergeWorkers(*edited));
+            setRun(std::move(edited), std::move(merged), runLabel_);
+            showView(QStringLiteral("pod"));
         });
 
     buildMenus();
@@ -364,6 +379,7 @@ void MainWindow::openPaths(const QStringList& paths) {
 void MainWindow::setRun(std::shared_ptr<const MultiWorkerRun> run, std::shared_ptr<const Trace> merged,
                         const QString& label) {
     run_ = std::move(run);
+    runLabel_ = label;
     setTrace(std::move(merged), label);
     path_.clear();  // a run has no one file to reload
     reloadAction_->setEnabled(false);

@@ -93,6 +93,7 @@ private:
     RunLoader* runLoader_;
     TraceLoader* compareLoader_;
     std::shared_ptr<const MultiWorkerRun> run_;  // the open run when several workers are open
+    QString runLabel_;
     PodView* podView() const;
     CompareView* compareView() const;
     QLabel* fileLabel_;

@@ -9,6 +9,12 @@
 #include "views/tables/value_format.h"
 
 #include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QPushButton>
+#include <QScrollArea>
 #include <QCursor>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -34,6 +40,10 @@ std::vector<OverlapModel::Column> overlapColumns() {
         {{QObject::tr("#"), ColumnKind::Integer, QObject::tr("Worker order: by rank, then name")},
          [](const R& r) { return QVariant(qint64(r.order)); }},
         {{QObject::tr("Worker"), ColumnKind::Text, {}}, [](const R& r) { return QVariant(r.worker); }},
+        {{QObject::tr("Clock offset"), ColumnKind::Duration,
+          QObject::tr("Added to this worker's times to put it on the run's clock (Pod › Clock offsets… to change)")},
+         [](const R& r) { return QVariant(r.offsetNs); }},
+        {{QObject::tr("Aligned by"), ColumnKind::Text, {}}, [](const R& r) { return QVariant(r.clock); }},
         {{QObject::tr("Step time"), ColumnKind::Duration, QObject::tr("The step (or the average step) of this worker")},
          [](const R& r) { return QVariant(r.stepNs); }},
         {{QObject::tr("Communication"), ColumnKind::Duration, QObject::tr("Time any NCCL / collective kernel ran")},
@@ -81,6 +91,12 @@ PodView::PodView(QWidget* parent) : AnalysisView(parent) {
     marker_box_->setMinimumContentsLength(24);
     marker_box_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     bar->addWidget(marker_box_);
+    bar->addSpacing(12);
+    auto* offsets = new QPushButton(tr("Clock offsets…"), page);
+    offsets->setToolTip(tr("Shift a worker's clock by hand when the files' clocks disagree"));
+    connect(offsets, &QPushButton::clicked, this, &PodView::editOffsets);
+    offsetsButton_ = offsets;
+    bar->addWidget(offsets);
     bar->addStretch(1);
     layout->addLayout(bar);
 
@@ -106,7 +122,7 @@ PodView::PodView(QWidget* parent) : AnalysisView(parent) {
     auto* heatLayout = new QVBoxLayout(heatBox);
     heatmap_ = new StragglerHeatmap(heatBox);
     heatLayout->addWidget(heatmap_);
-    QGroupBox* overlapBox = box(tr("Communication vs compute overlap per worker"), lower);
+    QGroupBox* overlapBox = box(tr("Workers: clock offset, communication vs compute overlap"), lower);
     auto* overlapLayout = new QVBoxLayout(overlapBox);
     overlap_ = new OverlapModel(overlapColumns(), this);
     table_ = new TablePage(overlapBox);
@@ -114,8 +130,8 @@ PodView::PodView(QWidget* parent) : AnalysisView(parent) {
     table_->setFilterColumns({1}, tr("Filter workers"));
     table_->setExportName(QStringLiteral("pod_overlap.csv"));
     overlapLayout->addWidget(table_);
-    lower->setStretchFactor(0, 1);
-    lower->setStretchFactor(1, 1);
+    lower->setStretchFactor(0, 2);
+    lower->setStretchFactor(1, 3);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
     layout->addWidget(split, 1);
@@ -208,6 +224,7 @@ void PodView::showResult() {
     parts << tr("steps: %1").arg(rules.join("; ").toHtmlEscaped());
     for (const auto& n : pod.notes) parts << q(n).toHtmlEscaped();
     summary_->setText(parts.join(QStringLiteral("  ·  ")));
+    offsetsButton_->setEnabled(run_ != nullptr && pod.workers.size() > 1);
 
     const QSignalBlocker b1(step_), b2(marker_box_);
     step_->clear();
@@ -244,6 +261,45 @@ void PodView::showResult() {
     refreshStep();
 }
 
+void PodView::editOffsets() {
+    if (!data_ || !run_) return;
+    const PodResult& pod = data_->pod;
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Worker clock offsets"));
+    auto* layout = new QVBoxLayout(&dialog);
+    auto* note = new QLabel(tr("Milliseconds added to each worker's times to put it on the run's clock. "
+                               "Found from the files' wall clocks, or the first step where a file has none."),
+                            &dialog);
+    note->setWordWrap(true);
+    layout->addWidget(note);
+    auto* scroll = new QScrollArea(&dialog);
+    scroll->setWidgetResizable(true);
+    auto* inner = new QWidget;
+    auto* form = new QFormLayout(inner);
+    std::vector<QDoubleSpinBox*> boxes;
+    for (const PodWorker& w : pod.workers) {
+        auto* spin = new QDoubleSpinBox(inner);
+        spin->setDecimals(6);
+        spin->setRange(-1e9, 1e9);
+        spin->setSuffix(tr(" ms"));
+        spin->setValue(double(w.offsetNs) / 1e6);
+        spin->setEnabled(w.loaded);
+        form->addRow(q(w.name), spin);
+        boxes.push_back(spin);
+    }
+    scroll->setWidget(inner);
+    layout->addWidget(scroll, 1);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    layout->addWidget(buttons);
+    dialog.resize(420, 480);
+    if (dialog.exec() != QDialog::Accepted) return;
+    std::vector<qint64> offsets;
+    for (QDoubleSpinBox* b : boxes) offsets.push_back(qint64(std::llround(b->value() * 1e6)));
+    emit offsetsEdited(std::move(offsets));
+}
+
 void PodView::setStepIndex(int index) { step_->setCurrentIndex(index + 1); }
 void PodView::setSortByTime(bool byTime) { sort_->setCurrentIndex(byTime ? 1 : 0); }
 
@@ -262,6 +318,8 @@ void PodView::refreshStep() {
         OverlapRow row;
         row.order = int(w);
         row.worker = q(pw.name);
+        row.offsetNs = pw.offsetNs;
+        row.clock = QString::fromUtf8(workerClockName(pw.clock));
         size_t n = 0;
         for (size_t s = 0; s < pw.steps.size(); ++s) {
             if (!pw.steps[s].present || (stepIndex >= 0 && int(s) != stepIndex)) continue;

@@ -34,6 +34,8 @@ public:
     struct OverlapRow {
         int order = 0;  // index of the worker in the run
         QString worker;
+        qint64 offsetNs = 0;
+        QString clock;
         qint64 stepNs = 0;
         CommOverlap overlap;
     };
@@ -41,6 +43,8 @@ public:
 signals:
     // Show `processPrefix`'s tracks over [begin, end) of the run's clock in the timeline.
     void openInTimeline(QString processPrefix, qint64 begin, qint64 end);
+    // The user set the workers' clock offsets by hand (ns, one per worker of the run).
+    void offsetsEdited(std::vector<qint64> offsetsNs);
 
 protected:
     void startAnalysis(const std::shared_ptr<const Trace>& trace) override;
@@ -59,6 +63,8 @@ private:
     QComboBox* step_ = nullptr;
     QComboBox* sort_ = nullptr;
     QComboBox* marker_box_ = nullptr;
+    QWidget* offsetsButton_ = nullptr;
+    void editOffsets();
     StackedColumnChart* chart_ = nullptr;
     StragglerHeatmap* heatmap_ = nullptr;
     TablePage* table_ = nullptr;
