@@ -55,10 +55,7 @@ bool loadWorkersOrReport(const std::vector<std::string>& paths, MultiWorkerRun& 
     std::vector<ImportWarning> all = r.run.warnings;
     for (const WorkerTrace& w : r.run.workers) {
         if (!w.trace) continue;
-        for (ImportWarning x : w.trace->warnings) {
-            x.detail = w.name + ": " + x.detail;
-            all.push_back(std::move(x));
-        }
+        for (const ImportWarning& x : w.trace->warnings) all.push_back(workerWarning(x, w.name));
     }
     reportImportWarnings(all);
     run = std::move(r.run);

@@ -51,11 +51,8 @@ int runDiff(const Args& args) {
     std::unique_ptr<Trace> b = loadTraceOrReport(files[1]);
     if (!b) return 1;
     std::vector<ImportWarning> warnings;
-    for (auto [prefix, t] : {std::pair{"A: ", a.get()}, std::pair{"B: ", b.get()}})
-        for (ImportWarning w : t->warnings) {
-            w.detail = prefix + w.detail;
-            warnings.push_back(std::move(w));
-        }
+    for (auto [which, t] : {std::pair{"A", a.get()}, std::pair{"B", b.get()}})
+        for (const ImportWarning& w : t->warnings) warnings.push_back(workerWarning(w, which));
     reportImportWarnings(warnings);
     const RunDiff d = diffRuns(*a, *b, StepOptions{flagValue(args, "--step-marker")});
 

@@ -101,10 +101,7 @@ std::unique_ptr<Trace> mergeWorkers(const MultiWorkerRun& run, const std::vector
         for (const auto& [k, v] : t.metadata) m.metadata.emplace_back(prefix + k, v);
         if (t.hosts.empty()) m.hosts.push_back(wt.name);
         else m.hosts.insert(m.hosts.end(), t.hosts.begin(), t.hosts.end());
-        for (ImportWarning x : t.warnings) {
-            x.detail = prefix + x.detail;
-            m.warnings.push_back(std::move(x));
-        }
+        for (const ImportWarning& x : t.warnings) m.warnings.push_back(workerWarning(x, wt.name));
         if (t.endNs > t.startNs || !t.processes.empty()) {
             lo = std::min(lo, t.startNs + shift);
             hi = std::max(hi, t.endNs + shift);

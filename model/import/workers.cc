@@ -105,6 +105,11 @@ void nameWorker(WorkerTrace& w) {
     w.name = std::filesystem::path(w.path).filename().string();
 }
 
+ImportWarning workerWarning(ImportWarning w, const std::string& worker) {
+    w.detail += " (" + worker + ")";
+    return w;
+}
+
 void alignWorkersOnWallClock(MultiWorkerRun& run) {
     std::optional<int64_t> earliest;
     for (const auto& w : run.workers)
@@ -165,11 +170,18 @@ MultiWorkerResult importWorkers(const std::vector<std::string>& paths, const Wor
         return res;
     }
 
+    for (auto& w : workers) nameWorker(w);
+    // Two files of one rank (or host): tell them apart by file name.
     for (auto& w : workers) {
-        nameWorker(w);
+        const auto same = std::count_if(workers.begin(), workers.end(), [&](const WorkerTrace& o) {
+            return o.name == w.name || o.name.rfind(w.name + " (", 0) == 0;
+        });
+        if (same > 1) w.name += " (" + std::filesystem::path(w.path).filename().string() + ")";
+    }
+    for (auto& w : workers) {
         if (!w.trace)
-            res.run.warnings.push_back(ImportWarning::corrupted(std::nullopt, w.name + " (" + w.path + "): " + w.error +
-                                                                                  " (worker skipped)"));
+            res.run.warnings.push_back(ImportWarning::corrupted(std::nullopt, w.path + ": " + w.error + " (worker " +
+                                                                                  w.name + " skipped)"));
     }
     std::stable_sort(workers.begin(), workers.end(), [](const WorkerTrace& a, const WorkerTrace& b) {
         if (a.rank.has_value() != b.rank.has_value()) return a.rank.has_value();

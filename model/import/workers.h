@@ -70,6 +70,9 @@ MultiWorkerResult importWorkers(const std::vector<std::string>& paths, const Wor
 // ("rank-3…" -> rank 3).
 void nameWorker(WorkerTrace& w);
 
+// A worker's import warning, saying which worker ("… (rank 3)").
+ImportWarning workerWarning(ImportWarning w, const std::string& worker);
+
 // Offsets from the wall clocks: run time 0 is the earliest worker origin.
 void alignWorkersOnWallClock(MultiWorkerRun& run);
 

@@ -139,6 +139,19 @@ private slots:
         }
     }
 
+    // The same rank's file twice: the workers are told apart by file name.
+    void sameRankTwice() {
+        QTemporaryDir dir;
+        const std::string src = testdata("public/hta/sampled_rank-0.json.gz");
+        const std::string copy = dir.path().toStdString() + "/copy.json";
+        writeFile(copy, readGz(src));
+        MultiWorkerResult r = importWorkers({src, copy});
+        QVERIFY(r.ok());
+        QCOMPARE(r.run.workers.size(), size_t(2));
+        QVERIFY(r.run.workers[0].name != r.run.workers[1].name);
+        for (const auto& w : r.run.workers) QVERIFY2(w.name.rfind("rank 0 (", 0) == 0, w.name.c_str());
+    }
+
     // The merged view: every worker's processes, named by worker, on the run's clock; names
     // and args the same as in the worker's own trace.
     void mergedView() {
