@@ -90,6 +90,8 @@ RunDiff diffRuns(const Trace& a, const Trace& b, const StepOptions& stepOptions)
     const Overview oa = computeOverview(ca, stepOptions), ob = computeOverview(cb, stepOptions);
     d.aSteps = oa.steps.steps.size();
     d.bSteps = ob.steps.steps.size();
+    if (!oa.steps.steps.empty()) d.aFirstStep = oa.steps.steps.front();
+    if (!ob.steps.steps.empty()) d.bFirstStep = ob.steps.steps.front();
     d.aStepSource = oa.steps.source;
     d.bStepSource = ob.steps.source;
     auto rounded = [](double x) { return TimeNs(std::llround(x)); };

@@ -5,6 +5,10 @@
 #include "views/pod/compare_view.h"
 #include "views/pod/pod_view.h"
 #include "views/pod/straggler_heatmap.h"
+#include "views/timeline/timeline_canvas.h"
+#include "views/timeline/timeline_view.h"
+
+#include <QTabWidget>
 
 #include <QSignalSpy>
 #include <QtTest>
@@ -66,13 +70,47 @@ private slots:
         CompareView view;
         view.show();
         QSignalSpy ready(&view, &AnalysisView::resultReady);
+        view.setCompareTrace(b, "copy");  // first: the page computes once, when A arrives
         view.setTrace(a);
-        view.setCompareTrace(b, "copy");
         QVERIFY(ready.wait(30000));
         QVERIFY(view.result());
         for (const DiffRow& r : view.result()->kernels) QCOMPARE(r.deltaNs, TimeNs(0));
         QVERIFY(view.summaryText().contains("0 new, 0 vanished"));
         QVERIFY(!view.summaryText().contains("Largest"));
+    }
+
+    // The Timelines tab: A above B, each starting at its first step; panning A moves B alike.
+    void compareTimelinesAligned() {
+        std::shared_ptr<const Trace> a(importTrace(testdata("public/hta/sampled_rank-0.json.gz")).trace);
+        std::shared_ptr<const Trace> b(importTrace(testdata("public/hta/sampled_rank-1.json.gz")).trace);
+        QVERIFY(a && b);
+        CompareView view;
+        view.resize(1400, 900);
+        view.show();
+        QSignalSpy ready(&view, &AnalysisView::resultReady);
+        view.setCompareTrace(b, "sampled_rank-1.json.gz");
+        view.setTrace(a);
+        QVERIFY(ready.wait(30000));
+        const auto timelines = view.findChildren<TimelineView*>();
+        QCOMPARE(timelines.size(), qsizetype(2));
+        for (TimelineView* t : timelines) t->waitUntilReady();
+        auto* tabs = view.findChild<QTabWidget*>();
+        QVERIFY(tabs);
+        tabs->setCurrentIndex(tabs->count() - 1);  // the user opens the Timelines tab
+        QTest::qWait(200);
+        const RunDiff* d = view.result();
+        QVERIFY(d && d->aFirstStep && d->bFirstStep);
+        auto begin = [](TimelineView* t) { return t->canvas()->controller().axis().begin(); };
+        // Which one is A: the one showing trace a.
+        TimelineView* ta = timelines[0]->canvas()->trace() == a.get() ? timelines[0] : timelines[1];
+        TimelineView* tb = ta == timelines[0] ? timelines[1] : timelines[0];
+        QCOMPARE(tb->canvas()->trace(), b.get());
+        QVERIFY(std::abs((begin(ta) - double(d->aFirstStep->startNs)) - (begin(tb) - double(d->bFirstStep->startNs))) < 1e3);
+        ta->canvas()->setVisibleRange(begin(ta) + 5e7, begin(ta) + 2e8);
+        QTest::qWait(50);
+        QVERIFY(std::abs((begin(ta) - double(d->aFirstStep->startNs)) - (begin(tb) - double(d->bFirstStep->startNs))) < 1e3);
+        if (qEnvironmentVariableIsSet("TRACESCOPE_SHOT_DIR"))
+            view.grab().save(qEnvironmentVariable("TRACESCOPE_SHOT_DIR") + "/compare_timelines.png");
     }
 };
 

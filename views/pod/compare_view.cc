@@ -1,9 +1,13 @@
 #include "views/pod/compare_view.h"
 
 #include "views/tables/table_page.h"
+#include "views/timeline/timeline_canvas.h"
+#include "views/timeline/timeline_view.h"
+#include "views/trace_selection.h"
 #include "views/tables/value_format.h"
 
 #include <QLabel>
+#include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
@@ -64,8 +68,56 @@ CompareView::CompareView(QWidget* parent) : AnalysisView(parent) {
     makePage(steps_, stepModel_, tr("Step time"), tr("Per"), false, tr("Step time"), QStringLiteral("compare_steps.csv"));
     makePage(ops_, opModel_, tr("Op"), tr("Side / type"), true, tr("Ops"), QStringLiteral("compare_ops.csv"));
     makePage(kernels_, kernelModel_, tr("Kernel"), tr("Op"), true, tr("Kernels"), QStringLiteral("compare_kernels.csv"));
+    // Timelines: A above B.
+    auto* split = new QSplitter(Qt::Vertical, tabs_);
+    for (auto [view, label, name] : {std::tuple{&timelineA_, &labelA_, tr("A")}, std::tuple{&timelineB_, &labelB_, tr("B")}}) {
+        auto* holder = new QWidget(split);
+        auto* l = new QVBoxLayout(holder);
+        l->setContentsMargins(0, 0, 0, 0);
+        *label = new QLabel(holder);
+        l->addWidget(*label);
+        *view = new TimelineView(holder);
+        (*view)->setSelection(new TraceSelection(*view));
+        l->addWidget(*view, 1);
+    }
+    tabs_->addTab(split, tr("Timelines"));
+    connect(timelineA_->canvas(), &TimelineCanvas::viewChanged, this,
+            [this] { syncTimelines(timelineA_, timelineB_, alignA_, alignB_); });
+    connect(timelineB_->canvas(), &TimelineCanvas::viewChanged, this,
+            [this] { syncTimelines(timelineB_, timelineA_, alignB_, alignA_); });
+    connect(timelineA_, &TimelineView::ready, this, &CompareView::alignTimelines);
+    // Shown: the canvases have their real width now.
+    connect(tabs_, &QTabWidget::currentChanged, this, [this, split](int) {
+        if (tabs_->currentWidget() == split) QTimer::singleShot(0, this, &CompareView::alignTimelines);
+    });
+    connect(timelineB_, &TimelineView::ready, this, &CompareView::alignTimelines);
     layout->addWidget(tabs_, 1);
     setContent(page);
+}
+
+void CompareView::syncTimelines(TimelineView* from, TimelineView* to, TimeNs fromOrigin, TimeNs toOrigin) {
+    if (syncing_ || !from->isReady() || !to->isReady()) return;
+    syncing_ = true;
+    // Same start (relative to each first step) and the same scale, so one time is one x in both.
+    const TimeAxis& axis = from->canvas()->controller().axis();
+    TimelineController& target = to->canvas()->controller();
+    if (target.headerWidth() != from->canvas()->controller().headerWidth())
+        to->canvas()->setHeaderWidth(from->canvas()->controller().headerWidth());
+    const double begin = axis.begin() - double(fromOrigin) + double(toOrigin);
+    to->canvas()->setVisibleRange(begin, begin + axis.nsPerPx() * target.trackAreaWidth(to->canvas()->width()));
+    syncing_ = false;
+}
+
+// Both runs' first steps start at the left edge, the longer of them fills the width.
+void CompareView::alignTimelines() {
+    if (!diff_ || !timelineA_->isReady() || !timelineB_->isReady()) return;
+    const RunDiff& d = *diff_;
+    const TimeNs span = std::max(d.aFirstStep ? d.aFirstStep->durationNs : 0, d.bFirstStep ? d.bFirstStep->durationNs : 0);
+    if (span <= 0) return;  // no steps: each shows its whole trace
+    const double pad = double(span) * 0.03;
+    const int header = std::max(timelineA_->canvas()->controller().headerWidth(), timelineB_->canvas()->controller().headerWidth());
+    timelineA_->canvas()->setHeaderWidth(header);
+    timelineA_->canvas()->setVisibleRange(double(alignA_) - pad, double(alignA_ + span) + pad);  // B follows
 }
 
 void CompareView::setCompareTrace(std::shared_ptr<const Trace> b, const QString& name) {
@@ -95,6 +147,9 @@ void CompareView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
 
 void CompareView::clearResult() {
     diff_.reset();
+    timelineA_->setTrace(nullptr);
+    timelineB_->setTrace(nullptr);
+    shownA_ = shownB_ = nullptr;
     stepModel_->setRows({});
     opModel_->setRows({});
     kernelModel_->setRows({});
@@ -128,6 +183,15 @@ void CompareView::showResult() {
                                                           top.deltaPercent ? QStringLiteral(" (%1)").arg(formatPercent(*top.deltaPercent))
                                                                            : QString()));
         }
+    alignA_ = d.aFirstStep ? d.aFirstStep->startNs : 0;
+    alignB_ = d.bFirstStep ? d.bFirstStep->startNs : 0;
+    labelA_->setText(tr("<b>A</b>: the open trace%1").arg(d.aFirstStep ? tr(" — aligned on its first step (%1)").arg(q(d.aFirstStep->name).toHtmlEscaped()) : QString()));
+    labelB_->setText(tr("<b>B</b>: %1%2").arg(bName_.toHtmlEscaped(), d.bFirstStep ? tr(" — aligned on its first step (%1)").arg(q(d.bFirstStep->name).toHtmlEscaped()) : QString()));
+    if (shownA_ != trace().get()) timelineA_->setTrace(trace());  // a new index only for a new trace
+    if (shownB_ != b_.get()) timelineB_->setTrace(b_);
+    shownA_ = trace().get();
+    shownB_ = b_.get();
+    alignTimelines();
     stepModel_->setRows(d.steps);
     opModel_->setRows(d.ops);
     kernelModel_->setRows(d.kernels);

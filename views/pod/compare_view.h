@@ -13,6 +13,8 @@ class QTabWidget;
 namespace tracescope {
 
 class TablePage;
+class TimelineView;
+class TraceSelection;
 
 class CompareView : public AnalysisView {
     Q_OBJECT
@@ -40,6 +42,17 @@ private:
     RowTableModel<DiffRow>* stepModel_ = nullptr;
     RowTableModel<DiffRow>* opModel_ = nullptr;
     RowTableModel<DiffRow>* kernelModel_ = nullptr;
+    // The two runs one above the other, their first steps' starts aligned, panned together.
+    TimelineView* timelineA_ = nullptr;
+    TimelineView* timelineB_ = nullptr;
+    QLabel* labelA_ = nullptr;
+    QLabel* labelB_ = nullptr;
+    bool syncing_ = false;
+    const Trace* shownA_ = nullptr;  // what the timelines show now
+    const Trace* shownB_ = nullptr;
+    TimeNs alignA_ = 0, alignB_ = 0;  // the first steps' starts
+    void syncTimelines(TimelineView* from, TimelineView* to, TimeNs fromOrigin, TimeNs toOrigin);
+    void alignTimelines();
 
     void showResult();
 };
