@@ -141,8 +141,12 @@ PodResult computePod(const MultiWorkerRun& run, const StepOptions& stepOptions) 
             ref = &per[w];
             refOffset = res.workers[w].offsetNs;
         }
+    size_t refIndex = 0;
     for (size_t w = 0; w < per.size() && !ref; ++w)
-        if (!per[w].steps.steps.empty()) ref = &per[w];
+        if (!per[w].steps.steps.empty()) {
+            ref = &per[w];
+            refIndex = w;
+        }
     bool stepAligned = false;
     for (size_t w = 0; w < per.size(); ++w) {
         if (!ref || res.workers[w].clock != WorkerClock::Unknown || per[w].steps.steps.empty() || &per[w] == ref)
@@ -155,6 +159,9 @@ PodResult computePod(const MultiWorkerRun& run, const StepOptions& stepOptions) 
         res.workers[w].clock = WorkerClock::FirstStep;
         stepAligned = true;
     }
+    // Without any wall clock the reference worker is the first-step origin itself.
+    if (stepAligned && res.workers[refIndex].clock == WorkerClock::Unknown && ref == &per[refIndex])
+        res.workers[refIndex].clock = WorkerClock::FirstStep;
     if (stepAligned)
         res.notes.push_back("Workers without a wall clock in their file are aligned on their first step's start.");
 

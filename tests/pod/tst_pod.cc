@@ -139,6 +139,29 @@ private slots:
         }
     }
 
+    // Files without a wall clock (small relative timestamps, no baseTimeNanoseconds): aligned on
+    // their first step's start.
+    void alignedOnFirstStep() {
+        QTemporaryDir dir;
+        for (int r = 0; r < 2; ++r) {
+            json ev = json::array();
+            for (int s = 0; s < 3; ++s)
+                ev.push_back({{"ph", "X"}, {"cat", "user_annotation"}, {"name", "ProfilerStep#" + std::to_string(5 + s)},
+                              {"pid", 1}, {"tid", 1}, {"ts", 500 + r * 2000 + s * 10000}, {"dur", 9000}});
+            ev.push_back({{"ph", "X"}, {"cat", "cpu_op"}, {"name", "setup"}, {"pid", 1}, {"tid", 2}, {"ts", 100}, {"dur", 50}});
+            writeFile(dir.path().toStdString() + "/rank-" + std::to_string(r) + ".json", json({{"traceEvents", ev}}).dump());
+        }
+        MultiWorkerResult r = importWorkers({dir.path().toStdString()});
+        QVERIFY(r.ok());
+        for (const auto& w : r.run.workers) QCOMPARE(w.clock, WorkerClock::Unknown);
+        const PodResult pod = computePod(r.run);
+        QCOMPARE(pod.workers[0].clock, WorkerClock::FirstStep);
+        QCOMPARE(pod.workers[1].clock, WorkerClock::FirstStep);
+        QCOMPARE(pod.steps.size(), size_t(3));
+        for (size_t s = 0; s < 3; ++s) QCOMPARE(pod.workers[1].steps[s].runStartNs, pod.workers[0].steps[s].runStartNs);
+        QCOMPARE(pod.notes.size(), size_t(1));
+    }
+
     // The same rank's file twice: the workers are told apart by file name.
     void sameRankTwice() {
         QTemporaryDir dir;
