@@ -4,6 +4,8 @@
 #include "views/overview/overview_view.h"
 #include "views/pipeline/input_pipeline_view.h"
 #include "views/pipeline/tf_data_view.h"
+#include "views/pod/compare_view.h"
+#include "views/pod/pod_view.h"
 #include "views/tables/kernel_stats_view.h"
 #include "views/tables/op_stats_view.h"
 #include "views/tables/scope_tree_view.h"
@@ -22,6 +24,8 @@ std::vector<ViewFactory> analysisViewFactories() {
          [](QWidget* p) -> TraceView* { return new MemoryProfileView(p); }},
         {QStringLiteral("tf-data"), QObject::tr("tf.data"), [](QWidget* p) -> TraceView* { return new TfDataView(p); }},
         {QStringLiteral("scopes"), QObject::tr("Scopes"), [](QWidget* p) -> TraceView* { return new ScopeTreeView(p); }},
+        {QStringLiteral("pod"), QObject::tr("Pod"), [](QWidget* p) -> TraceView* { return new PodView(p); }},
+        {QStringLiteral("compare"), QObject::tr("Compare"), [](QWidget* p) -> TraceView* { return new CompareView(p); }},
     };
 }
 

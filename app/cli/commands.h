@@ -21,6 +21,8 @@ int runLaunch(const Args& args);
 int runTracks(const Args& args);
 int runMemory(const Args& args);
 int runTfData(const Args& args);
+int runPod(const Args& args);
+int runDiff(const Args& args);
 
 // Helpers shared by commands.
 bool hasFlag(const Args& args, const std::string& flag);

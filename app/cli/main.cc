@@ -75,6 +75,12 @@ void usage() {
                  "         [--agent PATH] [--json] -- PROGRAM ARGS...\n"
                  "                              run a CUDA program under our CUPTI agent and save its GPU activity\n"
                  "                              in DIR/plugins/profile/<run>/ (exits with the program's status)\n"
+                 "  pod FILE|DIR... [--json|--csv] [--step-marker NAME]\n"
+                 "                              several workers (rank files, hosts) as one run: per worker and\n"
+                 "                              step the breakdown, stragglers, exposed communication\n"
+                 "  diff A B [--json|--csv] [--step-marker NAME]\n"
+                 "                              compare two runs: step time, op and kernel stats with deltas\n"
+                 "  overview, input-pipeline: --step-marker NAME  the slices named NAME are the steps\n"
                  "  --names short               (stats, kernels, torch-ops) C++ names without return type, namespaces and\n"
                  "                              parameters; the full name in full_name (default: full)\n"
                  "every command that reads a trace:\n"
@@ -101,6 +107,8 @@ int main(int argc, char** argv) {
         {"tracks", runTracks},
         {"memory", runMemory},
         {"tfdata", runTfData},
+        {"pod", runPod},
+        {"diff", runDiff},
     };
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
         usage();
