@@ -16,6 +16,7 @@ std::shared_ptr<const TimelineIndex> TimelineIndex::build(const Trace& trace, co
             index->onDevice[t] = trace.processes[track.process].kind == ProcessKind::Device;
     }
     index->shortNames = shortNamesOf(trace.strings);
+    index->density = eventDensity(trace, kDensityBuckets, cancel);
     return index;
 }
 

@@ -6,6 +6,7 @@
 
 #include "model/analysis/short_name.h"
 #include "model/query/counter_range_index.h"
+#include "model/query/event_density.h"
 #include "model/query/slice_depth_index.h"
 #include "model/query/slice_depth_mipmap.h"
 #include "model/trace/trace.h"
@@ -22,6 +23,8 @@ struct TimelineIndex {
     std::vector<CounterRangeIndex> counters;  // per track (empty for non-counter tracks)
     std::vector<uint8_t> onDevice;            // per track: its process is a device
     std::unordered_map<StringId, std::string> shortNames;  // short forms of the names that have one
+    std::vector<uint32_t> density;            // events per time bucket over the whole trace (the minimap)
+    static constexpr size_t kDensityBuckets = 4096;
 
     // Returns nullptr when cancelled.
     static std::shared_ptr<const TimelineIndex> build(const Trace& trace, const std::atomic<bool>* cancel = nullptr);
