@@ -28,10 +28,14 @@ public slots:
     void highlightSlices(std::vector<tracescope::SliceRef> slices, QString label) {
         emit slicesHighlighted(slices, label);
     }
+    // Show a moment in the timeline (e.g. a click on the memory chart): the timeline centres
+    // on it and marks it.
+    void showTime(qint64 timeNs) { emit timeRequested(timeNs); }
 
 signals:
     void sliceSelected(tracescope::SliceRef slice);
     void slicesHighlighted(std::vector<tracescope::SliceRef> slices, QString label);
+    void timeRequested(qint64 timeNs);
 
 private:
     SliceRef selected_;

@@ -1,7 +1,11 @@
 #include "views/view_catalog.h"
 
+#include "views/memory/memory_profile_view.h"
 #include "views/overview/overview_view.h"
 #include "views/pipeline/input_pipeline_view.h"
+#include "views/pipeline/tf_data_view.h"
+#include "views/pod/compare_view.h"
+#include "views/pod/pod_view.h"
 #include "views/tables/kernel_stats_view.h"
 #include "views/tables/op_stats_view.h"
 #include "views/tables/scope_tree_view.h"
@@ -16,7 +20,12 @@ std::vector<ViewFactory> analysisViewFactories() {
          [](QWidget* p) -> TraceView* { return new KernelStatsView(p); }},
         {QStringLiteral("input-pipeline"), QObject::tr("Input Pipeline"),
          [](QWidget* p) -> TraceView* { return new InputPipelineView(p); }},
+        {QStringLiteral("memory"), QObject::tr("Memory Profile"),
+         [](QWidget* p) -> TraceView* { return new MemoryProfileView(p); }},
+        {QStringLiteral("tf-data"), QObject::tr("tf.data"), [](QWidget* p) -> TraceView* { return new TfDataView(p); }},
         {QStringLiteral("scopes"), QObject::tr("Scopes"), [](QWidget* p) -> TraceView* { return new ScopeTreeView(p); }},
+        {QStringLiteral("pod"), QObject::tr("Pod"), [](QWidget* p) -> TraceView* { return new PodView(p); }},
+        {QStringLiteral("compare"), QObject::tr("Compare"), [](QWidget* p) -> TraceView* { return new CompareView(p); }},
     };
 }
 

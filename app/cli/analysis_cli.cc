@@ -43,6 +43,25 @@ std::unique_ptr<Trace> loadTraceOrReport(const std::string& path) {
     return std::move(r.trace);
 }
 
+bool loadWorkersOrReport(const std::vector<std::string>& paths, MultiWorkerRun& run) {
+    WorkerImportOptions o;
+    o.base = cliImportOptions();
+    o.base.threads = 2;
+    MultiWorkerResult r = importWorkers(paths, o);
+    if (!r.ok()) {
+        std::fprintf(stderr, "tracescope-cli: %s\n", r.error.c_str());
+        return false;
+    }
+    std::vector<ImportWarning> all = r.run.warnings;
+    for (const WorkerTrace& w : r.run.workers) {
+        if (!w.trace) continue;
+        for (const ImportWarning& x : w.trace->warnings) all.push_back(workerWarning(x, w.name));
+    }
+    reportImportWarnings(all);
+    run = std::move(r.run);
+    return true;
+}
+
 void reportImportWarnings(const std::vector<ImportWarning>& warnings) {
     reported = warnings;
     for (const ImportWarning& w : warnings) std::fprintf(stderr, "tracescope-cli: warning: %s\n", warningText(w).c_str());

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "model/import/import.h"
+#include "model/import/workers.h"
 #include "model/trace/trace.h"
 
 #include <nlohmann/json.hpp>
@@ -20,6 +21,10 @@ ImportOptions cliImportOptions();
 // Imports `path`; on error prints it to stderr and returns null. A loaded trace's
 // import warnings go through reportImportWarnings.
 std::unique_ptr<Trace> loadTraceOrReport(const std::string& path);
+// Imports several files (or folders of them) as the workers of one run; on error prints it and
+// returns false. The warnings of every worker (prefixed by its name) and of the run itself
+// (a worker that could not be opened) go through reportImportWarnings.
+bool loadWorkersOrReport(const std::vector<std::string>& paths, MultiWorkerRun& run);
 // Prints import warnings to stderr and keeps them for this run: printJson and
 // printJsonWithRows add them as a top-level "warnings" array, and exitStatus turns
 // them into status 3 under --strict. (One run of the CLI reads one trace.)

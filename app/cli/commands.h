@@ -17,7 +17,12 @@ int runScopes(const Args& args);
 int runTorchOps(const Args& args);
 int runConvert(const Args& args);
 int runCapture(const Args& args);
+int runLaunch(const Args& args);
 int runTracks(const Args& args);
+int runMemory(const Args& args);
+int runTfData(const Args& args);
+int runPod(const Args& args);
+int runDiff(const Args& args);
 
 // Helpers shared by commands.
 bool hasFlag(const Args& args, const std::string& flag);

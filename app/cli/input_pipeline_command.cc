@@ -1,4 +1,4 @@
-// tracescope-cli input-pipeline FILE [--json]
+// tracescope-cli input-pipeline FILE [--json] [--step-marker NAME]
 #include "app/cli/analysis_cli.h"
 #include "app/cli/commands.h"
 
@@ -15,14 +15,14 @@ nlohmann::json distJson(const Distribution& d) {
 }  // namespace
 
 int runInputPipeline(const Args& args) {
-    const auto files = positionals(args);
+    const auto files = positionals(args, {"--step-marker"});
     if (files.size() != 1) {
-        std::fprintf(stderr, "usage: tracescope-cli input-pipeline FILE [--json]\n");
+        std::fprintf(stderr, "usage: tracescope-cli input-pipeline FILE [--json] [--step-marker NAME]\n");
         return 2;
     }
     auto trace = loadTraceOrReport(files[0]);
     if (!trace) return 1;
-    const InputPipelineResult r = computeInputPipeline(*trace);
+    const InputPipelineResult r = computeInputPipeline(*trace, StepOptions{flagValue(args, "--step-marker")});
     if (hasFlag(args, "--json")) {
         nlohmann::json j;
         j["step_source"] = stepSourceName(r.stepSource);

@@ -57,15 +57,30 @@ void usage() {
                  "  kernels FILE [--csv|--json] [--names short|full]  GPU kernel statistics\n"
                  "  overview FILE [--json]      run environment, steps, step-time breakdown, verdict\n"
                  "  input-pipeline FILE [--json] device input wait per step, host input ops\n"
+                 "  tfdata FILE [--json|--csv]  tf.data input pipelines: latency per pipeline, the critical path and\n"
+                 "                              bottleneck of the slowest call, summary and suggestion\n"
                  "  scopes FILE [--json] [--depth N]  op time by name scope, op-type view\n"
                  "  torch-ops FILE [--csv|--json] [--group-by-shape] [--group-by-stack N] [--sort KEY] [--names short|full]\n"
                  "                              PyTorch's key_averages() table (Self CPU, Self CUDA, calls)\n"
+                 "  memory FILE [--json|--csv [--breakdown]] [--timeline-csv OUT.csv]\n"
+                 "                              memory profile per allocator/device: peaks, breakdown at the peak,\n"
+                 "                              leak hints; --timeline-csv writes every allocation/deallocation\n"
                  "  convert FILE --to chrome-json OUT.json[.gz]\n"
                  "                              write the trace as Chrome trace JSON (gzip for .gz)\n"
                  "  capture ADDR[,ADDR...] --duration-ms N --logdir DIR [--retries N] [--host-level N]\n"
                  "          [--device-level N] [--python-level N] [--delay-ms N]\n"
                  "                              capture from TensorFlow/JAX profiler servers into\n"
                  "                              DIR/plugins/profile/<run>/; prints the files written\n"
+                 "  launch [--logdir DIR] [--duration-ms N] [--kinds LIST] [--cwd DIR] [--env NAME=VALUE]...\n"
+                 "         [--agent PATH] [--json] -- PROGRAM ARGS...\n"
+                 "                              run a CUDA program under our CUPTI agent and save its GPU activity\n"
+                 "                              in DIR/plugins/profile/<run>/ (exits with the program's status)\n"
+                 "  pod FILE|DIR... [--json|--csv] [--step-marker NAME]\n"
+                 "                              several workers (rank files, hosts) as one run: per worker and\n"
+                 "                              step the breakdown, stragglers, exposed communication\n"
+                 "  diff A B [--json|--csv] [--step-marker NAME]\n"
+                 "                              compare two runs: step time, op and kernel stats with deltas\n"
+                 "  overview, input-pipeline: --step-marker NAME  the slices named NAME are the steps\n"
                  "  --names short               (stats, kernels, torch-ops) C++ names without return type, namespaces and\n"
                  "                              parameters; the full name in full_name (default: full)\n"
                  "every command that reads a trace:\n"
@@ -88,7 +103,12 @@ int main(int argc, char** argv) {
         {"torch-ops", runTorchOps},
         {"convert", runConvert},
         {"capture", runCapture},
+        {"launch", runLaunch},
         {"tracks", runTracks},
+        {"memory", runMemory},
+        {"tfdata", runTfData},
+        {"pod", runPod},
+        {"diff", runDiff},
     };
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
         usage();

@@ -1,4 +1,4 @@
-// tracescope-cli overview FILE [--json]
+// tracescope-cli overview FILE [--json] [--step-marker NAME]
 #include "app/cli/analysis_cli.h"
 #include "app/cli/commands.h"
 
@@ -10,14 +10,14 @@
 namespace tracescope::cli {
 
 int runOverview(const Args& args) {
-    const auto files = positionals(args);
+    const auto files = positionals(args, {"--step-marker"});
     if (files.size() != 1) {
-        std::fprintf(stderr, "usage: tracescope-cli overview FILE [--json]\n");
+        std::fprintf(stderr, "usage: tracescope-cli overview FILE [--json] [--step-marker NAME]\n");
         return 2;
     }
     auto trace = loadTraceOrReport(files[0]);
     if (!trace) return 1;
-    const Overview o = computeOverview(*trace);
+    const Overview o = computeOverview(*trace, StepOptions{flagValue(args, "--step-marker")});
 
     if (hasFlag(args, "--json")) {
         nlohmann::json j;
@@ -35,6 +35,7 @@ int runOverview(const Args& args) {
         }
         j["environment"] = env;
         j["step_source"] = stepSourceName(o.steps.source);
+        j["step_rule"] = o.steps.rule;
         j["step_count"] = o.steps.steps.size();
         j["average_step_ns"] = static_cast<long long>(o.averageStepNs + 0.5);
         j["steps"] = nlohmann::json::array();
@@ -87,6 +88,7 @@ int runOverview(const Args& args) {
     }
     std::printf("Steps: %zu (%s), average step time %.3f ms\n", o.steps.steps.size(), stepSourceName(o.steps.source),
                 o.averageStepNs / 1e6);
+    std::printf("  Step rule: %s\n", o.steps.rule.c_str());
     for (size_t c = 0; c < kStepCategoryCount; ++c)
         std::printf("  %-32s %6.2f%%  avg %.3f ms\n", stepCategoryName(StepCategory(c)),
                     o.categories[c].percentOfStep, o.categories[c].ns.mean / 1e6);

@@ -1,8 +1,11 @@
 // tracescope-cli tracks FILE [--json]: the tracks in the order the timeline
-// shows them by default (model/query/track_order.h; saved layouts ignored).
+// shows them by default (model/query/track_order.h; saved layouts ignored), then the
+// derived tracks the timeline adds (memory counters, model/analysis/memory_tracks.h),
+// marked "derived".
 #include "app/cli/analysis_cli.h"
 #include "app/cli/commands.h"
 
+#include "model/analysis/memory_tracks.h"
 #include "model/query/track_order.h"
 
 #include <cstdio>
@@ -34,29 +37,42 @@ int runTracks(const Args& args) {
     const std::vector<OrderedProcess> order = defaultTrackOrder(*trace);
     struct Row {
         const Process* process;
-        const Track* track;
+        std::string track;
+        int64_t tid;
+        const char* kind;
+        bool overflow;
+        size_t events;
+        bool derived;
     };
     std::vector<Row> rows;
     for (const OrderedProcess& op : order)
-        for (TrackIndex t : op.tracks) rows.push_back({&trace->processes[op.process], &trace->tracks[t]});
+        for (TrackIndex t : op.tracks) {
+            const Track& tr = trace->tracks[t];
+            rows.push_back({&trace->processes[op.process], tr.name, tr.tid, kindName(tr.kind), tr.overflowOf != kNoIndex,
+                            trackEventCount(tr), false});
+        }
+    static const Process none{};
+    for (const DerivedCounterTrack& d : memoryCounterTracks(computeMemoryProfile(*trace, /*findStepsToo=*/false)))
+        rows.push_back({d.process < trace->processes.size() ? &trace->processes[d.process] : &none, d.name, 0,
+                        "counter", false, d.series.size(), true});
     if (hasFlag(args, "--json")) {
         printJsonWithRows(nlohmann::json::object(), rows.size(), [&](size_t i) {
             const Row& r = rows[i];
             return nlohmann::json{{"process", r.process->name},
                                   {"pid", r.process->pid},
-                                  {"track", r.track->name},
-                                  {"tid", r.track->tid},
-                                  {"kind", kindName(r.track->kind)},
-                                  {"overflow", r.track->overflowOf != kNoIndex},
-                                  {"events", trackEventCount(*r.track)}};
+                                  {"track", r.track},
+                                  {"tid", r.tid},
+                                  {"kind", r.kind},
+                                  {"overflow", r.overflow},
+                                  {"events", r.events},
+                                  {"derived", r.derived}};
         });
         return 0;
     }
     std::printf("%-40s %-40s %-8s %10s\n", "process", "track", "kind", "events");
     for (const Row& r : rows)
-        std::printf("%-40s %-40s %-8s %10zu\n", r.process->name.c_str(),
-                    r.track->name.c_str(),
-                    kindName(r.track->kind), trackEventCount(*r.track));
+        std::printf("%-40s %-40s %-8s %10zu%s\n", r.process->name.c_str(), r.track.c_str(), r.kind, r.events,
+                    r.derived ? "  (derived)" : "");
     return 0;
 }
 

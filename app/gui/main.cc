@@ -57,7 +57,9 @@ int main(int argc, char** argv) {
     parser.setApplicationDescription(QStringLiteral("Desktop viewer for ML profiles (XSpace, Chrome trace JSON, RunMetadata)."));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("path"), QStringLiteral("Trace file or profile folder to open."));
+    parser.addPositionalArgument(QStringLiteral("path"),
+                                 QStringLiteral("Trace file or profile folder to open (several: the workers of one run)."),
+                                 QStringLiteral("path..."));
     QCommandLineOption screenshot(QStringLiteral("screenshot"), QStringLiteral("Render the window to a PNG and exit."),
                                   QStringLiteral("out.png"));
     QCommandLineOption view(QStringLiteral("view"), QStringLiteral("View to show: timeline or an analysis view id."),
@@ -72,26 +74,33 @@ int main(int argc, char** argv) {
                               QStringLiteral("text"));
     QCommandLineOption dark(QStringLiteral("dark"), QStringLiteral("Use a dark palette."));
     QCommandLineOption dialog(QStringLiteral("dialog"),
-                              QStringLiteral("With --screenshot: render this dialog instead of the window (capture)."),
+                              QStringLiteral("With --screenshot: render this dialog instead of the window (capture, launch)."),
                               QStringLiteral("name"));
     QCommandLineOption names(QStringLiteral("names"), QStringLiteral("C++ / kernel names: short or full (default short)."),
                              QStringLiteral("short|full"), QStringLiteral("short"));
     QCommandLineOption filterTracks(QStringLiteral("filter-tracks"),
                                     QStringLiteral("Show only tracks whose name or process name contains TEXT."),
                                     QStringLiteral("TEXT"));
-    parser.addOptions({screenshot, view, size, range, select, search, dark, dialog, names, filterTracks});
+    QCommandLineOption compare(QStringLiteral("compare"),
+                               QStringLiteral("With --screenshot --view compare: the trace to compare with."),
+                               QStringLiteral("FILE2"));
+    parser.addOptions({screenshot, view, size, range, select, search, dark, dialog, names, filterTracks, compare});
     parser.process(*app);
     const QStringList args = parser.positionalArguments();
 
     if (parser.isSet(screenshot)) {
         const bool forDialog = parser.isSet(dialog);
-        if (args.size() != (forDialog ? 0 : 1)) {
+        if (forDialog ? !args.isEmpty() : args.isEmpty()) {
             std::fprintf(stderr, forDialog ? "tracescope: --dialog renders no trace: give no file\n"
-                                           : "tracescope: --screenshot needs exactly one trace file or folder\n");
+                                           : "tracescope: --screenshot needs a trace file or folder (several: one run)\n");
             return 2;
         }
         tracescope::ScreenshotOptions o;
-        if (!forDialog) o.input = args.front();
+        if (!forDialog) {
+            o.input = args.front();
+            o.moreInputs = args.mid(1);
+        }
+        o.compare = parser.value(compare);
         o.dialog = parser.value(dialog);
         o.output = parser.value(screenshot);
         o.view = parser.value(view);
@@ -120,6 +129,7 @@ int main(int argc, char** argv) {
     tracescope::MainWindow window;
     window.restoreSettings();
     window.show();
-    if (!args.isEmpty()) window.openPath(args.front());
+    if (args.size() > 1) window.openPaths(args);  // several files: the workers of one run
+    else if (!args.isEmpty()) window.openPath(args.front());
     return app->exec();
 }

@@ -1,10 +1,15 @@
 #include "app/gui/main_window.h"
 
+#include "app/gui/run_loader.h"
 #include "app/gui/trace_loader.h"
 #include "app/gui/warning_banner.h"
 #include "model/import/logdir.h"
+#include "model/import/merge_workers.h"
 #include "views/capture/capture_dialog.h"
+#include "views/capture/launch_dialog.h"
 #include "views/details/details_panel.h"
+#include "views/pod/compare_view.h"
+#include "views/pod/pod_view.h"
 #include "views/timeline/time_format.h"
 #include "views/timeline/timeline_view.h"
 #include "views/trace_selection.h"
@@ -18,6 +23,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -82,6 +88,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setCentralWidget(central);
     // Selecting or highlighting from another tab brings the timeline forward.
     connect(selection_, &TraceSelection::slicesHighlighted, this, [this] { tabs_->setCurrentWidget(timeline_); });
+    // A moment picked on another page (the memory chart): the timeline centres on it, keeping
+    // its zoom unless it shows everything, and marks it with a range selection.
+    connect(selection_, &TraceSelection::timeRequested, this, [this](qint64 t) {
+        const Trace* trace = timeline_->canvas()->trace();
+        if (!trace) return;
+        tabs_->setCurrentWidget(timeline_);
+        TimelineCanvas* c = timeline_->canvas();
+        double width = c->visibleEnd() - c->visibleBegin();
+        if (width >= 0.5 * double(trace->spanNs())) width = std::max(1000.0, double(trace->spanNs()) / 20.0);
+        c->setVisibleRange(double(t) - width / 2, double(t) + width / 2);
+        c->setRangeSelection(t, t + 1);
+    });
 
     details_ = new DetailsPanel(this);
     details_->setSelection(selection_);
@@ -99,6 +117,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         } else {
             resizeDocks({detailsDock_}, {std::max(detailsExpandedHeight_, 180)}, Qt::Vertical);
         }
+    });
+    connect(timeline_, &TimelineView::memoryPointSelected, this, [this](const QString& html) {
+        details_->showText(html);
+        detailsDock_->show();
     });
     connect(timeline_, &TimelineView::rangeSelected, this, [this](qint64 b, qint64 e) {
         details_->showRange(b, e);
@@ -120,6 +142,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     loader_ = new TraceLoader(this);
     connect(loader_, &TraceLoader::loaded, this, [this](std::shared_ptr<const Trace> trace, QString path) {
         setLoadingUi(false);
+        run_.reset();
         setTrace(std::move(trace), path);
         addRecent(path);
     });
@@ -134,6 +157,52 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         setLoadingUi(false);
         updateSummary();
     });
+
+    // Several workers as one run; the Compare page's second trace.
+    runLoader_ = new RunLoader(this);
+    connect(runLoader_, &RunLoader::loaded, this, [this](LoadedRun r, QString label) {
+        setLoadingUi(false);
+        setRun(std::move(r.run), std::move(r.merged), label);
+    });
+    connect(runLoader_, &RunLoader::failed, this, [this](QString message, QString label) {
+        setLoadingUi(false);
+        updateSummary();
+        emit loadFailed(message);
+        QMessageBox::critical(this, tr("Could not open the workers"),
+                              tr("<b>%1</b><br><br>%2").arg(label.toHtmlEscaped(), message.toHtmlEscaped()));
+    });
+    connect(runLoader_, &RunLoader::cancelled, this, [this] {
+        setLoadingUi(false);
+        updateSummary();
+    });
+    compareLoader_ = new TraceLoader(this);
+    connect(compareLoader_, &TraceLoader::loaded, this,
+            [this](std::shared_ptr<const Trace> trace, QString path) { setCompareTrace(std::move(trace), path); });
+    connect(compareLoader_, &TraceLoader::failed, this, [this](QString message, QString path) {
+        QMessageBox::critical(this, tr("Could not open the trace to compare with"),
+                              tr("<b>%1</b><br><br>%2").arg(path.toHtmlEscaped(), message.toHtmlEscaped()));
+    });
+    if (PodView* pod = podView())
+        connect(pod, &PodView::openInTimeline, this, [this](QString prefix, qint64 begin, qint64 end) {
+            timeline_->trackFilterBox()->setText(prefix);
+            const double pad = double(end - begin) * 0.02;
+            timeline_->canvas()->setVisibleRange(double(begin) - pad, double(end) + pad);
+            tabs_->setCurrentWidget(timeline_);
+        });
+    // Offsets set by hand: the workers' traces stay, a new merged view is made over them.
+    if (PodView* pod = podView())
+        connect(pod, &PodView::offsetsEdited, this, [this](std::vector<qint64> offsets) {
+            if (!run_ || offsets.size() != run_->workers.size()) return;
+            auto edited = std::make_shared<MultiWorkerRun>(*run_);
+            for (size_t w = 0; w < offsets.size(); ++w)
+                if (edited->workers[w].offsetNs != offsets[w]) {
+                    edited->workers[w].offsetNs = offsets[w];
+                    edited->workers[w].clock = WorkerClock::Manual;
+                }
+            std::shared_ptr<const Trace> merged(mergeWorkers(*edited));
+            setRun(std::move(edited), std::move(merged), runLabel_);
+            showView(QStringLiteral("pod"));
+        });
 
     buildMenus();
     buildStatusBar();
@@ -164,8 +233,16 @@ void MainWindow::buildMenus() {
     runsMenu_ = file->addMenu(tr("R&uns"));
     runsMenu_->setToolTip(tr("The profile runs of the opened TensorBoard logdir"));
     runsMenu_->setEnabled(false);
+    file->addAction(tr("Compare &with…"), this, [this] {
+            const QString path = QFileDialog::getOpenFileName(
+                this, tr("Compare with a trace"), QSettings().value(QStringLiteral("lastDir")).toString(),
+                tr("Traces (*.xplane.pb *.pb *.json *.json.gz *.gz *.trace);;All files (*)"));
+            if (!path.isEmpty()) compareLoader_->start(path);
+        })
+        ->setToolTip(tr("Compare the open trace with another run: step time, ops and kernels with deltas"));
     file->addSeparator();
     QAction* capture = file->addAction(tr("&Capture Profile…"), this, &MainWindow::showCaptureDialog);
+    file->addAction(tr("&Launch && Capture…"), this, &MainWindow::showLaunchDialog);
     capture->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
     capture->setToolTip(tr("Capture from TensorFlow / JAX profiler servers (ProfilerService)"));
     file->addSeparator();
@@ -259,6 +336,7 @@ void MainWindow::buildStatusBar() {
     progress_->setTextVisible(true);
     cancel_ = new QPushButton(tr("Cancel"), this);
     connect(cancel_, &QPushButton::clicked, loader_, &TraceLoader::cancel);
+    connect(cancel_, &QPushButton::clicked, runLoader_, &RunLoader::cancel);
     statusBar()->addWidget(fileLabel_);
     statusBar()->addWidget(summaryLabel_, 1);
     statusBar()->addPermanentWidget(warningLabel_);
@@ -267,11 +345,13 @@ void MainWindow::buildStatusBar() {
     progressTimer_ = new QTimer(this);
     progressTimer_->setInterval(50);
     connect(progressTimer_, &QTimer::timeout, this, [this] {
-        const double f = loader_->fraction();
+        const bool many = runLoader_->busy();
+        const double f = many ? runLoader_->fraction() : loader_->fraction();
         if (f > 0) {
             progress_->setRange(0, 1000);
             progress_->setValue(int(f * 1000));
-            progress_->setFormat(QStringLiteral("%1 %p%").arg(tr("Loading")));
+            progress_->setFormat(many ? QStringLiteral("%1 %2, %p%").arg(tr("Loading"), runLoader_->filesText())
+                                      : QStringLiteral("%1 %p%").arg(tr("Loading")));
         }
     });
     setLoadingUi(false);
@@ -288,13 +368,60 @@ void MainWindow::setLoadingUi(bool loading) {
     }
 }
 
-bool MainWindow::loading() const { return loader_->busy(); }
+bool MainWindow::loading() const { return loader_->busy() || runLoader_->busy(); }
+
+PodView* MainWindow::podView() const {
+    for (const auto& [id, view] : views_)
+        if (auto* p = qobject_cast<PodView*>(view)) return p;
+    return nullptr;
+}
+
+CompareView* MainWindow::compareView() const {
+    for (const auto& [id, view] : views_)
+        if (auto* c = qobject_cast<CompareView*>(view)) return c;
+    return nullptr;
+}
+
+void MainWindow::openPaths(const QStringList& paths) {
+    if (paths.size() == 1 && !QFileInfo(paths.front()).isDir()) {
+        openPath(paths.front());
+        return;
+    }
+    runsFolder_.clear();
+    rebuildRunsMenu({});
+    fileLabel_->setText(tr("Loading %1 …").arg(runLabel(paths)));
+    setLoadingUi(true);
+    runLoader_->start(paths);
+}
+
+void MainWindow::setRun(std::shared_ptr<const MultiWorkerRun> run, std::shared_ptr<const Trace> merged,
+                        const QString& label) {
+    run_ = std::move(run);
+    runLabel_ = label;
+    setTrace(std::move(merged), label);
+    path_.clear();  // a run has no one file to reload
+    reloadAction_->setEnabled(false);
+    setWindowTitle(tr("%1 — TraceScope").arg(label));
+    fileLabel_->setText(QStringLiteral("<b>%1</b>").arg(label.toHtmlEscaped()));
+}
+
+void MainWindow::setCompareTrace(std::shared_ptr<const Trace> trace, const QString& path) {
+    if (CompareView* c = compareView()) {
+        c->setCompareTrace(std::move(trace), QFileInfo(path).fileName());
+        tabs_->setCurrentWidget(c);
+    }
+}
 
 void MainWindow::openPath(const QString& path) {
     QString target = path;
     if (QFileInfo(path).isDir()) {
         // A logdir or profile folder: list its runs and open the newest (listRuns sorts newest first).
         const std::vector<RunInfo> runs = listRuns(path.toStdString());
+        // A folder of several workers' trace files (rank-0.json.gz, rank-1.json.gz…): one run.
+        if (runs.empty() && expandWorkerPaths({path.toStdString()}).size() > 1) {
+            openPaths({path});
+            return;
+        }
         runsFolder_ = runs.empty() ? QString() : path;
         if (!runs.empty()) target = QString::fromStdString(runs.front().path);
     } else {
@@ -324,6 +451,16 @@ void MainWindow::showCaptureDialog() {
     captureDialog_->activateWindow();
 }
 
+void MainWindow::showLaunchDialog() {
+    if (!launchDialog_) {
+        launchDialog_ = new LaunchDialog(this);
+        connect(launchDialog_, &LaunchDialog::openRequested, this, &MainWindow::openCapturedRun);
+    }
+    launchDialog_->show();
+    launchDialog_->raise();
+    launchDialog_->activateWindow();
+}
+
 void MainWindow::rebuildRunsMenu(const QString& current) {
     runsMenu_->clear();
     const std::vector<RunInfo> runs = runsFolder_.isEmpty() ? std::vector<RunInfo>{} : listRuns(runsFolder_.toStdString());
@@ -350,6 +487,7 @@ void MainWindow::setTrace(std::shared_ptr<const Trace> trace, const QString& pat
     path_ = path;
     selection_->selectSlice({});
     details_->setTrace(trace_);
+    if (PodView* pod = podView()) pod->setRun(run_);
     for (auto& [id, view] : views_) view->setTrace(trace_);
     reloadAction_->setEnabled(!path.isEmpty());
     setWindowTitle(path.isEmpty() ? tr("TraceScope") : tr("%1 — TraceScope").arg(QFileInfo(path).fileName()));
@@ -408,14 +546,16 @@ QStringList MainWindow::viewIds() const {
 void MainWindow::openDialog(bool folder) {
     QSettings settings;
     const QString dir = settings.value(QStringLiteral("lastDir")).toString();
-    const QString path =
-        folder ? QFileDialog::getExistingDirectory(this, tr("Open a profile folder"), dir)
-               : QFileDialog::getOpenFileName(
-                     this, tr("Open a trace"), dir,
+    // Several files chosen together are the workers of one run.
+    const QStringList paths =
+        folder ? QStringList{QFileDialog::getExistingDirectory(this, tr("Open a profile folder"), dir)}
+               : QFileDialog::getOpenFileNames(
+                     this, tr("Open a trace (several files: the workers of one run)"), dir,
                      tr("Traces (*.xplane.pb *.pb *.json *.json.gz *.gz *.trace);;All files (*)"));
-    if (path.isEmpty()) return;
-    settings.setValue(QStringLiteral("lastDir"), QFileInfo(path).absolutePath());
-    openPath(path);
+    if (paths.isEmpty() || paths.front().isEmpty()) return;
+    settings.setValue(QStringLiteral("lastDir"), QFileInfo(paths.front()).absolutePath());
+    if (paths.size() == 1) openPath(paths.front());
+    else openPaths(paths);
 }
 
 void MainWindow::addRecent(const QString& path) {
@@ -463,7 +603,11 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
 void MainWindow::dropEvent(QDropEvent* e) {
     const auto urls = e->mimeData()->urls();
     if (urls.isEmpty() || !urls.front().isLocalFile()) return;
-    openPath(urls.front().toLocalFile());
+    QStringList paths;
+    for (const QUrl& u : urls)
+        if (u.isLocalFile()) paths << u.toLocalFile();
+    if (paths.size() > 1) openPaths(paths);  // several files dropped together: one run
+    else openPath(paths.front());
     e->acceptProposedAction();
 }
 

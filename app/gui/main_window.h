@@ -3,6 +3,7 @@
 // with the trace summary, and background loading with progress and cancel.
 #pragma once
 
+#include "model/import/workers.h"
 #include "model/trace/trace.h"
 
 #include <QMainWindow>
@@ -22,6 +23,11 @@ class QTimer;
 namespace tracescope {
 
 class CaptureDialog;
+class LaunchDialog;
+class CompareView;
+class PodView;
+class RunLoader;
+struct LoadedRun;
 class DetailsPanel;
 class TimelineView;
 class TraceLoader;
@@ -43,8 +49,16 @@ public:
     void openCapturedRun(const QString& logdir, const QString& runDir);
     // File > Capture Profile… (created on first use, kept for its state and history).
     void showCaptureDialog();
+    // File > Launch & Capture… (our CUPTI agent; created on first use).
+    void showLaunchDialog();
     // Shows an already loaded trace (used after a background load and by --screenshot).
     void setTrace(std::shared_ptr<const Trace> trace, const QString& path);
+    // Several workers' files (or a folder of them) as one run, loaded in the background.
+    void openPaths(const QStringList& paths);
+    // Shows a loaded multi-worker run: its merged view on every page, the run on the Pod page.
+    void setRun(std::shared_ptr<const MultiWorkerRun> run, std::shared_ptr<const Trace> merged, const QString& label);
+    // The Compare page's second trace (File > Compare with…).
+    void setCompareTrace(std::shared_ptr<const Trace> trace, const QString& path);
     std::shared_ptr<const Trace> trace() const { return trace_; }
 
     TimelineView* timeline() const { return timeline_; }
@@ -79,6 +93,12 @@ private:
     bool detailsHiddenForPage_ = false;  // hidden because an analysis page is showing
     int detailsExpandedHeight_ = 210;  // the Details dock's height when it last showed something
     TraceLoader* loader_;
+    RunLoader* runLoader_;
+    TraceLoader* compareLoader_;
+    std::shared_ptr<const MultiWorkerRun> run_;  // the open run when several workers are open
+    QString runLabel_;
+    PodView* podView() const;
+    CompareView* compareView() const;
     QLabel* fileLabel_;
     QLabel* summaryLabel_;
     QLabel* warningLabel_;
@@ -89,6 +109,7 @@ private:
     QMenu* runsMenu_;
     QAction* reloadAction_;
     CaptureDialog* captureDialog_ = nullptr;
+    LaunchDialog* launchDialog_ = nullptr;
     // The logdir / profile folder last opened, whose runs the Runs menu lists.
     QString runsFolder_;
 

@@ -5,10 +5,13 @@
 #include <QLineEdit>
 
 #include "app/gui/main_window.h"
+#include "app/gui/run_loader.h"
+#include "model/import/logdir.h"
 #include "model/query/slice_queries.h"
 #include "model/import/import.h"
 #include "views/analysis_view.h"
 #include "views/capture/capture_dialog.h"
+#include "views/capture/launch_dialog.h"
 #include "views/timeline/time_format.h"
 #include "views/timeline/timeline_view.h"
 #include "views/trace_selection.h"
@@ -17,6 +20,7 @@
 #include <QPalette>
 #include <QStyleFactory>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QLayout>
 #include <QPixmap>
 
@@ -63,10 +67,7 @@ void applyDarkPalette() {
 namespace {
 
 // --dialog NAME: the dialog as a user first sees it (fields from the saved settings).
-int runDialogScreenshot(const ScreenshotOptions& o) {
-    if (o.dialog != QLatin1String("capture"))
-        return fail(QStringLiteral("unknown --dialog '%1' (available: capture)").arg(o.dialog));
-    CaptureDialog dialog;
+int grabDialog(QDialog& dialog, const ScreenshotOptions& o) {
     dialog.resize(o.size);
     dialog.show();
     settle(200);
@@ -74,6 +75,18 @@ int runDialogScreenshot(const ScreenshotOptions& o) {
     if (pixmap.isNull() || !pixmap.save(o.output, "PNG")) return fail(QStringLiteral("cannot write %1").arg(o.output));
     std::printf("wrote %s (%dx%d)\n", o.output.toLocal8Bit().constData(), pixmap.width(), pixmap.height());
     return 0;
+}
+
+int runDialogScreenshot(const ScreenshotOptions& o) {
+    if (o.dialog == QLatin1String("capture")) {
+        CaptureDialog dialog;
+        return grabDialog(dialog, o);
+    }
+    if (o.dialog == QLatin1String("launch")) {
+        LaunchDialog dialog;
+        return grabDialog(dialog, o);
+    }
+    return fail(QStringLiteral("unknown --dialog '%1' (available: capture, launch)").arg(o.dialog));
 }
 
 }  // namespace
@@ -85,9 +98,30 @@ int runScreenshot(const ScreenshotOptions& o) {
     if (!o.range.isEmpty() && !parseTimeRange(o.range, rangeBegin, rangeEnd))
         return fail(QStringLiteral("bad --range '%1' (expected A:B, e.g. 1.5ms:2ms)").arg(o.range));
 
-    ImportResult result = importTrace(o.input.toStdString());
-    if (!result.ok()) return fail(QStringLiteral("cannot open %1: %2").arg(o.input, QString::fromStdString(result.error)));
-    std::shared_ptr<const Trace> trace(std::move(result.trace));
+    // Several files, or a folder of several workers' files (not a TensorBoard run): one run.
+    const std::string first = o.input.toStdString();
+    const bool manyWorkers = !o.moreInputs.isEmpty() ||
+                             (QFileInfo(o.input).isDir() && listRuns(first).empty() && expandWorkerPaths({first}).size() > 1);
+    std::shared_ptr<const Trace> trace;
+    LoadedRun loadedRun;
+    if (manyWorkers) {
+        QString error;
+        loadedRun = RunLoader::load(QStringList{o.input} + o.moreInputs, &error);
+        if (!error.isEmpty()) return fail(QStringLiteral("cannot open the workers: %1").arg(error));
+        trace = loadedRun.merged;
+    } else {
+        ImportResult result = importTrace(first);
+        if (!result.ok())
+            return fail(QStringLiteral("cannot open %1: %2").arg(o.input, QString::fromStdString(result.error)));
+        trace = std::shared_ptr<const Trace>(std::move(result.trace));
+    }
+    std::shared_ptr<const Trace> compareTrace;
+    if (!o.compare.isEmpty()) {
+        ImportResult result = importTrace(o.compare.toStdString());
+        if (!result.ok())
+            return fail(QStringLiteral("cannot open %1: %2").arg(o.compare, QString::fromStdString(result.error)));
+        compareTrace = std::shared_ptr<const Trace>(std::move(result.trace));
+    }
 
     MainWindow window;
     NameStyleSetting::instance().setStyle(o.shortNames ? NameStyle::Short : NameStyle::Full);
@@ -95,7 +129,9 @@ int runScreenshot(const ScreenshotOptions& o) {
     window.layout()->setSizeConstraint(QLayout::SetNoConstraint);
     window.setMinimumSize(0, 0);
     window.resize(o.size);
-    window.setTrace(trace, o.input);
+    if (manyWorkers) window.setRun(loadedRun.run, trace, runLabel(QStringList{o.input} + o.moreInputs));
+    else window.setTrace(trace, o.input);
+    if (compareTrace) window.setCompareTrace(compareTrace, o.compare);
     if (!window.showView(o.view))
         return fail(QStringLiteral("unknown --view '%1' (available: %2)").arg(o.view, window.viewIds().join(", ")));
     window.show();

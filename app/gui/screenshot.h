@@ -4,11 +4,14 @@
 
 #include <QSize>
 #include <QString>
+#include <QStringList>
 
 namespace tracescope {
 
 struct ScreenshotOptions {
     QString input;   // trace file or folder
+    QStringList moreInputs;  // further workers' files: all the inputs open as one run
+    QString compare;         // the Compare page's second trace (--compare FILE2)
     QString output;  // PNG path
     QString view = QStringLiteral("timeline");
     QSize size{1600, 1000};

@@ -103,11 +103,13 @@ std::string pct(double p) {
 
 }  // namespace
 
-InputPipelineResult computeInputPipeline(const Trace& trace) { return computeInputPipeline(classifyTrace(trace)); }
+InputPipelineResult computeInputPipeline(const Trace& trace, const StepOptions& stepOptions) {
+    return computeInputPipeline(classifyTrace(trace), stepOptions);
+}
 
-InputPipelineResult computeInputPipeline(const ClassifiedTrace& ct) {
+InputPipelineResult computeInputPipeline(const ClassifiedTrace& ct, const StepOptions& stepOptions) {
     InputPipelineResult res;
-    const StepsResult steps = findSteps(ct);
+    const StepsResult steps = findSteps(ct, stepOptions);
     res.stepSource = steps.source;
     const auto breakdown = breakdownSteps(ct, steps);
     std::vector<double> waits, percents;

@@ -57,8 +57,8 @@ struct InputPipelineResult {
     std::vector<InputOpRow> ops;  // sorted by self time, descending
 };
 
-InputPipelineResult computeInputPipeline(const Trace& trace);
-InputPipelineResult computeInputPipeline(const ClassifiedTrace& ct);
+InputPipelineResult computeInputPipeline(const Trace& trace, const StepOptions& stepOptions = {});
+InputPipelineResult computeInputPipeline(const ClassifiedTrace& ct, const StepOptions& stepOptions = {});
 
 std::vector<SliceRef> occurrencesOf(const Trace& trace, const InputPipelineResult& result, size_t opRow);
 

@@ -254,13 +254,15 @@ std::vector<std::string> recommendationsFor(const Overview& o) {
     return r;
 }
 
-Overview computeOverview(const Trace& trace) { return computeOverview(classifyTrace(trace)); }
+Overview computeOverview(const Trace& trace, const StepOptions& stepOptions) {
+    return computeOverview(classifyTrace(trace), stepOptions);
+}
 
-Overview computeOverview(const ClassifiedTrace& ct) {
+Overview computeOverview(const ClassifiedTrace& ct, const StepOptions& stepOptions) {
     const Trace& t = *ct.trace;
     Overview o;
     o.environment = runEnvironmentOf(ct);
-    o.steps = findSteps(ct);
+    o.steps = findSteps(ct, stepOptions);
     o.breakdown = breakdownSteps(ct, o.steps);
     o.categories = summarizeBreakdown(o.breakdown);
     o.averageStepNs = o.steps.stepTimeNs.mean;

@@ -69,8 +69,8 @@ struct Overview {
     std::vector<std::string> notes;
 };
 
-Overview computeOverview(const Trace& trace);
-Overview computeOverview(const ClassifiedTrace& ct);
+Overview computeOverview(const Trace& trace, const StepOptions& stepOptions = {});
+Overview computeOverview(const ClassifiedTrace& ct, const StepOptions& stepOptions = {});
 
 // Recommendation text from the numbers alone (used by computeOverview; testable on hand cases).
 std::vector<std::string> recommendationsFor(const Overview& o);

@@ -77,9 +77,7 @@ EventType typeOf(const ClassifiedTrace& ct, SliceRef s) {
     switch (ct.role(s)) {
         case SliceRole::Kernel: {
             const std::string full = fullNameOf(t, s);
-            if (startsWith(full, "nccl") || startsWith(full, "void nccl") || contains(full, "ncclDevKernel") ||
-                contains(full, "ncclKernel"))
-                return kDeviceCollectives;
+            if (isCollectiveKernelName(full)) return kDeviceCollectives;
             return isSixteenBitKernel(full) ? kDeviceCompute16 : kDeviceCompute32;
         }
         case SliceRole::Memcpy:
@@ -125,6 +123,11 @@ struct TypedInterval {
 };
 
 }  // namespace
+
+bool isCollectiveKernelName(std::string_view full) {
+    return startsWith(full, "nccl") || startsWith(full, "void nccl") || contains(full, "ncclDevKernel") ||
+           contains(full, "ncclKernel");
+}
 
 std::vector<StepBreakdown> breakdownSteps(const ClassifiedTrace& ct, const StepsResult& steps) {
     std::vector<StepBreakdown> out;

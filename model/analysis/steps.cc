@@ -14,6 +14,9 @@ const char* stepSourceName(StepSource s) {
         case StepSource::XSpaceStepAnnotation: return "host step annotations";
         case StepSource::ProfilerStep: return "ProfilerStep#N";
         case StepSource::UserAnnotation: return "user step annotations";
+        case StepSource::NamedMarker: return "named step marker";
+        case StepSource::InferredAnnotation: return "inferred from a repeating annotation";
+        case StepSource::InferredDevicePeriod: return "inferred from the period of device work";
     }
     return "none";
 }
@@ -90,20 +93,13 @@ struct StepAcc {
     TimeNs longest = -1;
 };
 
-StepsResult finish(StepSource source, std::map<int64_t, StepAcc>& acc) {
-    StepsResult r;
-    r.source = source;
+StepsResult finish(StepSource source, std::map<int64_t, StepAcc>& acc, std::string rule) {
+    std::vector<Step> steps;
     for (auto& [k, a] : acc) {
         a.step.durationNs = a.end - a.step.startNs;
-        r.steps.push_back(std::move(a.step));
+        steps.push_back(std::move(a.step));
     }
-    std::sort(r.steps.begin(), r.steps.end(), [](const Step& a, const Step& b) {
-        return a.startNs != b.startNs ? a.startNs < b.startNs : a.number < b.number;
-    });
-    std::vector<double> d;
-    for (const auto& s : r.steps) d.push_back(double(s.durationNs));
-    r.stepTimeNs = distributionOf(d);
-    return r;
+    return stepsResultOf(source, std::move(steps), std::move(rule));
 }
 
 // Steps defined by their longest marker (§7.4: the longest host marker is the step).
@@ -123,9 +119,26 @@ void addLongest(std::map<int64_t, StepAcc>& acc, int64_t key, int64_t number, st
 
 }  // namespace
 
-StepsResult findSteps(const Trace& trace) { return findSteps(classifyTrace(trace)); }
+StepsResult stepsResultOf(StepSource source, std::vector<Step> steps, std::string rule) {
+    StepsResult r;
+    r.source = source;
+    r.rule = std::move(rule);
+    r.steps = std::move(steps);
+    std::sort(r.steps.begin(), r.steps.end(), [](const Step& a, const Step& b) {
+        return a.startNs != b.startNs ? a.startNs < b.startNs : a.number < b.number;
+    });
+    std::vector<double> d;
+    for (const auto& s : r.steps) d.push_back(double(s.durationNs));
+    r.stepTimeNs = distributionOf(d);
+    return r;
+}
 
-StepsResult findSteps(const ClassifiedTrace& ct) {
+StepsResult findSteps(const Trace& trace, const StepOptions& options) {
+    return findSteps(classifyTrace(trace), options);
+}
+
+StepsResult findSteps(const ClassifiedTrace& ct, const StepOptions& options) {
+    if (!options.marker.empty()) return stepsFromNamedMarker(ct, options.marker);
     const Trace& t = *ct.trace;
     // 1. XSpace device "Steps" lines.
     if (ct.isXSpace) {
@@ -170,7 +183,7 @@ StepsResult findSteps(const ClassifiedTrace& ct) {
                     a.end = h->second.second;
                 }
             }
-            return finish(StepSource::XSpaceStepsLine, acc);
+            return finish(StepSource::XSpaceStepsLine, acc, "the device \"Steps\" lines of the XSpace (XProf's step events)");
         }
     }
     // 2./3. Host step markers: XSpace step annotations, PyTorch ProfilerStep#N.
@@ -200,7 +213,9 @@ StepsResult findSteps(const ClassifiedTrace& ct) {
             }
         }
         if (!acc.empty())
-            return finish(ct.isXSpace ? StepSource::XSpaceStepAnnotation : StepSource::ProfilerStep, acc);
+            return ct.isXSpace ? finish(StepSource::XSpaceStepAnnotation, acc,
+                                        "host step annotations (step_num / group_id stats)")
+                               : finish(StepSource::ProfilerStep, acc, "PyTorch's ProfilerStep#N markers");
     }
     // 4. User step annotations (Kineto user_annotation).
     {
@@ -219,9 +234,21 @@ StepsResult findSteps(const ClassifiedTrace& ct) {
                            std::nullopt);
             }
         }
-        if (!acc.empty()) return finish(StepSource::UserAnnotation, acc);
+        if (!acc.empty())
+            return finish(StepSource::UserAnnotation, acc, "user annotations named like a step (train_step, step#N)");
     }
-    return {};
+    // 5./6. No marker: infer. Not for TF1: a RunMetadata is one Session.run, its executor's
+    // op lanes repeat op names without being iterations.
+    if (ct.isTf1) {
+        StepsResult none;
+        none.rule = "no step marker observed";
+        return none;
+    }
+    if (StepsResult r = inferStepsFromAnnotation(ct); r.source != StepSource::None) return r;
+    if (StepsResult r = inferStepsFromDevicePeriod(ct); r.source != StepSource::None) return r;
+    StepsResult none;
+    none.rule = "no step marker observed";
+    return none;
 }
 
 }  // namespace tracescope

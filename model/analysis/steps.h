@@ -10,8 +10,13 @@
 //  3. PyTorch: host slices named "ProfilerStep#N" (N = step number).
 //  4. User step annotations: host slices whose name is a step marker such as
 //     "train_step", "train", "step#N", "Step N" (regex-free rules in steps.cc).
+// Without any of these, steps are inferred (step_inference.cc):
+//  5. a repeating top-level host annotation (e.g. "Optimizer.step#AdamW.step", or the first of
+//     the "## forward ##"-style phases that repeat once per iteration),
+//  6. the periodicity of the device work (the kernel sequence of the busiest stream repeats).
+// StepOptions::marker overrides all of them: the slices of that name are the steps.
 // If none is found the result has source None and the overview says
-// "No step marker observed".
+// "No step marker observed". StepsResult::rule says in words which rule was used.
 #pragma once
 
 #include "model/analysis/op_classify.h"
@@ -24,7 +29,16 @@
 
 namespace tracescope {
 
-enum class StepSource : uint8_t { None, XSpaceStepsLine, XSpaceStepAnnotation, ProfilerStep, UserAnnotation };
+enum class StepSource : uint8_t {
+    None,
+    XSpaceStepsLine,
+    XSpaceStepAnnotation,
+    ProfilerStep,
+    UserAnnotation,
+    NamedMarker,          // StepOptions::marker
+    InferredAnnotation,   // a repeating top-level host annotation
+    InferredDevicePeriod  // the period of the device work
+};
 const char* stepSourceName(StepSource s);
 
 struct Step {
@@ -50,12 +64,36 @@ Distribution distributionOf(const std::vector<double>& values);
 
 struct StepsResult {
     StepSource source = StepSource::None;
+    // The rule that found the steps, one sentence for the Overview and the CLI.
+    std::string rule;
     std::vector<Step> steps;  // sorted by start
     Distribution stepTimeNs;
 };
 
-StepsResult findSteps(const Trace& trace);
-StepsResult findSteps(const ClassifiedTrace& ct);
+struct StepOptions {
+    // When set, host slices named exactly this (or "<marker>#N") are the steps and no other
+    // rule is tried ("ProfilerStep" matches "ProfilerStep#12").
+    std::string marker;
+};
+
+StepsResult findSteps(const Trace& trace, const StepOptions& options = {});
+StepsResult findSteps(const ClassifiedTrace& ct, const StepOptions& options = {});
+
+// Sorts steps by start and fills the distribution.
+StepsResult stepsResultOf(StepSource source, std::vector<Step> steps, std::string rule);
+
+// The inference rules (step_inference.cc); each returns source None when it finds nothing.
+StepsResult stepsFromNamedMarker(const ClassifiedTrace& ct, const std::string& marker);
+StepsResult inferStepsFromAnnotation(const ClassifiedTrace& ct);
+StepsResult inferStepsFromDevicePeriod(const ClassifiedTrace& ct);
+
+// Names a user may pick as the step marker: host slice names that occur at least twice at the
+// top level of a thread, most frequent first (at most `limit`).
+struct StepMarkerCandidate {
+    std::string name;
+    size_t occurrences = 0;
+};
+std::vector<StepMarkerCandidate> stepMarkerCandidates(const ClassifiedTrace& ct, size_t limit = 50);
 
 // Displayed step-time categories (§7.5). Internal event types resolve overlaps by priority;
 // these are the groups the overview and the input-pipeline page show.
@@ -87,6 +125,9 @@ struct StepBreakdown {
 
     TimeNs at(StepCategory c) const { return ns[static_cast<size_t>(c)]; }
 };
+
+// Collective communication kernels (NCCL; RCCL keeps the names), by full name.
+bool isCollectiveKernelName(std::string_view fullName);
 
 // Each step's time split by §7.5 priority over all host and device events inside it.
 std::vector<StepBreakdown> breakdownSteps(const ClassifiedTrace& ct, const StepsResult& steps);

@@ -1,5 +1,7 @@
 #include "model/import/import.h"
 
+#include "model/capture/agent/record_decoder.h"
+#include "model/import/agent_records_importer.h"
 #include "model/import/chrome_json_importer.h"
 #include "model/import/logdir.h"
 #include "model/import/protobuf_wire.h"
@@ -208,7 +210,8 @@ public:
                 headChecked = true;
                 std::vector<uint8_t> head = peekContent(path_, nullptr);
                 if (!head.empty() && firstNonSpace(head) < head.size() && !looksLikeJson(head) &&
-                    !looksLikeXSpace(head) && !looksLikeRunMetadata(head.data(), head.size()))
+                    !looksLikeXSpace(head) && !looksLikeRunMetadata(head.data(), head.size()) &&
+                    !agent::looksLikeRecordStream(std::string_view(reinterpret_cast<const char*>(head.data()), head.size())))
                     failure = "not a trace: " + name + " is neither Chrome trace JSON, XSpace nor RunMetadata";
                 if (!failure.empty()) break;
             }
@@ -251,6 +254,8 @@ TraceFormat detectFormat(const std::string& path, std::string* error) {
                                   : "not a trace: " + path + " is neither Chrome trace JSON, XSpace nor RunMetadata";
         return TraceFormat::Unknown;
     }
+    if (agent::looksLikeRecordStream(std::string_view(reinterpret_cast<const char*>(head.data()), head.size())))
+        return TraceFormat::AgentRecords;
     if (looksLikeXSpace(head)) return TraceFormat::XSpace;
     if (looksLikeRunMetadata(head.data(), head.size())) return TraceFormat::RunMetadata;
     if (error) *error = "not a trace: " + path + " is neither Chrome trace JSON, XSpace nor RunMetadata";
@@ -294,6 +299,7 @@ ImportResult importTrace(const std::string& path, const ImportOptions& options) 
     case TraceFormat::XSpace: return importXSpace(path, options);
     case TraceFormat::RunMetadata: return importRunMetadata(path, options);
     case TraceFormat::Directory: return importLogdir(path, options);
+    case TraceFormat::AgentRecords: return importAgentRecords(path, options);
     case TraceFormat::Unknown: break;
     }
     return ImportResult::failure(error);

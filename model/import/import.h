@@ -48,7 +48,8 @@ struct ImportResult {
     }
 };
 
-enum class TraceFormat { Unknown, ChromeJson, XSpace, RunMetadata, Directory };
+// AgentRecords: a fallback file of our CUPTI agent (<host>.<pid>.tscupti).
+enum class TraceFormat { Unknown, ChromeJson, XSpace, RunMetadata, Directory, AgentRecords };
 
 // Looks at the content (and for folders, the entries), never at the file name.
 TraceFormat detectFormat(const std::string& path, std::string* error = nullptr);

@@ -103,7 +103,22 @@ void TrackLayout::build(const Trace& trace, const TrackLayoutOptions& options, c
         rows_.push_back(row);
         y += row.height;
     };
-    const std::vector<OrderedProcess> order = userTrackOrder(trace, options);
+    // Derived tracks by process, kept only where they match the name filter.
+    std::vector<std::vector<uint32_t>> derivedOf(trace.processes.size());
+    for (uint32_t d = 0; d < options.derived.size(); ++d) {
+        const auto& dt = options.derived[d];
+        if (dt.process >= trace.processes.size()) continue;
+        if (!containsNoCase(trace.processes[dt.process].name, options.nameFilter) &&
+            !containsNoCase(dt.name, options.nameFilter))
+            continue;
+        derivedOf[dt.process].push_back(d);
+    }
+    std::vector<OrderedProcess> order = userTrackOrder(trace, options);
+    // A process with only derived tracks (no events of its own) is shown for them.
+    std::vector<uint8_t> listed(trace.processes.size(), 0);
+    for (const OrderedProcess& op : order) listed[op.process] = 1;
+    for (ProcessIndex p = 0; p < trace.processes.size(); ++p)
+        if (!listed[p] && !derivedOf[p].empty()) order.push_back({p, {}});
     // The pinned strip: pinned tracks in display order, whatever the filter or collapse says.
     for (const OrderedProcess& op : order)
         for (TrackIndex t : op.tracks)
@@ -116,12 +131,16 @@ void TrackLayout::build(const Trace& trace, const TrackLayoutOptions& options, c
             if (flag(options.hiddenTracks, t) || flag(options.pinnedTracks, t)) return true;
             return !processMatches && !containsNoCase(trace.tracks[t].name, options.nameFilter);
         });
-        if (op.tracks.empty()) continue;
+        if (op.tracks.empty() && derivedOf[p].empty()) continue;
         processRow_[p] = int(rows_.size());
         rows_.push_back({LayoutRow::Kind::Process, p, kNoIndex, y, m.processHeader, 0});
         y += m.processHeader;
         if (flag(collapsed, p)) continue;
         for (TrackIndex t : op.tracks) addTrack(p, t, false);
+        for (uint32_t d : derivedOf[p]) {
+            rows_.push_back({LayoutRow::Kind::Derived, p, d, y, m.counterTrack, 0});
+            y += m.counterTrack;
+        }
     }
     height_ = y;
 }

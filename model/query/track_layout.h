@@ -1,7 +1,9 @@
 // Vertical layout of the timeline: a header row per process, then its tracks,
 // in the default order (track_order.h: the file's sort indices, else the
 // producer's convention; empty processes and tracks left out) unless the user
-// reordered them. Collapsed processes show only their header.
+// reordered them. Collapsed processes show only their header. Derived tracks
+// (counters an analysis computed, such as memory in use; model/analysis/memory_tracks.h)
+// follow their process's own tracks.
 //
 // Pinned tracks come first, out of their processes, in a strip that stays at
 // the top of the viewport while the rest scrolls under it (as Perfetto's pinned
@@ -18,10 +20,10 @@
 namespace tracescope {
 
 struct LayoutRow {
-    enum class Kind : uint8_t { Process, Track };
+    enum class Kind : uint8_t { Process, Track, Derived };
     Kind kind = Kind::Track;
     ProcessIndex process = kNoIndex;
-    TrackIndex track = kNoIndex;
+    TrackIndex track = kNoIndex;  // Derived rows: the index into TrackLayoutOptions::derived
     int y = 0;       // top, in content coordinates (0 = first row under the ruler)
     int height = 0;
     uint32_t depths = 0;  // slice rows drawn (Track rows)
@@ -49,6 +51,12 @@ struct TrackLayoutOptions {
     // of equal rank (or without ranks: empty vectors) keep the default order.
     std::vector<int32_t> processRank;
     std::vector<int32_t> trackRank;
+    // Derived counter tracks shown under their process (not part of the Trace).
+    struct DerivedTrack {
+        ProcessIndex process = kNoIndex;
+        std::string name;
+    };
+    std::vector<DerivedTrack> derived;
 };
 
 // Moves process `moving` to just before `target` in the current order (after it when

@@ -2,10 +2,14 @@
 
 #include "model/analysis/input_pipeline.h"
 #include "model/analysis/kernel_stats.h"
+#include "model/analysis/memory_downsample.h"
+#include "model/analysis/memory_profile.h"
+#include "model/analysis/memory_tracks.h"
 #include "model/analysis/op_classify.h"
 #include "model/analysis/op_stats.h"
 #include "model/analysis/overview.h"
 #include "model/analysis/scope_tree.h"
+#include "model/analysis/tf_data.h"
 #include "model/analysis/torch_ops.h"
 #include "model/export/chrome_json_writer.h"
 
@@ -52,6 +56,7 @@ void runAllAnalyses(const Trace& trace) {
     (void)computeOverview(ct);
     (void)computeInputPipeline(ct);
     (void)computeScopeTree(ct);
+    (void)computeTfData(ct);
     TorchOpsOptions to;
     (void)computeTorchOps(ct, to);
     to.groupByInputShapes = true;
@@ -59,6 +64,14 @@ void runAllAnalyses(const Trace& trace) {
     to.groupByInputShapes = false;
     to.groupByStackFrames = 3;
     (void)computeTorchOps(ct, to);
+    const MemoryProfileResult memory = computeMemoryProfile(trace);
+    (void)memoryCounterTracks(memory);
+    for (size_t i = 0; i < memory.ids.size(); ++i) {
+        const MemoryIdProfile& m = memory.ids[i];
+        if (m.timeline.empty()) continue;
+        (void)memoryPointsToDraw(m, m.timeline.front().time, m.timeline.back().time, 100);
+        for (size_t s = 0; s < m.timeline.size(); s += 1 + m.timeline.size() / 8) (void)memoryEventInfo(trace, m, s);
+    }
 
     // The export must always be readable again.
     ChromeJsonWriteResult written;

@@ -59,16 +59,32 @@ private slots:
         QCOMPARE(img.size(), QSize(640, 480));
     }
 
-    // --dialog capture renders the Capture Profile dialog alone; an unknown dialog is refused.
+    // --view memory renders the Memory Profile page (a PyTorch trace with [memory] events).
+    void memoryScreenshot() {
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("memory.png"));
+        const Run r = runHeadless({"--screenshot", png, "--size", "1200x800", "--view", "memory",
+                                   QStringLiteral(TRACESCOPE_SHARED_DIR "/testdata/gpu/torch_mlp_memory_h100.json")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(QImage(png).size(), QSize(1200, 800));
+    }
+
+    // --dialog capture|launch renders the Capture Profile / Launch & Capture dialog alone; an
+    // unknown dialog is refused.
     void dialogScreenshot() {
         QTemporaryDir dir;
         const QString png = dir.filePath(QStringLiteral("dialog.png"));
         Run r = runHeadless({"--screenshot", png, "--dialog", "capture", "--size", "820x460"});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QCOMPARE(QImage(png).size(), QSize(820, 460));
+        const QString launchPng = dir.filePath(QStringLiteral("launch.png"));
+        r = runHeadless({"--screenshot", launchPng, "--dialog", "launch", "--size", "820x520"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(QImage(launchPng).size(), QSize(820, 520));
+        QVERIFY(QImage(launchPng) != QImage(png));
         r = runHeadless({"--screenshot", png, "--dialog", "nope"});
         QVERIFY(r.exitCode != 0);
-        QVERIFY2(r.err.contains("available: capture"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("available: capture, launch"), qPrintable(r.err));
     }
 };
 

@@ -66,6 +66,25 @@ private slots:
         QVERIFY(!dock->isVisible());
     }
 
+    // A time picked on another page (the memory chart) brings the timeline forward, centred on it.
+    void showTimeCentresTheTimeline() {
+        MainWindow w;
+        w.show();
+        auto trace = testing::buildHandTrace();
+        w.setTrace(trace, "hand.json");
+        QVERIFY(w.showView(w.viewIds().at(1)));
+        const TimeNs t = trace->startNs + trace->spanNs() / 3;
+        w.selection()->showTime(t);
+        auto* tabs = w.findChild<QTabWidget*>();
+        QVERIFY(tabs);
+        QCOMPARE(tabs->currentWidget(), static_cast<QWidget*>(w.timeline()));
+        TimelineCanvas* c = w.timeline()->canvas();
+        QVERIFY(c->visibleBegin() < double(t) && double(t) < c->visibleEnd());
+        QVERIFY(std::abs((c->visibleBegin() + c->visibleEnd()) / 2 - double(t)) < 1.0 + (c->visibleEnd() - c->visibleBegin()) * 0.01);
+        QVERIFY(c->visibleEnd() - c->visibleBegin() < double(trace->spanNs()));
+        QVERIFY(c->rangeSelection() && c->rangeSelection()->first == t);
+    }
+
     void screenshotWritesPngOfRequestedSize() {
         QTemporaryDir dir;
         ScreenshotOptions o;

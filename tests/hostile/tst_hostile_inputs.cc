@@ -5,6 +5,7 @@
 #include "import_test_support.h"
 
 #include "model/analysis/input_pipeline.h"
+#include "model/analysis/tf_data.h"
 #include "model/analysis/kernel_stats.h"
 #include "model/analysis/op_stats.h"
 #include "model/analysis/overview.h"
@@ -307,6 +308,7 @@ private slots:
         for (const KernelStatsRow& row : computeKernelStats(t).rows) QVERIFY(row.totalNs >= 0);
         (void)computeOverview(t);
         (void)computeInputPipeline(t);
+        (void)computeTfData(t);
         (void)computeScopeTree(t);
         ChromeJsonWriteResult written;
         const std::string json = chromeJsonString(t, &written);
@@ -379,6 +381,11 @@ private slots:
         // Found by fuzz_run_metadata: allocation records of ~INT64_MAX bytes overflowed the
         // allocator's running sum (signed overflow); it saturates now. Damaged records are skipped.
         QTest::newRow("fuzz: allocator sum overflow") << "fuzz_allocator_sum_overflow.pb" << true << "corrupted";
+        // Found by fuzz_agent_records: a CUPTI agent record stream whose copy lies ~2e17 ns
+        // from the capture overflowed the XSpace's ps offsets (signed overflow). Such records
+        // are skipped and counted now; the stream's damaged tail is reported.
+        QTest::newRow("fuzz: agent records far in time") << "fuzz_agent_records_far_times.tscupti" << true
+                                                         << "implausible times";
     }
     void binaryHostileFiles() {
         QFETCH(QString, file);

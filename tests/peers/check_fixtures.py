@@ -10,7 +10,7 @@ Checks:
   JAX: overview finds the annotated steps ("train", 0..N-1) in the XSpace and in the Perfetto
        trace JSON of the same run, with the same step times;
   TF tf.data: input-pipeline says input-bound and its host input op with the most self time is
-       the slow stage (the Map that sleeps);
+       the slow stage (the Map that sleeps); tfdata names that Map as the bottleneck;
   TF1: the RunMetadata and the timeline JSON of the same run hold the same op count, which is
        the producer's node-stats count, and give the same op table.
 
@@ -111,6 +111,11 @@ def check_tf_data(c, cli_path, data):
              f"host input op with the most self time: {top and top['name']} ({top and top['self_ns']} ns)")
     ov = cli(cli_path, "overview", path)
     c.expect("tf.data steps", ov["step_count"] == p["steps"], f"{ov['step_count']} steps (annotated {p['steps']})")
+    td = cli(cli_path, "tfdata", path)
+    worst = td["bottlenecks"][0] if td["bottlenecks"] else {}
+    c.expect("tf.data bottleneck", worst.get("iterator_name") == p["slow_stage"] and td["summary"]["is_input_bound"],
+             f"tfdata: bottleneck of the slowest call {worst.get('iterator_long_name')} "
+             f"({worst.get('iterator_latency_ns')} ns self), input-bound {td['summary']['is_input_bound']}")
 
 
 def op_table(stats):

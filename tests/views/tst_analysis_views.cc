@@ -97,7 +97,7 @@ private slots:
             QVERIFY(v != nullptr);
             QVERIFY(!f.title.isEmpty());
         }
-        QCOMPARE(ids, (QStringList{"overview", "op-stats", "kernel-stats", "input-pipeline", "scopes"}));
+        QCOMPARE(ids, (QStringList{"overview", "op-stats", "kernel-stats", "input-pipeline", "memory", "tf-data", "scopes", "pod", "compare"}));
     }
 
     void opStatsDeviceAndHost() {

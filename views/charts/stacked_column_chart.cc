@@ -66,6 +66,10 @@ void StackedColumnChart::setData(const QStringList& categories, const std::vecto
     }
     for (double t : totals) maxTotal = std::max(maxTotal, t);
     bars->setBarWidth(categories.size() > 60 ? 1.0 : 0.8);
+    connect(bars, &QStackedBarSeries::hovered, this, [this](bool status, int index, QBarSet*) {
+        emit columnHovered(index, status);
+    });
+    connect(bars, &QStackedBarSeries::clicked, this, [this](int index, QBarSet*) { emit columnClicked(index); });
     chart_->addSeries(bars);
 
     // Up to ~40 columns every label fits (rotated past 12); beyond that the labels
@@ -76,9 +80,12 @@ void StackedColumnChart::setData(const QStringList& categories, const std::vecto
     x->setLabelsVisible(!dense);
     x->setGridLineVisible(!dense);
     // Qt Charts elides the axis title when the labels are hidden: the range goes in the chart title.
-    x->setTitleText(tr("Step"));
+    x->setTitleText(axisTitle_.isEmpty() ? tr("Step") : axisTitle_);
     x->setTitleVisible(!dense);
-    chart_->setTitle(dense ? tr("%1 — steps %2 … %3").arg(title_, categories.first(), categories.last()) : title_);
+    chart_->setTitle(dense ? tr("%1 — %2 %3 … %4")
+                                 .arg(title_, (axisTitle_.isEmpty() ? tr("Step") : axisTitle_).toLower() + "s",
+                                      categories.first(), categories.last())
+                           : title_);
     x->setLabelsAngle(categories.size() > 12 ? -60 : 0);
     auto* y = new QValueAxis;
     y->setRange(0, maxTotal > 0 ? maxTotal * 1.05 : 1.0);

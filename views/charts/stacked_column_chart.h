@@ -30,12 +30,20 @@ public:
     // With many categories only every n-th label is shown so they stay readable.
     void setData(const QStringList& categories, const std::vector<StackedSeries>& series, const QString& valueAxisTitle);
     int seriesCount() const;
+    // The category axis title ("Step" unless set; e.g. "Worker"), used by the next setData.
+    void setCategoryAxisTitle(const QString& title) { axisTitle_ = title; }
+
+signals:
+    // The mouse entered (true) or left (false) column `index`; a column was clicked.
+    void columnHovered(int index, bool entered);
+    void columnClicked(int index);
 
 protected:
     void changeEvent(QEvent* e) override;
 
 private:
     QString title_;
+    QString axisTitle_;
     QChart* chart_ = nullptr;
     QChartView* view_ = nullptr;
 };

@@ -84,6 +84,12 @@ DetailsPanel::DetailsPanel(QWidget* parent) : QWidget(parent) {
     stack_->addWidget(hint_);
     stack_->addWidget(tree_);
     stack_->addWidget(rangePage_);
+    textPage_ = new QLabel(this);
+    textPage_->setTextFormat(Qt::RichText);
+    textPage_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    textPage_->setContentsMargins(8, 4, 8, 4);
+    textPage_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    stack_->addWidget(textPage_);
     // The pages' own minimum heights would keep the dock tall when only the hint shows.
     stack_->setMinimumHeight(compactHeight());
     auto* layout = new QVBoxLayout(this);
@@ -245,6 +251,11 @@ void DetailsPanel::showRange(qint64 begin, qint64 end) {
     rangeWatcher_.setFuture(QtConcurrent::run(interactivePool(), [trace = trace_, begin, end] {
         return std::make_shared<RangeAggregate>(aggregateRange(*trace, begin, end));
     }));
+}
+
+void DetailsPanel::showText(const QString& html) {
+    textPage_->setText(html);
+    showPage(textPage_);
 }
 
 void DetailsPanel::waitForRange() {

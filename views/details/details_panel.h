@@ -34,6 +34,8 @@ public:
 
     void showSlice(SliceRef slice);
     void showRange(qint64 begin, qint64 end);
+    // Something that is not a slice (a point of a derived memory track), as rich text.
+    void showText(const QString& html);
     void clear();
 
     // Nothing selected: only a one-line hint, and the dock can shrink to compactHeight().
@@ -59,6 +61,7 @@ private:
     QLabel* hint_;
     QTreeWidget* tree_;
     QWidget* rangePage_;
+    QLabel* textPage_ = nullptr;
     QLabel* rangeTitle_;
     QTableView* rangeTable_;
     RangeAggregateModel* rangeModel_;

@@ -194,6 +194,10 @@ void OverviewView::showResult(const Overview& o) {
     add(summary_, tr("Steps"),
         haveSteps ? tr("%1 (from %2)").arg(formatCount(qint64(steps.steps.size())), q(stepSourceName(steps.source)))
                   : tr("No step marker observed"));
+    // Inferred or user-chosen steps say how they were found.
+    if (haveSteps && (steps.source == StepSource::InferredAnnotation || steps.source == StepSource::InferredDevicePeriod ||
+                      steps.source == StepSource::NamedMarker))
+        add(summary_, tr("Step rule"), q(steps.rule));
     if (haveSteps) {
         const Distribution& d = steps.stepTimeNs;
         add(summary_, tr("Average step time"),

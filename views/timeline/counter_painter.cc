@@ -2,6 +2,7 @@
 #include "views/timeline/track_painter.h"
 
 #include "model/trace/gallop.h"
+#include "views/tables/value_format.h"
 
 #include <QPainter>
 
@@ -23,9 +24,13 @@ QString formatCounterValue(double v) {
 }
 
 void paintCounter(const TrackPaintContext& ctx, TrackIndex t, int top, int height) {
+    const Track& track = ctx.trace->tracks[t];
+    paintCounterSeries(ctx, track.counter, ctx.index->counters[t], track.name, top, height, false);
+}
+
+void paintCounterSeries(const TrackPaintContext& ctx, const CounterSeries& s, const CounterRangeIndex& range,
+                        const std::string& name, int top, int height, bool bytes) {
     const Trace& trace = *ctx.trace;
-    const CounterSeries& s = trace.tracks[t].counter;
-    const CounterRangeIndex& range = ctx.index->counters[t];
     if (s.empty() || range.size() != s.size()) return;
     QPainter& p = *ctx.painter;
     const TimeAxis& axis = *ctx.axis;
@@ -38,7 +43,7 @@ void paintCounter(const TrackPaintContext& ctx, TrackIndex t, int top, int heigh
         return int(std::lround(plotBottom - (std::clamp(v, lo, hi) - lo) / (hi - lo) * (plotBottom - plotTop)));
     };
     const int baseY = yOf(0);
-    QColor line = ColorPalette::colorFor(SliceKind::Other, trace.tracks[t].name, ctx.palette->dark());
+    QColor line = ColorPalette::colorFor(SliceKind::Other, name, ctx.palette->dark());
     line = line.darker(ctx.palette->dark() ? 90 : 140);
     QColor area = line;
     area.setAlpha(110);
@@ -91,7 +96,7 @@ void paintCounter(const TrackPaintContext& ctx, TrackIndex t, int top, int heigh
     p.save();
     p.setFont(f);
     p.drawText(QRect(int(ctx.left) + 4, top + 1, 200, 14), Qt::AlignLeft | Qt::AlignTop,
-               QStringLiteral("max %1").arg(formatCounterValue(range.globalMax())));
+               QStringLiteral("max %1").arg(bytes ? formatBytes(int64_t(range.globalMax())) : formatCounterValue(range.globalMax())));
     if (range.globalMin() < 0)
         p.drawText(QRect(int(ctx.left) + 4, top + height - 15, 200, 14), Qt::AlignLeft | Qt::AlignBottom,
                    QStringLiteral("min %1").arg(formatCounterValue(range.globalMin())));

@@ -1,5 +1,7 @@
 #include "views/timeline/timeline_canvas.h"
 
+#include "views/memory/memory_event_text.h"
+
 #include "model/query/slice_queries.h"
 #include "views/name_style.h"
 #include "views/timeline/time_format.h"
@@ -195,6 +197,10 @@ void TimelineCanvas::paintRows(QPainter& p, QSize size) {
             continue;
         }
 
+        if (row.kind == LayoutRow::Kind::Derived) {
+            paintDerivedRow(p, ctx, row, top, areaRight, viewBottom, clip);
+            continue;
+        }
         const Track& track = ctl_.trace()->tracks[row.track];
         // Track header cell.
         p.fillRect(0, top, ctl_.headerWidth(), row.height, headerBg);
@@ -228,6 +234,47 @@ void TimelineCanvas::paintRows(QPainter& p, QSize size) {
         p.setPen(dimText);
         p.drawText(QRect(ctl_.headerWidth(), contentTop(), areaRight - ctl_.headerWidth(), 40), Qt::AlignCenter, tr("Indexing…"));
     }
+}
+
+void TimelineCanvas::paintDerivedRow(QPainter& p, const TrackPaintContext& ctx, const LayoutRow& row, int top,
+                                     int areaRight, int viewBottom, const QRect& clip) {
+    const QPalette pal = palette();
+    const QColor headerBg = pal.color(QPalette::Window);
+    const QColor separator = pal.color(QPalette::Mid);
+    p.fillRect(0, top, ctl_.headerWidth(), row.height, headerBg);
+    p.fillRect(ctl_.headerWidth() - 1, top, 1, row.height, separator);
+    const TimelineIndex* index = ctl_.index();
+    const DerivedCounterTrack* d = index && row.track < index->derived.size() ? &index->derived[row.track] : nullptr;
+    const QFontMetrics fm(font());
+    const int indent = 18;
+    const int nameH = ctl_.layout().metrics().sliceRow + 2 * ctl_.layout().metrics().trackPadding;
+    p.setPen(pal.color(QPalette::WindowText));
+    const QString name = d ? QString::fromStdString(d->name) : QString();
+    p.drawText(QRect(indent, top, ctl_.headerWidth() - indent - 6, nameH), Qt::AlignVCenter | Qt::AlignLeft,
+               fm.elidedText(name, Qt::ElideMiddle, ctl_.headerWidth() - indent - 8));
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    p.setFont(small);
+    p.setPen(pal.color(QPalette::PlaceholderText));
+    p.drawText(QRect(indent, top + nameH - 6, ctl_.headerWidth() - indent - 6, nameH), Qt::AlignVCenter | Qt::AlignLeft,
+               tr("derived · memory profile"));
+    p.setFont(font());
+    p.fillRect(0, top + row.height - 1, areaRight, 1, separator);
+    if (!d) return;
+    p.setClipRect(clip.intersected(QRect(ctl_.headerWidth(), 0, areaRight - ctl_.headerWidth(), viewBottom)));
+    paintCounterSeries(ctx, d->series, index->derivedRanges[row.track], d->name, top, row.height - 1, true);
+}
+
+QString TimelineCanvas::derivedTooltip(const LayoutRow& row, double px) const {
+    const TimelineIndex* index = ctl_.index();
+    if (!index || !index->memory || row.track >= index->derived.size()) return {};
+    const DerivedCounterTrack& d = index->derived[row.track];
+    const MemoryIdProfile& m = index->memory->ids[d.memoryId];
+    if (m.timeline.empty()) return {};
+    const TimeNs t = TimeNs(std::floor(ctl_.axis().time(px)));
+    if (t < m.timeline.front().time) return tr("<b>%1</b><br>no memory event yet").arg(QString::fromStdString(d.name).toHtmlEscaped());
+    return QStringLiteral("<b>%1</b><br>").arg(QString::fromStdString(d.name).toHtmlEscaped()) +
+           memoryEventText(*ctl_.trace(), m, memorySnapshotAt(m, t));
 }
 
 std::optional<QPointF> TimelineCanvas::flowAnchor(SliceRef s, bool atEnd) const {
@@ -403,6 +450,11 @@ QString TimelineCanvas::tooltipAt(QPoint pos) const {
             .arg(QString::fromStdString(proc.name).toHtmlEscaped())
             .arg(proc.pid)
             .arg(processSummary(*ctl_.trace(), proc));
+    }
+    if (row->kind == LayoutRow::Kind::Derived) {
+        if (pos.x() < ctl_.headerWidth())
+            return tr("Derived by the memory profile from the trace's memory events (not a track of the file)");
+        return derivedTooltip(*row, pos.x() - ctl_.headerWidth());
     }
     const Track& track = ctl_.trace()->tracks[row->track];
     if (pos.x() < ctl_.headerWidth()) {

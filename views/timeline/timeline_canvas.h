@@ -114,6 +114,10 @@ private:
     void paintFlows(QPainter& p, QSize size);
     void paintOverlays(QPainter& p, QSize size);
     std::optional<QPointF> flowAnchor(SliceRef s, bool atEnd) const;
+    // A derived counter row (memory in use): header and series.
+    void paintDerivedRow(QPainter& p, const TrackPaintContext& ctx, const LayoutRow& row, int top, int areaRight,
+                         int viewBottom, const QRect& clip);
+    QString derivedTooltip(const LayoutRow& row, double px) const;
 };
 
 }  // namespace tracescope

@@ -21,6 +21,7 @@ void TimelineController::setTrace(std::shared_ptr<const Trace> trace) {
     options_.trackRank.clear();
     options_.nameFilter.clear();
     bookmarks_.clear();
+    options_.derived.clear();
     relayout();
     updateBounds();
     fitAll();
@@ -28,7 +29,11 @@ void TimelineController::setTrace(std::shared_ptr<const Trace> trace) {
 
 void TimelineController::setIndex(std::shared_ptr<const TimelineIndex> index) {
     index_ = std::move(index);
-    emit changed();
+    // The index brings the derived tracks (memory counters): they join the layout now.
+    options_.derived.clear();
+    if (index_)
+        for (const DerivedCounterTrack& d : index_->derived) options_.derived.push_back({d.process, d.name});
+    relayout();
 }
 
 void TimelineController::relayout(bool userChange) {
@@ -301,6 +306,9 @@ void TimelineController::release(QPoint pos, Qt::MouseButton button) {
         selected_ = hit;
         emit changed();
         emit sliceClicked(hit);
+        const LayoutRow* row = rowAtPoint(pos);
+        if (!hit.valid() && row && row->kind == LayoutRow::Kind::Derived && pos.x() >= headerWidth_)
+            emit derivedPointClicked(row->track, qint64(std::floor(axis_.time(pos.x() - headerWidth_))));
     }
 }
 

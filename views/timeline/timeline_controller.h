@@ -153,6 +153,8 @@ signals:
     void changed();  // anything drawn changed: repaint
     void cursorChanged(Qt::CursorShape shape);  // Qt::ArrowCursor: the default
     void sliceClicked(tracescope::SliceRef slice);  // user clicked a slice (invalid: clicked empty space)
+    // User clicked a derived track (memory counter) at a time: `derived` indexes TimelineIndex::derived.
+    void derivedPointClicked(quint32 derived, qint64 timeNs);
     void rangeSelected(qint64 begin, qint64 end);
     void rangeCleared();
     void viewChanged();  // window or scroll moved

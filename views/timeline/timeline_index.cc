@@ -17,6 +17,11 @@ std::shared_ptr<const TimelineIndex> TimelineIndex::build(const Trace& trace, co
     }
     index->shortNames = shortNamesOf(trace.strings);
     index->density = eventDensity(trace, kDensityBuckets, cancel);
+    if (cancel && cancel->load(std::memory_order_relaxed)) return nullptr;
+    auto memory = std::make_shared<MemoryProfileResult>(computeMemoryProfile(trace, /*findStepsToo=*/false));
+    index->derived = memoryCounterTracks(*memory);
+    index->memory = std::move(memory);
+    for (const DerivedCounterTrack& d : index->derived) index->derivedRanges.emplace_back(d.series);
     return index;
 }
 

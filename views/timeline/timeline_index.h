@@ -1,9 +1,11 @@
 // Everything the timeline precomputes once per trace (off the UI thread) so a
 // frame never scans events: per-depth slice lists and their coarse
 // summaries, counter min/max trees, and
-// per-track facts used while painting.
+// per-track facts used while painting, and the derived tracks (memory counters of the
+// memory profile) with their min/max trees.
 #pragma once
 
+#include "model/analysis/memory_tracks.h"
 #include "model/analysis/short_name.h"
 #include "model/query/counter_range_index.h"
 #include "model/query/event_density.h"
@@ -25,6 +27,10 @@ struct TimelineIndex {
     std::unordered_map<StringId, std::string> shortNames;  // short forms of the names that have one
     std::vector<uint32_t> density;            // events per time bucket over the whole trace (the minimap)
     static constexpr size_t kDensityBuckets = 4096;
+    // The memory profile and the counter tracks derived from it (shown under their process).
+    std::shared_ptr<const MemoryProfileResult> memory;
+    std::vector<DerivedCounterTrack> derived;
+    std::vector<CounterRangeIndex> derivedRanges;  // per derived track
 
     // Returns nullptr when cancelled.
     static std::shared_ptr<const TimelineIndex> build(const Trace& trace, const std::atomic<bool>* cancel = nullptr);

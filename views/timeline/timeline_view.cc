@@ -1,5 +1,7 @@
 #include "views/timeline/timeline_view.h"
 
+#include "views/memory/memory_event_text.h"
+
 #include "views/background_pools.h"
 #include "views/trace_selection.h"
 
@@ -75,6 +77,13 @@ TimelineView::TimelineView(QWidget* parent) : TraceView(parent) {
     connect(canvas_, &TimelineCanvas::viewChanged, this, &TimelineView::syncScrollBar);
     connect(canvas_, &TimelineCanvas::contentHeightChanged, this, &TimelineView::syncScrollBar);
     connect(canvas_, &TimelineCanvas::sliceClicked, this, &TimelineView::publishSelection);
+    connect(&canvas_->controller(), &TimelineController::derivedPointClicked, this, [this](quint32 d, qint64 t) {
+        const TimelineIndex* index = canvas_->controller().index();
+        if (!index || !index->memory || d >= index->derived.size() || !trace_) return;
+        const MemoryIdProfile& m = index->memory->ids[index->derived[d].memoryId];
+        if (m.timeline.empty() || t < m.timeline.front().time) return;
+        emit memoryPointSelected(memoryEventText(*trace_, m, memorySnapshotAt(m, t)));
+    });
     connect(canvas_, &TimelineCanvas::rangeSelected, this, &TimelineView::rangeSelected);
     connect(canvas_, &TimelineCanvas::rangeCleared, this, &TimelineView::rangeCleared);
 

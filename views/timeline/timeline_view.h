@@ -47,6 +47,8 @@ signals:
     void ready();
     void rangeSelected(qint64 begin, qint64 end);
     void rangeCleared();
+    // A point of a derived memory track was clicked: the event there, as rich text for Details.
+    void memoryPointSelected(const QString& html);
 
 private:
     TimelineCanvas* canvas_;

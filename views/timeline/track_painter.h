@@ -61,6 +61,9 @@ struct TrackPaintContext {
 void paintFrameRow(const TrackPaintContext& ctx, const FrameLayout& frame, const FrameRow& row);
 // A counter track as an area chart with its min..max scale, inside [top, top + height).
 void paintCounter(const TrackPaintContext& ctx, TrackIndex t, int top, int height);
+// The same for a series outside the trace (a derived track); `bytes` labels the scale in bytes.
+void paintCounterSeries(const TrackPaintContext& ctx, const CounterSeries& series, const CounterRangeIndex& range,
+                        const std::string& name, int top, int height, bool bytes);
 // An arrow from (x0, y0) to (x1, y1).
 void paintFlowArrow(QPainter& p, QPointF from, QPointF to, const QColor& color);
 // "1.2 G", "350 k", "12.5": compact numbers for counter scales.

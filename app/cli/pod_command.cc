@@ -1,0 +1,131 @@
+// tracescope-cli pod FILE|DIR... [--json|--csv] [--step-marker NAME]
+// Per worker and step: the step-time breakdown, stragglers, communication overlap.
+#include "app/cli/analysis_cli.h"
+#include "app/cli/commands.h"
+
+#include "model/analysis/pod.h"
+
+#include <cstdio>
+#include <iostream>
+
+namespace tracescope::cli {
+
+namespace {
+
+nlohmann::json overlapJson(const CommOverlap& o) {
+    return {{"communication_ns", o.communicationNs},
+            {"compute_ns", o.computeNs},
+            {"overlapped_ns", o.overlappedNs},
+            {"exposed_communication_ns", o.exposedNs}};
+}
+
+double ms(TimeNs ns) { return double(ns) / 1e6; }
+
+}  // namespace
+
+int runPod(const Args& args) {
+    const auto files = positionals(args, {"--step-marker"});
+    if (files.empty()) {
+        std::fprintf(stderr, "usage: tracescope-cli pod FILE|DIR... [--json|--csv] [--step-marker NAME]\n");
+        return 2;
+    }
+    MultiWorkerRun run;
+    if (!loadWorkersOrReport(files, run)) return 1;
+    const PodResult pod = computePod(run, StepOptions{flagValue(args, "--step-marker")});
+
+    if (hasFlag(args, "--json")) {
+        nlohmann::json j;
+        j["load_ms"] = static_cast<long long>(run.loadSeconds * 1000 + 0.5);
+        j["origin_unix_ns"] = run.originUnixNs ? nlohmann::json(*run.originUnixNs) : nlohmann::json(nullptr);
+        j["categories"] = nlohmann::json::array();
+        for (size_t c = 0; c < kStepCategoryCount; ++c) j["categories"].push_back(stepCategoryName(StepCategory(c)));
+        j["workers"] = nlohmann::json::array();
+        for (const PodWorker& w : pod.workers) {
+            nlohmann::json o = {{"name", w.name},
+                                {"rank", w.rank ? nlohmann::json(*w.rank) : nlohmann::json(nullptr)},
+                                {"path", w.path},
+                                {"loaded", w.loaded},
+                                {"offset_ns", w.offsetNs},
+                                {"clock", workerClockName(w.clock)},
+                                {"step_source", stepSourceName(w.stepSource)},
+                                {"step_rule", w.stepRule},
+                                {"average_step_ns", static_cast<long long>(w.stepTimeNs.mean + 0.5)},
+                                {"overlap", overlapJson(w.overlap)}};
+            if (!w.loaded) o["error"] = w.error;
+            j["workers"].push_back(std::move(o));
+        }
+        j["steps"] = nlohmann::json::array();
+        for (size_t s = 0; s < pod.steps.size(); ++s) {
+            const PodStep& ps = pod.steps[s];
+            nlohmann::json o = {{"number", ps.number},
+                                {"worker_count", ps.workerCount},
+                                {"slowest_worker", ps.workerCount ? nlohmann::json(pod.workers[ps.slowestWorker].name)
+                                                                  : nlohmann::json(nullptr)},
+                                {"slowest_ns", ps.slowestNs},
+                                {"fastest_ns", ps.fastestNs},
+                                {"median_ns", ps.medianNs},
+                                {"lag_ns", ps.lagNs},
+                                {"lag_percent", ps.lagPercent},
+                                {"start_spread_ns", ps.startSpreadNs}};
+            o["workers"] = nlohmann::json::array();
+            for (const PodWorker& w : pod.workers) {
+                const WorkerStep& ws = w.steps.empty() ? WorkerStep{} : w.steps[s];
+                if (!ws.present) continue;
+                nlohmann::json x = {{"worker", w.name},
+                                    {"run_start_ns", ws.runStartNs},
+                                    {"duration_ns", ws.breakdown.step.durationNs},
+                                    {"overlap", overlapJson(ws.overlap)}};
+                for (size_t c = 0; c < kStepCategoryCount; ++c)
+                    x["breakdown_ns"][stepCategoryName(StepCategory(c))] = ws.breakdown.ns[c];
+                o["workers"].push_back(std::move(x));
+            }
+            j["steps"].push_back(std::move(o));
+        }
+        j["notes"] = pod.notes;
+        printJson(j);
+        return 0;
+    }
+    if (hasFlag(args, "--csv")) {
+        std::cout << "step,worker,run_start_ns,duration_ns";
+        for (size_t c = 0; c < kStepCategoryCount; ++c) std::cout << ',' << csvField(stepCategoryName(StepCategory(c)));
+        std::cout << ",communication_ns,overlapped_ns,exposed_communication_ns,is_slowest,lag_ns\n";
+        for (size_t s = 0; s < pod.steps.size(); ++s) {
+            const PodStep& ps = pod.steps[s];
+            for (size_t w = 0; w < pod.workers.size(); ++w) {
+                if (pod.workers[w].steps.empty() || !pod.workers[w].steps[s].present) continue;
+                const WorkerStep& ws = pod.workers[w].steps[s];
+                const bool slowest = w == ps.slowestWorker;
+                std::cout << ps.number << ',' << csvField(pod.workers[w].name) << ',' << ws.runStartNs << ','
+                          << ws.breakdown.step.durationNs;
+                for (size_t c = 0; c < kStepCategoryCount; ++c) std::cout << ',' << ws.breakdown.ns[c];
+                std::cout << ',' << ws.overlap.communicationNs << ',' << ws.overlap.overlappedNs << ','
+                          << ws.overlap.exposedNs << ',' << (slowest ? 1 : 0) << ','
+                          << (slowest ? ps.lagNs : TimeNs(0)) << '\n';
+            }
+        }
+        return 0;
+    }
+    std::printf("%zu worker(s), %zu loaded in %.2f s\n", pod.workers.size(), run.loadedCount(), run.loadSeconds);
+    std::printf("%-14s %10s %-10s %12s %12s %12s  %s\n", "worker", "offset ms", "clock", "avg step ms",
+                "comm ms", "exposed ms", "steps from");
+    for (const PodWorker& w : pod.workers) {
+        if (!w.loaded) {
+            std::printf("%-14s not loaded: %s\n", w.name.c_str(), w.error.c_str());
+            continue;
+        }
+        std::printf("%-14s %10.3f %-10s %12.3f %12.3f %12.3f  %s\n", w.name.c_str(), ms(w.offsetNs),
+                    workerClockName(w.clock), w.stepTimeNs.mean / 1e6, ms(w.overlap.communicationNs),
+                    ms(w.overlap.exposedNs), stepSourceName(w.stepSource));
+    }
+    std::printf("Stragglers (per step: the slowest worker, and how much longer than the median worker):\n");
+    for (const PodStep& ps : pod.steps) {
+        if (!ps.workerCount) continue;
+        std::printf("  step %-8lld %zu worker(s)  slowest %-12s %10.3f ms  median %10.3f ms  +%.3f ms (+%.1f%%)\n",
+                    static_cast<long long>(ps.number), ps.workerCount, pod.workers[ps.slowestWorker].name.c_str(),
+                    ms(ps.slowestNs), ms(ps.medianNs), ms(ps.lagNs), ps.lagPercent);
+    }
+    for (const auto& n : pod.notes) std::printf("Note: %s\n", n.c_str());
+    return 0;
+}
+
+}  // namespace tracescope::cli

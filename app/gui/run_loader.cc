@@ -1,0 +1,94 @@
+#include "app/gui/run_loader.h"
+
+#include "model/import/merge_workers.h"
+#include "views/background_pools.h"
+
+#include <QFileInfo>
+#include <QtConcurrent>
+
+namespace tracescope {
+
+QString runLabel(const QStringList& paths) {
+    if (paths.isEmpty()) return {};
+    const QString first = QFileInfo(paths.front()).fileName();
+    return paths.size() == 1 ? first : QObject::tr("%1 + %2 more").arg(first).arg(paths.size() - 1);
+}
+
+RunLoader::RunLoader(QObject* parent) : QObject(parent) {
+    connect(&watcher_, &QFutureWatcher<std::shared_ptr<Result>>::finished, this, [this] {
+        auto r = watcher_.result();
+        if (r->cancelled) emit cancelled(label_);
+        else if (!r->error.isEmpty()) emit failed(r->error, label_);
+        else emit loaded(r->run, label_);
+    });
+}
+
+RunLoader::~RunLoader() {
+    cancel();
+    watcher_.waitForFinished();
+}
+
+std::shared_ptr<RunLoader::Result> RunLoader::loadNow(const QStringList& paths, const std::shared_ptr<State>& state) {
+    auto out = std::make_shared<Result>();
+    std::vector<std::string> files;
+    for (const QString& p : paths) files.push_back(p.toStdString());
+    WorkerImportOptions options;
+    options.base.threads = 2;
+    if (state) {
+        options.base.cancel = &state->cancel;
+        options.base.progress = [state](uint64_t done, uint64_t total) {
+            state->done.store(done, std::memory_order_relaxed);
+            state->total.store(total, std::memory_order_relaxed);
+        };
+        options.fileProgress = [state](size_t, uint64_t done, uint64_t total) {
+            if (total && done == total) state->filesDone.fetch_add(1, std::memory_order_relaxed);
+        };
+    }
+    MultiWorkerResult r = importWorkers(files, options);
+    if (r.cancelled) {
+        out->cancelled = true;
+        return out;
+    }
+    if (!r.ok()) {
+        out->error = QString::fromStdString(r.error);
+        return out;
+    }
+    auto run = std::make_shared<MultiWorkerRun>(std::move(r.run));
+    out->run.merged = std::shared_ptr<const Trace>(mergeWorkers(*run));
+    out->run.run = std::move(run);
+    return out;
+}
+
+LoadedRun RunLoader::load(const QStringList& paths, QString* error) {
+    auto r = loadNow(paths, nullptr);
+    if (error) *error = r->error;
+    return r->run;
+}
+
+void RunLoader::start(const QStringList& paths) {
+    cancel();
+    watcher_.waitForFinished();
+    label_ = runLabel(paths);
+    state_ = std::make_shared<State>();
+    std::vector<std::string> files;
+    for (const QString& p : paths) files.push_back(p.toStdString());
+    state_->files = expandWorkerPaths(files).size();
+    watcher_.setFuture(QtConcurrent::run(interactivePool(), [paths, state = state_] { return loadNow(paths, state); }));
+}
+
+void RunLoader::cancel() {
+    if (state_) state_->cancel = true;
+}
+
+double RunLoader::fraction() const {
+    if (!state_) return 0;
+    const uint64_t total = state_->total.load(std::memory_order_relaxed);
+    return total ? double(state_->done.load(std::memory_order_relaxed)) / double(total) : 0;
+}
+
+QString RunLoader::filesText() const {
+    if (!state_) return {};
+    return tr("%1 of %2 files").arg(std::min(state_->filesDone.load(), state_->files)).arg(state_->files);
+}
+
+}  // namespace tracescope

@@ -1,0 +1,67 @@
+// Loads several worker files as one run on a background thread (importWorkers: the files
+// side by side on both cores), then builds the merged view the timeline shows. Progress
+// (bytes over all files, files done) and cancel as TraceLoader.
+#pragma once
+
+#include "model/import/workers.h"
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QStringList>
+
+#include <atomic>
+#include <memory>
+
+namespace tracescope {
+
+struct LoadedRun {
+    std::shared_ptr<const MultiWorkerRun> run;
+    std::shared_ptr<const Trace> merged;
+};
+
+class RunLoader : public QObject {
+    Q_OBJECT
+public:
+    explicit RunLoader(QObject* parent = nullptr);
+    ~RunLoader() override;
+
+    void start(const QStringList& paths);
+    void cancel();
+    bool busy() const { return watcher_.isRunning(); }
+    double fraction() const;
+    // "12 of 64 files" while loading.
+    QString filesText() const;
+
+    // Synchronous (for --screenshot): the run and its merged view, or an error.
+    static LoadedRun load(const QStringList& paths, QString* error);
+
+signals:
+    void loaded(tracescope::LoadedRun run, QString label);
+    void failed(QString message, QString label);
+    void cancelled(QString label);
+
+private:
+    struct State {
+        std::atomic<bool> cancel{false};
+        std::atomic<uint64_t> done{0}, total{0};
+        std::atomic<size_t> filesDone{0};
+        size_t files = 0;
+    };
+    struct Result {
+        LoadedRun run;
+        QString error;
+        bool cancelled = false;
+    };
+    QString label_;
+    std::shared_ptr<State> state_;
+    QFutureWatcher<std::shared_ptr<Result>> watcher_;
+
+    static std::shared_ptr<Result> loadNow(const QStringList& paths, const std::shared_ptr<State>& state);
+};
+
+// "rank-0.json.gz + 63 more" for a window title or status bar.
+QString runLabel(const QStringList& paths);
+
+}  // namespace tracescope
+
+Q_DECLARE_METATYPE(tracescope::LoadedRun)

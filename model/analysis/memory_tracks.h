@@ -1,0 +1,25 @@
+// Derived timeline tracks of the memory profile: per memory id a counter of the memory
+// allocated (in use) and, where the trace records it, one of the memory reserved, placed
+// under the memory id's process (the device when known). They belong to the analysis
+// result, not to the Trace (which stays as imported); the timeline draws them and
+// `tracescope-cli tracks` lists them marked as derived.
+#pragma once
+
+#include "model/analysis/memory_profile.h"
+
+#include <string>
+#include <vector>
+
+namespace tracescope {
+
+struct DerivedCounterTrack {
+    ProcessIndex process = kNoIndex;
+    std::string name;          // "Memory GPU_0_bfc: allocated"
+    size_t memoryId = 0;       // index into MemoryProfileResult::ids
+    bool reserved = false;     // the reserved series (else allocated / in use)
+    CounterSeries series;      // one sample per timeline snapshot, bytes
+};
+
+std::vector<DerivedCounterTrack> memoryCounterTracks(const MemoryProfileResult& result);
+
+}  // namespace tracescope

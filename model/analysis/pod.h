@@ -1,0 +1,69 @@
+// The pod view over a multi-worker run (XProf's pod_viewer, extended to GPUs): per worker
+// and step the step-time breakdown of the overview page, per step the straggler (the slowest
+// worker and by how much), and per worker how much collective communication (NCCL kernels)
+// is hidden behind compute kernels and how much is exposed.
+#pragma once
+
+#include "model/analysis/steps.h"
+#include "model/import/workers.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tracescope {
+
+// Collective communication vs compute on one worker's devices within a time window.
+struct CommOverlap {
+    TimeNs communicationNs = 0;  // union of collective kernels
+    TimeNs computeNs = 0;        // union of the other kernels
+    TimeNs overlappedNs = 0;     // communication during which a compute kernel ran
+    TimeNs exposedNs = 0;        // communication - overlapped: nothing else on the device
+};
+
+struct WorkerStep {
+    bool present = false;    // the worker has this step
+    StepBreakdown breakdown;  // times in the worker's own clock
+    TimeNs runStartNs = 0;   // the step start on the run's clock (worker offset applied)
+    CommOverlap overlap;
+};
+
+struct PodWorker {
+    std::string name;
+    std::optional<int64_t> rank;
+    std::string path;
+    bool loaded = false;
+    std::string error;
+    TimeNs offsetNs = 0;  // effective offset (first-step alignment for workers without a wall clock)
+    WorkerClock clock = WorkerClock::Unknown;
+    StepSource stepSource = StepSource::None;
+    std::string stepRule;
+    std::vector<WorkerStep> steps;  // indexed like PodResult::steps
+    CommOverlap overlap;             // over all its steps
+    Distribution stepTimeNs;
+};
+
+struct PodStep {
+    int64_t number = 0;
+    size_t workerCount = 0;          // workers that have it
+    size_t slowestWorker = 0;        // index into PodResult::workers
+    TimeNs slowestNs = 0;
+    TimeNs fastestNs = 0;
+    TimeNs medianNs = 0;
+    TimeNs lagNs = 0;                // slowest - median: how much the straggler holds the others up
+    double lagPercent = 0;           // of the median
+    TimeNs startSpreadNs = 0;        // latest - earliest start on the run clock
+};
+
+struct PodResult {
+    std::vector<PodWorker> workers;
+    std::vector<PodStep> steps;  // by number
+    std::vector<std::string> notes;
+};
+
+PodResult computePod(const MultiWorkerRun& run, const StepOptions& stepOptions = {});
+
+// Overlap of collectives and compute kernels of a trace inside [startNs, endNs).
+CommOverlap commOverlapIn(const ClassifiedTrace& ct, TimeNs startNs, TimeNs endNs);
+
+}  // namespace tracescope

@@ -1,0 +1,120 @@
+#include "model/analysis/run_diff.h"
+
+#include "model/analysis/kernel_stats.h"
+#include "model/analysis/op_stats.h"
+#include "model/analysis/overview.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace tracescope {
+
+const char* diffStatusName(DiffStatus s) {
+    switch (s) {
+        case DiffStatus::Both: return "both";
+        case DiffStatus::New: return "new";
+        case DiffStatus::Vanished: return "vanished";
+    }
+    return "both";
+}
+
+namespace {
+
+struct Side {
+    TimeNs ns = 0;
+    uint64_t occurrences = 0;
+    bool present = false;
+};
+using Keyed = std::map<std::pair<std::string, std::string>, std::pair<Side, Side>>;  // (name, detail) -> (A, B)
+
+DiffRow rowOf(const std::string& name, const std::string& detail, TimeNs a, TimeNs b, uint64_t oa, uint64_t ob,
+              DiffStatus status) {
+    DiffRow r;
+    r.name = name;
+    r.detail = detail;
+    r.aNs = a;
+    r.bNs = b;
+    r.deltaNs = b;
+    subSat(r.deltaNs, a);
+    if (a != 0) r.deltaPercent = 100.0 * (double(b) - double(a)) / double(a);
+    r.aOccurrences = oa;
+    r.bOccurrences = ob;
+    r.status = status;
+    return r;
+}
+
+std::vector<DiffRow> rowsOf(const Keyed& keyed, size_t& added, size_t& vanished) {
+    std::vector<DiffRow> rows;
+    for (const auto& [key, sides] : keyed) {
+        const auto& [a, b] = sides;
+        const DiffStatus st = !a.present ? DiffStatus::New : !b.present ? DiffStatus::Vanished : DiffStatus::Both;
+        added += st == DiffStatus::New;
+        vanished += st == DiffStatus::Vanished;
+        rows.push_back(rowOf(key.first, key.second, a.ns, b.ns, a.occurrences, b.occurrences, st));
+    }
+    // Largest regression first; equal deltas (e.g. unchanged rows) by the larger time.
+    std::stable_sort(rows.begin(), rows.end(), [](const DiffRow& x, const DiffRow& y) {
+        if (x.deltaNs != y.deltaNs) return x.deltaNs > y.deltaNs;
+        return std::max(x.aNs, x.bNs) > std::max(y.aNs, y.bNs);
+    });
+    return rows;
+}
+
+void addOps(Keyed& keyed, const OpStatsResult& r, bool isB) {
+    for (const OpStatsRow& row : r.rows) {
+        if (row.isIdle) continue;
+        Side& s = (isB ? keyed[{row.name, std::string(opSideName(row.side)) + " " + row.type}].second
+                       : keyed[{row.name, std::string(opSideName(row.side)) + " " + row.type}].first);
+        s.present = true;
+        addSat(s.ns, row.selfNs);
+        s.occurrences += row.occurrences;
+    }
+}
+
+void addKernels(Keyed& keyed, const KernelStatsResult& r, bool isB) {
+    for (const KernelStatsRow& row : r.rows) {
+        auto& sides = keyed[{row.name, row.op}];
+        Side& s = isB ? sides.second : sides.first;
+        s.present = true;
+        addSat(s.ns, row.totalNs);
+        s.occurrences += row.occurrences;
+    }
+}
+
+}  // namespace
+
+RunDiff diffRuns(const Trace& a, const Trace& b, const StepOptions& stepOptions) {
+    RunDiff d;
+    const ClassifiedTrace ca = classifyTrace(a), cb = classifyTrace(b);
+    const Overview oa = computeOverview(ca, stepOptions), ob = computeOverview(cb, stepOptions);
+    d.aSteps = oa.steps.steps.size();
+    d.bSteps = ob.steps.steps.size();
+    if (!oa.steps.steps.empty()) d.aFirstStep = oa.steps.steps.front();
+    if (!ob.steps.steps.empty()) d.bFirstStep = ob.steps.steps.front();
+    d.aStepSource = oa.steps.source;
+    d.bStepSource = ob.steps.source;
+    auto rounded = [](double x) { return TimeNs(std::llround(x)); };
+    const auto both = DiffStatus::Both;
+    d.steps.push_back(rowOf("Step time (average)", "", rounded(oa.steps.stepTimeNs.mean),
+                            rounded(ob.steps.stepTimeNs.mean), d.aSteps, d.bSteps, both));
+    for (size_t c = 0; c < kStepCategoryCount; ++c)
+        d.steps.push_back(rowOf(stepCategoryName(StepCategory(c)), "average per step",
+                                rounded(oa.categories[c].ns.mean), rounded(ob.categories[c].ns.mean), d.aSteps,
+                                d.bSteps, both));
+
+    OpStatsOptions opt;
+    opt.includeIdle = false;
+    Keyed ops;
+    addOps(ops, computeOpStats(ca, opt), false);
+    addOps(ops, computeOpStats(cb, opt), true);
+    d.ops = rowsOf(ops, d.newOps, d.vanishedOps);
+
+    Keyed kernels;
+    addKernels(kernels, computeKernelStats(ca), false);
+    addKernels(kernels, computeKernelStats(cb), true);
+    d.kernels = rowsOf(kernels, d.newKernels, d.vanishedKernels);
+    return d;
+}
+
+}  // namespace tracescope

@@ -1,0 +1,330 @@
+#include "model/capture/launch_session.h"
+
+#include "model/capture/agent/agent_records.h"
+#include "model/capture/profile_request.h"
+#include "model/capture/save_profile.h"
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace tracescope::capture {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+int64_t realtimeNs() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+bool isExecutableFile(const std::string& path) {
+    struct stat st{};
+    return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
+}
+
+std::string describeStatus(const agent::StatusEntry& s) {
+    return s.detail.empty() ? s.message : s.message + ": " + s.detail;
+}
+
+}  // namespace
+
+bool LaunchResult::captureOk() const {
+    for (const LaunchedProcess& p : processes)
+        if (!p.savedPath.empty()) return true;
+    return false;
+}
+
+std::vector<std::string> LaunchResult::savedFiles() const {
+    std::vector<std::string> out;
+    for (const LaunchedProcess& p : processes)
+        if (!p.savedPath.empty()) out.push_back(p.savedPath);
+    return out;
+}
+
+std::string findAgentLibrary(const std::string& executable) {
+    static constexpr const char* kName = "libtracescope_cupti.so";
+    if (const char* env = std::getenv("TRACESCOPE_CUPTI_AGENT"); env && *env) return env;
+    std::error_code ec;
+    fs::path exe = fs::canonical(executable.empty() ? "/proc/self/exe" : executable, ec);
+    if (ec) exe = executable;
+    const fs::path dir = exe.parent_path();
+    for (const fs::path& candidate : {dir / kName, dir / "cupti_agent" / kName, dir / ".." / "app" / "cupti_agent" / kName,
+                                      dir / ".." / "lib" / "tracescope" / kName, dir / ".." / "lib" / kName})
+        if (fs::is_regular_file(candidate, ec)) return fs::absolute(candidate, ec).lexically_normal().string();
+    return {};
+}
+
+std::string resolveProgram(const std::string& program, std::string& error) {
+    if (program.empty()) {
+        error = "no program given";
+        return {};
+    }
+    if (program.find('/') != std::string::npos) {
+        if (!fs::exists(program)) {
+            error = "program not found: " + program;
+            return {};
+        }
+        if (!isExecutableFile(program)) {
+            error = "not an executable file: " + program;
+            return {};
+        }
+        std::error_code ec;
+        return fs::absolute(program, ec).lexically_normal().string();
+    }
+    const char* pathEnv = std::getenv("PATH");
+    std::string path = pathEnv ? pathEnv : "/usr/local/bin:/usr/bin:/bin";
+    size_t at = 0;
+    while (at <= path.size()) {
+        const size_t end = std::min(path.find(':', at), path.size());
+        const std::string dir = end > at ? path.substr(at, end - at) : ".";
+        const std::string candidate = dir + "/" + program;
+        if (isExecutableFile(candidate)) return candidate;
+        at = end + 1;
+    }
+    error = "program not found on PATH: " + program;
+    return {};
+}
+
+LaunchProgress LaunchSession::progress() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    LaunchProgress p = progress_;
+    if (listener_) {
+        p.records = listener_->totalRecords();
+        p.processes = listener_->connections();
+    }
+    return p;
+}
+
+LaunchResult LaunchSession::run() {
+    LaunchResult result;
+    const std::string program = resolveProgram(options_.command.empty() ? "" : options_.command[0], result.startError);
+    if (program.empty()) return result;
+    std::string agentPath = options_.agentPath.empty() ? findAgentLibrary({}) : options_.agentPath;
+    if (agentPath.empty() || !fs::is_regular_file(agentPath)) {
+        result.startError = "the CUPTI agent library (libtracescope_cupti.so) was not found" +
+                            (agentPath.empty() ? std::string() : ": " + agentPath) +
+                            "; set TRACESCOPE_CUPTI_AGENT or --agent";
+        return result;
+    }
+    std::error_code ec;
+    agentPath = fs::absolute(agentPath, ec).lexically_normal().string();
+    if (!options_.workingDir.empty() && !fs::is_directory(options_.workingDir, ec)) {
+        result.startError = "working folder not found: " + options_.workingDir;
+        return result;
+    }
+    if (options_.logdir.empty()) {
+        result.startError = "no log folder given";
+        return result;
+    }
+    result.runDir = (fs::path(repositoryRoot(options_.logdir)) / makeSessionId(std::chrono::system_clock::now())).string();
+    fs::create_directories(result.runDir, ec);
+    if (ec) {
+        result.startError = "cannot create " + result.runDir + ": " + ec.message();
+        return result;
+    }
+
+    agent::AgentListener listener;
+    if (!listener.start({}, result.startError)) return result;
+
+    // The environment: ours, the caller's additions, then the agent's.
+    std::map<std::string, std::string> env;
+    for (char** e = environ; e && *e; ++e) {
+        const char* eq = std::strchr(*e, '=');
+        if (eq) env[std::string(*e, size_t(eq - *e))] = eq + 1;
+    }
+    for (const auto& [k, v] : options_.environment) env[k] = v;
+    env["CUDA_INJECTION64_PATH"] = agentPath;
+    env[TS_AGENT_ENV_SOCKET] = listener.path();
+    env[TS_AGENT_ENV_FALLBACK] = result.runDir;
+    env[TS_AGENT_ENV_FLUSH_MS] = std::to_string(options_.flushMs);
+    if (!options_.kinds.empty()) env[TS_AGENT_ENV_KINDS] = options_.kinds;
+    std::vector<std::string> envStrings;
+    for (const auto& [k, v] : env) envStrings.push_back(k + "=" + v);
+    std::vector<char*> envp, argv;
+    for (std::string& s : envStrings) envp.push_back(s.data());
+    envp.push_back(nullptr);
+    std::vector<std::string> args = options_.command;
+    for (std::string& s : args) argv.push_back(s.data());
+    argv.push_back(nullptr);
+
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    if (!options_.workingDir.empty()) posix_spawn_file_actions_addchdir_np(&actions, options_.workingDir.c_str());
+    pid_t pid = 0;
+    const int64_t windowStart = realtimeNs();
+    const int rc = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), envp.data());
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0) {
+        result.startError = "cannot start " + program + ": " + std::strerror(rc);
+        listener.stop();
+        removeDirIfEmpty(result.runDir);
+        return result;
+    }
+    result.started = true;
+    result.pid = pid;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        listener_ = &listener;
+        progress_.running = true;
+        progress_.pid = pid;
+    }
+
+    const auto t0 = Clock::now();
+    const auto grace = std::chrono::milliseconds(options_.flushMs + 400);
+    bool saved = false, termSent = false;
+    Clock::time_point windowEndAt{}, termAt{};
+    int64_t windowEnd = std::numeric_limits<int64_t>::max();
+    for (;;) {
+        int status = 0;
+        const pid_t w = ::waitpid(pid, &status, WNOHANG);
+        const auto now = Clock::now();
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            progress_.elapsedMs = uint64_t(std::chrono::duration_cast<std::chrono::milliseconds>(now - t0).count());
+        }
+        if (w == pid) {
+            result.exited = true;
+            if (WIFEXITED(status)) result.exitStatus = WEXITSTATUS(status);
+            else if (WIFSIGNALED(status)) {
+                result.termSignal = WTERMSIG(status);
+                result.exitStatus = 128 + result.termSignal;
+            }
+            break;
+        }
+        if (terminateRequested_ && !termSent) {
+            ::kill(pid, SIGTERM);
+            termSent = true;
+            termAt = now;
+        } else if (termSent && now - termAt > std::chrono::seconds(2)) {
+            ::kill(pid, SIGKILL);
+        }
+        const bool windowOver =
+            stopRequested_ || (options_.durationMs && now - t0 >= std::chrono::milliseconds(options_.durationMs));
+        if (windowOver && windowEndAt == Clock::time_point{}) {
+            windowEndAt = now;
+            windowEnd = realtimeNs();
+        }
+        // Records of the window arrive within one flush period (plus the send).
+        if (!saved && windowEndAt != Clock::time_point{} && now - windowEndAt >= grace) {
+            listener.stop();
+            save(result, windowStart, windowEnd);
+            saved = true;
+            if (!options_.waitForExit) break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    if (result.exited && !saved) {
+        // The agents' atexit flush and Bye: wait for every connection to close.
+        const auto deadline = Clock::now() + std::chrono::seconds(3);
+        while (listener.openConnections() > 0 && Clock::now() < deadline)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        listener.stop();
+        save(result, windowStart, windowEnd);
+    } else if (result.exited) {
+        // After the window: agents that outlived the listener wrote fallback files; their
+        // records are outside the window.
+        for (const auto& entry : fs::directory_iterator(result.runDir, ec))
+            if (entry.path().extension() == TS_AGENT_FALLBACK_SUFFIX) fs::remove(entry.path(), ec);
+    }
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        progress_.running = !result.exited;
+        progress_.records = listener.totalRecords();
+        progress_.processes = listener.connections();
+        listener_ = nullptr;
+    }
+    removeDirIfEmpty(result.runDir);
+    return result;
+}
+
+void LaunchSession::save(LaunchResult& result, int64_t windowStartNs, int64_t windowEndNs) {
+    std::vector<agent::CollectedProcess> collected = listener_->take();
+    // Agents that could not reach the socket wrote <host>.<pid>.tscupti files here.
+    std::error_code ec;
+    std::vector<fs::path> fallbacks;
+    for (const auto& entry : fs::directory_iterator(result.runDir, ec))
+        if (entry.path().extension() == TS_AGENT_FALLBACK_SUFFIX) fallbacks.push_back(entry.path());
+    for (const fs::path& f : fallbacks) {
+        std::string bytes, error;
+        if (!readWholeFile(f.string(), bytes, error)) continue;
+        agent::DecodeResult d = agent::decodeRecordStream(bytes);
+        agent::CollectedProcess p;
+        p.records = std::move(d.records);
+        p.truncatedBytes = d.truncatedBytes;
+        p.progress.pid = p.records.hello.pid;
+        p.progress.executable = p.records.executable;
+        p.progress.records = p.records.activityCount();
+        p.progress.bye = p.records.hasBye;
+        if (!d.error.empty()) p.progress.error = d.error + " (at byte " + std::to_string(d.errorOffset) + ")";
+        // A process whose socket stream broke off keeps the longer of its two streams.
+        bool merged = false;
+        for (agent::CollectedProcess& other : collected)
+            if (other.records.hasHello && other.records.hello.pid == p.records.hello.pid) {
+                if (p.records.activityCount() > other.records.activityCount()) other = std::move(p);
+                merged = true;
+                break;
+            }
+        if (!merged) collected.push_back(std::move(p));
+        fs::remove(f, ec);
+    }
+
+    for (agent::CollectedProcess& c : collected) {
+        LaunchedProcess out;
+        out.pid = c.records.hello.pid;
+        out.executable = c.records.executable;
+        out.records = c.records.activityCount();
+        for (const agent::StatusEntry& s : c.records.statuses)
+            if (s.r.code != agent::kStatusNote) out.problems.push_back(describeStatus(s));
+        if (!c.progress.error.empty()) out.problems.push_back("malformed record stream: " + c.progress.error);
+        if (!c.records.hasHello) {
+            out.problems.push_back("a connection sent no records");
+            result.processes.push_back(std::move(out));
+            continue;
+        }
+        if (!c.records.hasBye)
+            out.problems.push_back("process " + std::to_string(out.pid) +
+                                   " ended without the agent's final flush (crashed or killed): its last flush "
+                                   "interval is missing");
+        agent::ConvertOptions options;
+        options.windowStartNs = windowStartNs;
+        options.windowEndNs = windowEndNs;
+        if (out.records > 0) {
+            std::string bytes = agent::recordsToXSpaceBytes(c.records, options, &out.stats);
+            const std::string host = c.records.hostname.empty() ? "localhost" : c.records.hostname;
+            const std::string path = profileFilePath(result.runDir, host + "." + std::to_string(out.pid));
+            std::string error;
+            if (saveProfileFile(path, bytes, {}, error)) out.savedPath = path;
+            else out.problems.push_back("cannot save " + path + ": " + error);
+        } else if (out.problems.empty()) {
+            out.problems.push_back("process " + std::to_string(out.pid) + " (" + out.executable +
+                                   ") recorded no GPU activity");
+        }
+        result.processes.push_back(std::move(out));
+    }
+    if (collected.empty())
+        result.problems.push_back(
+            "the CUPTI agent was never loaded: the CUDA driver loads it (CUDA_INJECTION64_PATH) when the program "
+            "initializes CUDA, so either the program made no CUDA call or no NVIDIA driver / GPU is available here");
+    else if (!result.captureOk()) {
+        for (const LaunchedProcess& p : result.processes)
+            for (const std::string& problem : p.problems) result.problems.push_back(problem);
+        if (result.problems.empty()) result.problems.push_back("no GPU activity was recorded");
+    }
+}
+
+}  // namespace tracescope::capture

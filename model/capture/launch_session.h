@@ -1,0 +1,95 @@
+// Launch & Capture: runs any program under our CUPTI agent (libtracescope_cupti.so through
+// CUDA_INJECTION64_PATH), collects the records its processes stream to a Unix socket
+// (agent/agent_listener.h), and saves one XSpace per process in the TensorBoard layout
+// <logdir>/plugins/profile/<YYYY_MM_DD_HH_MM_SS>/<host>.<pid>.xplane.pb. Agents that could
+// not reach the socket leave fallback files (<host>.<pid>.tscupti) in the run folder; they
+// are converted too. POSIX only, no Qt.
+#pragma once
+
+#include "model/capture/agent/agent_listener.h"
+#include "model/capture/agent/records_to_xspace.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tracescope::capture {
+
+struct LaunchOptions {
+    std::vector<std::string> command;  // program and its arguments
+    std::string workingDir;            // empty: ours
+    std::vector<std::pair<std::string, std::string>> environment;  // added to ours
+    std::string kinds;                 // agent kinds ("kernel,memcpy,..."), empty: the agent's default
+    uint64_t durationMs = 0;           // capture window from the start; 0: until the program exits
+    int flushMs = 200;                 // the agent's flush period (100-250)
+    std::string logdir;                // TensorBoard log folder
+    std::string agentPath;             // libtracescope_cupti.so; empty: findAgentLibrary()
+    bool waitForExit = true;           // false: return once the capture is saved
+};
+
+// Where the program stands (for live displays).
+struct LaunchProgress {
+    bool running = false;
+    int64_t pid = 0;
+    uint64_t records = 0;
+    size_t processes = 0;
+    uint64_t elapsedMs = 0;
+};
+
+struct LaunchedProcess {
+    int64_t pid = 0;
+    std::string executable;
+    std::string savedPath;  // empty when nothing was saved for it
+    uint64_t records = 0;
+    agent::ConvertStats stats;
+    std::vector<std::string> problems;  // the agent's errors, a crash, a malformed stream
+};
+
+struct LaunchResult {
+    bool started = false;
+    std::string startError;   // program not found, not executable, ...
+    bool exited = false;      // the program ended (else it is still running: waitForExit false)
+    int exitStatus = 0;       // its exit code, or 128 + signal
+    int termSignal = 0;
+    int64_t pid = 0;
+    std::string runDir;
+    std::vector<LaunchedProcess> processes;
+    std::vector<std::string> problems;  // why the capture failed or is incomplete
+    bool captureOk() const;             // at least one XSpace saved with activity records
+    std::vector<std::string> savedFiles() const;
+};
+
+// libtracescope_cupti.so: $TRACESCOPE_CUPTI_AGENT, else beside `executable` (the CLI or the
+// GUI), in cupti_agent/ beside it (a build tree), or in ../lib/tracescope/. Empty if none.
+std::string findAgentLibrary(const std::string& executable);
+
+// The absolute path of `program` as exec would find it on PATH, or "" with `error`.
+std::string resolveProgram(const std::string& program, std::string& error);
+
+class LaunchSession {
+public:
+    explicit LaunchSession(LaunchOptions options) : options_(std::move(options)) {}
+    // Runs the program and the capture; blocks until the program exits (or, with
+    // waitForExit false, until the capture is saved).
+    LaunchResult run();
+    // Ends the capture window now (the program keeps running). Any thread.
+    void stop() { stopRequested_ = true; }
+    // Also terminates the program (SIGTERM, then SIGKILL after 2 s). Any thread.
+    void terminate() { terminateRequested_ = true; stopRequested_ = true; }
+    LaunchProgress progress() const;
+
+private:
+    void save(LaunchResult& result, int64_t windowStartNs, int64_t windowEndNs);
+
+    LaunchOptions options_;
+    std::atomic<bool> stopRequested_{false}, terminateRequested_{false};
+    mutable std::mutex mutex_;
+    agent::AgentListener* listener_ = nullptr;  // while running
+    LaunchProgress progress_;
+};
+
+}  // namespace tracescope::capture

@@ -1,0 +1,79 @@
+// Several workers of one distributed job opened as one run: Kineto rank files
+// (rank-0….json.gz), several hosts' XSpaces, or a folder of them.
+//
+// Each worker keeps its own immutable Trace; the run's common clock lives beside them as a
+// per-worker offset (add it to a worker's times). Offsets come from the files' wall clocks
+// (Kineto baseTimeNanoseconds or absolute Unix timestamps, XSpace Task Environment
+// profile_start_time); a worker without one is aligned later on its first step start
+// (pod.h). Files load in parallel, one per thread; a file that cannot be read becomes a
+// warning for its worker and the others open.
+#pragma once
+
+#include "model/import/import.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tracescope {
+
+enum class WorkerClock : uint8_t {
+    Unknown,    // no wall clock in the file: aligned on steps (alignWorkersOnFirstStep) or not at all
+    WallClock,  // the file's Unix time (baseTimeNanoseconds, Unix timestamps, profile_start_time)
+    FirstStep,  // the first step starts at the same time as the reference worker's
+    Manual,     // set by hand
+};
+const char* workerClockName(WorkerClock c);
+
+struct WorkerTrace {
+    std::string name;  // "rank 3", a host name, or the file's name
+    std::string path;
+    std::optional<int64_t> rank;
+    std::shared_ptr<const Trace> trace;  // null when the file could not be opened
+    std::string error;             // why, when trace is null
+    TimeNs offsetNs = 0;           // worker time + offsetNs = run time
+    WorkerClock clock = WorkerClock::Unknown;
+};
+
+struct MultiWorkerRun {
+    std::vector<WorkerTrace> workers;  // by rank, then name; failed workers included
+    std::optional<int64_t> originUnixNs;  // Unix time of run time 0, when the clocks are known
+    std::vector<ImportWarning> warnings;  // per-worker failures and alignment notes
+    double loadSeconds = 0;
+
+    size_t loadedCount() const;
+};
+
+struct WorkerImportOptions {
+    ImportOptions base;  // cancel, threads (files loaded at once), allowStreams; progress = all bytes
+    // Per file: (file index in the input order, bytes done, bytes total); from loading threads.
+    std::function<void(size_t file, uint64_t done, uint64_t total)> fileProgress;
+};
+
+struct MultiWorkerResult {
+    MultiWorkerRun run;
+    std::string error;  // set when no worker could be opened (or cancelled)
+    bool cancelled = false;
+    bool ok() const { return error.empty(); }
+};
+
+// The trace files of a worker folder: a TensorBoard run's hosts (the newest run) or the
+// .json / .json.gz / .xplane.pb files directly inside `dir`, by name. Other paths pass as is.
+std::vector<std::string> expandWorkerPaths(const std::vector<std::string>& paths);
+
+// Opens each path as one worker (folders expanded), in parallel, and aligns the wall clocks.
+MultiWorkerResult importWorkers(const std::vector<std::string>& paths, const WorkerImportOptions& options = {});
+
+// The worker's name from the trace (Kineto distributedInfo.rank, XSpace host) or the file name
+// ("rank-3…" -> rank 3).
+void nameWorker(WorkerTrace& w);
+
+// A worker's import warning, saying which worker ("… (rank 3)").
+ImportWarning workerWarning(ImportWarning w, const std::string& worker);
+
+// Offsets from the wall clocks: run time 0 is the earliest worker origin.
+void alignWorkersOnWallClock(MultiWorkerRun& run);
+
+}  // namespace tracescope

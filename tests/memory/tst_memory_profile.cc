@@ -1,0 +1,398 @@
+// The memory profile: hand-built cases worked out in the comments, and the real traces of
+// testdata against tests/tools/memory_reference.py (raw files, stdlib only) ->
+// data/memory_reference.json.
+#include "model/analysis/memory_downsample.h"
+#include "model/analysis/memory_profile.h"
+#include "model/import/import.h"
+#include "model/trace/trace_builder.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QtTest>
+
+#include <algorithm>
+#include <fstream>
+
+using namespace tracescope;
+using nlohmann::json;
+
+namespace {
+
+// An XSpace-style BFC event on track t.
+struct Bfc {
+    const char* kind;  // "MemoryAllocation" / "MemoryDeallocation"
+    TimeNs t;
+    int64_t heap, stack, free;
+    double frag;
+    int64_t requested, allocation;
+    uint64_t addr;
+    const char* op;
+    const char* region;
+    int64_t dataType;
+    const char* shape;
+};
+
+void addBfc(TraceBuilder& b, TrackIndex t, const Bfc& e, const char* allocator = "GPU_0_bfc") {
+    ArgsWriter w;
+    w.add(b.intern("allocator_name"), ArgValue::string(b.intern(allocator)));
+    w.add(b.intern("bytes_reserved"), ArgValue::integer(e.stack));
+    w.add(b.intern("bytes_allocated"), ArgValue::integer(e.heap));
+    w.add(b.intern("bytes_available"), ArgValue::integer(e.free));
+    w.add(b.intern("fragmentation"), ArgValue::real(e.frag));
+    w.add(b.intern("peak_bytes_in_use"), ArgValue::integer(5000));
+    w.add(b.intern("requested_bytes"), ArgValue::integer(e.requested));
+    w.add(b.intern("allocation_bytes"), ArgValue::integer(e.allocation));
+    w.add(b.intern("addr"), ArgValue::unsignedInteger(e.addr));
+    if (*e.op) w.add(b.intern("tf_op"), ArgValue::string(b.intern(e.op)));
+    if (*e.region) w.add(b.intern("region_type"), ArgValue::string(b.intern(e.region)));
+    w.add(b.intern("data_type"), ArgValue::integer(e.dataType));
+    if (*e.shape) w.add(b.intern("shape"), ArgValue::string(b.intern(e.shape)));
+    b.addInstant(t, e.t, b.intern(e.kind), b.intern("memory"), w);
+}
+
+// A Kineto [memory] instant; totals < 0 leave Total Allocated / Reserved out.
+void addKineto(TraceBuilder& b, TrackIndex t, TimeNs time, int64_t bytes, uint64_t addr, int64_t total,
+               int64_t reserved, int64_t deviceType = 1, int64_t deviceId = 0) {
+    ArgsWriter w;
+    if (total >= 0) w.add(b.intern("Total Allocated"), ArgValue::integer(total));
+    if (reserved >= 0) w.add(b.intern("Total Reserved"), ArgValue::integer(reserved));
+    w.add(b.intern("Bytes"), ArgValue::integer(bytes));
+    if (addr) w.add(b.intern("Addr"), ArgValue::integer(int64_t(addr)));
+    w.add(b.intern("Device Type"), ArgValue::integer(deviceType));
+    w.add(b.intern("Device Id"), ArgValue::integer(deviceId));
+    b.addInstant(t, time, b.intern("[memory]"), b.intern("cpu_instant_event"), w);
+}
+
+const MemoryBreakdownRow* rowOf(const MemoryIdProfile& p, const std::string& op) {
+    for (const auto& r : p.breakdown)
+        if (r.op == op) return &r;
+    return nullptr;
+}
+
+std::unique_ptr<Trace> load(const std::string& relative) {
+    const std::string path = relative.rfind("tests/", 0) == 0 ? std::string(TRACESCOPE_SOURCE_DIR) + "/" + relative
+                                                              : std::string(TRACESCOPE_SHARED_DIR) + "/testdata/" + relative;
+    ImportResult r = importTrace(path);
+    if (!r.ok()) qWarning("import failed: %s", r.error.c_str());
+    return std::move(r.trace);
+}
+
+}  // namespace
+
+class TestMemoryProfile : public QObject {
+    Q_OBJECT
+
+private slots:
+    // BFC events (heap, stack, free, fragmentation):
+    //   t=10 alloc A1 addr 1, 100 B (req 90), op MatMul output float [2,3]; heap 100 stack 0 free 900 frag .1
+    //   t=20 alloc A2 addr 2, 200 B (req 150), op MatMul output float [2,3]; heap 300 stack 50 free 650 frag .2
+    //   t=30 alloc A3 addr 3, 400 B (req 400), op Conv temp half [8];       heap 700 stack 0 free 300 frag .3
+    //   t=40 dealloc addr 3 (no metadata);                                    heap 300 stack 0 free 700 frag .4
+    //   t=50 alloc A4 addr 4, 400 B,          op Relu;                        heap 700 stack 0 free 300 frag .5
+    // In use = heap + stack: 100, 350, 700, 300, 700. Peak 700, tied at t=30 and t=50: the later
+    // (t=50) wins, as XProf. At the peak: capacity 700 + 300 = 1000, fragmentation .5.
+    // Live at t=50: A1, A2 (MatMul, output, float, [2,3]: 300 B, req 240, 2 occurrences) and A4
+    // (Relu: 400 B); heap 700 - 700 attributed: no "(allocated before the profile)" row.
+    // The deallocation at t=40 takes its allocation's op (Conv) and shape.
+    void bfcPeakBreakdownFragmentation() {
+        TraceBuilder b("xspace");
+        const auto p = b.addProcess(ProcessKind::Host, 1, "/host:CPU");
+        const auto t = b.addTrack(p, TrackKind::Thread, "python3", 1);
+        b.addSlice(t, 0, 100, b.intern("session_run"), b.intern("op"));  // keeps the origin at 0
+        addBfc(b, t, {"MemoryAllocation", 10, 100, 0, 900, .1, 90, 100, 1, "MatMul", "output", 1, "[2,3]"});
+        addBfc(b, t, {"MemoryAllocation", 20, 300, 50, 650, .2, 150, 200, 2, "MatMul", "output", 1, "[2,3]"});
+        addBfc(b, t, {"MemoryAllocation", 30, 700, 0, 300, .3, 400, 400, 3, "Conv", "temp", 19, "[8]"});
+        addBfc(b, t, {"MemoryDeallocation", 40, 300, 0, 700, .4, 0, 400, 3, "", "", 0, ""});
+        addBfc(b, t, {"MemoryAllocation", 50, 700, 0, 300, .5, 400, 400, 4, "Relu", "", 1, ""});
+        auto trace = b.finish();
+        const MemoryProfileResult res = computeMemoryProfile(*trace);
+        QCOMPARE(res.ids.size(), size_t(1));
+        const MemoryIdProfile& m = res.ids[0];
+        QCOMPARE(m.memoryId, std::string("GPU_0_bfc"));
+        QCOMPARE(m.allocations, uint64_t(4));
+        QCOMPARE(m.deallocations, uint64_t(1));
+        QCOMPARE(m.peakBytes, int64_t(700));
+        QCOMPARE(trace->originNs, TimeNs(0));
+        QCOMPARE(m.peakTimeNs, TimeNs(50));
+        QCOMPARE(m.peakSnapshot, uint32_t(4));
+        QCOMPARE(m.heapAtPeak, int64_t(700));
+        QCOMPARE(m.stackAtPeak, int64_t(0));
+        QCOMPARE(m.freeAtPeak, std::optional<int64_t>(300));
+        QCOMPARE(m.capacityBytes, std::optional<int64_t>(1000));
+        QVERIFY(m.fragmentationAtPeak && std::abs(*m.fragmentationAtPeak - 0.5) < 1e-6);
+        QCOMPARE(m.lifetimePeakBytes, std::optional<int64_t>(5000));
+        QVERIFY(!m.peakReservedBytes);
+        QVERIFY(m.hasStack && m.hasFree && m.hasFragmentation && !m.hasReserved && m.hasAddresses);
+        QCOMPARE(m.timeline.size(), size_t(5));
+        QCOMPARE(m.timeline[1].inUseBytes(), int64_t(350));
+        // Breakdown: MatMul 300 B (2 x), Relu 400 B; sorted by bytes.
+        QCOMPARE(m.breakdown.size(), size_t(2));
+        QCOMPARE(m.breakdown[0].op, std::string("Relu"));
+        QCOMPARE(m.breakdown[0].allocationBytes, int64_t(400));
+        QCOMPARE(m.breakdown[0].dataType, std::string("float"));
+        const MemoryBreakdownRow* mm = rowOf(m, "MatMul");
+        QVERIFY(mm);
+        QCOMPARE(mm->allocationBytes, int64_t(300));
+        QCOMPARE(mm->requestedBytes, int64_t(240));
+        QCOMPARE(mm->occurrences, uint64_t(2));
+        QCOMPARE(mm->regionType, std::string("output"));
+        QCOMPARE(mm->dataType, std::string("float"));
+        QCOMPARE(mm->shape, std::string("[2,3]"));
+        QVERIFY(!rowOf(m, "(allocated before the profile)"));
+        // The deallocation shows what it freed.
+        const MemoryEventInfo info = memoryEventInfo(*trace, m, 3);
+        QCOMPARE(info.op, std::string("Conv"));
+        QCOMPARE(info.dataType, std::string("half"));
+        QCOMPARE(info.shape, std::string("[8]"));
+        QCOMPARE(m.timeline[3].partner, uint32_t(2));
+        QCOMPARE(m.timeline[2].partner, uint32_t(3));
+        // Alive at the end: A1, A2, A4 = 700 B.
+        QCOMPARE(m.aliveAtEnd, uint64_t(3));
+        QCOMPARE(m.aliveAtEndBytes, int64_t(700));
+        QCOMPARE(memorySnapshotAt(m, 35), size_t(2));
+        QCOMPARE(memorySnapshotAt(m, 5), size_t(0));
+        QCOMPARE(memorySnapshotAt(m, 1000), size_t(4));
+    }
+
+    // Stack at the peak and memory allocated before the profile: one allocation of 100 B seen,
+    // heap 1100 and stack 64 at the peak -> rows "(allocated before the profile)" 1000 B,
+    // the op 100 B and "(stack)" 64 B, in that order.
+    void specialRows() {
+        TraceBuilder b("xspace");
+        const auto p = b.addProcess(ProcessKind::Host, 1, "/host:CPU");
+        const auto t = b.addTrack(p, TrackKind::Thread, "python3", 1);
+        addBfc(b, t, {"MemoryAllocation", 10, 1100, 64, 0, 0, 100, 100, 7, "Add", "", 1, ""}, "cpu");
+        auto trace = b.finish();
+        const MemoryProfileResult res = computeMemoryProfile(*trace);
+        const MemoryIdProfile& m = res.ids.at(0);
+        QCOMPARE(m.peakBytes, int64_t(1164));
+        QCOMPARE(m.breakdown.size(), size_t(3));
+        QCOMPARE(m.breakdown[0].op, std::string("(allocated before the profile)"));
+        QCOMPARE(m.breakdown[0].allocationBytes, int64_t(1000));
+        QVERIFY(m.breakdown[0].special);
+        QCOMPARE(m.breakdown[1].op, std::string("Add"));
+        QCOMPARE(m.breakdown[2].op, std::string("(stack)"));
+        QCOMPARE(m.breakdown[2].allocationBytes, int64_t(64));
+        QVERIFY(!m.freeAtPeak);  // free 0 everywhere: a CPU allocator has none
+        QVERIFY(!m.capacityBytes);
+    }
+
+    // PyTorch: four steps [0,100) .. [300,400). In each, aten::linear > aten::empty allocates
+    // 1000 B; the step-0 block is freed at 150, those of steps 1, 2 and 3 never are. Plus an
+    // allocation outside every step (t=450, aten::ones) never freed.
+    // Op = the enclosing op skipping aten::empty -> aten::linear.
+    // Totals after each event: 1000, 2000, 1000 (free), 2000, 3000, 4000.
+    // Peak 4000 at t=450; reserved peak 4096. Leak hint: aten::linear, the blocks of steps 1
+    // and 2 (2 allocations, 2 steps, 2000 B); the last step's block and the one outside any
+    // step are alive at the end but no hint.
+    void kinetoStepsLeaksEnclosingOp() {
+        TraceBuilder b("chrome-json");
+        const auto p = b.addProcess(ProcessKind::Host, 100, "python3");
+        const auto t = b.addTrack(p, TrackKind::Thread, "main", 100);
+        const StringId ua = b.intern("user_annotation"), op = b.intern("cpu_op");
+        for (int s = 0; s < 4; ++s) {
+            b.addSlice(t, s * 100, 100, b.intern("ProfilerStep#" + std::to_string(s)), ua);
+            b.addSlice(t, s * 100 + 10, 20, b.intern("aten::linear"), op);
+            b.addSlice(t, s * 100 + 12, 5, b.intern("aten::empty"), op);
+        }
+        b.addSlice(t, 440, 20, b.intern("aten::ones"), op);
+        addKineto(b, t, 15, 1000, 0xA0, 1000, 4096);
+        addKineto(b, t, 115, 1000, 0xA1, 2000, 4096);
+        addKineto(b, t, 150, -1000, 0xA0, 1000, 4096);
+        addKineto(b, t, 215, 1000, 0xA2, 2000, 4096);
+        addKineto(b, t, 315, 1000, 0xA3, 3000, 4096);
+        addKineto(b, t, 450, 1000, 0xA4, 4000, 4096);
+        auto trace = b.finish();
+        const MemoryProfileResult res = computeMemoryProfile(*trace);
+        QCOMPARE(res.ids.size(), size_t(1));
+        QCOMPARE(res.stepCount, size_t(4));
+        const MemoryIdProfile& m = res.ids[0];
+        QCOMPARE(m.memoryId, std::string("cuda:0"));
+        QCOMPARE(m.source, MemorySource::Kineto);
+        QCOMPARE(m.allocations, uint64_t(5));
+        QCOMPARE(m.deallocations, uint64_t(1));
+        QCOMPARE(m.peakBytes, int64_t(4000));
+        QCOMPARE(m.peakTimeNs, TimeNs(450));
+        QCOMPARE(m.peakReservedBytes, std::optional<int64_t>(4096));
+        QVERIFY(!m.lifetimePeakBytes);
+        QCOMPARE(trace->str(m.timeline[0].op), std::string_view("aten::linear"));
+        QCOMPARE(trace->str(m.timeline[5].op), std::string_view("aten::ones"));
+        QCOMPARE(trace->str(m.timeline[2].op), std::string_view("aten::linear"));  // freed: its allocation's op
+        QCOMPARE(m.timeline[1].step, int64_t(1));
+        QCOMPARE(m.timeline[5].step, int64_t(-1));
+        QCOMPARE(m.aliveAtEnd, uint64_t(4));
+        QCOMPARE(m.aliveAtEndBytes, int64_t(4000));
+        QCOMPARE(m.leaks.size(), size_t(1));
+        QCOMPARE(m.leaks[0].op, std::string("aten::linear"));
+        QCOMPARE(m.leaks[0].allocations, uint64_t(2));
+        QCOMPARE(m.leaks[0].steps, uint64_t(2));
+        QCOMPARE(m.leaks[0].bytes, int64_t(2000));
+        QCOMPARE(m.leaks[0].firstSnapshot, uint32_t(1));
+        // Breakdown at t=450: aten::linear 3000 B (3 x), aten::ones 1000 B.
+        QCOMPARE(m.breakdown.size(), size_t(2));
+        QCOMPARE(m.breakdown[0].op, std::string("aten::linear"));
+        QCOMPARE(m.breakdown[0].allocationBytes, int64_t(3000));
+        QCOMPARE(m.breakdown[0].occurrences, uint64_t(3));
+        QCOMPARE(m.breakdown[0].requestedBytes, int64_t(-1));
+        QCOMPARE(m.breakdown[1].op, std::string("aten::ones"));
+    }
+
+    // Downsampling for the chart: 10,000 events with one spike (index 6,789); at 20 pixel
+    // columns the spike and the columns' minima are drawn, and no more than 4 points per
+    // column plus the one entering the window.
+    void downsampleKeepsPeak() {
+        MemoryIdProfile p;
+        for (int i = 0; i < 10000; ++i) {
+            MemorySnapshot s;
+            s.time = i * 10;
+            s.heapBytes = i == 6789 ? 1'000'000 : 1000 + (i % 7);
+            s.kind = MemoryEventKind::Allocation;
+            p.timeline.push_back(s);
+        }
+        const std::vector<uint32_t> pts = memoryPointsToDraw(p, 0, 99990, 20);
+        QVERIFY(std::find(pts.begin(), pts.end(), 6789u) != pts.end());
+        QVERIFY(pts.size() <= 20 * 4 + 1);
+        QVERIFY(std::is_sorted(pts.begin(), pts.end()));
+        // A window in the middle: starts with the last event before it.
+        const std::vector<uint32_t> mid = memoryPointsToDraw(p, 50005, 60000, 20);
+        QCOMPARE(mid.front(), 5000u);
+        QVERIFY(std::find(mid.begin(), mid.end(), 6789u) == mid.end());
+    }
+
+    // Old Kineto: only Bytes. +100, -300 (allocated before the profile), +50:
+    // running sum 100, -200, -150; lifted by 200: 300, 0, 50. Peak 300 at the first event.
+    void kinetoBytesOnly() {
+        TraceBuilder b("chrome-json");
+        const auto p = b.addProcess(ProcessKind::Host, 1, "python3");
+        const auto t = b.addTrack(p, TrackKind::Thread, "main", 1);
+        addKineto(b, t, 0, 100, 1, -1, -1, 0, -1);
+        addKineto(b, t, 10, -300, 2, -1, -1, 0, -1);
+        addKineto(b, t, 20, 50, 3, -1, -1, 0, -1);
+        auto trace = b.finish();
+        const MemoryProfileResult res = computeMemoryProfile(*trace);
+        const MemoryIdProfile& m = res.ids.at(0);
+        QCOMPARE(m.memoryId, std::string("cpu"));
+        QCOMPARE(m.source, MemorySource::KinetoBytesOnly);
+        QCOMPARE(m.timeline[0].heapBytes, int64_t(300));
+        QCOMPARE(m.timeline[1].heapBytes, int64_t(0));
+        QCOMPARE(m.timeline[2].heapBytes, int64_t(50));
+        QCOMPARE(m.peakBytes, int64_t(300));
+        QCOMPARE(m.peakTimeNs, TimeNs(0));
+        QVERIFY(!m.notes.empty());
+    }
+
+    void noMemoryData() {
+        TraceBuilder b("chrome-json");
+        const auto p = b.addProcess(ProcessKind::Host, 1, "python3");
+        const auto t = b.addTrack(p, TrackKind::Thread, "main", 1);
+        b.addSlice(t, 0, 10, b.intern("op"), b.intern("cpu_op"));
+        auto trace = b.finish();
+        const MemoryProfileResult res = computeMemoryProfile(*trace);
+        QVERIFY(res.ids.empty());
+        QVERIFY(res.howToRecord.find("profile_memory=True") != std::string::npos);
+    }
+
+    // Chrome JSON counters named like memory: samples 0, 100, 100, 50 at t = 0, 10, 20, 30 ->
+    // one rise (allocation), one fall, a repeat that is neither; peak 100, tied at 10 and 20:
+    // the later. A counter not named like memory ("cpu load") is not a memory id.
+    void chromeMemoryCounter() {
+        TraceBuilder b("chrome-json");
+        const auto p = b.addProcess(ProcessKind::Host, 1, "browser");
+        const auto mem = b.addTrack(p, TrackKind::Counter, "GpuMemoryUsage value", 1);
+        const auto load = b.addTrack(p, TrackKind::Counter, "cpu load", 2);
+        const double values[] = {0, 100, 100, 50};
+        for (int i = 0; i < 4; ++i) {
+            b.addCounterSample(mem, i * 10, values[i]);
+            b.addCounterSample(load, i * 10, 1000.0 * i);
+        }
+        auto trace = b.finish();
+        const MemoryProfileResult res = computeMemoryProfile(*trace);
+        QCOMPARE(res.ids.size(), size_t(1));
+        const MemoryIdProfile& m = res.ids[0];
+        QCOMPARE(m.memoryId, std::string("GpuMemoryUsage value"));
+        QCOMPARE(m.source, MemorySource::Counter);
+        QCOMPARE(m.allocations, uint64_t(1));
+        QCOMPARE(m.deallocations, uint64_t(1));
+        QCOMPARE(m.peakBytes, int64_t(100));
+        QCOMPARE(m.peakTimeNs, TimeNs(20));
+        QVERIFY(m.breakdown.empty());
+    }
+
+    // TF1 RunMetadata: the hand-wired file has GPU_1_bfc records +4096 then -4096
+    // (tests/tools/make_handwired_run_metadata.py).
+    void runMetadataAllocator() {
+        auto trace = load("tests/import_runmetadata/data/handwired.pb");
+        QVERIFY(trace);
+        const MemoryProfileResult res = computeMemoryProfile(*trace);
+        const MemoryIdProfile* gpu = nullptr;
+        for (const auto& m : res.ids)
+            if (m.memoryId == "GPU_1_bfc") gpu = &m;
+        QVERIFY(gpu);
+        QCOMPARE(gpu->source, MemorySource::Counter);
+        QCOMPARE(gpu->allocations, uint64_t(1));
+        QCOMPARE(gpu->deallocations, uint64_t(1));
+        QCOMPARE(gpu->peakBytes, int64_t(4096));
+    }
+
+    void realFiles_data() {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("tf2.4 8-GPU xspace") << "public/tfprofiler/34.83.195.179_6003.xplane.pb";
+        QTest::newRow("jax h100 xspace") << "gpu/jax_mlp_h100.xplane.pb";
+        QTest::newRow("jax mi300 xspace") << "public/tracelens/tw003.xplane.pb";
+        QTest::newRow("torch h100") << "gpu/torch_mlp_memory_h100.json";
+        QTest::newRow("hta df_index_resolver") << "public/hta/df_index_resolver.json.gz";
+        QTest::newRow("kineto resnet50 (Bytes only)") << "public/kineto/worker0.1623143089861.pt.trace.json.gz";
+    }
+
+    // Every memory id's counts, peaks, peak time (from the id's first event), live allocations at
+    // the peak and at the end, and the sum of memory in use over the whole timeline (so every
+    // point counts) against the reference computed from the raw file.
+    void realFiles() {
+        QFETCH(QString, file);
+        auto trace = load(file.toStdString());
+        QVERIFY(trace);
+        std::ifstream in(std::string(TRACESCOPE_TEST_DATA_DIR) + "/memory_reference.json");
+        const json all = json::parse(in);
+        const std::string base = file.section('/', -1).toStdString();
+        QVERIFY2(all.contains(base), base.c_str());
+        const json& ref = all[base];
+        const MemoryProfileResult res = computeMemoryProfile(*trace);
+        QCOMPARE(res.ids.size(), ref.size());
+        for (const MemoryIdProfile& m : res.ids) {
+            QVERIFY2(ref.contains(m.memoryId), m.memoryId.c_str());
+            const json& r = ref[m.memoryId];
+            const QByteArray what = QByteArray::fromStdString(base + " " + m.memoryId);
+            QVERIFY2(m.timeline.size() == r["events"].get<size_t>(), what);
+            QCOMPARE(m.allocations, r["allocations"].get<uint64_t>());
+            QCOMPARE(m.deallocations, r["deallocations"].get<uint64_t>());
+            QCOMPARE(m.peakBytes, r["peak_bytes"].get<int64_t>());
+            const TimeNs offset = m.peakTimeNs - m.timeline.front().time;
+            QVERIFY2(std::abs(offset - r["peak_offset_ns"].get<TimeNs>()) <= 1, what);  // ps rounding
+            if (r["peak_reserved_bytes"].is_null()) QVERIFY(!m.peakReservedBytes);
+            else QCOMPARE(m.peakReservedBytes, std::optional<int64_t>(r["peak_reserved_bytes"].get<int64_t>()));
+            if (r.contains("lifetime_peak_bytes"))
+                QCOMPARE(m.lifetimePeakBytes, std::optional<int64_t>(r["lifetime_peak_bytes"].get<int64_t>()));
+            else QVERIFY(!m.lifetimePeakBytes);
+            int64_t inUseSum = 0;
+            for (const auto& s : m.timeline) inUseSum += s.inUseBytes();
+            QCOMPARE(inUseSum, r["in_use_sum"].get<int64_t>());
+            QCOMPARE(m.aliveAtEnd, r["alive_at_end"].get<uint64_t>());
+            QCOMPARE(m.aliveAtEndBytes, r["alive_at_end_bytes"].get<int64_t>());
+            int64_t live = 0, liveBytes = 0;
+            for (const auto& row : m.breakdown) {
+                if (row.special) continue;
+                live += int64_t(row.occurrences);
+                liveBytes += row.allocationBytes;
+            }
+            QCOMPARE(live, r["live_at_peak"].get<int64_t>());
+            QCOMPARE(liveBytes, r["live_bytes_at_peak"].get<int64_t>());
+            // The rows add up to the memory in use at the peak.
+            int64_t rows = 0;
+            for (const auto& row : m.breakdown) rows += row.allocationBytes;
+            QVERIFY2(rows >= m.peakBytes, what);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMemoryProfile)
+#include "tst_memory_profile.moc"

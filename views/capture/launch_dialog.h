@@ -1,0 +1,73 @@
+// File > Launch & Capture…: runs any CUDA program under our CUPTI agent (command, working
+// folder, environment, which activity to record, an optional capture window), shows live
+// record counts, and opens the saved run. Fields persist in QSettings.
+#pragma once
+
+#include "views/capture/capture_metatypes.h"
+
+#include <QDialog>
+
+class QCheckBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+class QSpinBox;
+class QTimer;
+
+namespace tracescope {
+
+class LaunchRunner;
+
+class LaunchDialog : public QDialog {
+    Q_OBJECT
+public:
+    explicit LaunchDialog(QWidget* parent = nullptr);
+    ~LaunchDialog() override;
+
+    // The form as launch options; false with a message when it is not valid.
+    bool readOptions(capture::LaunchOptions& out, QString& error) const;
+    bool running() const;
+    // For tests and --screenshot.
+    void setCommand(const QString& command);
+    void setLogdir(const QString& logdir);
+    QString statusText() const;
+
+public slots:
+    void startLaunch();
+    void stopLaunch();
+
+signals:
+    // The capture saved at least one file and "Open when done" is checked.
+    void openRequested(const QString& logdir, const QString& runDir);
+    void launchFinished(const tracescope::capture::LaunchResult& result);
+
+private:
+    QLineEdit* command_;
+    QLineEdit* workingDir_;
+    QPlainTextEdit* environment_;
+    QCheckBox* sync_;
+    QCheckBox* nvtx_;
+    QCheckBox* memory_;
+    QCheckBox* driver_;
+    QSpinBox* durationMs_;
+    QLineEdit* logdir_;
+    QCheckBox* openWhenDone_;
+    QLabel* formError_;
+    QLabel* status_;
+    QPushButton* startButton_;
+    QPushButton* stopButton_;
+    QPushButton* closeButton_;
+    QTimer* poll_;
+    LaunchRunner* runner_;
+    QString runningLogdir_;
+
+    void loadSettings();
+    void saveSettings() const;
+    void setRunning(bool running);
+    void refresh();
+    void finish(const capture::LaunchResult& result);
+    void reject() override;  // closing while running stops the program first
+};
+
+}  // namespace tracescope

@@ -1,0 +1,222 @@
+#include "views/pipeline/pipeline_graph_view.h"
+
+#include "views/pipeline/graph_layout.h"
+
+#include <QGraphicsItem>
+#include <QGraphicsScene>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QStyleOptionGraphicsItem>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+namespace tracescope {
+
+namespace {
+
+constexpr double kPadX = 10, kPadY = 7;
+constexpr double kMinZoom = 0.2, kMaxZoom = 4.0;
+
+QColor bottleneckColor() { return QColor(0xd3, 0x2f, 0x2f); }
+QColor nonBlockingColor() { return QColor(0x9e, 0x9e, 0x9e); }
+
+QPen nodePen(PipelineGraphNode::Style style, const QPalette& pal) {
+    switch (style) {
+        case PipelineGraphNode::Style::Bottleneck: return QPen(bottleneckColor(), 4);
+        case PipelineGraphNode::Style::Blocking: return QPen(pal.color(QPalette::WindowText), 3);
+        case PipelineGraphNode::Style::NonBlocking: break;
+    }
+    QPen p(nonBlockingColor(), 2);
+    p.setStyle(Qt::DashLine);
+    return p;
+}
+
+class NodeItem : public QGraphicsItem {
+public:
+    NodeItem(const PipelineGraphNode& node, QSizeF size, const QFont& font, const QPalette& palette)
+        : node_(node), size_(size), font_(font), palette_(palette) {
+        setToolTip(node.toolTip);
+        setCursor(Qt::PointingHandCursor);
+    }
+    QRectF boundingRect() const override {
+        return QRectF(-size_.width() / 2 - 4, -size_.height() / 2 - 4, size_.width() + 8, size_.height() + 8);
+    }
+    void setSelectedNode(bool on) {
+        selected_ = on;
+        update();
+    }
+    void paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) override {
+        const QRectF r(-size_.width() / 2, -size_.height() / 2, size_.width(), size_.height());
+        p->setRenderHint(QPainter::Antialiasing);
+        QColor fill = palette_.color(QPalette::Base);
+        if (selected_) fill = palette_.color(QPalette::Highlight).lighter(node_.style == PipelineGraphNode::Style::Bottleneck ? 170 : 160);
+        p->setBrush(fill);
+        p->setPen(nodePen(node_.style, palette_));
+        p->drawRoundedRect(r, 4, 4);
+        QFont bold = font_;
+        bold.setBold(true);
+        const QFontMetricsF fmBold(bold), fm(font_);
+        const QColor text = node_.style == PipelineGraphNode::Style::NonBlocking
+                                ? palette_.color(QPalette::PlaceholderText)
+                                : palette_.color(QPalette::Text);
+        double y = r.top() + kPadY;
+        // The bottleneck's name in red: darker on a light background, lighter on a dark one.
+        const bool darkBase = palette_.color(QPalette::Base).lightness() < 128;
+        const QColor red = darkBase ? bottleneckColor().lighter(140) : bottleneckColor().darker(120);
+        p->setPen(node_.style == PipelineGraphNode::Style::Bottleneck ? red : text);
+        p->setFont(bold);
+        p->drawText(QRectF(r.left() + kPadX, y, r.width() - 2 * kPadX, fmBold.height()), Qt::AlignHCenter | Qt::AlignVCenter,
+                    node_.title);
+        y += fmBold.height() + 2;
+        p->setFont(font_);
+        p->setPen(palette_.color(QPalette::Text));
+        for (const QString& line : node_.lines) {
+            p->drawText(QRectF(r.left() + kPadX, y, r.width() - 2 * kPadX, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, line);
+            y += fm.height();
+        }
+    }
+
+private:
+    PipelineGraphNode node_;
+    QSizeF size_;
+    QFont font_;
+    QPalette palette_;
+    bool selected_ = false;
+};
+
+QSizeF nodeSize(const PipelineGraphNode& n, const QFont& font) {
+    QFont bold = font;
+    bold.setBold(true);
+    const QFontMetricsF fmBold(bold), fm(font);
+    double w = fmBold.horizontalAdvance(n.title);
+    for (const QString& l : n.lines) w = std::max(w, fm.horizontalAdvance(l));
+    const double h = fmBold.height() + 2 + fm.height() * n.lines.size();
+    return {std::ceil(w + 2 * kPadX + 2), std::ceil(h + 2 * kPadY)};
+}
+
+}  // namespace
+
+PipelineGraphView::PipelineGraphView(QWidget* parent) : QGraphicsView(parent) {
+    setScene(new QGraphicsScene(this));
+    setDragMode(QGraphicsView::ScrollHandDrag);
+    setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
+    setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
+    setAlignment(Qt::AlignHCenter | Qt::AlignTop);
+    setFocusPolicy(Qt::StrongFocus);
+}
+
+void PipelineGraphView::setGraph(std::vector<PipelineGraphNode> nodes, std::vector<PipelineGraphEdge> edges) {
+    nodes_ = std::move(nodes);
+    edges_ = std::move(edges);
+    selected_ = -1;
+    rebuild();
+}
+
+void PipelineGraphView::rebuild() {
+    QGraphicsScene* s = scene();
+    s->clear();
+    items_.clear();
+    rects_.clear();
+    if (nodes_.empty()) return;
+    const QFont f = font();
+    std::vector<QSizeF> sizes;
+    for (const auto& n : nodes_) sizes.push_back(nodeSize(n, f));
+    std::vector<std::pair<int, int>> pairs;
+    for (const auto& e : edges_) pairs.emplace_back(e.from, e.to);
+    const GraphLayout layout = layoutTopDown(sizes, pairs);
+    byGraphviz_ = layout.byGraphviz;
+    const QPalette pal = palette();
+    for (size_t i = 0; i < edges_.size(); ++i) {
+        const bool critical = edges_[i].critical;
+        QPen pen = critical ? QPen(pal.color(QPalette::WindowText), 3) : QPen(nonBlockingColor(), 1.5);
+        if (!critical) pen.setStyle(Qt::DashLine);
+        s->addPath(layout.edgePaths[i], pen)->setZValue(0);
+        // Arrow head at the producer end.
+        const QPointF tip = layout.arrowTips[i], from = layout.arrowFrom[i];
+        QLineF dir(tip, from);
+        if (dir.length() < 1e-6) continue;
+        dir.setLength(critical ? 12 : 10);
+        QLineF left = dir, right = dir;
+        left.setAngle(dir.angle() + 25);
+        right.setAngle(dir.angle() - 25);
+        QPolygonF head({tip, left.p2(), right.p2()});
+        QPen headPen(pen.color(), 1);
+        s->addPolygon(head, headPen, QBrush(pen.color()))->setZValue(0);
+    }
+    for (size_t i = 0; i < nodes_.size(); ++i) {
+        auto* item = new NodeItem(nodes_[i], sizes[i], f, pal);
+        item->setPos(layout.centers[i]);
+        item->setZValue(1);
+        item->setData(0, int(i));
+        s->addItem(item);
+        items_.push_back(item);
+        rects_.push_back(QRectF(layout.centers[i] - QPointF(sizes[i].width() / 2, sizes[i].height() / 2), sizes[i]));
+    }
+    s->setSceneRect(layout.bounds.adjusted(-16, -16, 16, 16));
+}
+
+QRectF PipelineGraphView::nodeRect(int node) const {
+    return node >= 0 && node < int(rects_.size()) ? rects_[size_t(node)] : QRectF();
+}
+
+void PipelineGraphView::setSelectedNode(int node) {
+    if (selected_ >= 0 && selected_ < int(items_.size())) static_cast<NodeItem*>(items_[size_t(selected_)])->setSelectedNode(false);
+    selected_ = node >= 0 && node < int(items_.size()) ? node : -1;
+    if (selected_ >= 0) {
+        static_cast<NodeItem*>(items_[size_t(selected_)])->setSelectedNode(true);
+        ensureVisible(rects_[size_t(selected_)], 20, 20);
+    }
+}
+
+void PipelineGraphView::setZoom(double z) {
+    z = std::clamp(z, kMinZoom, kMaxZoom);
+    if (std::abs(z - zoom_) < 1e-9) return;
+    const double factor = z / zoom_;
+    zoom_ = z;
+    scale(factor, factor);
+    emit zoomChanged(zoom_);
+}
+
+void PipelineGraphView::zoomIn() { setZoom(zoom_ * 1.25); }
+void PipelineGraphView::zoomOut() { setZoom(zoom_ / 1.25); }
+void PipelineGraphView::resetZoom() { setZoom(1.0); }
+
+void PipelineGraphView::wheelEvent(QWheelEvent* event) {
+    if (event->modifiers() & Qt::ControlModifier) {
+        const double steps = event->angleDelta().y() / 120.0;
+        setZoom(zoom_ * std::pow(1.15, steps));
+        event->accept();
+        return;
+    }
+    QGraphicsView::wheelEvent(event);
+}
+
+void PipelineGraphView::mousePressEvent(QMouseEvent* event) {
+    pressPos_ = event->position().toPoint();
+    QGraphicsView::mousePressEvent(event);
+}
+
+void PipelineGraphView::mouseReleaseEvent(QMouseEvent* event) {
+    QGraphicsView::mouseReleaseEvent(event);
+    if (event->button() != Qt::LeftButton || (event->position().toPoint() - pressPos_).manhattanLength() > 4) return;
+    for (QGraphicsItem* item = itemAt(event->position().toPoint()); item; item = item->parentItem()) {
+        const QVariant v = item->data(0);
+        if (v.isValid()) {
+            setSelectedNode(v.toInt());
+            emit nodeClicked(v.toInt());
+            return;
+        }
+    }
+}
+
+void PipelineGraphView::keyPressEvent(QKeyEvent* event) {
+    if (event->key() == Qt::Key_Plus || event->key() == Qt::Key_Equal) zoomIn();
+    else if (event->key() == Qt::Key_Minus) zoomOut();
+    else if (event->key() == Qt::Key_0) resetZoom();
+    else QGraphicsView::keyPressEvent(event);
+}
+
+}  // namespace tracescope

@@ -1,0 +1,408 @@
+#include "views/pod/pod_view.h"
+
+#include "model/analysis/op_classify.h"
+#include "views/charts/stacked_column_chart.h"
+#include "views/charts/step_breakdown_chart.h"
+#include "views/partial_trace_note.h"
+#include "views/pod/straggler_heatmap.h"
+#include "views/tables/table_page.h"
+#include "views/tables/value_format.h"
+
+#include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QCursor>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSplitter>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <numeric>
+
+namespace tracescope {
+
+namespace {
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+using OverlapModel = RowTableModel<PodView::OverlapRow>;
+
+std::vector<OverlapModel::Column> overlapColumns() {
+    using R = PodView::OverlapRow;
+    return {
+        {{QObject::tr("#"), ColumnKind::Integer, QObject::tr("Worker order: by rank, then name")},
+         [](const R& r) { return QVariant(qint64(r.order)); }},
+        {{QObject::tr("Worker"), ColumnKind::Text, {}}, [](const R& r) { return QVariant(r.worker); }},
+        {{QObject::tr("Clock offset"), ColumnKind::Duration,
+          QObject::tr("Added to this worker's times to put it on the run's clock (Pod › Clock offsets… to change)")},
+         [](const R& r) { return QVariant(r.offsetNs); }},
+        {{QObject::tr("Aligned by"), ColumnKind::Text, {}}, [](const R& r) { return QVariant(r.clock); }},
+        {{QObject::tr("Step time"), ColumnKind::Duration, QObject::tr("The step (or the average step) of this worker")},
+         [](const R& r) { return QVariant(r.stepNs); }},
+        {{QObject::tr("Communication"), ColumnKind::Duration, QObject::tr("Time any NCCL / collective kernel ran")},
+         [](const R& r) { return QVariant(qint64(r.overlap.communicationNs)); }},
+        {{QObject::tr("Overlapped"), ColumnKind::Duration,
+          QObject::tr("Communication during which a compute kernel also ran (hidden)")},
+         [](const R& r) { return QVariant(qint64(r.overlap.overlappedNs)); }},
+        {{QObject::tr("Exposed"), ColumnKind::Duration,
+          QObject::tr("Communication with no compute kernel beside it: the step waits for it")},
+         [](const R& r) { return QVariant(qint64(r.overlap.exposedNs)); }},
+        {{QObject::tr("Exposed %"), ColumnKind::Percent, QObject::tr("Exposed communication as a share of the step time")},
+         [](const R& r) { return QVariant(r.stepNs > 0 ? 100.0 * double(r.overlap.exposedNs) / double(r.stepNs) : 0.0); }},
+    };
+}
+
+QGroupBox* box(const QString& title, QWidget* parent) {
+    auto* b = new QGroupBox(title, parent);
+    return b;
+}
+
+}  // namespace
+
+PodView::PodView(QWidget* parent) : AnalysisView(parent) {
+    auto* page = new QWidget;
+    auto* layout = new QVBoxLayout(page);
+    layout->setContentsMargins(8, 8, 8, 8);
+    layout->addWidget(partialTraceNote());
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Step:"), page));
+    step_ = new QComboBox(page);
+    step_->setMinimumContentsLength(34);
+    step_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    bar->addWidget(step_);
+    bar->addSpacing(12);
+    bar->addWidget(new QLabel(tr("Sort:"), page));
+    sort_ = new QComboBox(page);
+    sort_->addItems({tr("By worker"), tr("By step time")});
+    bar->addWidget(sort_);
+    bar->addSpacing(12);
+    bar->addWidget(new QLabel(tr("Step marker:"), page));
+    marker_box_ = new QComboBox(page);
+    marker_box_->setToolTip(tr("Which slices are the steps: automatic (ProfilerStep#N, XSpace steps, or inferred) "
+                               "or a repeating top-level name of your choice"));
+    marker_box_->setMinimumContentsLength(24);
+    marker_box_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    bar->addWidget(marker_box_);
+    bar->addSpacing(12);
+    auto* offsets = new QPushButton(tr("Clock offsets…"), page);
+    offsets->setToolTip(tr("Shift a worker's clock by hand when the files' clocks disagree"));
+    connect(offsets, &QPushButton::clicked, this, &PodView::editOffsets);
+    offsetsButton_ = offsets;
+    bar->addWidget(offsets);
+    bar->addStretch(1);
+    layout->addLayout(bar);
+
+    summary_ = new QLabel(page);
+    summary_->setWordWrap(true);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(summary_);
+
+    auto* split = new QSplitter(Qt::Vertical, page);
+    QGroupBox* chartBox = box(tr("Step-time breakdown per worker"), split);
+    auto* chartLayout = new QVBoxLayout(chartBox);
+    chart_ = new StackedColumnChart(tr("Step time per worker"), chartBox);
+    chart_->setCategoryAxisTitle(tr("Worker"));
+    chart_->setMinimumHeight(240);
+    chartLayout->addWidget(chart_);
+    auto* note = new QLabel(tr("Hover a column for its breakdown; click it to open that worker and step in the timeline."),
+                            chartBox);
+    note->setWordWrap(true);
+    chartLayout->addWidget(note);
+
+    auto* lower = new QSplitter(Qt::Horizontal, split);
+    QGroupBox* heatBox = box(tr("Stragglers: step time per worker and step"), lower);
+    auto* heatLayout = new QVBoxLayout(heatBox);
+    heatmap_ = new StragglerHeatmap(heatBox);
+    heatLayout->addWidget(heatmap_);
+    QGroupBox* overlapBox = box(tr("Workers: clock offset, communication vs compute overlap"), lower);
+    auto* overlapLayout = new QVBoxLayout(overlapBox);
+    overlap_ = new OverlapModel(overlapColumns(), this);
+    table_ = new TablePage(overlapBox);
+    table_->setSourceModel(overlap_, 0, Qt::AscendingOrder);
+    table_->setFilterColumns({1}, tr("Filter workers"));
+    table_->setExportName(QStringLiteral("pod_overlap.csv"));
+    overlapLayout->addWidget(table_);
+    lower->setStretchFactor(0, 2);
+    lower->setStretchFactor(1, 3);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    layout->addWidget(split, 1);
+    setContent(page);
+
+    connect(step_, &QComboBox::currentIndexChanged, this, [this] { refreshStep(); });
+    connect(sort_, &QComboBox::currentIndexChanged, this, [this] { refreshStep(); });
+    connect(marker_box_, &QComboBox::activated, this, [this](int i) {
+        const std::string m = i <= 0 ? std::string() : marker_box_->itemData(i).toString().toStdString();
+        if (m == marker_ || !trace()) return;
+        marker_ = m;
+        startAnalysis(trace());
+    });
+    connect(chart_, &StackedColumnChart::columnHovered, this, [this](int column, bool entered) {
+        if (!entered || !data_ || column < 0 || size_t(column) >= order_.size()) {
+            QToolTip::hideText();
+            return;
+        }
+        QToolTip::showText(QCursor::pos(), breakdownText(order_[size_t(column)]), chart_);
+    });
+    connect(chart_, &StackedColumnChart::columnClicked, this, [this](int column) {
+        if (data_ && column >= 0 && size_t(column) < order_.size()) openWorkerStep(order_[size_t(column)], step_->currentIndex() - 1);
+    });
+    connect(heatmap_, &StragglerHeatmap::cellClicked, this, [this](int w, int s) { openWorkerStep(size_t(w), s); });
+}
+
+void PodView::setRun(std::shared_ptr<const MultiWorkerRun> run) {
+    if (run != run_) marker_.clear();
+    run_ = std::move(run);
+}
+
+void PodView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
+    std::shared_ptr<const MultiWorkerRun> workers = run_;
+    if (!workers) {  // a single trace: one worker
+        auto one = std::make_shared<MultiWorkerRun>();
+        WorkerTrace w;
+        w.trace = trace;
+        w.name = !trace->hosts.empty() && !trace->hosts.front().empty() ? trace->hosts.front() : "worker";
+        w.clock = WorkerClock::WallClock;
+        one->workers.push_back(std::move(w));
+        workers = std::move(one);
+    }
+    const StepOptions options{marker_};
+    run<Data>(
+        [workers, options] {
+            Data d;
+            d.pod = computePod(*workers, options);
+            for (const WorkerTrace& w : workers->workers)
+                if (w.trace) {
+                    d.candidates = stepMarkerCandidates(classifyTrace(*w.trace), 40);
+                    break;
+                }
+            return d;
+        },
+        [this](Data& d) {
+            data_ = std::make_shared<Data>(std::move(d));
+            showResult();
+        });
+}
+
+void PodView::clearResult() {
+    data_.reset();
+    order_.clear();
+    overlap_->setRows({});
+    heatmap_->setData({});
+}
+
+QString PodView::summaryText() const { return summary_->text(); }
+
+void PodView::showResult() {
+    const PodResult& pod = data_->pod;
+    size_t loaded = 0;
+    QStringList failed, clocks, rules;
+    for (const PodWorker& w : pod.workers) {
+        if (!w.loaded) {
+            failed << q(w.name);
+            continue;
+        }
+        ++loaded;
+        const QString c = QString::fromUtf8(workerClockName(w.clock));
+        if (!clocks.contains(c)) clocks << c;
+        const QString r = q(w.stepRule);
+        if (!r.isEmpty() && !rules.contains(r)) rules << r;
+    }
+    QStringList parts;
+    parts << tr("%n worker(s)", nullptr, int(pod.workers.size()));
+    if (!failed.isEmpty()) parts << tr("<b>not loaded:</b> %1").arg(failed.join(", ").toHtmlEscaped());
+    if (pod.workers.size() > 1) parts << tr("clocks aligned by %1").arg(clocks.join(" / "));
+    parts << tr("%n step(s)", nullptr, int(pod.steps.size()));
+    parts << tr("steps: %1").arg(rules.join("; ").toHtmlEscaped());
+    for (const auto& n : pod.notes) parts << q(n).toHtmlEscaped();
+    summary_->setText(parts.join(QStringLiteral("  ·  ")));
+    offsetsButton_->setEnabled(run_ != nullptr && pod.workers.size() > 1);
+
+    const QSignalBlocker b1(step_), b2(marker_box_);
+    step_->clear();
+    step_->addItem(tr("All steps (average per worker)"));
+    for (const PodStep& s : pod.steps) {
+        if (s.workerCount > 1)
+            step_->addItem(tr("Step %1 — slowest %2, +%3 over median")
+                               .arg(s.number)
+                               .arg(q(pod.workers[s.slowestWorker].name), formatDuration(s.lagNs)));
+        else
+            step_->addItem(tr("Step %1").arg(s.number));
+    }
+    marker_box_->clear();
+    marker_box_->addItem(tr("Automatic"));
+    for (const auto& c : data_->candidates)
+        marker_box_->addItem(tr("%1 (%2×)").arg(q(c.name)).arg(c.occurrences), q(c.name));
+    marker_box_->setCurrentIndex(std::max(0, marker_box_->findData(q(marker_))));
+
+    HeatmapData h;
+    for (const PodWorker& w : pod.workers) h.workers << q(w.name);
+    for (const PodStep& s : pod.steps) {
+        h.steps << QString::number(s.number);
+        h.medians.push_back(s.medianNs);
+    }
+    for (const PodWorker& w : pod.workers) {
+        std::vector<std::optional<qint64>> row;
+        for (size_t s = 0; s < pod.steps.size(); ++s) {
+            if (s < w.steps.size() && w.steps[s].present) row.push_back(w.steps[s].breakdown.step.durationNs);
+            else row.push_back(std::nullopt);
+        }
+        h.durations.push_back(std::move(row));
+    }
+    heatmap_->setData(std::move(h));
+    refreshStep();
+}
+
+void PodView::editOffsets() {
+    if (!data_ || !run_) return;
+    const PodResult& pod = data_->pod;
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Worker clock offsets"));
+    auto* layout = new QVBoxLayout(&dialog);
+    auto* note = new QLabel(tr("Milliseconds added to each worker's times to put it on the run's clock. "
+                               "Found from the files' wall clocks, or the first step where a file has none."),
+                            &dialog);
+    note->setWordWrap(true);
+    layout->addWidget(note);
+    auto* scroll = new QScrollArea(&dialog);
+    scroll->setWidgetResizable(true);
+    auto* inner = new QWidget;
+    auto* form = new QFormLayout(inner);
+    std::vector<QDoubleSpinBox*> boxes;
+    for (const PodWorker& w : pod.workers) {
+        auto* spin = new QDoubleSpinBox(inner);
+        spin->setDecimals(6);
+        spin->setRange(-1e9, 1e9);
+        spin->setSuffix(tr(" ms"));
+        spin->setValue(double(w.offsetNs) / 1e6);
+        spin->setEnabled(w.loaded);
+        form->addRow(q(w.name), spin);
+        boxes.push_back(spin);
+    }
+    scroll->setWidget(inner);
+    layout->addWidget(scroll, 1);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    layout->addWidget(buttons);
+    dialog.resize(420, 480);
+    if (dialog.exec() != QDialog::Accepted) return;
+    std::vector<qint64> offsets;
+    for (QDoubleSpinBox* b : boxes) offsets.push_back(qint64(std::llround(b->value() * 1e6)));
+    emit offsetsEdited(std::move(offsets));
+}
+
+void PodView::setStepIndex(int index) { step_->setCurrentIndex(index + 1); }
+void PodView::setSortByTime(bool byTime) { sort_->setCurrentIndex(byTime ? 1 : 0); }
+
+void PodView::refreshStep() {
+    if (!data_) return;
+    const PodResult& pod = data_->pod;
+    const int stepIndex = step_->currentIndex() - 1;
+    // Per worker: category times of the chosen step, or the average over its steps.
+    std::vector<std::array<double, kStepCategoryCount>> ns(pod.workers.size());
+    std::vector<double> total(pod.workers.size(), 0);
+    std::vector<OverlapRow> rows;
+    for (size_t w = 0; w < pod.workers.size(); ++w) {
+        const PodWorker& pw = pod.workers[w];
+        if (!pw.loaded) continue;
+        ns[w].fill(0);
+        OverlapRow row;
+        row.order = int(w);
+        row.worker = q(pw.name);
+        row.offsetNs = pw.offsetNs;
+        row.clock = QString::fromUtf8(workerClockName(pw.clock));
+        size_t n = 0;
+        for (size_t s = 0; s < pw.steps.size(); ++s) {
+            if (!pw.steps[s].present || (stepIndex >= 0 && int(s) != stepIndex)) continue;
+            ++n;
+            for (size_t c = 0; c < kStepCategoryCount; ++c) ns[w][c] += double(pw.steps[s].breakdown.ns[c]);
+            row.stepNs += pw.steps[s].breakdown.step.durationNs;
+            const CommOverlap& o = pw.steps[s].overlap;
+            row.overlap.communicationNs += o.communicationNs;
+            row.overlap.computeNs += o.computeNs;
+            row.overlap.overlappedNs += o.overlappedNs;
+            row.overlap.exposedNs += o.exposedNs;
+        }
+        if (n > 1) {  // averages per step
+            for (double& x : ns[w]) x /= double(n);
+            row.stepNs /= qint64(n);
+            row.overlap.communicationNs /= TimeNs(n);
+            row.overlap.computeNs /= TimeNs(n);
+            row.overlap.overlappedNs /= TimeNs(n);
+            row.overlap.exposedNs /= TimeNs(n);
+        }
+        total[w] = std::accumulate(ns[w].begin(), ns[w].end(), 0.0);
+        rows.push_back(row);
+    }
+    order_.clear();
+    for (size_t w = 0; w < pod.workers.size(); ++w)
+        if (pod.workers[w].loaded) order_.push_back(w);
+    if (sort_->currentIndex() == 1)
+        std::stable_sort(order_.begin(), order_.end(), [&](size_t a, size_t b) { return total[a] > total[b]; });
+    QStringList categories;
+    for (size_t w : order_) categories << q(pod.workers[w].name);
+    std::vector<StackedSeries> series;
+    for (size_t c = 0; c < kStepCategoryCount; ++c) {
+        StackedSeries one{QString::fromUtf8(stepCategoryName(StepCategory(c))), {}, categoryColour(StepCategory(c))};
+        for (size_t w : order_) one.values.push_back(ns[w][c] / 1e6);
+        series.push_back(std::move(one));
+    }
+    chart_->setData(categories, series, stepIndex < 0 ? tr("Average step time (ms)") : tr("Step time (ms)"));
+    overlap_->setRows(std::move(rows));
+    table_->fitColumns();
+}
+
+QString PodView::breakdownText(size_t worker) const {
+    const PodResult& pod = data_->pod;
+    const PodWorker& w = pod.workers[worker];
+    const int stepIndex = step_->currentIndex() - 1;
+    std::array<double, kStepCategoryCount> ns{};
+    double total = 0;
+    size_t n = 0;
+    for (size_t s = 0; s < w.steps.size(); ++s) {
+        if (!w.steps[s].present || (stepIndex >= 0 && int(s) != stepIndex)) continue;
+        ++n;
+        for (size_t c = 0; c < kStepCategoryCount; ++c) ns[c] += double(w.steps[s].breakdown.ns[c]);
+    }
+    if (n == 0) return tr("%1: no steps").arg(q(w.name));
+    for (double& x : ns) total += (x /= double(n));
+    QString text = QStringLiteral("<b>%1</b> — %2 %3<table>")
+                       .arg(q(w.name).toHtmlEscaped(),
+                            stepIndex < 0 ? tr("average step") : tr("step %1").arg(pod.steps[size_t(stepIndex)].number),
+                            formatDuration(qint64(total)));
+    for (size_t c = 0; c < kStepCategoryCount; ++c) {
+        if (ns[c] <= 0) continue;
+        text += QStringLiteral("<tr><td><span style='color:%1'>■</span> %2</td><td align=right>&nbsp;%3</td>"
+                               "<td align=right>&nbsp;%4</td></tr>")
+                    .arg(categoryColour(StepCategory(c)).name(), QString::fromUtf8(stepCategoryName(StepCategory(c))),
+                         formatDuration(qint64(ns[c])), formatPercent(total > 0 ? 100.0 * ns[c] / total : 0));
+    }
+    return text + QStringLiteral("</table>");
+}
+
+void PodView::openWorkerStep(size_t worker, int stepIndex) {
+    const PodResult& pod = data_->pod;
+    if (worker >= pod.workers.size()) return;
+    const PodWorker& w = pod.workers[worker];
+    // "All steps": the worker's first step.
+    int s = stepIndex;
+    if (s < 0)
+        for (size_t k = 0; k < w.steps.size() && s < 0; ++k)
+            if (w.steps[k].present) s = int(k);
+    if (s < 0 || size_t(s) >= w.steps.size() || !w.steps[size_t(s)].present) return;
+    const WorkerStep& ws = w.steps[size_t(s)];
+    // A single trace (no run) has no worker prefix in its process names.
+    const QString prefix = run_ ? q(w.name + ": ") : QString();
+    emit openInTimeline(prefix, ws.runStartNs, ws.runStartNs + ws.breakdown.step.durationNs);
+}
+
+}  // namespace tracescope

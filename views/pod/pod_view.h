@@ -1,0 +1,79 @@
+// The Pod page (XProf's pod_viewer, for GPU jobs too): for a step (or the average over steps)
+// one stacked column per worker of the step-time breakdown, sorted by worker or by step time,
+// hover for the breakdown, click to open that worker and step in the timeline; the straggler
+// heat map (worker x step) and collective communication overlap per worker. Every number
+// comes from computePod.
+#pragma once
+
+#include "model/analysis/pod.h"
+#include "views/analysis_view.h"
+#include "views/tables/analysis_table_model.h"
+
+class QComboBox;
+class QLabel;
+
+namespace tracescope {
+
+class StackedColumnChart;
+class StragglerHeatmap;
+class TablePage;
+
+class PodView : public AnalysisView {
+    Q_OBJECT
+public:
+    explicit PodView(QWidget* parent = nullptr);
+
+    // The run the next trace belongs to (set before setTrace); null: the trace is the one worker.
+    void setRun(std::shared_ptr<const MultiWorkerRun> run);
+    const PodResult* result() const { return data_ ? &data_->pod : nullptr; }
+    // -1: the average over steps; else an index into result()->steps.
+    void setStepIndex(int index);
+    void setSortByTime(bool byTime);
+    QString summaryText() const;
+
+    struct OverlapRow {
+        int order = 0;  // index of the worker in the run
+        QString worker;
+        qint64 offsetNs = 0;
+        QString clock;
+        qint64 stepNs = 0;
+        CommOverlap overlap;
+    };
+
+signals:
+    // Show `processPrefix`'s tracks over [begin, end) of the run's clock in the timeline.
+    void openInTimeline(QString processPrefix, qint64 begin, qint64 end);
+    // The user set the workers' clock offsets by hand (ns, one per worker of the run).
+    void offsetsEdited(std::vector<qint64> offsetsNs);
+
+protected:
+    void startAnalysis(const std::shared_ptr<const Trace>& trace) override;
+    void clearResult() override;
+
+private:
+    struct Data {
+        PodResult pod;
+        std::vector<StepMarkerCandidate> candidates;
+    };
+    std::shared_ptr<const MultiWorkerRun> run_;
+    std::shared_ptr<Data> data_;
+    std::string marker_;  // the user's step marker ("" = automatic)
+    std::vector<size_t> order_;  // chart column -> worker
+    QLabel* summary_ = nullptr;
+    QComboBox* step_ = nullptr;
+    QComboBox* sort_ = nullptr;
+    QComboBox* marker_box_ = nullptr;
+    QWidget* offsetsButton_ = nullptr;
+    void editOffsets();
+    StackedColumnChart* chart_ = nullptr;
+    StragglerHeatmap* heatmap_ = nullptr;
+    TablePage* table_ = nullptr;
+    RowTableModel<OverlapRow>* overlap_ = nullptr;
+
+    void showResult();
+    void refreshStep();
+    void openWorkerStep(size_t worker, int stepIndex);
+    QString breakdownText(size_t worker) const;
+};
+
+}  // namespace tracescope
