@@ -249,6 +249,7 @@ void TimelineController::setHeaderWidth(int width) {
 
 void TimelineController::move(QPoint pos, int startDragDistance) {
     hoverX_ = pos.x();
+    hoverY_ = pos.y();
     if (drag_ != Drag::None && (pos - pressPos_).manhattanLength() >= startDragDistance) moved_ = true;
     if (drag_ == Drag::Header) {
         setHeaderWidth(pos.x());
