@@ -84,7 +84,16 @@ int main(int argc, char** argv) {
     QCommandLineOption compare(QStringLiteral("compare"),
                                QStringLiteral("With --screenshot --view compare: the trace to compare with."),
                                QStringLiteral("FILE2"));
-    parser.addOptions({screenshot, view, size, range, select, search, dark, dialog, names, filterTracks, compare});
+    QCommandLineOption pin(QStringLiteral("pin"), QStringLiteral("With --screenshot: pin the tracks whose name or process name matches REGEX."),
+                           QStringLiteral("REGEX"));
+    QCommandLineOption hide(QStringLiteral("hide"), QStringLiteral("With --screenshot: hide the tracks whose name or process name matches REGEX."),
+                            QStringLiteral("REGEX"));
+    QCommandLineOption bookmark(QStringLiteral("bookmark"), QStringLiteral("With --screenshot: a bookmark at TIME (as --range) with LABEL; repeatable."),
+                                QStringLiteral("TIME:LABEL"));
+    QCommandLineOption minimap(QStringLiteral("minimap"), QStringLiteral("With --screenshot: the overview strip, on or off (default on)."),
+                               QStringLiteral("on|off"), QStringLiteral("on"));
+    parser.addOptions({screenshot, view, size, range, select, search, dark, dialog, names, filterTracks, compare, pin, hide,
+                       bookmark, minimap});
     parser.process(*app);
     const QStringList args = parser.positionalArguments();
 
@@ -116,6 +125,14 @@ int main(int argc, char** argv) {
         o.select = parser.value(select);
         o.search = parser.value(search);
         o.trackFilter = parser.value(filterTracks);
+        o.pin = parser.value(pin);
+        o.hide = parser.value(hide);
+        o.bookmarks = parser.values(bookmark);
+        if (parser.value(minimap) != QLatin1String("on") && parser.value(minimap) != QLatin1String("off")) {
+            std::fprintf(stderr, "tracescope: --minimap takes on or off\n");
+            return 2;
+        }
+        o.minimap = parser.value(minimap) == QLatin1String("on");
         o.dark = parser.isSet(dark);
         if (parser.value(names) != QLatin1String("short") && parser.value(names) != QLatin1String("full")) {
             std::fprintf(stderr, "tracescope: --names takes short or full\n");

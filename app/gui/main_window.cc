@@ -21,6 +21,7 @@
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QFileDialog>
+#include <QFile>
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
@@ -289,6 +290,45 @@ void MainWindow::buildMenus() {
     tl->addAction(tr("Fit All\t0 / Home"), this, [this] { timeline_->canvas()->fitAll(); });
     tl->addAction(tr("Zoom to Selection\tF"), this, [this] { timeline_->canvas()->zoomToSelection(); });
     tl->addAction(tr("Clear Range Selection\tEsc"), this, [this] { timeline_->canvas()->clearRangeSelection(); });
+    tl->addSeparator();
+    tl->addAction(tr("Add &Bookmark\tM"), this, [this] {
+        timeline_->addBookmarkInteractively(timeline_->canvas()->controller().bookmarkTime());
+    });
+    // The bookmarks list: each entry jumps to its bookmark.
+    QMenu* bookmarks = tl->addMenu(tr("Bookmar&ks"));
+    connect(bookmarks, &QMenu::aboutToShow, this, [this, bookmarks] {
+        bookmarks->clear();
+        TimelineController& ctl = timeline_->canvas()->controller();
+        const Trace* trace = ctl.trace();
+        for (size_t i = 0; i < ctl.bookmarks().size(); ++i) {
+            const Bookmark& b = ctl.bookmarks()[i];
+            const QString at = trace ? formatDurationExact(b.time - trace->startNs) : QString();
+            bookmarks->addAction(tr("%1  (%2)").arg(QString::fromStdString(b.label), at), this, [this, i] {
+                tabs_->setCurrentWidget(timeline_);
+                timeline_->canvas()->controller().goToBookmark(i);
+            });
+        }
+        if (ctl.bookmarks().empty()) bookmarks->addAction(tr("(none: press M on the timeline)"))->setEnabled(false);
+        bookmarks->addSeparator();
+        QAction* exportAction = bookmarks->addAction(tr("Export Bookmarks…"), this, [this] {
+            TimelineController& c = timeline_->canvas()->controller();
+            if (!c.trace()) return;
+            const QString file = QFileDialog::getSaveFileName(this, tr("Export Bookmarks"), QStringLiteral("bookmarks.json"),
+                                                              tr("JSON (*.json)"));
+            if (file.isEmpty()) return;
+            QFile out(file);
+            if (!out.open(QIODevice::WriteOnly) || out.write(QByteArray::fromStdString(bookmarksJson(c.bookmarks(), *c.trace()))) < 0)
+                QMessageBox::warning(this, tr("Export Bookmarks"), tr("Could not write %1: %2").arg(file, out.errorString()));
+        });
+        exportAction->setEnabled(!ctl.bookmarks().empty());
+        bookmarks->addAction(tr("Remove All Bookmarks"), this, [this] { timeline_->canvas()->controller().clearBookmarks(); })
+            ->setEnabled(!ctl.bookmarks().empty());
+    });
+    QAction* minimap = tl->addAction(tr("Show &Overview Strip"));
+    minimap->setCheckable(true);
+    minimap->setChecked(true);
+    connect(minimap, &QAction::toggled, this, [this](bool on) { timeline_->canvas()->controller().setMinimapVisible(on); });
+    tl->addAction(tr("&Reset Track Layout"), this, [this] { timeline_->canvas()->controller().resetLayout(); });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* controls = help->addAction(tr("&Timeline Controls\t?"), this, [this] {
@@ -305,8 +345,11 @@ void MainWindow::buildMenus() {
                "<tr><td><b>Ctrl+F</b>, <b>Enter</b> / <b>Shift+Enter</b></td><td>find slices, next / previous match</td></tr>"
                "<tr><td><b>Esc</b></td><td>clear the selection</td></tr>"
                "<tr><td>Filter box</td><td>show only tracks whose name or process name contains the text</td></tr>"
-               "<tr><td><b>Right-click</b> a track</td><td>hide it; show hidden tracks; collapse / expand all</td></tr>"
+               "<tr><td><b>Right-click</b> a track</td><td>hide or pin it; show hidden tracks; collapse / expand all; reset the layout</td></tr>"
                "<tr><td><b>Click</b> a process header</td><td>collapse / expand it</td></tr>"
+               "<tr><td><b>Drag</b> a track name or process header</td><td>move it (tracks within their process)</td></tr>"
+               "<tr><td><b>M</b></td><td>bookmark the selection or the cursor (Timeline &gt; Bookmarks lists them)</td></tr>"
+               "<tr><td>Overview strip</td><td>event density of the whole trace; click or drag to move there</td></tr>"
                "<tr><td><b>?</b></td><td>this list</td></tr></table>"));
     });
     // '?' on the timeline (not in text fields, where it is a character) lists the controls.
@@ -488,6 +531,7 @@ void MainWindow::setTrace(std::shared_ptr<const Trace> trace, const QString& pat
     selection_->selectSlice({});
     details_->setTrace(trace_);
     if (PodView* pod = podView()) pod->setRun(run_);
+    timeline_->setLayoutSource(path);
     for (auto& [id, view] : views_) view->setTrace(trace_);
     reloadAction_->setEnabled(!path.isEmpty());
     setWindowTitle(path.isEmpty() ? tr("TraceScope") : tr("%1 — TraceScope").arg(QFileInfo(path).fileName()));

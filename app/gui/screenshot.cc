@@ -1,5 +1,7 @@
 #include "app/gui/screenshot.h"
 
+#include <QRegularExpression>
+
 #include "views/name_style.h"
 
 #include <QLineEdit>
@@ -152,6 +154,27 @@ int runScreenshot(const ScreenshotOptions& o) {
         timeline->canvas()->setSelectedSlice(s, true);
     }
     if (!o.trackFilter.isEmpty()) timeline->trackFilterBox()->setText(o.trackFilter);
+    TimelineController& ctl = timeline->canvas()->controller();
+    ctl.setMinimapVisible(o.minimap);
+    for (const auto& [pattern, pin] : {std::pair{o.pin, true}, std::pair{o.hide, false}}) {
+        if (pattern.isEmpty()) continue;
+        const QRegularExpression re(pattern);
+        if (!re.isValid()) return fail(QStringLiteral("bad regular expression '%1'").arg(pattern));
+        for (TrackIndex t = 0; t < trace->tracks.size(); ++t) {
+            const Track& track = trace->tracks[t];
+            const QString process = QString::fromStdString(trace->processes[track.process].name);
+            if (!re.match(QString::fromStdString(track.name)).hasMatch() && !re.match(process).hasMatch()) continue;
+            if (pin) ctl.setTrackPinned(t, true);
+            else ctl.setTrackHidden(t, true);
+        }
+    }
+    for (const QString& b : o.bookmarks) {
+        const qsizetype colon = b.indexOf(QLatin1Char(':'));
+        TimeNs at = 0;
+        if (colon <= 0 || !parseTime(b.left(colon), at))
+            return fail(QStringLiteral("bad --bookmark '%1' (expected TIME:LABEL, e.g. 1.5ms:warmup)").arg(b));
+        ctl.addBookmark(at, b.mid(colon + 1).toStdString());
+    }
     if (!o.search.isEmpty()) {
         timeline->setSearchText(o.search);
         timeline->waitUntilReady();

@@ -22,6 +22,10 @@ struct ScreenshotOptions {
     QString dialog;     // render this dialog instead of the window ("capture"); no trace needed
     QString trackFilter;  // the timeline's track filter box
     bool shortNames = true;  // C++ / kernel names in their short form (View > Short Names)
+    QString pin;             // pin the tracks whose name or process name matches this regex
+    QString hide;            // hide the tracks whose name or process name matches this regex
+    QStringList bookmarks;   // "TIME:LABEL" (TIME as in --range)
+    bool minimap = true;     // the overview strip under the ruler
 };
 
 // A dark Fusion palette, as desktop dark themes give.

@@ -214,43 +214,49 @@ void layoutFrame(const Trace& trace, const TrackLayout& tracks, const SliceDepth
     const TimeAxis& axis = *request.axis;
     out.highlighting = request.highlight && request.highlight->active();
     const TrackMetrics& m = tracks.metrics();
-    const int viewTop = request.scrollY, viewBottom = request.scrollY + request.viewportHeight;
     static const SliceDepthIndex kNoDepths;
     SliceTrackLayout slices{trace, depths ? *depths : kNoDepths, coarse, axis, request, out.highlighting, out.boxes};
     const auto& rows = tracks.rows();
-    for (size_t r = tracks.firstRowBelow(viewTop); r < rows.size(); ++r) {
-        const LayoutRow& row = rows[r];
-        if (row.y >= viewBottom) break;
-        FrameRow fr;
-        fr.row = uint32_t(r);
-        fr.boxBegin = uint32_t(out.boxes.size());
-        fr.instantBegin = uint32_t(out.instants.size());
-        if (row.kind == LayoutRow::Kind::Track && depths) {
-            const Track& track = trace.tracks[row.track];
-            switch (track.kind) {
-            case TrackKind::Thread:
-            case TrackKind::Async: {
-                const int depthTop = row.y + row.slicesTop;
-                const int visTop = std::max(viewTop, row.y);
-                fr.firstDepth = uint32_t(std::max(0, (visTop - depthTop) / m.sliceRow));
-                fr.endDepth = std::min(row.depths, uint32_t(std::max(0, (std::min(viewBottom, row.y + row.height) - depthTop) /
-                                                                            m.sliceRow + 1)));
-                if (!track.slices.empty()) slices.run(row.track, depthTop, m.sliceRow, fr.firstDepth, fr.endDepth);
-                layoutInstants(trace, axis, row.track, row.y + m.trackPadding,
-                               std::min(m.markerStrip - 1, M::kMaxMarkerSize), out.instants);
-                break;
+    // The rows meeting content [viewTop, viewBottom).
+    auto layoutRows = [&](size_t r, size_t rEnd, int viewTop, int viewBottom) {
+        for (; r < rEnd; ++r) {
+            const LayoutRow& row = rows[r];
+            if (row.y >= viewBottom) break;
+            FrameRow fr;
+            fr.row = uint32_t(r);
+            fr.boxBegin = uint32_t(out.boxes.size());
+            fr.instantBegin = uint32_t(out.instants.size());
+            if (row.kind == LayoutRow::Kind::Track && depths) {
+                const Track& track = trace.tracks[row.track];
+                switch (track.kind) {
+                case TrackKind::Thread:
+                case TrackKind::Async: {
+                    const int depthTop = row.y + row.slicesTop;
+                    const int visTop = std::max(viewTop, row.y);
+                    fr.firstDepth = uint32_t(std::max(0, (visTop - depthTop) / m.sliceRow));
+                    fr.endDepth = std::min(row.depths, uint32_t(std::max(0, (std::min(viewBottom, row.y + row.height) - depthTop) /
+                                                                                m.sliceRow + 1)));
+                    if (!track.slices.empty()) slices.run(row.track, depthTop, m.sliceRow, fr.firstDepth, fr.endDepth);
+                    layoutInstants(trace, axis, row.track, row.y + m.trackPadding, m.markerStrip - 1, out.instants);
+                    break;
+                }
+                case TrackKind::Markers:
+                    layoutInstants(trace, axis, row.track, row.y + 2, row.height - 4, out.instants);
+                    break;
+                case TrackKind::Counter: break;  // counters are drawn from their range index
+                }
             }
-            case TrackKind::Markers:
-                layoutInstants(trace, axis, row.track, row.y + 2, std::min(row.height - 4, M::kMaxMarkerSize),
-                               out.instants);
-                break;
-            case TrackKind::Counter: break;  // counters are drawn from their range index
-            }
+            fr.boxEnd = uint32_t(out.boxes.size());
+            fr.instantEnd = uint32_t(out.instants.size());
+            out.rows.push_back(fr);
         }
-        fr.boxEnd = uint32_t(out.boxes.size());
-        fr.instantEnd = uint32_t(out.instants.size());
-        out.rows.push_back(fr);
-    }
+    };
+    // The pinned strip stays put; the rest scrolls under it.
+    const int pinned = tracks.pinnedHeight();
+    const size_t firstScrolled = tracks.firstRowBelow(pinned);
+    layoutRows(0, firstScrolled, 0, std::min(pinned, request.viewportHeight));
+    const int viewTop = request.scrollY + pinned, viewBottom = request.scrollY + request.viewportHeight;
+    layoutRows(std::max(firstScrolled, tracks.firstRowBelow(viewTop)), rows.size(), viewTop, viewBottom);
 }
 
 SliceRef sliceAtPoint(const Trace& trace, const TrackLayout& tracks, const SliceDepthIndex& depths, const TimeAxis& axis,

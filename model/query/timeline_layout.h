@@ -38,8 +38,7 @@ struct FrameMetrics {
     static constexpr double kFoldWidth = 2.0;    // px: narrower slices fold into runs
     static constexpr int kFoldJump = 3;          // px: a fold absorbs slices starting this close to it
     static constexpr int kMinLabelWidth = 28;    // px: narrower boxes get no label
-    static constexpr double kMarkerMergeGap = 2.0;  // px: instant markers this close merge into one shape
-    static constexpr int kMaxMarkerSize = 7;     // px: marker height in a thread's marker strip
+    static constexpr double kMarkerMergeGap = 2.0;  // px: instant ticks this close merge into one bar
 };
 
 // One box of a frame. x in track-area pixels (0 = the window's start), y in
@@ -58,18 +57,19 @@ struct FrameBox {
     bool label() const { return flags & Label; }
 };
 
-// A run of instant markers closer than kMarkerMergeGap: one shape from x0 to x1 (marker centres).
+// Instants are thin ticks, one per pixel column holding any (as Perfetto draws
+// them); ticks closer than kMarkerMergeGap merge into one bar from x0 to x1 (column centres).
 struct FrameInstants {
     TrackIndex track = kNoIndex;
     double x0 = 0, x1 = 0;
     StringId name = 0;  // the run's first instant (its colour)
     int y = 0;          // top of the markers (content coordinates)
-    int size = 0;       // marker height
+    int size = 0;       // tick height
 };
 
 // A row of the track layout that shows in the viewport.
 struct FrameRow {
-    uint32_t row = 0;              // index into TrackLayout::rows()
+    uint32_t row = 0;              // index into TrackLayout::rows() (pinned rows first)
     uint32_t firstDepth = 0, endDepth = 0;  // slice depths inside the viewport (track rows)
     uint32_t boxBegin = 0, boxEnd = 0;      // its boxes in FrameLayout::boxes
     uint32_t instantBegin = 0, instantEnd = 0;
@@ -77,7 +77,7 @@ struct FrameRow {
 
 struct FrameRequest {
     const TimeAxis* axis = nullptr;  // window and width in pixels
-    int scrollY = 0;                 // content y at the top of the viewport
+    int scrollY = 0;                 // content y at the top of the scrolled part (under the pinned strip)
     int viewportHeight = 0;
     SliceRef selected;
     const TimelineHighlight* highlight = nullptr;

@@ -158,6 +158,83 @@ private slots:
         QCOMPARE(s.c.axis().begin(), begin);  // the window stays
         QVERIFY(qAbs(s.c.axis().end() - end) < 1e-6);
     }
+
+    // A pinned track leaves its process for the strip at the top and stays there while the
+    // rest scrolls; clicks on it still select its slices.
+    void pinnedTrackStaysOnTop() {
+        Setup s;
+        s.c.setSize(QSize(1260, 120));  // short: the content scrolls
+        QSignalSpy saved(&s.c, &TimelineController::layoutChanged);
+        const TrackIndex stream = s.trackNamed("Stream 7");
+        s.c.setTrackPinned(stream, true);
+        QCOMPARE(saved.count(), 1);
+        const LayoutRow* row = s.c.layout().rowOfTrack(stream);
+        QVERIFY(row && row->pinned && row->y == 0);
+        s.c.setScrollY(s.c.maxScrollY());
+        QVERIFY(s.c.scrollY() > 0);
+        // Still at the top of the track area, whatever the scroll.
+        const QPoint onIt(s.c.headerWidth() + 5, s.c.contentTop() + row->slicesTop + 5);
+        QCOMPARE(s.c.rowAtPoint(onIt), row);
+        QCOMPARE(s.c.userLayout().options.pinnedTracks[stream], uint8_t(1));
+        s.c.resetLayout();
+        QVERIFY(!s.c.layout().rowOfTrack(stream)->pinned);
+    }
+
+    // Dragging a track's name onto another track of its process moves it there; a click on
+    // a process header still collapses it.
+    void dragMovesTrack() {
+        Setup s;
+        const TrackIndex main = s.trackNamed("main"), worker = s.trackNamed("worker");
+        const LayoutRow* mainRow = s.c.layout().rowOfTrack(main);
+        const LayoutRow* workerRow = s.c.layout().rowOfTrack(worker);
+        QVERIFY(mainRow->y < workerRow->y);
+        const QPoint from(40, s.c.contentTop() + mainRow->y + 4);
+        const QPoint to(40, s.c.contentTop() + workerRow->y + workerRow->height - 3);  // lower half: after it
+        s.c.press(from, Qt::LeftButton, {});
+        s.c.move(to, 4);
+        QVERIFY(s.c.dropIndicatorY().has_value());
+        s.c.release(to, Qt::LeftButton);
+        QVERIFY(s.c.layout().rowOfTrack(worker)->y < s.c.layout().rowOfTrack(main)->y);
+        QVERIFY(!s.c.dropIndicatorY().has_value());
+    }
+
+    // M asks for a bookmark at the selected slice's start; bookmarks stay sorted, and going to
+    // one centres the window on it with the same zoom.
+    void bookmarks() {
+        Setup s;
+        QSignalSpy asked(&s.c, &TimelineController::bookmarkRequested);
+        const TrackIndex main = s.trackNamed("main");
+        s.c.setSelectedSlice({main, 0}, false);
+        QVERIFY(s.c.key(Qt::Key_M));
+        QCOMPARE(asked.count(), 1);
+        QCOMPARE(asked[0][0].toLongLong(), qint64(s.trace->tracks[main].slices.start[0]));
+        s.c.addBookmark(7000, "late");
+        s.c.addBookmark(2000, "early");
+        QCOMPARE(s.c.bookmarks().front().label, std::string("early"));
+        s.c.setVisibleRange(0, 1000);
+        s.c.goToBookmark(1);
+        QCOMPARE(qRound(s.c.axis().begin()), 6500);
+        QCOMPARE(qRound(s.c.axis().end()), 7500);
+        s.c.removeBookmark(0);
+        QCOMPARE(s.c.bookmarks().size(), size_t(1));
+    }
+
+    // A click in the overview strip centres the window on that time; the strip can be turned off.
+    void minimapMovesTheWindow() {
+        Setup s;
+        s.c.setVisibleRange(0, 1000);
+        const double target = double(s.trace->startNs) + double(s.trace->spanNs()) * 0.75;
+        const QPoint click(int(std::lround(s.c.minimapX(target))), TimelineController::kRulerHeight + 10);
+        QVERIFY(s.c.inMinimap(click));
+        s.c.press(click, Qt::LeftButton, {});
+        s.c.release(click, Qt::LeftButton);
+        QVERIFY(std::abs((s.c.axis().begin() + s.c.axis().end()) / 2 - target) < double(s.trace->spanNs()) / 500);
+        QCOMPARE(qRound(s.c.axis().end() - s.c.axis().begin()), 1000);
+        const int top = s.c.contentTop();
+        s.c.setMinimapVisible(false);
+        QCOMPARE(s.c.contentTop(), top - TimelineController::kMinimapHeight);
+        QVERIFY(!s.c.inMinimap(click));
+    }
 };
 
 QTEST_GUILESS_MAIN(TimelineControllerTest)

@@ -79,7 +79,7 @@ private slots:
         QVERIFY(!f.canvas()->layout().rowOfTrack(findSlice(*f.trace, "gemm_kernel", 1000).track));
         // Clicking the process header expands it again.
         const LayoutRow* proc = f.canvas()->layout().rowOfProcess(0);
-        QTest::mouseClick(f.canvas(), Qt::LeftButton, {}, QPoint(10, TimelineCanvas::kRulerHeight + proc->y + 5));
+        QTest::mouseClick(f.canvas(), Qt::LeftButton, {}, QPoint(10, f.canvas()->controller().contentTop() + proc->y + 5));
         QCOMPARE(int(f.canvas()->layout().rows().size()), expected.size());
     }
 

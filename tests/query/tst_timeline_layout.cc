@@ -325,7 +325,109 @@ private slots:
         QCOMPARE(fr.instants[1].x0, 50.5);
         QCOMPARE(fr.instants[1].x1, 50.5);
         QCOMPARE(fr.instants[2].x0, 90.5);
-        QCOMPARE(fr.instants[0].size, FrameMetrics::kMaxMarkerSize);
+        // Ticks fill the marker track's height less 2 px above and below.
+        QCOMPARE(fr.instants[0].size, TrackMetrics{}.markerTrack - 4);
+    }
+
+    // Pinned tracks leave their process for the strip at the top, which does not scroll:
+    // scrolled by 1000 px, the strip still shows and the rows under it start at its bottom.
+    void pinnedStripStaysOnTop() {
+        TraceBuilder b("pins");
+        const ProcessIndex p1 = b.addProcess(ProcessKind::Host, 1, "host");
+        const ProcessIndex p2 = b.addProcess(ProcessKind::Host, 2, "other");
+        const StringId n = b.intern("x");
+        std::vector<TrackIndex> tracks;
+        for (int i = 0; i < 40; ++i) {
+            const TrackIndex t = b.addTrack(i < 20 ? p1 : p2, TrackKind::Thread, "t" + std::to_string(i), i + 1);
+            b.addSlice(t, 100, 400, n, kEmptyString);
+            tracks.push_back(t);
+        }
+        auto trace = b.finish();
+        TrackLayoutOptions o;
+        o.pinnedTracks.assign(trace->tracks.size(), 0);
+        o.pinnedTracks[tracks[30]] = 1;
+        TrackLayout layout;
+        layout.build(*trace, o);
+        const TrackMetrics m;
+        const int trackHeight = m.sliceRow + 2 * m.trackPadding;
+        QCOMPARE(layout.pinnedHeight(), trackHeight);
+        QVERIFY(layout.rows()[0].pinned);
+        QCOMPARE(layout.rows()[0].track, tracks[30]);
+        QCOMPARE(layout.rows()[1].kind, LayoutRow::Kind::Process);
+        QCOMPARE(layout.contentHeight(), 2 * m.processHeader + 40 * trackHeight);
+        // Its process lists the other 19 tracks only.
+        size_t inOther = 0;
+        for (const LayoutRow& r : layout.rows()) inOther += !r.pinned && r.process == p2 && r.kind == LayoutRow::Kind::Track;
+        QCOMPARE(inOther, size_t(19));
+
+        SliceDepthIndex depths;
+        depths.build(*trace);
+        const TimeAxis axis = makeAxis(0, 1000, 100);
+        FrameRequest req;
+        req.axis = &axis;
+        req.scrollY = 300;
+        req.viewportHeight = 200;
+        FrameLayout fr;
+        layoutFrame(*trace, layout, &depths, nullptr, req, fr);
+        QVERIFY(!fr.rows.empty());
+        QCOMPARE(fr.rows[0].row, 0u);
+        QCOMPARE(fr.rows[0].boxEnd - fr.rows[0].boxBegin, 1u);
+        // Then the first scrolled row under the strip: the one meeting content y 300 + strip.
+        const LayoutRow& next = layout.rows()[fr.rows[1].row];
+        QVERIFY(!next.pinned);
+        QVERIFY(next.y <= 300 + trackHeight && next.y + next.height > 300 + trackHeight);
+        int shownHeight = 0;
+        for (const FrameRow& r : fr.rows) shownHeight += layout.rows()[r.row].height;
+        QVERIFY(shownHeight <= 200 + 2 * trackHeight);
+        // Viewport y <-> content y.
+        QCOMPARE(layout.contentY(5, 300), 5);
+        QCOMPARE(layout.contentY(trackHeight + 5, 300), trackHeight + 305);
+        QCOMPARE(layout.viewY(layout.rows()[0], 300), 0);
+        QCOMPARE(layout.viewY(next, 300), next.y - 300);
+        // Hidden wins over pinned.
+        o.hiddenTracks.assign(trace->tracks.size(), 0);
+        o.hiddenTracks[tracks[30]] = 1;
+        layout.build(*trace, o);
+        QCOMPARE(layout.pinnedHeight(), 0);
+    }
+
+    // Dragging a process or a track before or after another rewrites the ranks; tracks
+    // never move across processes.
+    void userOrder() {
+        TraceBuilder b("order");
+        const StringId n = b.intern("x");
+        std::vector<ProcessIndex> procs;
+        std::vector<TrackIndex> tracks;
+        for (int i = 0; i < 3; ++i) {
+            procs.push_back(b.addProcess(ProcessKind::Host, i + 1, "p" + std::to_string(i)));
+            for (int k = 0; k < 3; ++k) {
+                tracks.push_back(b.addTrack(procs.back(), TrackKind::Thread, "t" + std::to_string(k), k + 1));
+                b.addSlice(tracks.back(), 0, 10, n, kEmptyString);
+            }
+        }
+        auto trace = b.finish();
+        auto order = [&](const TrackLayoutOptions& o) {
+            std::string s;
+            for (const OrderedProcess& op : userTrackOrder(*trace, o)) {
+                s += trace->processes[op.process].name + ":";
+                for (TrackIndex t : op.tracks) s += trace->tracks[t].name + ",";
+                s += " ";
+            }
+            return s;
+        };
+        TrackLayoutOptions o;
+        QCOMPARE(order(o), std::string("p0:t0,t1,t2, p1:t0,t1,t2, p2:t0,t1,t2, "));
+        QVERIFY(moveProcess(*trace, o, procs[2], procs[0], false));
+        QCOMPARE(order(o), std::string("p2:t0,t1,t2, p0:t0,t1,t2, p1:t0,t1,t2, "));
+        QVERIFY(moveProcess(*trace, o, procs[2], procs[1], true));
+        QCOMPARE(order(o), std::string("p0:t0,t1,t2, p1:t0,t1,t2, p2:t0,t1,t2, "));
+        QVERIFY(moveTrack(*trace, o, tracks[0], tracks[2], true));
+        QCOMPARE(order(o), std::string("p0:t1,t2,t0, p1:t0,t1,t2, p2:t0,t1,t2, "));
+        QVERIFY(!moveTrack(*trace, o, tracks[0], tracks[4], false));
+        TrackLayout layout;
+        layout.build(*trace, o);
+        QCOMPARE(layout.rows()[1].track, tracks[1]);
+        QCOMPARE(layout.rows()[3].track, tracks[0]);
     }
 
     void hitTest() {

@@ -75,17 +75,13 @@ void paintFrameRow(const TrackPaintContext& ctx, const FrameLayout& frame, const
         }
     }
     if (row.instantEnd > row.instantBegin) {
-        // A run of markers is one shape, the union of their triangles: a trapezoid from the first to the last.
-        p.setRenderHint(QPainter::Antialiasing, true);
-        p.setPen(Qt::NoPen);
+        // Thin ticks; a merged run is one bar from its first to its last tick.
         for (uint32_t i = row.instantBegin; i < row.instantEnd; ++i) {
             const FrameInstants& r = frame.instants[i];
-            p.setBrush(QColor::fromRgba(ctx.palette->instantColor(trace, r.name)));
-            const double half = r.size / 2.0, top = ctx.top + r.y, x0 = ctx.left + r.x0, x1 = ctx.left + r.x1;
-            const QPointF shape[4] = {{x0 - half, top}, {x1 + half, top}, {x1, top + r.size}, {x0, top + r.size}};
-            p.drawPolygon(shape, r.x1 > r.x0 ? 4 : 3);
+            const QColor color = QColor::fromRgba(ctx.palette->instantColor(trace, r.name));
+            const int x0 = int(std::floor(ctx.left + r.x0)), x1 = int(std::floor(ctx.left + r.x1));
+            p.fillRect(x0, ctx.top + r.y, x1 - x0 + 1, r.size, color);
         }
-        p.setRenderHint(QPainter::Antialiasing, false);
     }
 }
 

@@ -98,6 +98,7 @@ void TimelineCanvas::render(QPainter& p, QSize size) {
     paintFlows(p, size);
     paintOverlays(p, size);
     paintRuler(p, size);
+    if (ctl_.minimapVisible()) paintMinimap(p, size);
 }
 
 void TimelineCanvas::paintRows(QPainter& p, QSize size) {
@@ -154,10 +155,13 @@ void TimelineCanvas::paintRows(QPainter& p, QSize size) {
     const auto& rows = ctl_.layout().rows();
     for (const FrameRow& frameRow : frame_.rows) {
         const LayoutRow& row = rows[frameRow.row];
-        const int top = contentTop() + row.y - ctl_.scrollY();
+        const int top = contentTop() + ctl_.layout().viewY(row, ctl_.scrollY());
         const int bottom = top + row.height;
-        const QRect clip(0, std::max(top, contentTop()), areaRight, std::min(bottom, viewBottom) - std::max(top, contentTop()));
+        // Scrolled rows pass under the pinned strip.
+        const int visibleTop = contentTop() + (row.pinned ? 0 : ctl_.layout().pinnedHeight());
+        const QRect clip(0, std::max(top, visibleTop), areaRight, std::min(bottom, viewBottom) - std::max(top, visibleTop));
         if (clip.height() <= 0) continue;
+        ctx.top = contentTop() - (row.pinned ? 0 : ctl_.scrollY());
         p.setClipRect(clip);
         if (row.kind == LayoutRow::Kind::Process) {
             const Process& proc = ctl_.trace()->processes[row.process];
@@ -210,8 +214,14 @@ void TimelineCanvas::paintRows(QPainter& p, QSize size) {
         p.setPen(overflow ? dimText : textColor);
         p.setFont(baseFont);
         const int nameRowH = std::min(row.height, m.sliceRow + 2 * m.trackPadding);
+        QString title = trackTitle(track);
+        if (row.pinned) {
+            // Out of its process: say whose track it is, and mark the strip.
+            title = QString::fromStdString(ctl_.trace()->processes[track.process].name) + QStringLiteral(" › ") + title;
+            p.fillRect(0, top, 3, row.height, ctx.accent);
+        }
         p.drawText(QRect(indent, top, ctl_.headerWidth() - indent - 6, nameRowH), Qt::AlignVCenter | Qt::AlignLeft,
-                   fmBase.elidedText(trackTitle(track), Qt::ElideMiddle, ctl_.headerWidth() - indent - 8));
+                   fmBase.elidedText(title, Qt::ElideMiddle, ctl_.headerWidth() - indent - 8));
         if (row.height >= 2 * nameRowH && track.kind != TrackKind::Counter) {
             p.setFont(smallFont);
             p.setPen(dimText);
@@ -230,6 +240,8 @@ void TimelineCanvas::paintRows(QPainter& p, QSize size) {
         else paintFrameRow(ctx, frame_, frameRow);
     }
     p.setClipping(false);
+    if (const int pinned = ctl_.layout().pinnedHeight(); pinned > 0 && pinned < viewBottom - contentTop())
+        p.fillRect(0, contentTop() + pinned - 1, areaRight, 2, dark ? QColor(255, 255, 255, 90) : QColor(0, 0, 0, 90));
     if (!ctl_.index()) {
         p.setPen(dimText);
         p.drawText(QRect(ctl_.headerWidth(), contentTop(), areaRight - ctl_.headerWidth(), 40), Qt::AlignCenter, tr("Indexing…"));
@@ -284,7 +296,8 @@ std::optional<QPointF> TimelineCanvas::flowAnchor(SliceRef s, bool atEnd) const 
     if (s.index >= c.size()) return std::nullopt;
     const double x = ctl_.headerWidth() + ctl_.axis().x(double(atEnd ? c.end(s.index) : c.start[s.index]));
     if (const LayoutRow* row = ctl_.layout().rowOfTrack(s.track)) {
-        const int y = contentTop() + ctl_.layout().depthTop(*row, c.depth(s.index)) - ctl_.scrollY() + ctl_.layout().metrics().sliceRow / 2;
+        const int y = contentTop() + ctl_.layout().depthTop(*row, c.depth(s.index)) - (row->pinned ? 0 : ctl_.scrollY()) +
+                      ctl_.layout().metrics().sliceRow / 2;
         return QPointF(x, y);
     }
     if (const LayoutRow* row = ctl_.layout().rowOfProcess(track.process))
@@ -313,6 +326,15 @@ void TimelineCanvas::paintFlows(QPainter& p, QSize size) {
 
 void TimelineCanvas::paintOverlays(QPainter& p, QSize size) {
     const QPalette& pal = palette();
+    // Bookmarks: a dashed line through the tracks (their flags are drawn on the ruler).
+    const QColor bookmarkColor = isDarkPalette(pal) ? QColor(120, 220, 140) : QColor(20, 140, 60);
+    p.setPen(QPen(bookmarkColor, 1, Qt::DashLine));
+    for (const Bookmark& b : ctl_.bookmarks()) {
+        const double x = ctl_.headerWidth() + ctl_.axis().x(double(b.time));
+        if (x >= ctl_.headerWidth() && x <= size.width()) p.drawLine(QPointF(x, contentTop()), QPointF(x, size.height()));
+    }
+    // Where a dragged header would drop.
+    if (const std::optional<int> y = ctl_.dropIndicatorY()) p.fillRect(0, *y - 1, size.width(), 3, pal.color(QPalette::Highlight));
     if (ctl_.hasRange()) {
         const double x0 = ctl_.headerWidth() + ctl_.axis().x(double(ctl_.rangeBegin()));
         const double x1 = ctl_.headerWidth() + ctl_.axis().x(double(ctl_.rangeEnd()));
@@ -353,6 +375,20 @@ void TimelineCanvas::paintRuler(QPainter& p, QSize size) {
             p.fillRect(mx, h - 5, 1, 4, pal.color(QPalette::Mid));
         }
     }
+    // Bookmark flags with their labels.
+    const QColor bookmarkColor = isDarkPalette(pal) ? QColor(120, 220, 140) : QColor(20, 140, 60);
+    for (const Bookmark& b : ctl_.bookmarks()) {
+        const int x = ctl_.headerWidth() + int(std::lround(ctl_.axis().x(double(b.time))));
+        if (x < ctl_.headerWidth() || x > size.width()) continue;
+        const QString label = b.label.empty() ? QStringLiteral("★") : QString::fromStdString(b.label);
+        const int w = std::min(200, p.fontMetrics().horizontalAdvance(label) + 8);
+        p.fillRect(x, 2, 1, h - 3, bookmarkColor);
+        p.fillRect(x + 1, 2, w, 14, bookmarkColor);
+        p.setPen(QColor(ColorPalette::textColorOn(bookmarkColor.rgb())));
+        p.drawText(QRect(x + 4, 2, w - 4, 14), Qt::AlignVCenter | Qt::AlignLeft,
+                   p.fontMetrics().elidedText(label, Qt::ElideRight, w - 6));
+    }
+    p.setPen(pal.color(QPalette::Text));
     // Range label centred over the selection.
     if (ctl_.hasRange()) {
         const double x0 = ctl_.headerWidth() + ctl_.axis().x(double(ctl_.rangeBegin()));
@@ -375,6 +411,48 @@ void TimelineCanvas::paintRuler(QPainter& p, QSize size) {
     p.drawText(QRect(8, 0, ctl_.headerWidth() - 12, h - 1), Qt::AlignVCenter | Qt::AlignLeft, readout);
     p.fillRect(ctl_.headerWidth() - 1, 0, 1, h, pal.color(QPalette::Mid));
     p.setFont(QFont());
+}
+
+void TimelineCanvas::paintMinimap(QPainter& p, QSize size) {
+    const QPalette& pal = palette();
+    const bool dark = isDarkPalette(pal);
+    const int top = TimelineController::kRulerHeight, h = TimelineController::kMinimapHeight;
+    const int left = ctl_.headerWidth(), width = size.width() - left;
+    p.fillRect(0, top, size.width(), h, pal.color(QPalette::Window));
+    p.fillRect(0, top + h - 1, size.width(), 1, pal.color(QPalette::Mid));
+    p.fillRect(left - 1, top, 1, h, pal.color(QPalette::Mid));
+    p.setPen(pal.color(QPalette::PlaceholderText));
+    p.drawText(QRect(8, top, left - 12, h - 1), Qt::AlignVCenter | Qt::AlignLeft, tr("Overview (click to move)"));
+    const TimelineIndex* index = ctl_.index();
+    if (!index || index->density.empty() || width <= 0) return;
+    // Per pixel column the busiest bucket it covers, on a log scale so sparse phases still show.
+    const std::vector<uint32_t>& d = index->density;
+    uint32_t peak = 1;
+    for (uint32_t v : d) peak = std::max(peak, v);
+    const double logPeak = std::log1p(double(peak));
+    const QColor bar = dark ? QColor(110, 160, 230) : QColor(60, 110, 190);
+    for (int x = 0; x < width; ++x) {
+        const size_t b0 = size_t(double(x) / width * double(d.size()));
+        const size_t b1 = std::max(b0 + 1, size_t(double(x + 1) / width * double(d.size())));
+        uint32_t v = 0;
+        for (size_t b = b0; b < std::min(b1, d.size()); ++b) v = std::max(v, d[b]);
+        if (!v) continue;
+        const int bh = std::max(1, int(std::lround(std::log1p(double(v)) / logPeak * (h - 6))));
+        p.fillRect(left + x, top + h - 3 - bh, 1, bh, bar);
+    }
+    // The visible window.
+    const double x0 = std::max<double>(left, ctl_.minimapX(ctl_.axis().begin()));
+    const double x1 = std::min<double>(size.width(), ctl_.minimapX(ctl_.axis().end()));
+    QColor shade = pal.color(QPalette::Highlight);
+    shade.setAlpha(50);
+    const QRectF window(x0, top + 1, std::max(2.0, x1 - x0), h - 3);
+    p.fillRect(window, shade);
+    p.setPen(QPen(pal.color(QPalette::Highlight), 1));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(window);
+    // Bookmarks on the overview too.
+    const QColor bookmarkColor = dark ? QColor(120, 220, 140) : QColor(20, 140, 60);
+    for (const Bookmark& b : ctl_.bookmarks()) p.fillRect(QRectF(ctl_.minimapX(double(b.time)), top + 1, 1, h - 3), bookmarkColor);
 }
 
 // ---------------------------------------------------------------- input
@@ -411,6 +489,8 @@ void TimelineCanvas::contextMenuEvent(QContextMenuEvent* e) {
         const TrackIndex t = row->track;
         menu.addAction(tr("Hide Track “%1”").arg(trackTitle(ctl_.trace()->tracks[t])),
                        this, [this, t] { ctl_.setTrackHidden(t, true); });
+        const bool pinned = ctl_.trackPinned(t);
+        menu.addAction(pinned ? tr("Unpin Track") : tr("Pin Track to Top"), this, [this, t, pinned] { ctl_.setTrackPinned(t, !pinned); });
     }
     const size_t hidden = ctl_.hiddenTracks().size();
     QAction* show = menu.addAction(tr("Show Hidden Tracks (%1)").arg(hidden), this, [this] { ctl_.showAllTracks(); });
@@ -418,6 +498,9 @@ void TimelineCanvas::contextMenuEvent(QContextMenuEvent* e) {
     menu.addSeparator();
     menu.addAction(tr("Collapse All Processes"), this, [this] { ctl_.setAllCollapsed(true); });
     menu.addAction(tr("Expand All Processes"), this, [this] { ctl_.setAllCollapsed(false); });
+    menu.addSeparator();
+    menu.addAction(tr("Add Bookmark Here\tM"), this, [this] { emit ctl_.bookmarkRequested(ctl_.bookmarkTime()); });
+    menu.addAction(tr("Reset Track Layout"), this, [this] { ctl_.resetLayout(); });
     menu.exec(e->globalPos());
 }
 
@@ -442,7 +525,7 @@ bool TimelineCanvas::event(QEvent* e) {
 
 QString TimelineCanvas::tooltipAt(QPoint pos) const {
     if (!ctl_.trace() || pos.y() < contentTop()) return {};
-    const LayoutRow* row = ctl_.layout().rowAt(pos.y() - contentTop() + ctl_.scrollY());
+    const LayoutRow* row = ctl_.rowAtPoint(pos);
     if (!row) return {};
     if (row->kind == LayoutRow::Kind::Process) {
         const Process& proc = ctl_.trace()->processes[row->process];
@@ -466,7 +549,7 @@ QString TimelineCanvas::tooltipAt(QPoint pos) const {
         return s;
     }
     const double px = pos.x() - ctl_.headerWidth();
-    const int dy = pos.y() - contentTop() + ctl_.scrollY() - row->y;
+    const int dy = pos.y() - contentTop() - ctl_.layout().viewY(*row, ctl_.scrollY());
     if (!track.instants.empty() && dy >= ctl_.layout().metrics().trackPadding && dy < row->slicesTop)
         return instantsTooltip(track, px);
     const SliceRef hit = sliceAtPoint(pos);

@@ -113,6 +113,7 @@ private:
     void paintRuler(QPainter& p, QSize size);
     void paintFlows(QPainter& p, QSize size);
     void paintOverlays(QPainter& p, QSize size);
+    void paintMinimap(QPainter& p, QSize size);
     std::optional<QPointF> flowAnchor(SliceRef s, bool atEnd) const;
     // A derived counter row (memory in use): header and series.
     void paintDerivedRow(QPainter& p, const TrackPaintContext& ctx, const LayoutRow& row, int top, int areaRight,

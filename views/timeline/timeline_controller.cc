@@ -16,7 +16,11 @@ void TimelineController::setTrace(std::shared_ptr<const Trace> trace) {
     scrollY_ = 0;
     options_.collapsed.assign(trace_ ? trace_->processes.size() : 0, 0);
     options_.hiddenTracks.assign(trace_ ? trace_->tracks.size() : 0, 0);
+    options_.pinnedTracks.assign(trace_ ? trace_->tracks.size() : 0, 0);
+    options_.processRank.clear();
+    options_.trackRank.clear();
     options_.nameFilter.clear();
+    bookmarks_.clear();
     options_.derived.clear();
     relayout();
     updateBounds();
@@ -32,12 +36,13 @@ void TimelineController::setIndex(std::shared_ptr<const TimelineIndex> index) {
     relayout();
 }
 
-void TimelineController::relayout() {
+void TimelineController::relayout(bool userChange) {
     if (trace_) layout_.build(*trace_, options_);
     else layout_ = {};
     scrollY_ = std::clamp(scrollY_, 0, maxScrollY());
     emit contentHeightChanged();
     emit changed();
+    if (userChange) emit layoutChanged();
 }
 
 void TimelineController::updateBounds() {
@@ -100,7 +105,7 @@ int TimelineController::maxScrollY() const { return std::max(0, layout_.contentH
 void TimelineController::setProcessCollapsed(ProcessIndex p, bool collapsed) {
     if (p >= options_.collapsed.size() || bool(options_.collapsed[p]) == collapsed) return;
     options_.collapsed[p] = collapsed;
-    relayout();
+    relayout(true);
 }
 
 void TimelineController::setSelectedSlice(SliceRef s, bool reveal) {
@@ -125,10 +130,11 @@ void TimelineController::revealSlice(SliceRef s) {
         setVisibleRange(mid - visible / 2, mid + visible / 2);
     }
     // Vertically: bring the slice's level into the viewport.
-    if (const LayoutRow* row = layout_.rowOfTrack(s.track)) {
+    if (const LayoutRow* row = layout_.rowOfTrack(s.track); row && !row->pinned) {
         const int y = layout_.depthTop(*row, track.slices.depth(s.index));
         const int h = layout_.metrics().sliceRow;
-        if (y < scrollY_ || y + h > scrollY_ + viewportHeight()) setScrollY(y - viewportHeight() / 3);
+        const int top = scrollY_ + layout_.pinnedHeight();  // the pinned strip covers the content above
+        if (y < top || y + h > scrollY_ + viewportHeight()) setScrollY(y - layout_.pinnedHeight() - viewportHeight() / 3);
     }
 }
 
@@ -166,14 +172,14 @@ QRectF TimelineController::sliceRect(SliceRef s) const {
     if (!row) return {};
     const double x0 = headerWidth_ + axis_.x(double(c.start[s.index]));
     const double x1 = headerWidth_ + axis_.x(double(c.end(s.index)));
-    const int y = contentTop() + layout_.depthTop(*row, c.depth(s.index)) - scrollY_;
+    const int y = contentTop() + layout_.depthTop(*row, c.depth(s.index)) - (row->pinned ? 0 : scrollY_);
     return QRectF(x0, y, std::max(1.0, x1 - x0), layout_.metrics().sliceRow - 1);
 }
 
 SliceRef TimelineController::sliceAtPoint(QPoint pos) const {
     if (!trace_ || !index_ || pos.x() < headerWidth_ || pos.y() < contentTop()) return {};
     return tracescope::sliceAtPoint(*trace_, layout_, index_->depths, axis_, pos.x() - headerWidth_,
-                                    pos.y() - contentTop() + scrollY_);
+                                    layout_.contentY(pos.y() - contentTop(), scrollY_));
 }
 
 void TimelineController::setSize(QSize newSize) {
@@ -210,10 +216,19 @@ void TimelineController::press(QPoint pos, Qt::MouseButton button, Qt::KeyboardM
         drag_ = Drag::Header;
         return;
     }
-    if (pressPos_.y() >= contentTop()) {
-        const LayoutRow* row = layout_.rowAt(pressPos_.y() - contentTop() + scrollY_);
-        if (row && row->kind == LayoutRow::Kind::Process && pressPos_.x() < headerWidth_ + 200) {
-            setProcessCollapsed(row->process, !options_.collapsed[row->process]);
+    if (inMinimap(pressPos_)) {
+        drag_ = Drag::Minimap;
+        move(pos, 0);
+        return;
+    }
+    if (const LayoutRow* row = rowAtPoint(pressPos_)) {
+        // A process header toggles on click and moves on drag; a track's name cell moves it.
+        if (row->kind == LayoutRow::Kind::Process && pressPos_.x() < headerWidth_ + 200) {
+            drag_ = Drag::ProcessToggle;
+            return;
+        }
+        if (row->kind == LayoutRow::Kind::Track && !row->pinned && pressPos_.x() < headerWidth_) {
+            drag_ = Drag::Reorder;
             return;
         }
     }
@@ -234,14 +249,21 @@ void TimelineController::setHeaderWidth(int width) {
 
 void TimelineController::move(QPoint pos, int startDragDistance) {
     hoverX_ = pos.x();
+    hoverY_ = pos.y();
     if (drag_ != Drag::None && (pos - pressPos_).manhattanLength() >= startDragDistance) moved_ = true;
     if (drag_ == Drag::Header) {
         setHeaderWidth(pos.x());
         return;
     }
     if (drag_ == Drag::None) {
-        emit cursorChanged(onHeaderEdge(pos.x()) ? Qt::SplitHCursor : Qt::ArrowCursor);
+        emit cursorChanged(onHeaderEdge(pos.x()) ? Qt::SplitHCursor : inMinimap(pos) ? Qt::PointingHandCursor : Qt::ArrowCursor);
     }
+    if (drag_ == Drag::Minimap) {
+        const double half = (axis_.end() - axis_.begin()) / 2, centre = minimapTime(pos.x());
+        setVisibleRange(centre - half, centre + half);
+        return;
+    }
+    if ((drag_ == Drag::Reorder || drag_ == Drag::ProcessToggle) && moved_) emit cursorChanged(Qt::DragMoveCursor);
     if (drag_ == Drag::Pan && moved_) {
         emit cursorChanged(Qt::ClosedHandCursor);
         axis_.setWindow(pressBegin_, pressBegin_ + (axis_.end() - axis_.begin()), axis_.width());
@@ -262,7 +284,20 @@ void TimelineController::release(QPoint pos, Qt::MouseButton button) {
     const Drag drag = drag_;
     drag_ = Drag::None;
     emit cursorChanged(Qt::ArrowCursor);
-    if (button != Qt::LeftButton || !trace_ || drag == Drag::Header) return;
+    if (button != Qt::LeftButton || !trace_ || drag == Drag::Header || drag == Drag::Minimap) return;
+    if (drag == Drag::Reorder || drag == Drag::ProcessToggle) {
+        const LayoutRow* moving = rowAtPoint(pressPos_);
+        if (!moving) return;
+        if (!moved_) {
+            if (drag == Drag::ProcessToggle) setProcessCollapsed(moving->process, !options_.collapsed[moving->process]);
+            return;
+        }
+        bool after = false;
+        const LayoutRow movingRow = *moving;  // the layout is rebuilt below
+        if (const LayoutRow* target = reorderTarget(pos, after)) moveRow(movingRow, *target, after);
+        emit changed();
+        return;
+    }
     if (drag == Drag::Range && moved_) {
         if (rangeEnd_ > rangeBegin_) emit rangeSelected(rangeBegin_, rangeEnd_);
         return;
@@ -294,6 +329,7 @@ bool TimelineController::key(int key) {
     case Qt::Key_A: panPixels(-axis_.width() * 0.1); break;
     case Qt::Key_D: panPixels(axis_.width() * 0.1); break;
     case Qt::Key_F: zoomToSelection(); break;
+    case Qt::Key_M: emit bookmarkRequested(bookmarkTime()); break;
     case Qt::Key_0:
     case Qt::Key_Home: fitAll(); break;
     case Qt::Key_Up: setScrollY(scrollY_ - layout_.metrics().sliceRow * 3); break;
@@ -320,7 +356,7 @@ void TimelineController::leave() {
 
 const LayoutRow* TimelineController::rowAtPoint(QPoint pos) const {
     if (!trace_ || pos.y() < contentTop()) return nullptr;
-    return layout_.rowAt(pos.y() - contentTop() + scrollY_);
+    return layout_.rowAt(layout_.contentY(pos.y() - contentTop(), scrollY_));
 }
 
 }  // namespace tracescope
@@ -329,18 +365,18 @@ namespace tracescope {
 
 void TimelineController::setAllCollapsed(bool collapsed) {
     options_.collapsed.assign(options_.collapsed.size(), collapsed ? 1 : 0);
-    relayout();
+    relayout(true);
 }
 
 void TimelineController::setTrackHidden(TrackIndex t, bool hidden) {
     if (t >= options_.hiddenTracks.size() || bool(options_.hiddenTracks[t]) == hidden) return;
     options_.hiddenTracks[t] = hidden;
-    relayout();
+    relayout(true);
 }
 
 void TimelineController::showAllTracks() {
     options_.hiddenTracks.assign(options_.hiddenTracks.size(), 0);
-    relayout();
+    relayout(true);
 }
 
 std::vector<TrackIndex> TimelineController::hiddenTracks() const {
@@ -354,6 +390,156 @@ void TimelineController::setTrackFilter(const std::string& text) {
     if (text == options_.nameFilter) return;
     options_.nameFilter = text;
     relayout();
+}
+
+}  // namespace tracescope
+
+namespace tracescope {
+
+void TimelineController::setTrackPinned(TrackIndex t, bool pinned) {
+    if (t >= options_.pinnedTracks.size() || bool(options_.pinnedTracks[t]) == pinned) return;
+    options_.pinnedTracks[t] = pinned;
+    relayout(true);
+}
+
+bool TimelineController::moveRow(const LayoutRow& moving, const LayoutRow& target, bool after) {
+    if (!trace_) return false;
+    bool moved = false;
+    if (moving.kind == LayoutRow::Kind::Process) {
+        moved = moveProcess(*trace_, options_, moving.process, target.process, after);
+    } else if (target.kind == LayoutRow::Kind::Track && target.process == moving.process) {
+        moved = moveTrack(*trace_, options_, moving.track, target.track, after);
+    }
+    if (moved) relayout(true);
+    return moved;
+}
+
+// The row a dragged header would drop on: for a process, any row of another process
+// (before it when over its upper half); for a track, a track of its own process.
+const LayoutRow* TimelineController::reorderTarget(QPoint pos, bool& after) const {
+    const LayoutRow* moving = rowAtPoint(pressPos_);
+    const LayoutRow* over = rowAtPoint(pos);
+    if (!moving || !over || over->pinned || over == moving) return nullptr;
+    const int viewY = pos.y() - contentTop();
+    if (moving->kind == LayoutRow::Kind::Process) {
+        if (over->process == moving->process) return nullptr;
+        const LayoutRow* head = layout_.rowOfProcess(over->process);
+        if (!head) return nullptr;
+        // Over the process's header: before it; over its tracks: after it.
+        after = over->kind == LayoutRow::Kind::Track ||
+                viewY - layout_.viewY(*over, scrollY_) > over->height / 2;
+        return head;
+    }
+    if (over->kind != LayoutRow::Kind::Track || over->process != moving->process) return nullptr;
+    after = viewY - layout_.viewY(*over, scrollY_) > over->height / 2;
+    return over;
+}
+
+std::optional<int> TimelineController::dropIndicatorY() const {
+    if ((drag_ != Drag::Reorder && drag_ != Drag::ProcessToggle) || !moved_ || hoverX_ < 0) return std::nullopt;
+    bool after = false;
+    const LayoutRow* target = reorderTarget(QPoint(hoverX_, hoverY_), after);
+    if (!target) return std::nullopt;
+    int y = layout_.viewY(*target, scrollY_);
+    if (after) {
+        // After a process: below its last shown row.
+        const LayoutRow* last = target;
+        if (target->kind == LayoutRow::Kind::Process)
+            for (const LayoutRow& r : layout_.rows())
+                if (!r.pinned && r.process == target->process) last = &r;
+        y = layout_.viewY(*last, scrollY_) + last->height;
+    }
+    return contentTop() + y;
+}
+
+TimelineUserLayout TimelineController::userLayout() const {
+    TimelineUserLayout layout;
+    layout.options = options_;
+    layout.options.nameFilter.clear();
+    layout.bookmarks = bookmarks_;
+    return layout;
+}
+
+void TimelineController::applyUserLayout(TimelineUserLayout layout) {
+    if (!trace_) return;
+    layout.fitTo(*trace_);
+    const std::string filter = options_.nameFilter;
+    options_ = std::move(layout.options);
+    options_.nameFilter = filter;
+    bookmarks_ = std::move(layout.bookmarks);
+    relayout();
+}
+
+void TimelineController::resetLayout() {
+    if (!trace_) return;
+    options_.collapsed.assign(trace_->processes.size(), 0);
+    options_.hiddenTracks.assign(trace_->tracks.size(), 0);
+    options_.pinnedTracks.assign(trace_->tracks.size(), 0);
+    options_.processRank.clear();
+    options_.trackRank.clear();
+    relayout(true);
+}
+
+void TimelineController::addBookmark(TimeNs time, std::string label) {
+    const auto at = std::upper_bound(bookmarks_.begin(), bookmarks_.end(), time,
+                                     [](TimeNs t, const Bookmark& b) { return t < b.time; });
+    bookmarks_.insert(at, Bookmark{time, std::move(label)});
+    emit changed();
+    emit layoutChanged();
+}
+
+void TimelineController::renameBookmark(size_t i, std::string label) {
+    if (i >= bookmarks_.size()) return;
+    bookmarks_[i].label = std::move(label);
+    emit changed();
+    emit layoutChanged();
+}
+
+void TimelineController::removeBookmark(size_t i) {
+    if (i >= bookmarks_.size()) return;
+    bookmarks_.erase(bookmarks_.begin() + ptrdiff_t(i));
+    emit changed();
+    emit layoutChanged();
+}
+
+void TimelineController::clearBookmarks() {
+    if (bookmarks_.empty()) return;
+    bookmarks_.clear();
+    emit changed();
+    emit layoutChanged();
+}
+
+void TimelineController::goToBookmark(size_t i) {
+    if (i >= bookmarks_.size()) return;
+    const double half = (axis_.end() - axis_.begin()) / 2, t = double(bookmarks_[i].time);
+    setVisibleRange(t - half, t + half);
+}
+
+TimeNs TimelineController::bookmarkTime() const {
+    if (trace_ && selected_.valid()) return trace_->tracks[selected_.track].slices.start[selected_.index];
+    if (hasRange_) return rangeBegin_;
+    if (hoverX_ >= headerWidth_) return TimeNs(std::llround(axis_.time(hoverX_ - headerWidth_)));
+    return TimeNs(std::llround((axis_.begin() + axis_.end()) / 2));
+}
+
+void TimelineController::setMinimapVisible(bool visible) {
+    if (visible == minimap_) return;
+    minimap_ = visible;
+    scrollY_ = std::clamp(scrollY_, 0, maxScrollY());
+    emit contentHeightChanged();
+    emit changed();
+}
+
+double TimelineController::minimapX(double time) const {
+    if (!trace_) return headerWidth_;
+    const double span = double(std::max<TimeNs>(trace_->spanNs(), 1));
+    return headerWidth_ + (time - double(trace_->startNs)) / span * axis_.width();
+}
+
+double TimelineController::minimapTime(int x) const {
+    if (!trace_) return 0;
+    const double span = double(std::max<TimeNs>(trace_->spanNs(), 1));
+    return double(trace_->startNs) + double(x - headerWidth_) / std::max(1, axis_.width()) * span;
 }
 
 }  // namespace tracescope

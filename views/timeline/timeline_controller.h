@@ -3,7 +3,9 @@
 // selected time range, highlight) and the input that changes it. Ctrl+wheel /
 // W,S zoom at the cursor, wheel scrolls vertically, Shift+wheel / A,D / drag
 // pan, Shift+drag selects a time range, click selects a slice, double-click or
-// F zooms to it, 0 / Home fits all, Esc clears.
+// F zooms to it, 0 / Home fits all, Esc clears, M asks for a bookmark. Dragging
+// a track or process header moves it; the minimap strip under the ruler moves
+// the window where it is clicked or dragged.
 //
 // It paints nothing: TimelineCanvas forwards its widget events here, draws
 // what the layout step returns for this state, and repaints on changed().
@@ -14,6 +16,7 @@
 #include "model/query/time_axis.h"
 #include "model/query/timeline_layout.h"
 #include "model/query/track_layout.h"
+#include "model/query/user_layout.h"
 #include "model/trace/trace.h"
 #include "views/timeline/timeline_index.h"
 #include "views/trace_selection.h"  // declares SliceRef as a metatype for our signals
@@ -33,6 +36,7 @@ class TimelineController : public QObject {
     Q_OBJECT
 public:
     static constexpr int kRulerHeight = 28;
+    static constexpr int kMinimapHeight = 30;
     static constexpr int kMinHeaderWidth = 120;
 
     explicit TimelineController(QObject* parent = nullptr);
@@ -51,7 +55,7 @@ public:
         if (axis_.width() != trackAreaWidth(widgetWidth)) axis_.setWidth(trackAreaWidth(widgetWidth));
     }
     QSize size() const { return sizeSource_ ? sizeSource_() : size_; }
-    int contentTop() const { return kRulerHeight; }
+    int contentTop() const { return kRulerHeight + (minimap_ ? kMinimapHeight : 0); }
     int viewportHeight() const { return std::max(0, size().height() - kRulerHeight); }
     int trackAreaWidth(int widgetWidth) const { return std::max(1, widgetWidth - headerWidth_); }
 
@@ -78,6 +82,38 @@ public:
     void setTrackHidden(TrackIndex t, bool hidden);
     void showAllTracks();
     std::vector<TrackIndex> hiddenTracks() const;
+    // Pinned tracks stay at the top while the rest scrolls.
+    void setTrackPinned(TrackIndex t, bool pinned);
+    bool trackPinned(TrackIndex t) const { return t < options_.pinnedTracks.size() && options_.pinnedTracks[t]; }
+    // Moves the process or track of `moving` before (or after) `target`; tracks only within their process.
+    bool moveRow(const LayoutRow& moving, const LayoutRow& target, bool after);
+    // While a header is dragged: the widget y of the line where it would drop.
+    std::optional<int> dropIndicatorY() const;
+
+    // --- the user's layout of this trace (order, pins, hidden, collapsed) and bookmarks
+    TimelineUserLayout userLayout() const;
+    void applyUserLayout(TimelineUserLayout layout);
+    void resetLayout();  // the default order, nothing pinned, hidden or collapsed; bookmarks stay
+
+    // --- bookmarks
+    const std::vector<Bookmark>& bookmarks() const { return bookmarks_; }
+    void addBookmark(TimeNs time, std::string label);
+    void renameBookmark(size_t i, std::string label);
+    void removeBookmark(size_t i);
+    void clearBookmarks();
+    void goToBookmark(size_t i);  // centres the window on it, keeping the zoom
+    // Where M puts a bookmark: the selected slice's start, the range's start, the cursor, or the window's centre.
+    TimeNs bookmarkTime() const;
+
+    // --- minimap: event density over the whole trace under the ruler
+    bool minimapVisible() const { return minimap_; }
+    void setMinimapVisible(bool visible);
+    bool inMinimap(QPoint pos) const {
+        return minimap_ && pos.x() >= headerWidth_ && pos.y() >= kRulerHeight && pos.y() < kRulerHeight + kMinimapHeight;
+    }
+    // Trace time <-> widget x inside the minimap (the whole trace spans the track area).
+    double minimapX(double time) const;
+    double minimapTime(int x) const;
     // Only tracks whose name or process name contains `text` (case-insensitive); "" shows all.
     void setTrackFilter(const std::string& text);
     const std::string& trackFilter() const { return options_.nameFilter; }
@@ -123,6 +159,8 @@ signals:
     void rangeCleared();
     void viewChanged();  // window or scroll moved
     void contentHeightChanged();
+    void layoutChanged();  // the user's layout or bookmarks changed (to be saved)
+    void bookmarkRequested(qint64 time);  // M pressed: the view asks for a label
 
 private:
     std::shared_ptr<const Trace> trace_;
@@ -139,15 +177,20 @@ private:
     bool hasRange_ = false;
     TimeNs rangeBegin_ = 0, rangeEnd_ = 0;
 
-    enum class Drag { None, Pan, Range, Header };
+    std::vector<Bookmark> bookmarks_;
+    bool minimap_ = true;
+
+    enum class Drag { None, Pan, Range, Header, Reorder, Minimap, ProcessToggle };
     Drag drag_ = Drag::None;
     QPoint pressPos_;
     double pressBegin_ = 0;
     int pressScroll_ = 0;
     bool moved_ = false;
     int hoverX_ = -1;
+    int hoverY_ = -1;
 
-    void relayout();
+    void relayout(bool userChange = false);
+    const LayoutRow* reorderTarget(QPoint pos, bool& after) const;
     void updateBounds();
     void revealSlice(SliceRef s);
 };

@@ -16,6 +16,7 @@ std::shared_ptr<const TimelineIndex> TimelineIndex::build(const Trace& trace, co
             index->onDevice[t] = trace.processes[track.process].kind == ProcessKind::Device;
     }
     index->shortNames = shortNamesOf(trace.strings);
+    index->density = eventDensity(trace, kDensityBuckets, cancel);
     if (cancel && cancel->load(std::memory_order_relaxed)) return nullptr;
     auto memory = std::make_shared<MemoryProfileResult>(computeMemoryProfile(trace, /*findStepsToo=*/false));
     index->derived = memoryCounterTracks(*memory);

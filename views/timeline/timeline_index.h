@@ -8,6 +8,7 @@
 #include "model/analysis/memory_tracks.h"
 #include "model/analysis/short_name.h"
 #include "model/query/counter_range_index.h"
+#include "model/query/event_density.h"
 #include "model/query/slice_depth_index.h"
 #include "model/query/slice_depth_mipmap.h"
 #include "model/trace/trace.h"
@@ -24,6 +25,8 @@ struct TimelineIndex {
     std::vector<CounterRangeIndex> counters;  // per track (empty for non-counter tracks)
     std::vector<uint8_t> onDevice;            // per track: its process is a device
     std::unordered_map<StringId, std::string> shortNames;  // short forms of the names that have one
+    std::vector<uint32_t> density;            // events per time bucket over the whole trace (the minimap)
+    static constexpr size_t kDensityBuckets = 4096;
     // The memory profile and the counter tracks derived from it (shown under their process).
     std::shared_ptr<const MemoryProfileResult> memory;
     std::vector<DerivedCounterTrack> derived;

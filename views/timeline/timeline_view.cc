@@ -6,6 +6,11 @@
 #include "views/trace_selection.h"
 
 #include <QApplication>
+#include <QCryptographicHash>
+#include <QDateTime>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QSettings>
 #include <QCheckBox>
 #include <QHBoxLayout>
 #include <QKeySequence>
@@ -58,6 +63,8 @@ TimelineView::TimelineView(QWidget* parent) : TraceView(parent) {
     bar->addWidget(hint, 1);
 
     canvas_ = new TimelineCanvas(this);
+    connect(&canvas_->controller(), &TimelineController::layoutChanged, this, &TimelineView::saveLayout);
+    connect(&canvas_->controller(), &TimelineController::bookmarkRequested, this, &TimelineView::addBookmarkInteractively);
     vscroll_ = new QScrollBar(Qt::Vertical, this);
     auto* body = new QHBoxLayout;
     body->setContentsMargins(0, 0, 0, 0);
@@ -138,6 +145,14 @@ void TimelineView::setTrace(std::shared_ptr<const Trace> trace) {
     matches_.clear();
     current_ = -1;
     canvas_->setTrace(trace_);
+    if (trace_ && !layoutKey_.isEmpty()) {
+        const QString saved = QSettings().value(layoutKey_).toString();
+        if (!saved.isEmpty()) {
+            restoringLayout_ = true;
+            canvas_->controller().applyUserLayout(parseUserLayout(saved.toStdString(), *trace_));
+            restoringLayout_ = false;
+        }
+    }
     {
         const QSignalBlocker block(trackFilter_);  // the new trace starts with every track
         trackFilter_->clear();
@@ -270,9 +285,40 @@ void TimelineView::publishSelection(SliceRef s) {
 void TimelineView::syncScrollBar() {
     const QSignalBlocker block(vscroll_);
     vscroll_->setRange(0, canvas_->maxScrollY());
-    vscroll_->setPageStep(std::max(1, canvas_->height() - TimelineCanvas::kRulerHeight));
+    vscroll_->setPageStep(std::max(1, canvas_->height() - canvas_->controller().contentTop()));
     vscroll_->setSingleStep(18);
     vscroll_->setValue(canvas_->scrollY());
+}
+
+}  // namespace tracescope
+
+namespace tracescope {
+
+void TimelineView::setLayoutSource(const QString& path) {
+    layoutKey_.clear();
+    const QFileInfo info(path);
+    if (path.isEmpty() || !info.exists()) return;
+    const QString id = info.canonicalFilePath() + QLatin1Char('|') + QString::number(info.size()) + QLatin1Char('|') +
+                       QString::number(info.lastModified().toMSecsSinceEpoch());
+    layoutKey_ = QStringLiteral("timelineLayouts/") +
+                 QString::fromLatin1(QCryptographicHash::hash(id.toUtf8(), QCryptographicHash::Sha1).toHex());
+}
+
+void TimelineView::saveLayout() {
+    if (layoutKey_.isEmpty() || restoringLayout_ || !trace_) return;
+    const TimelineUserLayout layout = canvas_->controller().userLayout();
+    QSettings settings;
+    if (layout.isDefault()) settings.remove(layoutKey_);
+    else settings.setValue(layoutKey_, QString::fromStdString(serializeUserLayout(layout)));
+}
+
+void TimelineView::addBookmarkInteractively(qint64 time) {
+    if (!trace_) return;
+    TimelineController& ctl = canvas_->controller();
+    bool ok = false;
+    const QString label = QInputDialog::getText(this, tr("Add Bookmark"), tr("Label:"), QLineEdit::Normal,
+                                                tr("Bookmark %1").arg(ctl.bookmarks().size() + 1), &ok);
+    if (ok) ctl.addBookmark(time, label.toStdString());
 }
 
 }  // namespace tracescope

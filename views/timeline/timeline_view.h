@@ -27,6 +27,12 @@ public:
     ~TimelineView() override;
 
     void setTrace(std::shared_ptr<const Trace> trace) override;
+    // The file the next trace comes from: its layout (order, pins, hidden, collapsed) and
+    // bookmarks are saved per file (canonical path, size and modification time) and
+    // restored when it opens again. Empty: nothing is saved.
+    void setLayoutSource(const QString& path);
+    // Asks for a label and adds a bookmark at `time` (M on the timeline).
+    void addBookmarkInteractively(qint64 time);
     void setSelection(TraceSelection* selection) override;
 
     TimelineCanvas* canvas() const { return canvas_; }
@@ -60,6 +66,9 @@ private:
     QToolButton* prev_;
     QToolButton* next_;
     std::shared_ptr<const Trace> trace_;
+    QString layoutKey_;  // settings key of the current file's layout; empty: not saved
+    bool restoringLayout_ = false;
+    void saveLayout();
 
     QFutureWatcher<std::shared_ptr<const TimelineIndex>> indexWatcher_;
     std::shared_ptr<std::atomic<bool>> indexCancel_;

@@ -1,0 +1,98 @@
+// The saved timeline layout (order, pins, hidden, collapsed, bookmarks) round-trips through
+// its text form, a damaged or foreign text is read leniently, and the minimap's density
+// counts every event once in the bucket of its start; values follow from the construction.
+#include "model/query/event_density.h"
+#include "model/query/user_layout.h"
+#include "model/trace/trace_builder.h"
+
+#include <QtTest>
+
+#include <numeric>
+
+using namespace tracescope;
+
+namespace {
+
+std::shared_ptr<const Trace> threeByThree() {
+    TraceBuilder b("layout");
+    const StringId n = b.intern("x");
+    for (int i = 0; i < 3; ++i) {
+        const ProcessIndex p = b.addProcess(ProcessKind::Host, i + 1, "p" + std::to_string(i));
+        for (int k = 0; k < 3; ++k) {
+            const TrackIndex t = b.addTrack(p, TrackKind::Thread, "t" + std::to_string(k), k + 1);
+            b.addSlice(t, 1000 * (3 * i + k), 10, n, kEmptyString);
+        }
+    }
+    return b.finish();
+}
+
+}  // namespace
+
+class UserLayoutTest : public QObject {
+    Q_OBJECT
+private slots:
+    void roundTrip() {
+        auto trace = threeByThree();
+        TimelineUserLayout layout;
+        layout.fitTo(*trace);
+        QVERIFY(layout.isDefault());
+        layout.options.collapsed[1] = 1;
+        layout.options.hiddenTracks[4] = 1;
+        layout.options.pinnedTracks[7] = 1;
+        QVERIFY(moveProcess(*trace, layout.options, 2, 0, false));
+        layout.bookmarks = {{500, "warm up"}, {200, "first: a label with spaces"}};
+        const TimelineUserLayout back = parseUserLayout(serializeUserLayout(layout), *trace);
+        QCOMPARE(back.options.collapsed, layout.options.collapsed);
+        QCOMPARE(back.options.hiddenTracks, layout.options.hiddenTracks);
+        QCOMPARE(back.options.pinnedTracks, layout.options.pinnedTracks);
+        QCOMPARE(back.options.processRank, layout.options.processRank);
+        QVERIFY(back.options.trackRank.empty());
+        QCOMPARE(back.bookmarks.size(), size_t(2));
+        QCOMPARE(back.bookmarks[0].time, TimeNs(200));  // sorted by time
+        QCOMPARE(back.bookmarks[0].label, std::string("first: a label with spaces"));
+        QCOMPARE(back.bookmarks[1].label, std::string("warm up"));
+        QVERIFY(!back.isDefault());
+    }
+
+    // Indices past the trace, bad numbers, a rank list of another trace's size and unknown
+    // lines are skipped; what is valid is kept.
+    void lenientParse() {
+        auto trace = threeByThree();
+        const TimelineUserLayout l = parseUserLayout(
+            "collapsed 1 99 -3 x\nhidden 8\npinned\nprocess-rank 2 1\ntrack-rank 0 0 0 0 0 0 0 0 0\n"
+            "bookmark notanumber oops\nbookmark 42\nsomething else\n\x01\xff",
+            *trace);
+        QCOMPARE(l.options.collapsed, (std::vector<uint8_t>{0, 1, 0}));
+        QCOMPARE(l.options.hiddenTracks[8], uint8_t(1));
+        QVERIFY(l.options.processRank.empty());
+        QCOMPARE(l.options.trackRank.size(), size_t(9));
+        QCOMPARE(l.bookmarks.size(), size_t(1));
+        QCOMPARE(l.bookmarks[0].time, TimeNs(42));
+        QVERIFY(l.bookmarks[0].label.empty());
+    }
+
+    void bookmarksExport() {
+        auto trace = threeByThree();
+        const std::string json = bookmarksJson({{trace->startNs + 1500, "a \"quoted\" label"}}, *trace);
+        QVERIFY(json.find("\"offset_ns\":1500") != std::string::npos);
+        QVERIFY(json.find("a \\\"quoted\\\" label") != std::string::npos);
+    }
+
+    // Slices start at 0, 1000, ..., 8000 and the trace spans [0, 8010): with 9 buckets of
+    // 890 ns, each start lands in its own bucket except where two share one.
+    void density() {
+        auto trace = threeByThree();
+        const std::vector<uint32_t> d = eventDensity(*trace, 9);
+        QCOMPARE(d.size(), size_t(9));
+        QCOMPARE(std::accumulate(d.begin(), d.end(), 0u), 9u);
+        for (int k = 0; k < 9; ++k) {
+            const TimeNs start = 1000 * k - trace->startNs;
+            const size_t bucket = size_t(start * 9 / trace->spanNs());
+            QVERIFY2(d[std::min<size_t>(bucket, 8)] >= 1, qPrintable(QString::number(k)));
+        }
+        QVERIFY(eventDensity(*trace, 0).empty());
+    }
+};
+
+QTEST_GUILESS_MAIN(UserLayoutTest)
+#include "tst_user_layout.moc"
