@@ -131,6 +131,7 @@ int runScreenshot(const ScreenshotOptions& o) {
     window.layout()->setSizeConstraint(QLayout::SetNoConstraint);
     window.setMinimumSize(0, 0);
     window.resize(o.size);
+    window.timeline()->setLayoutPersistence(false);  // the options alone say what the picture shows
     if (manyWorkers) window.setRun(loadedRun.run, trace, runLabel(QStringList{o.input} + o.moreInputs));
     else window.setTrace(trace, o.input);
     if (compareTrace) window.setCompareTrace(compareTrace, o.compare);

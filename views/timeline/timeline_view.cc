@@ -297,7 +297,7 @@ namespace tracescope {
 void TimelineView::setLayoutSource(const QString& path) {
     layoutKey_.clear();
     const QFileInfo info(path);
-    if (path.isEmpty() || !info.exists()) return;
+    if (!persistLayouts_ || path.isEmpty() || !info.exists()) return;
     const QString id = info.canonicalFilePath() + QLatin1Char('|') + QString::number(info.size()) + QLatin1Char('|') +
                        QString::number(info.lastModified().toMSecsSinceEpoch());
     layoutKey_ = QStringLiteral("timelineLayouts/") +

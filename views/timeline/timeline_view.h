@@ -31,6 +31,8 @@ public:
     // bookmarks are saved per file (canonical path, size and modification time) and
     // restored when it opens again. Empty: nothing is saved.
     void setLayoutSource(const QString& path);
+    // Off for renders that must not depend on (or change) what a user saved: --screenshot.
+    void setLayoutPersistence(bool enabled) { persistLayouts_ = enabled; }
     // Asks for a label and adds a bookmark at `time` (M on the timeline).
     void addBookmarkInteractively(qint64 time);
     void setSelection(TraceSelection* selection) override;
@@ -68,6 +70,7 @@ private:
     std::shared_ptr<const Trace> trace_;
     QString layoutKey_;  // settings key of the current file's layout; empty: not saved
     bool restoringLayout_ = false;
+    bool persistLayouts_ = true;
     void saveLayout();
 
     QFutureWatcher<std::shared_ptr<const TimelineIndex>> indexWatcher_;
