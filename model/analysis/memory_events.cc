@@ -1,5 +1,7 @@
 #include "model/analysis/memory_events.h"
 
+#include "model/trace/text_match.h"
+
 #include "model/trace/args.h"
 
 #include <algorithm>
@@ -224,10 +226,8 @@ private:
             track.process < trace_.processes.size() ? trace_.processes[track.process].name : std::string();
         bool memory = process == "Allocators";
         if (!memory && trace_.format == "chrome-json") {
-            std::string lower = track.name;
-            std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-            memory = lower.find("memory") != std::string::npos || lower.find("bytes") != std::string::npos ||
-                     lower.find("allocat") != std::string::npos;
+            memory = containsIgnoringCase(track.name, "memory") || containsIgnoringCase(track.name, "bytes") ||
+                     containsIgnoringCase(track.name, "allocat");
         }
         if (!memory) return;
         RawMemoryId& id = idNamed(track.name, MemorySource::Counter, track.process);

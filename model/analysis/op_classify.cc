@@ -2,6 +2,7 @@
 
 #include "model/analysis/self_time.h"
 #include "model/import/xspace_tracks.h"
+#include "model/trace/text_match.h"
 
 #include <algorithm>
 #include <array>
@@ -386,9 +387,7 @@ CopyKind copyKindOf(const Trace& trace, SliceRef s) {
             if (p == std::string::npos) return {};
             const size_t b = p + key.size();
             const size_t e = details.find(' ', b);
-            std::string v = details.substr(b, e == std::string::npos ? std::string::npos : e - b);
-            for (auto& ch : v) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-            return v;
+            return asciiLower(std::string_view(details).substr(b, e == std::string::npos ? std::string::npos : e - b));
         };
         const std::string src = val("kind_src:"), dst = val("kind_dst:");
         auto isHost = [](const std::string& k) { return k == "host" || k == "pageable" || k == "pinned"; };

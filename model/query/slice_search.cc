@@ -1,20 +1,13 @@
 #include "model/query/slice_search.h"
 
+#include "model/trace/text_match.h"
+
 #include <algorithm>
 #include <cctype>
 #include <regex>
 
 namespace tracescope {
 
-namespace {
-
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (char& ch : out) ch = char(std::tolower(static_cast<unsigned char>(ch)));
-    return out;
-}
-
-}  // namespace
 
 SliceSearchResult searchSlices(const Trace& trace, const std::string& query, SearchMode mode,
                                const std::atomic<bool>* cancel) {
@@ -40,9 +33,9 @@ SliceSearchResult searchSlices(const Trace& trace, const std::string& query, Sea
             if (std::regex_search(s.begin(), s.end(), re)) result.nameMatches[id] = any = 1;
         }
     } else {
-        const std::string needle = lower(query);
+        const std::string needle = asciiLower(query);
         for (StringId id = 1; id < trace.strings.size(); ++id) {
-            if (lower(trace.strings.get(id)).find(needle) != std::string::npos) result.nameMatches[id] = any = 1;
+            if (asciiLower(trace.strings.get(id)).find(needle) != std::string::npos) result.nameMatches[id] = any = 1;
         }
     }
     if (cancelled()) {

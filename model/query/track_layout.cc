@@ -1,25 +1,12 @@
 #include "model/query/track_layout.h"
 
 #include "model/query/track_order.h"
+#include "model/trace/text_match.h"
 
 #include <algorithm>
 
 namespace tracescope {
 
-namespace {
-
-bool containsNoCase(std::string_view text, std::string_view needle) {
-    if (needle.empty()) return true;
-    auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; };
-    for (size_t i = 0; i + needle.size() <= text.size(); ++i) {
-        size_t k = 0;
-        while (k < needle.size() && lower(text[i + k]) == lower(needle[k])) ++k;
-        if (k == needle.size()) return true;
-    }
-    return false;
-}
-
-}  // namespace
 
 void TrackLayout::build(const Trace& trace, const std::vector<uint8_t>& collapsed, const TrackMetrics& m) {
     TrackLayoutOptions options;
@@ -108,8 +95,8 @@ void TrackLayout::build(const Trace& trace, const TrackLayoutOptions& options, c
     for (uint32_t d = 0; d < options.derived.size(); ++d) {
         const auto& dt = options.derived[d];
         if (dt.process >= trace.processes.size()) continue;
-        if (!containsNoCase(trace.processes[dt.process].name, options.nameFilter) &&
-            !containsNoCase(dt.name, options.nameFilter))
+        if (!containsIgnoringCase(trace.processes[dt.process].name, options.nameFilter) &&
+            !containsIgnoringCase(dt.name, options.nameFilter))
             continue;
         derivedOf[dt.process].push_back(d);
     }
@@ -126,10 +113,10 @@ void TrackLayout::build(const Trace& trace, const TrackLayoutOptions& options, c
     pinnedHeight_ = y;
     for (OrderedProcess op : order) {
         const ProcessIndex p = op.process;
-        const bool processMatches = containsNoCase(trace.processes[p].name, options.nameFilter);
+        const bool processMatches = containsIgnoringCase(trace.processes[p].name, options.nameFilter);
         std::erase_if(op.tracks, [&](TrackIndex t) {
             if (flag(options.hiddenTracks, t) || flag(options.pinnedTracks, t)) return true;
-            return !processMatches && !containsNoCase(trace.tracks[t].name, options.nameFilter);
+            return !processMatches && !containsIgnoringCase(trace.tracks[t].name, options.nameFilter);
         });
         if (op.tracks.empty() && derivedOf[p].empty()) continue;
         processRow_[p] = int(rows_.size());
