@@ -92,8 +92,15 @@ int main(int argc, char** argv) {
                                 QStringLiteral("TIME:LABEL"));
     QCommandLineOption minimap(QStringLiteral("minimap"), QStringLiteral("With --screenshot: the overview strip, on or off (default on)."),
                                QStringLiteral("on|off"), QStringLiteral("on"));
+    QCommandLineOption counters(QStringLiteral("counters"),
+                                QStringLiteral("With --screenshot: draw counter tracks as the data is (auto), or all as step or line."),
+                                QStringLiteral("auto|step|line"), QStringLiteral("auto"));
+    QCommandLineOption hover(QStringLiteral("hover"),
+                             QStringLiteral("With --screenshot: the mouse at TIME (as --range) over the first shown track whose name or "
+                                            "process name matches REGEX (a counter shows its value there)."),
+                             QStringLiteral("TIME:REGEX"));
     parser.addOptions({screenshot, view, size, range, select, search, dark, dialog, names, filterTracks, compare, pin, hide,
-                       bookmark, minimap});
+                       bookmark, minimap, counters, hover});
     parser.process(*app);
     const QStringList args = parser.positionalArguments();
 
@@ -133,6 +140,12 @@ int main(int argc, char** argv) {
             return 2;
         }
         o.minimap = parser.value(minimap) == QLatin1String("on");
+        o.counters = parser.value(counters);
+        if (o.counters != QLatin1String("auto") && o.counters != QLatin1String("step") && o.counters != QLatin1String("line")) {
+            std::fprintf(stderr, "tracescope: --counters takes auto, step or line\n");
+            return 2;
+        }
+        o.hover = parser.value(hover);
         o.dark = parser.isSet(dark);
         if (parser.value(names) != QLatin1String("short") && parser.value(names) != QLatin1String("full")) {
             std::fprintf(stderr, "tracescope: --names takes short or full\n");

@@ -16,6 +16,7 @@
 #include "views/view_catalog.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
@@ -34,6 +35,7 @@
 #include <QShortcut>
 
 #include "views/name_style.h"
+#include "views/timeline/counter_style.h"
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
@@ -269,6 +271,30 @@ void MainWindow::buildMenus() {
         QSettings().setValue(QStringLiteral("view/shortNames"), on);
         NameStyleSetting::instance().setStyle(on ? NameStyle::Short : NameStyle::Full);
     });
+    // Counter tracks as steps or lines: as their data is (model/query/counter_layout.h), or all one way.
+    QMenu* counters = view->addMenu(tr("&Counters"));
+    auto* counterGroup = new QActionGroup(counters);
+    const QString savedCounters = QSettings().value(QStringLiteral("view/counters"), QStringLiteral("auto")).toString();
+    for (const auto& [key, text] : {std::pair{"auto", tr("As the &Data Is (steps for held values, lines for measurements)")},
+                                    std::pair{"step", tr("All as &Steps")}, std::pair{"line", tr("All as &Lines")}}) {
+        QAction* a = counters->addAction(text);
+        a->setCheckable(true);
+        counterGroup->addAction(a);
+        const QString k = QString::fromLatin1(key);
+        auto apply = [k] {
+            CounterStyleSetting::instance().setMode(k == QLatin1String("step")   ? std::optional(CounterDrawMode::Step)
+                                                    : k == QLatin1String("line") ? std::optional(CounterDrawMode::Line)
+                                                                                 : std::nullopt);
+        };
+        if (k == savedCounters) {
+            a->setChecked(true);
+            apply();
+        }
+        connect(a, &QAction::triggered, this, [k, apply] {
+            QSettings().setValue(QStringLiteral("view/counters"), k);
+            apply();
+        });
+    }
     QAction* toggleDetails = detailsDock_->toggleViewAction();
     toggleDetails->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
     view->addAction(toggleDetails);
@@ -280,11 +306,11 @@ void MainWindow::buildMenus() {
        })
         ->setShortcut(QKeySequence::Find);
     tl->addAction(tr("Find &Next"), timeline_, &TimelineView::nextMatch)->setShortcut(QKeySequence::FindNext);
+    tl->addAction(tr("Find &Previous"), timeline_, &TimelineView::previousMatch)->setShortcut(QKeySequence::FindPrevious);
     tl->addSeparator();
     tl->addAction(tr("&Collapse All Processes"), this, [this] { timeline_->canvas()->controller().setAllCollapsed(true); });
     tl->addAction(tr("&Expand All Processes"), this, [this] { timeline_->canvas()->controller().setAllCollapsed(false); });
     tl->addAction(tr("Show &Hidden Tracks"), this, [this] { timeline_->canvas()->controller().showAllTracks(); });
-    tl->addAction(tr("Find &Previous"), timeline_, &TimelineView::previousMatch)->setShortcut(QKeySequence::FindPrevious);
     tl->addSeparator();
     // Single-key navigation (W/A/S/D, F, 0) lives on the canvas itself so it never steals typing in the search box.
     tl->addAction(tr("Fit All\t0 / Home"), this, [this] { timeline_->canvas()->fitAll(); });

@@ -15,6 +15,7 @@
 #include "views/capture/capture_dialog.h"
 #include "views/capture/launch_dialog.h"
 #include "views/timeline/time_format.h"
+#include "views/timeline/counter_style.h"
 #include "views/timeline/timeline_view.h"
 #include "views/trace_selection.h"
 
@@ -127,6 +128,9 @@ int runScreenshot(const ScreenshotOptions& o) {
 
     MainWindow window;
     NameStyleSetting::instance().setStyle(o.shortNames ? NameStyle::Short : NameStyle::Full);
+    CounterStyleSetting::instance().setMode(o.counters == QLatin1String("step")   ? std::optional(CounterDrawMode::Step)
+                                            : o.counters == QLatin1String("line") ? std::optional(CounterDrawMode::Line)
+                                                                                  : std::nullopt);
     // The PNG has exactly the requested size, even below the widgets' preferred minimum.
     window.layout()->setSizeConstraint(QLayout::SetNoConstraint);
     window.setMinimumSize(0, 0);
@@ -181,6 +185,33 @@ int runScreenshot(const ScreenshotOptions& o) {
         timeline->waitUntilReady();
     }
     if (!o.range.isEmpty()) timeline->canvas()->setVisibleRange(double(rangeBegin), double(rangeEnd));
+    if (!o.hover.isEmpty()) {
+        const qsizetype colon = o.hover.indexOf(QLatin1Char(':'));
+        TimeNs at = 0;
+        if (colon <= 0 || !parseTime(o.hover.left(colon), at))
+            return fail(QStringLiteral("bad --hover '%1' (expected TIME:REGEX, e.g. 2ms:Memory)").arg(o.hover));
+        const QRegularExpression re(o.hover.mid(colon + 1));
+        if (!re.isValid()) return fail(QStringLiteral("bad regular expression '%1'").arg(o.hover.mid(colon + 1)));
+        const TimelineIndex* index = ctl.index();
+        const LayoutRow* found = nullptr;
+        for (const LayoutRow& row : ctl.layout().rows()) {
+            if (row.kind == LayoutRow::Kind::Process) continue;
+            const bool derived = row.kind == LayoutRow::Kind::Derived;
+            if (derived && (!index || row.track >= index->derived.size())) continue;
+            const QString name = QString::fromStdString(derived ? index->derived[row.track].name : trace->tracks[row.track].name);
+            const QString process = QString::fromStdString(trace->processes[derived ? index->derived[row.track].process
+                                                                                    : trace->tracks[row.track].process].name);
+            if (re.match(name).hasMatch() || re.match(process).hasMatch()) {
+                found = &row;
+                break;
+            }
+        }
+        if (!found) return fail(QStringLiteral("--hover: no shown track matches '%1'").arg(o.hover.mid(colon + 1)));
+        // Scroll the row into view, then put the mouse on its middle.
+        if (!found->pinned) ctl.setScrollY(std::max(0, found->y - 40));
+        const int y = ctl.contentTop() + ctl.layout().viewY(*found, ctl.scrollY()) + found->height / 2;
+        ctl.move(QPoint(ctl.headerWidth() + int(std::lround(ctl.axis().x(double(at)))), y), 1000);
+    }
     // Analysis pages compute in the background: wait for their results (bounded), then let layouts settle.
     QElapsedTimer waited;
     waited.start();

@@ -26,6 +26,8 @@ struct ScreenshotOptions {
     QString hide;            // hide the tracks whose name or process name matches this regex
     QStringList bookmarks;   // "TIME:LABEL" (TIME as in --range)
     bool minimap = true;     // the overview strip under the ruler
+    QString counters = QStringLiteral("auto");  // counter tracks as the data is, or all "step" / "line"
+    QString hover;           // "TIME:REGEX": the mouse over that track at that time
 };
 
 // A dark Fusion palette, as desktop dark themes give.

@@ -98,8 +98,8 @@ void layoutLine(const CounterSeries& s, const CounterRangeIndex& range, const Ti
 
 }  // namespace
 
-CounterDrawMode defaultCounterDrawMode(Producer producer) {
-    return producer == Producer::XProf ? CounterDrawMode::Line : CounterDrawMode::Step;
+CounterDrawMode defaultCounterDrawMode(std::string_view traceFormat) {
+    return traceFormat == "xspace" ? CounterDrawMode::Line : CounterDrawMode::Step;
 }
 
 const char* counterDrawModeName(CounterDrawMode mode) { return mode == CounterDrawMode::Line ? "line" : "step"; }

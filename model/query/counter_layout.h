@@ -9,12 +9,12 @@
 // O(width x log n) whatever the number of samples.
 #pragma once
 
-#include "model/import/producer.h"
 #include "model/query/counter_range_index.h"
 #include "model/query/time_axis.h"
 #include "model/trace/track.h"
 
 #include <cstddef>
+#include <string_view>
 #include <vector>
 
 namespace tracescope {
@@ -25,16 +25,16 @@ enum class CounterDrawMode : uint8_t {
     Line,  // a straight line between samples (a measurement of something that varies between them)
 };
 
-// The rule for a track of the file: a Chrome "C" event sets the counter's value
-// from its timestamp until the next one (catapult and Perfetto draw steps), TF1
-// allocator totals and memory in use only change at an allocation or free, so
-// every producer's counters are steps, except XProf's: an XSpace "_counters_"
-// line (and the "C" events XProf's trace JSON writes from it) holds a device's
-// periodically sampled hardware measurements (power, bandwidth, utilisation),
-// where the value between two samples is best read on the line joining them.
-// Derived tracks (memory in use) are steps. The user overrides either per track
-// or for all counters (View menu).
-CounterDrawMode defaultCounterDrawMode(Producer producer);
+// The rule for a track of the file, by what its samples mean in the file's format.
+// A Chrome "C" event sets the counter's value from its timestamp until the next one
+// (the Trace Event Format's meaning; catapult, Perfetto and XProf's trace viewer
+// all draw them as steps), TF1 allocator totals and memory in use only change at an
+// allocation or free: steps. An XSpace "_counters_" line (the only counters an
+// XSpace has) holds a device's periodically sampled hardware measurements (power,
+// bandwidth, utilisation), where the value between two samples is best read on the
+// line joining them: lines. Derived tracks (memory in use) are steps. The user
+// overrides this per track or for all counters (View menu).
+CounterDrawMode defaultCounterDrawMode(std::string_view traceFormat);  // Trace::format
 const char* counterDrawModeName(CounterDrawMode mode);  // "step" / "line"
 
 // The drawn value range: the series' minimum and maximum, stretched to include

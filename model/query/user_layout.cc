@@ -55,6 +55,7 @@ void TimelineUserLayout::fitTo(const Trace& trace) {
     options.collapsed.resize(trace.processes.size(), 0);
     options.hiddenTracks.resize(trace.tracks.size(), 0);
     options.pinnedTracks.resize(trace.tracks.size(), 0);
+    counterModes.resize(trace.tracks.size(), 0);
     if (!options.processRank.empty()) options.processRank.resize(trace.processes.size(), 0);
     if (!options.trackRank.empty()) options.trackRank.resize(trace.tracks.size(), 0);
 }
@@ -62,7 +63,7 @@ void TimelineUserLayout::fitTo(const Trace& trace) {
 bool TimelineUserLayout::isDefault() const {
     auto none = [](const std::vector<uint8_t>& v) { return std::none_of(v.begin(), v.end(), [](uint8_t f) { return f; }); };
     return none(options.collapsed) && none(options.hiddenTracks) && none(options.pinnedTracks) &&
-           options.processRank.empty() && options.trackRank.empty() && bookmarks.empty();
+           options.processRank.empty() && options.trackRank.empty() && bookmarks.empty() && none(counterModes);
 }
 
 std::string serializeUserLayout(const TimelineUserLayout& layout) {
@@ -72,6 +73,11 @@ std::string serializeUserLayout(const TimelineUserLayout& layout) {
     appendFlags(out, "pinned", layout.options.pinnedTracks);
     appendRanks(out, "process-rank", layout.options.processRank);
     appendRanks(out, "track-rank", layout.options.trackRank);
+    for (uint8_t mode : {1, 2}) {
+        std::vector<uint8_t> flags(layout.counterModes.size());
+        for (size_t t = 0; t < flags.size(); ++t) flags[t] = layout.counterModes[t] == mode;
+        appendFlags(out, mode == 1 ? "counter-steps" : "counter-lines", flags);
+    }
     for (const Bookmark& b : layout.bookmarks) out += "bookmark " + std::to_string(b.time) + " " + oneLine(b.label) + "\n";
     return out;
 }
@@ -101,6 +107,13 @@ TimelineUserLayout parseUserLayout(const std::string& text, const Trace& trace) 
         else if (w[0] == "pinned") setFlags(layout.options.pinnedTracks);
         else if (w[0] == "process-rank") setRanks(layout.options.processRank, trace.processes.size());
         else if (w[0] == "track-rank") setRanks(layout.options.trackRank, trace.tracks.size());
+        else if (w[0] == "counter-steps" || w[0] == "counter-lines") {
+            const uint8_t mode = w[0] == "counter-steps" ? 1 : 2;
+            for (size_t i = 1; i < w.size(); ++i) {
+                size_t k = 0;
+                if (parseNumber(w[i], k) && k < layout.counterModes.size()) layout.counterModes[k] = mode;
+            }
+        }
         else if (w[0] == "bookmark" && w.size() >= 2) {
             Bookmark b;
             if (!parseNumber(w[1], b.time)) continue;

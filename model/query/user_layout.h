@@ -20,6 +20,9 @@ struct Bookmark {
 struct TimelineUserLayout {
     TrackLayoutOptions options;  // the name filter is not part of a saved layout
     std::vector<Bookmark> bookmarks;
+    // Per track: how the user chose to draw a counter track (0: as the View menu says,
+    // else 1 + CounterDrawMode: 1 steps, 2 lines).
+    std::vector<uint8_t> counterModes;
 
     // Sizes every per-process / per-track vector to the trace (new entries default).
     void fitTo(const Trace& trace);
@@ -27,7 +30,7 @@ struct TimelineUserLayout {
 };
 
 // A line-based text form ("collapsed 1 4", "hidden 7", "pinned 2", "process-rank 0 2 1",
-// "track-rank …", "bookmark <time> <label>"), for settings files. Parsing is lenient:
+// "track-rank …", "counter-steps 3", "counter-lines 5", "bookmark <time> <label>"), for settings files. Parsing is lenient:
 // unknown lines, bad numbers and indices outside the trace are skipped, never trusted.
 std::string serializeUserLayout(const TimelineUserLayout& layout);
 TimelineUserLayout parseUserLayout(const std::string& text, const Trace& trace);

@@ -235,6 +235,49 @@ private slots:
         QCOMPARE(s.c.contentTop(), top - TimelineController::kMinimapHeight);
         QVERIFY(!s.c.inMinimap(click));
     }
+
+    // The mouse over the Memory counter (0 @ 0, 100 @ 2000, 50 @ 6000 ns) at 4000 ns: drawn as steps the
+    // sample in effect is 100 @ 2000; as a line, halfway from 100 to 50: 75. The track's own choice wins
+    // over the View menu's and is saved with the layout; leaving the canvas ends the readout.
+    void counterHoverReadsTheValue() {
+        Setup s;
+        const TrackIndex memory = s.trackNamed("Memory");
+        const LayoutRow* row = s.c.layout().rowOfTrack(memory);
+        QVERIFY(row);
+        QVERIFY(!s.c.counterHover());
+        QCOMPARE(s.c.counterMode(*row), CounterDrawMode::Step);  // not an XSpace: steps
+        const QPoint at(s.c.headerWidth() + 400, s.c.contentTop() + s.c.layout().viewY(*row, s.c.scrollY()) + row->height / 2);
+        QSignalSpy changed(&s.c, &TimelineController::changed);
+        s.c.move(at, 4);
+        QVERIFY(changed.count() >= 1);  // repaint for the marker
+        auto h = s.c.counterHover();
+        QVERIFY(h);
+        QCOMPARE(h->row.track, memory);
+        QVERIFY(h->hover.valid);
+        QCOMPARE(h->hover.sample, size_t(1));
+        QCOMPARE(h->hover.sampleTime, TimeNs(2000));
+        QCOMPARE(h->hover.value, 100.0);
+
+        s.c.setGlobalCounterMode(CounterDrawMode::Line);
+        QCOMPARE(s.c.counterHover()->hover.value, 75.0);
+        s.c.setCounterModeOverride(*row, CounterDrawMode::Step);
+        QCOMPARE(s.c.counterMode(*row), CounterDrawMode::Step);
+        QCOMPARE(s.c.counterHover()->hover.value, 100.0);
+        const std::string saved = serializeUserLayout(s.c.userLayout());
+        QVERIFY2(saved.find("counter-steps " + std::to_string(memory)) != std::string::npos, saved.c_str());
+        s.c.setCounterModeOverride(*row, std::nullopt);
+        QCOMPARE(s.c.counterMode(*row), CounterDrawMode::Line);
+        s.c.applyUserLayout(parseUserLayout(saved, *s.trace));
+        QCOMPARE(s.c.counterMode(*s.c.layout().rowOfTrack(memory)), CounterDrawMode::Step);
+
+        // Over a thread track there is no counter readout; after leaving, none either.
+        s.c.move(s.at(s.trackNamed("main"), 4000, 0), 4);
+        QVERIFY(!s.c.counterHover());
+        s.c.move(at, 4);
+        QVERIFY(s.c.counterHover());
+        s.c.leave();
+        QVERIFY(!s.c.counterHover());
+    }
 };
 
 QTEST_GUILESS_MAIN(TimelineControllerTest)

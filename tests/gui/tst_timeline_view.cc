@@ -5,6 +5,7 @@
 #include "model/trace/args.h"
 #include "views/details/details_panel.h"
 #include "views/details/range_aggregate_model.h"
+#include "views/timeline/counter_style.h"
 #include "views/timeline/time_format.h"
 #include "views/timeline/timeline_view.h"
 #include "views/trace_selection.h"
@@ -185,6 +186,51 @@ private slots:
         QVERIFY2(m.hasMatch(), qPrintable(tip));
         const double expected = 3 * nsPerPx / 20;
         QVERIFY2(std::fabs(m.captured(1).toDouble() - expected) <= 1.5, qPrintable(tip));
+    }
+
+    // The counter track says its value under the cursor in a tooltip and draws a marker on the
+    // curve there: at 4000 ns the Memory counter holds 100 (set at 2000 ns), the top of its 0..100 scale.
+    void counterValueUnderTheCursor() {
+        Fixture f;
+        TimelineCanvas* c = f.canvas();
+        c->setVisibleRange(0, 10000);
+        CounterStyleSetting::instance().setMode(CounterDrawMode::Step);  // View > Counters > All as Steps
+        TrackIndex memory = kNoIndex;
+        for (TrackIndex t = 0; t < f.trace->tracks.size(); ++t)
+            if (f.trace->tracks[t].name == "Memory") memory = t;
+        const LayoutRow* row = c->layout().rowOfTrack(memory);
+        QVERIFY(row);
+        const int top = c->controller().contentTop() + c->layout().viewY(*row, c->scrollY());
+        const QPoint at(int(c->headerWidth() + c->axis().x(4000)), top + row->height / 2);
+        const QString tip = c->tooltipAt(at);
+        QVERIFY2(tip.contains("100 since " + formatDurationExact(2000)), qPrintable(tip));
+        QVERIFY2(tip.contains("sample 2 of 3"), qPrintable(tip));
+        QVERIFY2(tip.contains("next: 50 at " + formatDurationExact(6000)), qPrintable(tip));
+
+        QImage before(c->size(), QImage::Format_RGB32);
+        {
+            QPainter p(&before);
+            c->render(p, c->size());
+        }
+        sendMouse(c, QEvent::MouseMove, at, Qt::NoButton, Qt::NoButton);
+        QImage after(c->size(), QImage::Format_RGB32);
+        {
+            QPainter p(&after);
+            c->render(p, c->size());
+        }
+        // The marker: at the cursor's x, on the value's y (the plot's top, 3 px under the row's top,
+        // for the scale's maximum), the picture changed; far from the cursor on the same row it did not.
+        // The marker is a dot in the accent colour (230, 120, 0 in a light palette), 2 px right of the cursor line.
+        const int markerY = top + 3;
+        const QColor dot = after.pixelColor(at.x() + 2, markerY);
+        QVERIFY2(std::abs(dot.red() - 230) < 12 && std::abs(dot.green() - 120) < 12 && dot.blue() < 12,
+                 qPrintable(dot.name()));
+        QVERIFY(before.pixelColor(at.x() + 2, markerY) != dot);
+        QCOMPARE(before.pixel(at.x() - 150, markerY + 20), after.pixel(at.x() - 150, markerY + 20));
+        // As a line the value at 4000 ns is read on the segment from 100 @ 2000 to 50 @ 6000.
+        CounterStyleSetting::instance().setMode(CounterDrawMode::Line);
+        QVERIFY2(c->tooltipAt(at).contains("on the line from"), qPrintable(c->tooltipAt(at)));
+        CounterStyleSetting::instance().setMode(std::nullopt);
     }
 
     void clickSelectsSliceAndShowsDetails() {

@@ -5,6 +5,7 @@
 #include "model/import/import.h"
 #include "model/import/logdir.h"
 #include "model/import/xspace_importer.h"
+#include "model/query/counter_layout.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -703,6 +704,8 @@ private slots:
         QCOMPARE(c.name, std::string("hbm_util"));
         QCOMPARE(c.counter.value[1], 0.75);
         QCOMPARE(c.counter.time[1] - c.counter.time[0], TimeNs(2));
+        // Sampled hardware measurements: the timeline joins them with lines (model/query/counter_layout.h).
+        QCOMPARE(defaultCounterDrawMode(t.format), CounterDrawMode::Line);
     }
 };
 

@@ -61,12 +61,11 @@ bool lineExtent(const std::vector<CounterVertex>& line, double x, double& lo, do
 class CounterLayoutTest : public QObject {
     Q_OBJECT
 private slots:
-    void defaultModeFollowsTheProducer() {
-        // Chrome "C" events and memory totals hold their value; XProf's sampled hardware counters are lines.
-        QCOMPARE(defaultCounterDrawMode(Producer::Kineto), CounterDrawMode::Step);
-        QCOMPARE(defaultCounterDrawMode(Producer::Generic), CounterDrawMode::Step);
-        QCOMPARE(defaultCounterDrawMode(Producer::Tf1), CounterDrawMode::Step);
-        QCOMPARE(defaultCounterDrawMode(Producer::XProf), CounterDrawMode::Line);
+    void defaultModeFollowsTheFormat() {
+        // Chrome "C" events and memory totals hold their value; XSpace "_counters_" samples are measurements.
+        QCOMPARE(defaultCounterDrawMode("chrome-json"), CounterDrawMode::Step);
+        QCOMPARE(defaultCounterDrawMode("runmetadata"), CounterDrawMode::Step);
+        QCOMPARE(defaultCounterDrawMode("xspace"), CounterDrawMode::Line);
     }
 
     void scaleIncludesZero() {

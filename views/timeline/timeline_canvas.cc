@@ -4,6 +4,7 @@
 
 #include "model/query/slice_queries.h"
 #include "views/name_style.h"
+#include "views/timeline/counter_style.h"
 #include "views/timeline/time_format.h"
 
 #include <QApplication>
@@ -50,6 +51,9 @@ TimelineCanvas::TimelineCanvas(QWidget* parent) : QWidget(parent) {
     ctl_.setSizeSource([this] { return size(); });
     connect(&ctl_, &TimelineController::changed, this, qOverload<>(&QWidget::update));
     connect(&NameStyleSetting::instance(), &NameStyleSetting::changed, this, &TimelineCanvas::applyNameStyle);
+    ctl_.setGlobalCounterMode(CounterStyleSetting::instance().mode());
+    connect(&CounterStyleSetting::instance(), &CounterStyleSetting::changed, this,
+            [this] { ctl_.setGlobalCounterMode(CounterStyleSetting::instance().mode()); });
     connect(&ctl_, &TimelineController::cursorChanged, this, [this](Qt::CursorShape shape) {
         if (shape == Qt::ArrowCursor) unsetCursor();
         else setCursor(shape);
@@ -236,8 +240,22 @@ void TimelineCanvas::paintRows(QPainter& p, QSize size) {
 
         if (!ctl_.index()) continue;
         p.setClipRect(clip.intersected(QRect(ctl_.headerWidth(), 0, areaRight - ctl_.headerWidth(), viewBottom)));
-        if (track.kind == TrackKind::Counter) paintCounter(ctx, row.track, top, row.height - 1);
+        if (track.kind == TrackKind::Counter) paintCounterRow(ctx, row, top, false);
         else paintFrameRow(ctx, frame_, frameRow);
+    }
+    // The value under the cursor on a counter track, over the row it belongs to.
+    if (const auto hover = ctl_.counterHover(); hover && hover->hover.valid) {
+        const LayoutRow& row = hover->row;
+        const int top = contentTop() + ctl_.layout().viewY(row, ctl_.scrollY());
+        const int visibleTop = contentTop() + (row.pinned ? 0 : ctl_.layout().pinnedHeight());
+        const CounterSeries* series = nullptr;
+        const CounterRangeIndex* range = nullptr;
+        if (ctl_.counterOf(row, series, range)) {
+            p.setClipRect(QRect(ctl_.headerWidth(), std::max(top, visibleTop), areaRight - ctl_.headerWidth(),
+                                std::min(top + row.height, viewBottom) - std::max(top, visibleTop)));
+            paintCounterHover(ctx, hover->hover, CounterScale::of(*range), hover->mode, ctl_.hoverX() - ctl_.headerWidth(),
+                              top, row.height - 1, areaRight, row.kind == LayoutRow::Kind::Derived);
+        }
     }
     p.setClipping(false);
     if (const int pinned = ctl_.layout().pinnedHeight(); pinned > 0 && pinned < viewBottom - contentTop())
@@ -274,7 +292,17 @@ void TimelineCanvas::paintDerivedRow(QPainter& p, const TrackPaintContext& ctx, 
     p.fillRect(0, top + row.height - 1, areaRight, 1, separator);
     if (!d) return;
     p.setClipRect(clip.intersected(QRect(ctl_.headerWidth(), 0, areaRight - ctl_.headerWidth(), viewBottom)));
-    paintCounterSeries(ctx, d->series, index->derivedRanges[row.track], d->name, top, row.height - 1, true);
+    paintCounterRow(ctx, row, top, true);
+}
+
+void TimelineCanvas::paintCounterRow(const TrackPaintContext& ctx, const LayoutRow& row, int top, bool bytes) {
+    const CounterSeries* series = nullptr;
+    const CounterRangeIndex* range = nullptr;
+    if (!ctl_.counterOf(row, series, range)) return;
+    layoutCounter(*series, *range, ctl_.axis(), ctl_.trace()->endNs, ctl_.counterMode(row), counterFrame_);
+    const std::string& name = row.kind == LayoutRow::Kind::Derived ? ctl_.index()->derived[row.track].name
+                                                                   : ctl_.trace()->tracks[row.track].name;
+    paintCounterFrame(ctx, counterFrame_, *range, name, top, row.height - 1, bytes);
 }
 
 QString TimelineCanvas::derivedTooltip(const LayoutRow& row, double px) const {
@@ -287,6 +315,23 @@ QString TimelineCanvas::derivedTooltip(const LayoutRow& row, double px) const {
     if (t < m.timeline.front().time) return tr("<b>%1</b><br>no memory event yet").arg(QString::fromStdString(d.name).toHtmlEscaped());
     return QStringLiteral("<b>%1</b><br>").arg(QString::fromStdString(d.name).toHtmlEscaped()) +
            memoryEventText(*ctl_.trace(), m, memorySnapshotAt(m, t));
+}
+
+QString TimelineCanvas::counterTooltip(QPoint pos) const {
+    const auto point = ctl_.counterAtPoint(pos);
+    if (!point) return {};
+    const CounterHover& h = point->hover;
+    const QString name = QString::fromStdString(ctl_.trace()->tracks[point->row.track].name).toHtmlEscaped();
+    if (!h.valid) return tr("<b>%1</b><br>no value here").arg(name);
+    QString s = QStringLiteral("<b>%1</b><br>%2").arg(name, counterReadout(h, point->mode, false).toHtmlEscaped());
+    s += tr("<br>sample %1 of %2: %3 at %4")
+             .arg(h.sample + 1)
+             .arg(ctl_.trace()->tracks[point->row.track].counter.size())
+             .arg(formatCounterValue(h.sampleValue), formatDurationExact(h.sampleTime));
+    if (h.hasNext) s += tr("<br>next: %1 at %2").arg(formatCounterValue(h.nextValue), formatDurationExact(h.nextTime));
+    s += point->mode == CounterDrawMode::Line ? tr("<br><i>drawn as a line between samples</i>")
+                                              : tr("<br><i>drawn as steps: each value holds until the next sample</i>");
+    return s;
 }
 
 std::optional<QPointF> TimelineCanvas::flowAnchor(SliceRef s, bool atEnd) const {
@@ -497,6 +542,20 @@ void TimelineCanvas::contextMenuEvent(QContextMenuEvent* e) {
         const bool pinned = ctl_.trackPinned(t);
         menu.addAction(pinned ? tr("Unpin Track") : tr("Pin Track to Top"), this, [this, t, pinned] { ctl_.setTrackPinned(t, !pinned); });
     }
+    if (row && (row->kind == LayoutRow::Kind::Derived ||
+                (row->kind == LayoutRow::Kind::Track && ctl_.trace()->tracks[row->track].kind == TrackKind::Counter))) {
+        QMenu* draw = menu.addMenu(tr("Draw Counter As"));
+        const LayoutRow r = *row;
+        const std::optional<CounterDrawMode> own = ctl_.counterModeOverride(r);
+        auto add = [&](const QString& text, std::optional<CounterDrawMode> mode) {
+            QAction* a = draw->addAction(text, this, [this, r, mode] { ctl_.setCounterModeOverride(r, mode); });
+            a->setCheckable(true);
+            a->setChecked(own == mode);
+        };
+        add(tr("As the View Menu Says"), std::nullopt);
+        add(tr("Steps (each value holds until the next sample)"), CounterDrawMode::Step);
+        add(tr("Lines (straight between samples)"), CounterDrawMode::Line);
+    }
     const size_t hidden = ctl_.hiddenTracks().size();
     QAction* show = menu.addAction(tr("Show Hidden Tracks (%1)").arg(hidden), this, [this] { ctl_.showAllTracks(); });
     show->setEnabled(hidden > 0);
@@ -542,7 +601,11 @@ QString TimelineCanvas::tooltipAt(QPoint pos) const {
     if (row->kind == LayoutRow::Kind::Derived) {
         if (pos.x() < ctl_.headerWidth())
             return tr("Derived by the memory profile from the trace's memory events (not a track of the file)");
-        return derivedTooltip(*row, pos.x() - ctl_.headerWidth());
+        QString s = derivedTooltip(*row, pos.x() - ctl_.headerWidth());
+        if (const auto point = ctl_.counterAtPoint(pos); point && point->hover.valid && !s.isEmpty())
+            s.replace(QStringLiteral("</b><br>"), QStringLiteral("</b><br>") + counterReadout(point->hover, point->mode, true).toHtmlEscaped() +
+                                                      QStringLiteral("<br>"));
+        return s;
     }
     const Track& track = ctl_.trace()->tracks[row->track];
     if (pos.x() < ctl_.headerWidth()) {
@@ -553,6 +616,7 @@ QString TimelineCanvas::tooltipAt(QPoint pos) const {
         if (track.overflowOf != kNoIndex) s += tr("<br>slices that partially overlap their enclosing slice");
         return s;
     }
+    if (track.kind == TrackKind::Counter) return counterTooltip(pos);
     const double px = pos.x() - ctl_.headerWidth();
     const int dy = pos.y() - contentTop() - ctl_.layout().viewY(*row, ctl_.scrollY());
     if (!track.instants.empty() && dy >= ctl_.layout().metrics().trackPadding && dy < row->slicesTop)

@@ -119,6 +119,10 @@ private:
     void paintDerivedRow(QPainter& p, const TrackPaintContext& ctx, const LayoutRow& row, int top, int areaRight,
                          int viewBottom, const QRect& clip);
     QString derivedTooltip(const LayoutRow& row, double px) const;
+    // A counter row (of the trace or derived), laid out for this frame and painted.
+    void paintCounterRow(const TrackPaintContext& ctx, const LayoutRow& row, int top, bool bytes);
+    QString counterTooltip(QPoint pos) const;  // a counter track of the trace, at a widget point
+    CounterFrame counterFrame_;  // buffers reused between rows and frames
 };
 
 }  // namespace tracescope

@@ -22,6 +22,8 @@ void TimelineController::setTrace(std::shared_ptr<const Trace> trace) {
     options_.nameFilter.clear();
     bookmarks_.clear();
     options_.derived.clear();
+    counterModes_.assign(trace_ ? trace_->tracks.size() : 0, 0);
+    derivedCounterModes_.clear();
     relayout();
     updateBounds();
     fitAll();
@@ -33,6 +35,7 @@ void TimelineController::setIndex(std::shared_ptr<const TimelineIndex> index) {
     options_.derived.clear();
     if (index_)
         for (const DerivedCounterTrack& d : index_->derived) options_.derived.push_back({d.process, d.name});
+    derivedCounterModes_.assign(options_.derived.size(), 0);
     relayout();
 }
 
@@ -457,6 +460,7 @@ TimelineUserLayout TimelineController::userLayout() const {
     layout.options = options_;
     layout.options.nameFilter.clear();
     layout.bookmarks = bookmarks_;
+    layout.counterModes = counterModes_;
     return layout;
 }
 
@@ -467,6 +471,7 @@ void TimelineController::applyUserLayout(TimelineUserLayout layout) {
     options_ = std::move(layout.options);
     options_.nameFilter = filter;
     bookmarks_ = std::move(layout.bookmarks);
+    counterModes_ = std::move(layout.counterModes);
     relayout();
 }
 
@@ -477,7 +482,69 @@ void TimelineController::resetLayout() {
     options_.pinnedTracks.assign(trace_->tracks.size(), 0);
     options_.processRank.clear();
     options_.trackRank.clear();
+    counterModes_.assign(trace_->tracks.size(), 0);
+    derivedCounterModes_.assign(derivedCounterModes_.size(), 0);
     relayout(true);
+}
+
+// ---------------------------------------------------------------- counters
+
+bool TimelineController::counterOf(const LayoutRow& row, const CounterSeries*& series, const CounterRangeIndex*& range) const {
+    if (!trace_ || !index_) return false;
+    if (row.kind == LayoutRow::Kind::Track && row.track < trace_->tracks.size() &&
+        trace_->tracks[row.track].kind == TrackKind::Counter && row.track < index_->counters.size()) {
+        series = &trace_->tracks[row.track].counter;
+        range = &index_->counters[row.track];
+        return true;
+    }
+    if (row.kind == LayoutRow::Kind::Derived && row.track < index_->derived.size() && row.track < index_->derivedRanges.size()) {
+        series = &index_->derived[row.track].series;
+        range = &index_->derivedRanges[row.track];
+        return true;
+    }
+    return false;
+}
+
+std::optional<CounterDrawMode> TimelineController::counterModeOverride(const LayoutRow& row) const {
+    const std::vector<uint8_t>& modes = row.kind == LayoutRow::Kind::Derived ? derivedCounterModes_ : counterModes_;
+    if (row.kind == LayoutRow::Kind::Process || row.track >= modes.size() || !modes[row.track]) return std::nullopt;
+    return CounterDrawMode(modes[row.track] - 1);
+}
+
+CounterDrawMode TimelineController::counterMode(const LayoutRow& row) const {
+    if (const std::optional<CounterDrawMode> own = counterModeOverride(row)) return *own;
+    if (globalCounterMode_) return *globalCounterMode_;
+    // Derived tracks are memory in use: held between allocations and frees.
+    if (row.kind == LayoutRow::Kind::Track && index_ && row.track < index_->counterModes.size())
+        return index_->counterModes[row.track];
+    return CounterDrawMode::Step;
+}
+
+void TimelineController::setCounterModeOverride(const LayoutRow& row, std::optional<CounterDrawMode> mode) {
+    std::vector<uint8_t>& modes = row.kind == LayoutRow::Kind::Derived ? derivedCounterModes_ : counterModes_;
+    if (row.kind == LayoutRow::Kind::Process || row.track >= modes.size()) return;
+    modes[row.track] = mode ? uint8_t(1 + uint8_t(*mode)) : 0;
+    emit changed();
+    if (row.kind == LayoutRow::Kind::Track) emit layoutChanged();
+}
+
+void TimelineController::setGlobalCounterMode(std::optional<CounterDrawMode> mode) {
+    if (mode == globalCounterMode_) return;
+    globalCounterMode_ = mode;
+    emit changed();
+}
+
+std::optional<TimelineController::CounterPoint> TimelineController::counterAtPoint(QPoint pos) const {
+    if (pos.x() < headerWidth_) return std::nullopt;
+    const LayoutRow* row = rowAtPoint(pos);
+    const CounterSeries* series = nullptr;
+    const CounterRangeIndex* range = nullptr;
+    if (!row || !counterOf(*row, series, range)) return std::nullopt;
+    CounterPoint p;
+    p.row = *row;
+    p.mode = counterMode(*row);
+    p.hover = counterAt(*series, *range, axis_, trace_->endNs, p.mode, pos.x() - headerWidth_);
+    return p;
 }
 
 void TimelineController::addBookmark(TimeNs time, std::string label) {

@@ -13,6 +13,7 @@
 // left, the ruler on top.
 #pragma once
 
+#include "model/query/counter_layout.h"
 #include "model/query/time_axis.h"
 #include "model/query/timeline_layout.h"
 #include "model/query/track_layout.h"
@@ -140,6 +141,27 @@ public:
     // The mouse x while it is over the canvas, else -1.
     int hoverX() const { return hoverX_; }
 
+    // --- counters: drawn as steps or lines, and the value under the cursor
+    // How a counter row (a counter track or a derived one) is drawn: the track's own
+    // choice, else the View menu's, else as its data is (defaultCounterDrawMode).
+    CounterDrawMode counterMode(const LayoutRow& row) const;
+    std::optional<CounterDrawMode> counterModeOverride(const LayoutRow& row) const;  // the track's own choice
+    void setCounterModeOverride(const LayoutRow& row, std::optional<CounterDrawMode> mode);
+    void setGlobalCounterMode(std::optional<CounterDrawMode> mode);  // View > Counters (nullopt: as the data is)
+    // The samples and min/max index of a counter row; false for other rows (or before the index).
+    bool counterOf(const LayoutRow& row, const CounterSeries*& series, const CounterRangeIndex*& range) const;
+    // The counter row under a widget point and what it shows at that x; nullopt elsewhere.
+    struct CounterPoint {
+        LayoutRow row;
+        CounterDrawMode mode = CounterDrawMode::Step;
+        CounterHover hover;
+    };
+    std::optional<CounterPoint> counterAtPoint(QPoint pos) const;
+    // The same under the mouse (drawn as a marker and a readout on the track).
+    std::optional<CounterPoint> counterHover() const {
+        return hoverX_ < 0 || drag_ != Drag::None ? std::nullopt : counterAtPoint(QPoint(hoverX_, hoverY_));
+    }
+
     // --- input (widget coordinates); each returns whether it used the event
     bool wheel(QPointF pos, QPoint angleDelta, Qt::KeyboardModifiers modifiers);
     void press(QPoint pos, Qt::MouseButton button, Qt::KeyboardModifiers modifiers);
@@ -179,6 +201,9 @@ private:
 
     std::vector<Bookmark> bookmarks_;
     bool minimap_ = true;
+    // Per track and per derived track: 0 as the View menu says, else 1 + CounterDrawMode.
+    std::vector<uint8_t> counterModes_, derivedCounterModes_;
+    std::optional<CounterDrawMode> globalCounterMode_;
 
     enum class Drag { None, Pan, Range, Header, Reorder, Minimap, ProcessToggle };
     Drag drag_ = Drag::None;

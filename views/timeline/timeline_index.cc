@@ -7,6 +7,7 @@ std::shared_ptr<const TimelineIndex> TimelineIndex::build(const Trace& trace, co
     if (!index->depths.build(trace, cancel)) return nullptr;
     if (!index->coarse.build(trace, index->depths, cancel)) return nullptr;
     index->counters.resize(trace.tracks.size());
+    index->counterModes.assign(trace.tracks.size(), defaultCounterDrawMode(trace.format));
     index->onDevice.resize(trace.tracks.size(), 0);
     for (TrackIndex t = 0; t < trace.tracks.size(); ++t) {
         if (cancel && cancel->load(std::memory_order_relaxed)) return nullptr;

@@ -7,6 +7,7 @@
 
 #include "model/analysis/memory_tracks.h"
 #include "model/analysis/short_name.h"
+#include "model/query/counter_layout.h"
 #include "model/query/counter_range_index.h"
 #include "model/query/event_density.h"
 #include "model/query/slice_depth_index.h"
@@ -23,6 +24,7 @@ struct TimelineIndex {
     SliceDepthIndex depths;
     SliceDepthMipmap coarse;                  // per-bucket summaries for zoomed-out frames
     std::vector<CounterRangeIndex> counters;  // per track (empty for non-counter tracks)
+    std::vector<CounterDrawMode> counterModes;  // per track: steps or lines, as the producer's data is
     std::vector<uint8_t> onDevice;            // per track: its process is a device
     std::unordered_map<StringId, std::string> shortNames;  // short forms of the names that have one
     std::vector<uint32_t> density;            // events per time bucket over the whole trace (the minimap)

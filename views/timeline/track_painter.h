@@ -1,10 +1,11 @@
 // Painting one track's content into the track area. Slices, folded runs and
 // instant markers are drawn exactly as the layout step (model/query/
-// timeline_layout.h) placed them: the painter decides colours, text and
-// outlines, never which boxes a frame has. Counters are drawn from their
-// range index, one run per pixel column.
+// timeline_layout.h) placed them, counters as model/query/counter_layout.h
+// did: the painter decides colours, text and outlines, never which boxes,
+// runs or vertices a frame has.
 #pragma once
 
+#include "model/query/counter_layout.h"
 #include "model/query/time_axis.h"
 #include "model/query/timeline_layout.h"
 #include "model/trace/trace.h"
@@ -59,11 +60,16 @@ struct TrackPaintContext {
 
 // The boxes and instant markers the layout placed in one row of a frame.
 void paintFrameRow(const TrackPaintContext& ctx, const FrameLayout& frame, const FrameRow& row);
-// A counter track as an area chart with its min..max scale, inside [top, top + height).
-void paintCounter(const TrackPaintContext& ctx, TrackIndex t, int top, int height);
-// The same for a series outside the trace (a derived track); `bytes` labels the scale in bytes.
-void paintCounterSeries(const TrackPaintContext& ctx, const CounterSeries& series, const CounterRangeIndex& range,
-                        const std::string& name, int top, int height, bool bytes);
+// A counter row's frame (model/query/counter_layout.h) as an area chart, steps or
+// a line, with its max (and negative min) scale labels, inside [top, top + height);
+// `bytes` labels values in bytes.
+void paintCounterFrame(const TrackPaintContext& ctx, const CounterFrame& frame, const CounterRangeIndex& range,
+                       const std::string& name, int top, int height, bool bytes);
+// The value under the cursor (track-area x `x`): a marker on the curve and a readout beside it.
+void paintCounterHover(const TrackPaintContext& ctx, const CounterHover& hover, const CounterScale& scale,
+                       CounterDrawMode mode, double x, int top, int height, int areaRight, bool bytes);
+// The readout's text: "100 since 2.000 µs", "75 on the line from … to …", "120 samples in this pixel: 3 … 9".
+QString counterReadout(const CounterHover& hover, CounterDrawMode mode, bool bytes);
 // An arrow from (x0, y0) to (x1, y1).
 void paintFlowArrow(QPainter& p, QPointF from, QPointF to, const QColor& color);
 // "1.2 G", "350 k", "12.5": compact numbers for counter scales.
