@@ -376,6 +376,8 @@ void MainWindow::buildMenus() {
                "<tr><td><b>Drag</b> a track name or process header</td><td>move it (tracks within their process)</td></tr>"
                "<tr><td><b>M</b></td><td>bookmark the selection or the cursor (Timeline &gt; Bookmarks lists them)</td></tr>"
                "<tr><td>Overview strip</td><td>event density of the whole trace; click or drag to move there</td></tr>"
+               "<tr><td><b>Hover</b> a counter track</td><td>its value at the cursor (and the sample it comes from)</td></tr>"
+               "<tr><td><b>Right-click</b> a counter track</td><td>draw it as steps or lines (View &gt; Counters: all of them)</td></tr>"
                "<tr><td><b>?</b></td><td>this list</td></tr></table>"));
     });
     // '?' on the timeline (not in text fields, where it is a character) lists the controls.

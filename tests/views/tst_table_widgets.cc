@@ -10,8 +10,10 @@
 #include "views/tables/table_filter_proxy.h"
 #include "views/tables/table_page.h"
 #include "views/tables/value_format.h"
+#include "views/tables/wrapping_header_view.h"
 
 #include <QAbstractItemModelTester>
+#include <QApplication>
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QMenu>
@@ -195,6 +197,44 @@ private slots:
         QCOMPARE(QString::fromUtf8(f.readAll()), page.csv());
         QVERIFY(!writeTextFile(dir.filePath("no/such/dir/t.csv"), "x", &error));
         QVERIFY(!error.isEmpty());
+    }
+
+    // Multi-word titles go on two lines at the space that makes the wider line narrowest, so the
+    // numbers' columns are as narrow as their numbers; the name column keeps one line, and a page
+    // with many columns shows them all in a 1280 px window. The model's titles stay one line (CSV).
+    void headersWrapSoColumnsFit() {
+        const QFontMetrics fm(QApplication::font());
+        // "Self CUDA %": after "Self" the wider line is "CUDA %", after "CUDA" it is "Self CUDA";
+        // the narrower of the two wins (measured with the same font, not assumed).
+        const QString a = "Self\nCUDA %", b = "Self CUDA\n%";
+        const int wa = std::max(fm.horizontalAdvance("Self"), fm.horizontalAdvance("CUDA %"));
+        const int wb = std::max(fm.horizontalAdvance("Self CUDA"), fm.horizontalAdvance("%"));
+        QCOMPARE(WrappingHeaderView::wrapped("Self CUDA %", fm), wa <= wb ? a : b);
+        QCOMPARE(WrappingHeaderView::wrapped("Occurrences", fm), QString("Occurrences"));  // one word
+
+        std::vector<OpModel::Column> many = columns();
+        for (int k = 0; k < 8; ++k)  // on one line their titles alone would not fit
+            many.push_back({{QStringLiteral("Long metric %1 total").arg(k), ColumnKind::Duration, {}},
+                            [](const Op& o) { return QVariant(o.ns); }});
+        OpModel model(many);
+        std::vector<Op> rows = sampleRows();
+        rows[0].name = QString(60, QLatin1Char('k'));  // a long kernel name
+        model.setRows(rows);
+        TablePage page;
+        page.setSourceModel(&model, 2, Qt::DescendingOrder);
+        page.setElasticColumn(0, 180);
+        page.resize(1260, 600);
+        page.show();
+        page.fitColumns();
+        QHeaderView* header = page.view()->horizontalHeader();
+        int total = 0;
+        for (int c = 0; c < header->count(); ++c) total += header->sectionSize(c);
+        QVERIFY2(total <= page.view()->viewport()->width(),
+                 qPrintable(QStringLiteral("%1 px of columns in %2").arg(total).arg(page.view()->viewport()->width())));
+        QVERIFY(header->sectionSize(0) >= 180);
+        // A wrapped title is narrower than on one line, the name's title is not wrapped.
+        QVERIFY(header->sectionSizeHint(5) < fm.horizontalAdvance("Long metric 1 total"));
+        QCOMPARE(parseCsv(page.csv())[0][5], QString("Long metric 1 total"));
     }
 
     void headerMenuHidesColumns() {

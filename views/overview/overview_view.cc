@@ -101,6 +101,10 @@ OverviewView::OverviewView(QWidget* parent) : AnalysisView(parent) {
     auto* chartLayout = new QVBoxLayout(chartBox);
     chart_ = new StackedColumnChart(tr("Step time breakdown per step"), chartBox);
     chart_->setMinimumHeight(280);
+    // The chart takes the height the page has, not its own preferred (tall) size: the page
+    // lays out for its width (wrapped labels), and a tall preference would push the chart's
+    // axis and legend below a 1280x800 window.
+    chart_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Ignored);
     chartNote_ = new QLabel(chartBox);
     chartNote_->setWordWrap(true);
     plainFont(chartNote_);
@@ -192,7 +196,8 @@ void OverviewView::showResult(const Overview& o) {
     const StepsResult& steps = o.steps;
     const bool haveSteps = !steps.steps.empty();
     add(summary_, tr("Steps"),
-        haveSteps ? tr("%1 (from %2)").arg(formatCount(qint64(steps.steps.size())), q(stepSourceName(steps.source)))
+        haveSteps ? (q(stepSourceName(steps.source)).startsWith(QLatin1String("inferred")) ? tr("%1 (%2)") : tr("%1 (from %2)"))
+                        .arg(formatCount(qint64(steps.steps.size())), q(stepSourceName(steps.source)))
                   : tr("No step marker observed"));
     // Inferred or user-chosen steps say how they were found.
     if (haveSteps && (steps.source == StepSource::InferredAnnotation || steps.source == StepSource::InferredDevicePeriod ||

@@ -12,17 +12,24 @@ namespace tracescope {
 ColumnFitter::ColumnFitter(QAbstractItemView* view, QHeaderView* header)
     : QObject(view), view_(view), header_(header) {
     view_->viewport()->installEventFilter(this);
+    // A header may size the sorted column for its arrow (WrappingHeaderView): measure again.
+    connect(header_, &QHeaderView::sortIndicatorChanged, this, [this] {
+        if (!content_.empty()) fit(maxTextWidth_);
+    });
 }
 
 void ColumnFitter::fit(int maxTextWidth) {
     QAbstractItemModel* model = view_->model();
     if (!model) return;
+    maxTextWidth_ = maxTextWidth;
     header_->setResizeContentsPrecision(200);  // the top rows decide: tables can hold 100k rows
     content_.assign(size_t(header_->count()), 0);
     for (int c = 0; c < header_->count(); ++c) {
         if (header_->isSectionHidden(c)) continue;
-        int width = std::max(view_->sizeHintForColumn(c), header_->sectionSizeHint(c)) + 14;
-        content_[size_t(c)] = std::min(width, maxTextWidth);
+        // Cells get a margin beyond their text; the header's hint already has its own.
+        int width = std::max(view_->sizeHintForColumn(c) + 14, header_->sectionSizeHint(c) + 4);
+        // The elastic column is bounded by the viewport instead (apply()).
+        content_[size_t(c)] = c == elastic_ ? width : std::min(width, maxTextWidth);
     }
     apply();
 }

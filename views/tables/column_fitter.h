@@ -22,7 +22,8 @@ public:
         elastic_ = column;
         minElastic_ = minWidth;
     }
-    // Measures the columns' content (the top rows decide) and applies the widths.
+    // Measures the columns' content (the top rows decide) and applies the widths; columns
+    // other than the elastic one are at most maxTextWidth wide.
     void fit(int maxTextWidth = 460);
     // Applies the measured widths to the current viewport width.
     void apply();
@@ -36,6 +37,7 @@ private:
     int elastic_ = -1;
     int minElastic_ = 180;
     std::vector<int> content_;  // measured width per logical column
+    int maxTextWidth_ = 460;
 };
 
 }  // namespace tracescope

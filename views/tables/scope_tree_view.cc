@@ -6,6 +6,7 @@
 #include "views/tables/table_filter_proxy.h"
 #include "views/tables/table_page.h"
 #include "views/tables/value_format.h"
+#include "views/tables/wrapping_header_view.h"
 #include "views/trace_selection.h"
 
 #include <QHBoxLayout>
@@ -75,6 +76,9 @@ ScopeTreeView::ScopeTreeView(QWidget* parent) : AnalysisView(parent) {
     treeProxy_ = new TableFilterProxy(this);
     treeProxy_->setSourceModel(treeModel_);
     tree_ = new QTreeView(treePane);
+    auto* treeHeader = new WrappingHeaderView(tree_);
+    treeHeader->keepOneLine(ScopeTreeModel::Scope);
+    tree_->setHeader(treeHeader);
     tree_->setModel(treeProxy_);
     tree_->setSortingEnabled(true);
     tree_->sortByColumn(ScopeTreeModel::Total, Qt::DescendingOrder);

@@ -4,6 +4,7 @@
 #include "views/tables/csv_export.h"
 #include "views/tables/table_filter_proxy.h"
 #include "views/tables/value_format.h"
+#include "views/tables/wrapping_header_view.h"
 
 #include <QAction>
 #include <QHBoxLayout>
@@ -41,6 +42,7 @@ TablePage::TablePage(QWidget* parent) : QWidget(parent) {
 
     proxy_ = new TableFilterProxy(this);
     view_ = new QTableView(this);
+    view_->setHorizontalHeader(new WrappingHeaderView(view_));
     view_->setModel(proxy_);
     view_->setSortingEnabled(true);
     view_->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -105,7 +107,10 @@ void TablePage::addToolbarWidget(QWidget* widget) {
     toolbar_->insertWidget(toolbar_->indexOf(filter_), widget);
 }
 
-void TablePage::setElasticColumn(int column, int minWidth) { fitter_->setElasticColumn(column, minWidth); }
+void TablePage::setElasticColumn(int column, int minWidth) {
+    fitter_->setElasticColumn(column, minWidth);
+    if (auto* header = qobject_cast<WrappingHeaderView*>(view_->horizontalHeader())) header->keepOneLine(column);
+}
 
 void TablePage::fitColumns(int maxTextWidth) { fitter_->fit(maxTextWidth); }
 
