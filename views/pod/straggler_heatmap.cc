@@ -1,6 +1,7 @@
 #include "views/pod/straggler_heatmap.h"
 
 #include "views/tables/value_format.h"
+#include "views/timeline/color_palette.h"
 
 #include <QHelpEvent>
 #include <QMouseEvent>
@@ -15,9 +16,11 @@ namespace {
 constexpr int kLegendHeight = 26;
 constexpr double kFullRed = 0.5;  // +50% over the median is the deepest colour
 
-QColor lagColour(double ratio) {  // ratio = duration / median - 1
+// ratio = duration / median - 1. The scale starts near the window's own background
+// (light or dark, following the palette) so a dark window has no white block in it.
+QColor lagColour(double ratio, bool dark) {
     const double t = std::clamp(ratio / kFullRed, 0.0, 1.0);
-    const QColor lo(0xf7, 0xf7, 0xf7), hi(0xb2, 0x18, 0x2b);
+    const QColor lo = dark ? QColor(0x3c, 0x3c, 0x40) : QColor(0xf7, 0xf7, 0xf7), hi(0xb2, 0x18, 0x2b);
     return QColor::fromRgbF(lo.redF() + (hi.redF() - lo.redF()) * t, lo.greenF() + (hi.greenF() - lo.greenF()) * t,
                             lo.blueF() + (hi.blueF() - lo.blueF()) * t);
 }
@@ -73,6 +76,7 @@ void StragglerHeatmap::paintEvent(QPaintEvent*) {
         return;
     }
     const QRect g = grid();
+    const bool dark = palette().color(QPalette::Base).lightness() < 128;
     const int nw = int(data_.workers.size()), ns = int(data_.steps.size());
     const double cw = double(g.width()) / ns, ch = double(g.height()) / nw;
     for (int w = 0; w < nw; ++w)
@@ -81,7 +85,7 @@ void StragglerHeatmap::paintEvent(QPaintEvent*) {
             const auto& d = data_.durations[size_t(w)][size_t(s)];
             const qint64 median = data_.medians[size_t(s)];
             if (!d) p.fillRect(cell, QBrush(palette().color(QPalette::Mid), Qt::BDiagPattern));
-            else p.fillRect(cell, lagColour(median > 0 ? double(*d - median) / double(median) : 0));
+            else p.fillRect(cell, lagColour(median > 0 ? double(*d - median) / double(median) : 0, dark));
             if (cw > 6 && ch > 6) {
                 p.setPen(QPen(palette().color(QPalette::Window), 1));
                 p.drawRect(cell);
@@ -89,7 +93,7 @@ void StragglerHeatmap::paintEvent(QPaintEvent*) {
             // Room for the numbers: the step time and how far over the median.
             if (d && cw > 90 && ch > 2.2 * fontMetrics().height()) {
                 const double ratio = median > 0 ? double(*d - median) / double(median) : 0;
-                p.setPen(ratio > kFullRed * 0.6 ? QColor(Qt::white) : QColor(0x20, 0x20, 0x20));
+                p.setPen(QColor(ColorPalette::textColorOn(lagColour(ratio, dark).rgb())));
                 p.drawText(cell, Qt::AlignCenter,
                            QStringLiteral("%1\n%2%3").arg(formatDuration(*d), ratio >= 0 ? "+" : "−",
                                                           formatPercent(std::abs(ratio) * 100)));
@@ -112,7 +116,7 @@ void StragglerHeatmap::paintEvent(QPaintEvent*) {
     const QRect legend(g.left(), g.bottom() + 8, std::min(220, g.width() / 2), 10);
     for (int x = 0; x < legend.width(); ++x)
         p.fillRect(QRect(legend.left() + x, legend.top(), 1, legend.height()),
-                   lagColour(kFullRed * x / std::max(1, legend.width() - 1)));
+                   lagColour(kFullRed * x / std::max(1, legend.width() - 1), dark));
     p.setPen(palette().color(QPalette::Text));
     p.drawRect(legend.adjusted(0, 0, -1, -1));
     p.drawText(QRect(legend.right() + 8, legend.top() - 4, 420, 18), Qt::AlignLeft | Qt::AlignVCenter,
