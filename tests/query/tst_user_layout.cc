@@ -41,7 +41,10 @@ private slots:
         layout.options.pinnedTracks[7] = 1;
         QVERIFY(moveProcess(*trace, layout.options, 2, 0, false));
         layout.bookmarks = {{500, "warm up"}, {200, "first: a label with spaces"}};
+        layout.counterModes[2] = 1;  // steps
+        layout.counterModes[5] = 2;  // lines
         const TimelineUserLayout back = parseUserLayout(serializeUserLayout(layout), *trace);
+        QCOMPARE(back.counterModes, layout.counterModes);
         QCOMPARE(back.options.collapsed, layout.options.collapsed);
         QCOMPARE(back.options.hiddenTracks, layout.options.hiddenTracks);
         QCOMPARE(back.options.pinnedTracks, layout.options.pinnedTracks);
@@ -60,8 +63,9 @@ private slots:
         auto trace = threeByThree();
         const TimelineUserLayout l = parseUserLayout(
             "collapsed 1 99 -3 x\nhidden 8\npinned\nprocess-rank 2 1\ntrack-rank 0 0 0 0 0 0 0 0 0\n"
-            "bookmark notanumber oops\nbookmark 42\nsomething else\n\x01\xff",
+            "bookmark notanumber oops\nbookmark 42\nsomething else\n\x01\xff\ncounter-lines 3 9 -1 z\ncounter-steps\n",
             *trace);
+        QCOMPARE(l.counterModes, (std::vector<uint8_t>{0, 0, 0, 2, 0, 0, 0, 0, 0}));
         QCOMPARE(l.options.collapsed, (std::vector<uint8_t>{0, 1, 0}));
         QCOMPARE(l.options.hiddenTracks[8], uint8_t(1));
         QVERIFY(l.options.processRank.empty());
