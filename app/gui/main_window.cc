@@ -310,7 +310,12 @@ void MainWindow::buildMenus() {
     tl->addSeparator();
     tl->addAction(tr("&Collapse All Processes"), this, [this] { timeline_->canvas()->controller().setAllCollapsed(true); });
     tl->addAction(tr("&Expand All Processes"), this, [this] { timeline_->canvas()->controller().setAllCollapsed(false); });
-    tl->addAction(tr("Show &Hidden Tracks"), this, [this] { timeline_->canvas()->controller().showAllTracks(); });
+    // The hidden tracks, to bring back one by one or all at once.
+    QMenu* hiddenTracks = tl->addMenu(tr("&Hidden Tracks"));
+    hiddenTracks->addAction(tr("(none)"))->setEnabled(false);  // filled when opened
+    connect(hiddenTracks, &QMenu::aboutToShow, this, [this, hiddenTracks] {
+        if (timeline_->canvas()->trace()) timeline_->canvas()->fillHiddenTracksMenu(*hiddenTracks);
+    });
     tl->addSeparator();
     // Single-key navigation (W/A/S/D, F, 0) lives on the canvas itself so it never steals typing in the search box.
     tl->addAction(tr("Fit All\t0 / Home"), this, [this] { timeline_->canvas()->fitAll(); });

@@ -10,6 +10,7 @@
 #include "views/timeline/timeline_view.h"
 #include "views/trace_selection.h"
 
+#include <QMenu>
 #include <QPainter>
 #include <QSignalSpy>
 #include <QTreeWidget>
@@ -231,6 +232,29 @@ private slots:
         CounterStyleSetting::instance().setMode(CounterDrawMode::Line);
         QVERIFY2(c->tooltipAt(at).contains("on the line from"), qPrintable(c->tooltipAt(at)));
         CounterStyleSetting::instance().setMode(std::nullopt);
+    }
+
+    // The hidden-tracks list has one entry per hidden track, which shows that track again.
+    void hiddenTracksListBringsOneBack() {
+        Fixture f;
+        TimelineController& ctl = f.canvas()->controller();
+        TrackIndex worker = kNoIndex, memory = kNoIndex;
+        for (TrackIndex t = 0; t < f.trace->tracks.size(); ++t) {
+            if (f.trace->tracks[t].name == "worker") worker = t;
+            if (f.trace->tracks[t].name == "Memory") memory = t;
+        }
+        ctl.setTrackHidden(worker, true);
+        ctl.setTrackHidden(memory, true);
+        QMenu menu;
+        f.canvas()->fillHiddenTracksMenu(menu);
+        QAction* showWorker = nullptr;
+        for (QAction* a : menu.actions())
+            if (a->text() == QStringLiteral("Show python3 › worker")) showWorker = a;
+        QVERIFY(showWorker);
+        showWorker->trigger();
+        QVERIFY(ctl.layout().rowOfTrack(worker));
+        QVERIFY(!ctl.layout().rowOfTrack(memory));
+        QCOMPARE(ctl.hiddenTracks(), std::vector<TrackIndex>{memory});
     }
 
     void clickSelectsSliceAndShowsDetails() {

@@ -111,6 +111,13 @@ ScopeTreeView::ScopeTreeView(QWidget* parent) : AnalysisView(parent) {
     });
     connect(exportButton, &QToolButton::clicked, this, &ScopeTreeView::exportTreeCsv);
     connect(tree_, &QTreeView::doubleClicked, this, &ScopeTreeView::activateNode);
+    // The header's context menu hides and shows columns, as in every table.
+    tree_->header()->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(tree_->header(), &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+        QMenu menu(this);
+        fillColumnVisibilityMenu(menu, *tree_->header());
+        menu.exec(tree_->header()->mapToGlobal(pos));
+    });
     connect(tree_, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
         QMenu menu(this);
         QModelIndex index = tree_->indexAt(pos);

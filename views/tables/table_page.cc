@@ -145,20 +145,7 @@ void TablePage::updateCount() {
                                    : tr("%1 of %2 rows").arg(formatCount(shown), formatCount(total)));
 }
 
-void TablePage::fillColumnMenu(QMenu& menu) {
-    QHeaderView* header = view_->horizontalHeader();
-    const QAbstractItemModel* model = view_->model();
-    if (!model) return;
-    int shown = 0;
-    for (int c = 0; c < model->columnCount(); ++c) shown += !header->isSectionHidden(c);
-    for (int c = 0; c < model->columnCount(); ++c) {
-        QAction* a = menu.addAction(model->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString());
-        a->setCheckable(true);
-        a->setChecked(!header->isSectionHidden(c));
-        a->setEnabled(header->isSectionHidden(c) || shown > 1);  // keep at least one column
-        connect(a, &QAction::toggled, this, [this, c](bool on) { setColumnShown(c, on); });
-    }
-}
+void TablePage::fillColumnMenu(QMenu& menu) { fillColumnVisibilityMenu(menu, *view_->horizontalHeader()); }
 
 void TablePage::setColumnShown(int column, bool shown) { view_->horizontalHeader()->setSectionHidden(column, !shown); }
 

@@ -1,5 +1,6 @@
 #include "views/tables/wrapping_header_view.h"
 
+#include <QMenu>
 #include <QStyleOptionHeader>
 
 #include <algorithm>
@@ -46,6 +47,21 @@ QSize WrappingHeaderView::sectionSizeFromContents(int logicalIndex) const {
 void WrappingHeaderView::initStyleOptionForIndex(QStyleOptionHeader* option, int logicalIndex) const {
     QHeaderView::initStyleOptionForIndex(option, logicalIndex);
     if (logicalIndex != oneLine_) option->text = wrapped(option->text, QFontMetrics(font()));
+}
+
+void fillColumnVisibilityMenu(QMenu& menu, QHeaderView& header) {
+    const QAbstractItemModel* model = header.model();
+    if (!model) return;
+    int shown = 0;
+    for (int c = 0; c < header.count(); ++c) shown += !header.isSectionHidden(c);
+    for (int c = 0; c < header.count(); ++c) {
+        QAction* a = menu.addAction(model->headerData(c, header.orientation(), Qt::DisplayRole).toString());
+        a->setCheckable(true);
+        a->setChecked(!header.isSectionHidden(c));
+        a->setEnabled(header.isSectionHidden(c) || shown > 1);  // keep at least one column
+        QHeaderView* h = &header;
+        QObject::connect(a, &QAction::toggled, h, [h, c](bool on) { h->setSectionHidden(c, !on); });
+    }
 }
 
 }  // namespace tracescope

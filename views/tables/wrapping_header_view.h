@@ -6,6 +6,8 @@
 
 #include <QHeaderView>
 
+class QMenu;
+
 namespace tracescope {
 
 class WrappingHeaderView : public QHeaderView {
@@ -26,5 +28,9 @@ protected:
 private:
     int oneLine_ = -1;
 };
+
+// One checkable entry per column of `header` that hides or shows it (at least one column
+// stays shown): the header's context menu of every table and tree.
+void fillColumnVisibilityMenu(QMenu& menu, QHeaderView& header);
 
 }  // namespace tracescope

@@ -556,9 +556,9 @@ void TimelineCanvas::contextMenuEvent(QContextMenuEvent* e) {
         add(tr("Steps (each value holds until the next sample)"), CounterDrawMode::Step);
         add(tr("Lines (straight between samples)"), CounterDrawMode::Line);
     }
-    const size_t hidden = ctl_.hiddenTracks().size();
-    QAction* show = menu.addAction(tr("Show Hidden Tracks (%1)").arg(hidden), this, [this] { ctl_.showAllTracks(); });
-    show->setEnabled(hidden > 0);
+    QMenu* hidden = menu.addMenu(tr("Hidden Tracks (%1)").arg(ctl_.hiddenTracks().size()));
+    fillHiddenTracksMenu(*hidden);
+    hidden->setEnabled(!ctl_.hiddenTracks().empty());
     menu.addSeparator();
     menu.addAction(tr("Collapse All Processes"), this, [this] { ctl_.setAllCollapsed(true); });
     menu.addAction(tr("Expand All Processes"), this, [this] { ctl_.setAllCollapsed(false); });
@@ -566,6 +566,19 @@ void TimelineCanvas::contextMenuEvent(QContextMenuEvent* e) {
     menu.addAction(tr("Add Bookmark Here\tM"), this, [this] { emit ctl_.bookmarkRequested(ctl_.bookmarkTime()); });
     menu.addAction(tr("Reset Track Layout"), this, [this] { ctl_.resetLayout(); });
     menu.exec(e->globalPos());
+}
+
+void TimelineCanvas::fillHiddenTracksMenu(QMenu& menu) {
+    menu.clear();
+    const std::vector<TrackIndex> hidden = ctl_.hiddenTracks();
+    for (TrackIndex t : hidden) {
+        const Track& track = ctl_.trace()->tracks[t];
+        const QString process = QString::fromStdString(ctl_.trace()->processes[track.process].name);
+        menu.addAction(tr("Show %1 › %2").arg(process, trackTitle(track)), this, [this, t] { ctl_.setTrackHidden(t, false); });
+    }
+    if (hidden.empty()) menu.addAction(tr("(none: right-click a track to hide it)"))->setEnabled(false);
+    menu.addSeparator();
+    menu.addAction(tr("Show All Hidden Tracks"), this, [this] { ctl_.showAllTracks(); })->setEnabled(!hidden.empty());
 }
 
 void TimelineCanvas::changeEvent(QEvent* e) {

@@ -16,6 +16,8 @@
 
 #include <QWidget>
 
+class QMenu;
+
 #include <memory>
 #include <optional>
 
@@ -73,6 +75,9 @@ public:
     std::optional<std::pair<TimeNs, TimeNs>> rangeSelection() const { return ctl_.rangeSelection(); }
     void setRangeSelection(TimeNs begin, TimeNs end) { ctl_.setRangeSelection(begin, end); }
     void clearRangeSelection() { ctl_.clearRangeSelection(); }
+
+    // The hidden tracks, each an action that shows it again, and "Show All" (cleared first).
+    void fillHiddenTracksMenu(QMenu& menu);
 
     // Where a slice is drawn (widget coordinates); empty when hidden.
     QRectF sliceRect(SliceRef s) const { return ctl_.sliceRect(s); }
