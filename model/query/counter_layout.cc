@@ -11,6 +11,10 @@ namespace {
 
 double finite(double v) { return std::isfinite(v) ? v : 0; }
 
+// A pixel position as an int in [lo, hi], clamped as a double first: deep zooms put
+// far samples billions of pixels away, past what an int holds.
+int pixelIn(double x, int lo, int hi) { return int(std::clamp(x, double(lo), double(hi))); }
+
 // Column x of the track area holds the samples with time in [columnStart(x), columnStart(x + 1)):
 // whole nanoseconds, so that a sample belongs to exactly one column.
 TimeNs columnStart(const TimeAxis& axis, double x) { return TimeNs(std::ceil(axis.time(x))); }
@@ -18,8 +22,8 @@ TimeNs columnStart(const TimeAxis& axis, double x) { return TimeNs(std::ceil(axi
 void layoutSteps(const CounterSeries& s, const CounterRangeIndex& range, const TimeAxis& axis, TimeNs endNs,
                  std::vector<CounterRun>& runs) {
     const int width = axis.width();
-    int x = std::max(0, int(std::floor(axis.x(double(s.time.front())))));
-    const int xEnd = std::min(width, int(std::ceil(axis.x(double(endNs)))) + 1);
+    int x = pixelIn(std::floor(axis.x(double(s.time.front()))), 0, width);
+    const int xEnd = pixelIn(std::ceil(axis.x(double(endNs))) + 1, 0, width);
     // Columns go left to right, so each search gallops on from the previous
     // column's samples instead of bisecting the whole series.
     auto searchFrom = s.time.begin();
@@ -35,7 +39,7 @@ void layoutSteps(const CounterSeries& s, const CounterRangeIndex& range, const T
             // No new sample in this column: the value holds until the next sample's column.
             run.min = run.max = finite(s.value[first]);
             const double next = first + 1 < s.size() ? double(s.time[first + 1]) : double(endNs);
-            run.x1 = std::clamp(int(std::floor(axis.x(next))), x + 1, xEnd);
+            run.x1 = pixelIn(std::floor(axis.x(next)), x + 1, std::max(x + 1, xEnd));
         } else if (!range.minMax(first, endIdx, run.min, run.max)) {
             ++x;
             continue;

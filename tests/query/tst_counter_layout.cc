@@ -138,6 +138,27 @@ private slots:
         QVERIFY(f.line.empty());
     }
 
+    // Zoomed to 2 ns over 100 px (50 px per ns), a sample 1000 s away is 5e13 px off: the runs
+    // and the line's cut stay inside the window (no pixel position overflows an int).
+    void deepZoomFarSamples() {
+        const CounterSeries s = series({0, 1'000'000'000'000}, {10, 20});
+        const CounterRangeIndex range(s);
+        const TimeAxis axis = makeAxis(0, 2, 100);
+        QCOMPARE(axis.nsPerPx(), 0.02);
+        CounterFrame f;
+        layoutCounter(s, range, axis, 2'000'000'000'000, CounterDrawMode::Step, f);
+        QCOMPARE(f.runs.size(), size_t(1));
+        QCOMPARE(f.runs[0].x0, 0);
+        QCOMPARE(f.runs[0].x1, 100);
+        QCOMPARE(f.runs[0].max, 10.0);
+        layoutCounter(s, range, axis, 2'000'000'000'000, CounterDrawMode::Line, f);
+        QCOMPARE(f.line.size(), size_t(2));  // sample 0 at x = 0, then the cut at x = 101
+        QCOMPARE(f.line[0].x, 0.0);
+        QCOMPARE(f.line[1].x, 101.0);
+        // 101 px is 2.02 ns of the 1e12 ns segment: 10 + 10 * 2.02e-12.
+        QVERIFY(std::fabs(f.line[1].value - (10 + 10 * 2.02e-12)) < 1e-9);
+    }
+
     void hoverReadsTheSampleInEffect() {
         const CounterSeries s = handSeries();
         const CounterRangeIndex range(s);
