@@ -1,5 +1,6 @@
 #include "views/pod/compare_view.h"
 
+#include "views/name_style.h"
 #include "views/tables/table_page.h"
 #include "views/timeline/timeline_canvas.h"
 #include "views/timeline/timeline_view.h"
@@ -178,7 +179,10 @@ void CompareView::showResult() {
         if (!rows->empty() && rows->front().deltaNs > 0) {
             const DiffRow& top = rows->front();
             summary_->setText(summary_->text() + tr("<br>Largest %1 regression: <b>%2</b> +%3%4")
-                                                     .arg(what, q(top.name).left(120).toHtmlEscaped(),
+                                                     .arg(what,
+                                                          q(NameStyleSetting::instance().shortNames() ? shortName(top.name) : top.name)
+                                                              .left(120)
+                                                              .toHtmlEscaped(),
                                                           formatDuration(top.deltaNs),
                                                           top.deltaPercent ? QStringLiteral(" (%1)").arg(formatPercent(*top.deltaPercent))
                                                                            : QString()));
