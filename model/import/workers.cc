@@ -123,6 +123,27 @@ void alignWorkersOnWallClock(MultiWorkerRun& run) {
     }
 }
 
+std::optional<size_t> findWorker(const MultiWorkerRun& run, std::string_view nameOrRank) {
+    for (size_t i = 0; i < run.workers.size(); ++i)
+        if (run.workers[i].name == nameOrRank) return i;
+    if (nameOrRank.empty() || nameOrRank.size() > 18 ||
+        !std::all_of(nameOrRank.begin(), nameOrRank.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        return std::nullopt;
+    const int64_t rank = std::stoll(std::string(nameOrRank));
+    std::optional<size_t> found;
+    for (size_t i = 0; i < run.workers.size(); ++i)
+        if (run.workers[i].rank == rank) {
+            if (found) return std::nullopt;  // two files of one rank: only their names tell them apart
+            found = i;
+        }
+    return found;
+}
+
+void setWorkerOffset(WorkerTrace& w, TimeNs offsetNs) {
+    w.offsetNs = offsetNs;
+    w.clock = WorkerClock::Manual;
+}
+
 MultiWorkerResult importWorkers(const std::vector<std::string>& paths, const WorkerImportOptions& options) {
     const auto t0 = std::chrono::steady_clock::now();
     MultiWorkerResult res;

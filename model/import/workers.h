@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tracescope {
@@ -75,5 +76,11 @@ ImportWarning workerWarning(ImportWarning w, const std::string& worker);
 
 // Offsets from the wall clocks: run time 0 is the earliest worker origin.
 void alignWorkersOnWallClock(MultiWorkerRun& run);
+
+// The worker a user names: its name as shown ("rank 3", a host name) or its rank ("3").
+std::optional<size_t> findWorker(const MultiWorkerRun& run, std::string_view nameOrRank);
+
+// Sets a worker's clock offset by hand (its clock becomes Manual).
+void setWorkerOffset(WorkerTrace& w, TimeNs offsetNs);
 
 }  // namespace tracescope
