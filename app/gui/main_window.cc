@@ -190,17 +190,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             timeline_->canvas()->setVisibleRange(double(begin) - pad, double(end) + pad);
             tabs_->setCurrentWidget(timeline_);
         });
-    // Offsets set by hand: the workers' traces stay, a new merged view is made over them.
+    // Offsets set by hand: a new merged view is made from the current one (which stays unchanged
+    // for whoever still holds it) with the workers moved.
     if (PodView* pod = podView())
         connect(pod, &PodView::offsetsEdited, this, [this](std::vector<qint64> offsets) {
-            if (!run_ || offsets.size() != run_->workers.size()) return;
+            if (!run_ || !trace_ || offsets.size() != run_->workers.size()) return;
             auto edited = std::make_shared<MultiWorkerRun>(*run_);
-            for (size_t w = 0; w < offsets.size(); ++w)
-                if (edited->workers[w].offsetNs != offsets[w]) {
-                    edited->workers[w].offsetNs = offsets[w];
-                    edited->workers[w].clock = WorkerClock::Manual;
-                }
-            std::shared_ptr<const Trace> merged(mergeWorkers(*edited));
+            std::shared_ptr<const Trace> merged = remergeWorkers(*trace_, *edited, {offsets.begin(), offsets.end()});
             setRun(std::move(edited), std::move(merged), runLabel_);
             showView(QStringLiteral("pod"));
         });

@@ -24,7 +24,7 @@ const char* workerClockName(WorkerClock c) {
 
 size_t MultiWorkerRun::loadedCount() const {
     size_t n = 0;
-    for (const auto& w : workers) n += w.trace != nullptr;
+    for (const auto& w : workers) n += w.loaded();
     return n;
 }
 

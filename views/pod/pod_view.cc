@@ -175,15 +175,12 @@ void PodView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
         workers = std::move(one);
     }
     const StepOptions options{marker_};
+    std::shared_ptr<const Trace> view = trace;  // a run's workers are cut out of its merged view
     run<Data>(
-        [workers, options] {
+        [workers, options, view] {
             Data d;
-            d.pod = computePod(*workers, options);
-            for (const WorkerTrace& w : workers->workers)
-                if (w.trace) {
-                    d.candidates = stepMarkerCandidates(classifyTrace(*w.trace), 40);
-                    break;
-                }
+            d.pod = computePod(*workers, options, view.get());
+            d.candidates = stepMarkerCandidates(classifyTrace(*view), 40);
             return d;
         },
         [this](Data& d) {
