@@ -92,8 +92,12 @@ int main(int argc, char** argv) {
                                 QStringLiteral("TIME:LABEL"));
     QCommandLineOption minimap(QStringLiteral("minimap"), QStringLiteral("With --screenshot: the overview strip, on or off (default on)."),
                                QStringLiteral("on|off"), QStringLiteral("on"));
+    QCommandLineOption stepMarker(QStringLiteral("step-marker"),
+                                  QStringLiteral("With --screenshot: the slices named NAME (or NAME#N) are the steps of the "
+                                                 "Overview, Input Pipeline and Pod pages."),
+                                  QStringLiteral("NAME"));
     parser.addOptions({screenshot, view, size, range, select, search, dark, dialog, names, filterTracks, compare, pin, hide,
-                       bookmark, minimap});
+                       bookmark, minimap, stepMarker});
     parser.process(*app);
     const QStringList args = parser.positionalArguments();
 
@@ -128,6 +132,7 @@ int main(int argc, char** argv) {
         o.pin = parser.value(pin);
         o.hide = parser.value(hide);
         o.bookmarks = parser.values(bookmark);
+        o.stepMarker = parser.value(stepMarker);
         if (parser.value(minimap) != QLatin1String("on") && parser.value(minimap) != QLatin1String("off")) {
             std::fprintf(stderr, "tracescope: --minimap takes on or off\n");
             return 2;

@@ -10,6 +10,7 @@
 #include "views/details/details_panel.h"
 #include "views/pod/compare_view.h"
 #include "views/pod/pod_view.h"
+#include "views/step_marker_choice.h"
 #include "views/timeline/time_format.h"
 #include "views/timeline/timeline_view.h"
 #include "views/trace_selection.h"
@@ -62,6 +63,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setObjectName(QStringLiteral("MainWindow"));
 
     selection_ = new TraceSelection(this);
+    stepMarker_ = new StepMarkerChoice(this);
     tabs_ = new QTabWidget(this);
     tabs_->setDocumentMode(true);
     timeline_ = new TimelineView(tabs_);
@@ -72,6 +74,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         TraceView* view = f.create(tabs_);
         if (!view) continue;
         view->setSelection(selection_);
+        view->setStepMarkerChoice(stepMarker_);
         tabs_->addTab(view, f.title);
         views_.emplace_back(f.id, view);
     }
@@ -522,6 +525,12 @@ void MainWindow::rebuildRunsMenu(const QString& current) {
 }
 
 void MainWindow::setTrace(std::shared_ptr<const Trace> trace, const QString& path) {
+    // Another trace: its steps are found automatically until the user picks a marker for it
+    // (quietly: the pages analyse the new trace below anyway).
+    if (path != path_) {
+        const QSignalBlocker block(stepMarker_);
+        stepMarker_->setMarker({});
+    }
     trace_ = std::move(trace);
     path_ = path;
     selection_->selectSlice({});

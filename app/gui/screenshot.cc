@@ -16,6 +16,7 @@
 #include "views/capture/launch_dialog.h"
 #include "views/timeline/time_format.h"
 #include "views/timeline/timeline_view.h"
+#include "views/step_marker_choice.h"
 #include "views/trace_selection.h"
 
 #include <QApplication>
@@ -134,6 +135,7 @@ int runScreenshot(const ScreenshotOptions& o) {
     window.timeline()->setLayoutPersistence(false);  // the options alone say what the picture shows
     if (manyWorkers) window.setRun(loadedRun.run, trace, runLabel(QStringList{o.input} + o.moreInputs));
     else window.setTrace(trace, o.input);
+    window.stepMarker()->setMarker(o.stepMarker);
     if (compareTrace) window.setCompareTrace(compareTrace, o.compare);
     if (!window.showView(o.view))
         return fail(QStringLiteral("unknown --view '%1' (available: %2)").arg(o.view, window.viewIds().join(", ")));

@@ -26,6 +26,7 @@ struct ScreenshotOptions {
     QString hide;            // hide the tracks whose name or process name matches this regex
     QStringList bookmarks;   // "TIME:LABEL" (TIME as in --range)
     bool minimap = true;     // the overview strip under the ruler
+    QString stepMarker;      // the step marker the step-based pages use ("" = automatic)
 };
 
 // A dark Fusion palette, as desktop dark themes give.

@@ -5,6 +5,7 @@
 #include "views/charts/step_breakdown_chart.h"
 #include "views/partial_trace_note.h"
 #include "views/pod/straggler_heatmap.h"
+#include "views/step_marker_box.h"
 #include "views/tables/table_page.h"
 #include "views/tables/value_format.h"
 
@@ -84,13 +85,8 @@ PodView::PodView(QWidget* parent) : AnalysisView(parent) {
     sort_->addItems({tr("By worker"), tr("By step time")});
     bar->addWidget(sort_);
     bar->addSpacing(12);
-    bar->addWidget(new QLabel(tr("Step marker:"), page));
-    marker_box_ = new QComboBox(page);
-    marker_box_->setToolTip(tr("Which slices are the steps: automatic (ProfilerStep#N, XSpace steps, or inferred) "
-                               "or a repeating top-level name of your choice"));
-    marker_box_->setMinimumContentsLength(24);
-    marker_box_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    bar->addWidget(marker_box_);
+    bar->addWidget(new QLabel(tr("Steps from:"), page));
+    bar->addWidget(stepMarkerBox());
     bar->addSpacing(12);
     auto* offsets = new QPushButton(tr("Clock offsets…"), page);
     offsets->setToolTip(tr("Shift a worker's clock by hand when the files' clocks disagree"));
@@ -139,12 +135,6 @@ PodView::PodView(QWidget* parent) : AnalysisView(parent) {
 
     connect(step_, &QComboBox::currentIndexChanged, this, [this] { refreshStep(); });
     connect(sort_, &QComboBox::currentIndexChanged, this, [this] { refreshStep(); });
-    connect(marker_box_, &QComboBox::activated, this, [this](int i) {
-        const std::string m = i <= 0 ? std::string() : marker_box_->itemData(i).toString().toStdString();
-        if (m == marker_ || !trace()) return;
-        marker_ = m;
-        startAnalysis(trace());
-    });
     connect(chart_, &StackedColumnChart::columnHovered, this, [this](int column, bool entered) {
         if (!entered || !data_ || column < 0 || size_t(column) >= order_.size()) {
             QToolTip::hideText();
@@ -158,10 +148,7 @@ PodView::PodView(QWidget* parent) : AnalysisView(parent) {
     connect(heatmap_, &StragglerHeatmap::cellClicked, this, [this](int w, int s) { openWorkerStep(size_t(w), s); });
 }
 
-void PodView::setRun(std::shared_ptr<const MultiWorkerRun> run) {
-    if (run != run_) marker_.clear();
-    run_ = std::move(run);
-}
+void PodView::setRun(std::shared_ptr<const MultiWorkerRun> run) { run_ = std::move(run); }
 
 void PodView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
     std::shared_ptr<const MultiWorkerRun> workers = run_;
@@ -174,7 +161,7 @@ void PodView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
         one->workers.push_back(std::move(w));
         workers = std::move(one);
     }
-    const StepOptions options{marker_};
+    const StepOptions options = stepOptions();
     std::shared_ptr<const Trace> view = trace;  // a run's workers are cut out of its merged view
     run<Data>(
         [workers, options, view] {
@@ -223,7 +210,7 @@ void PodView::showResult() {
     summary_->setText(parts.join(QStringLiteral("  ·  ")));
     offsetsButton_->setEnabled(run_ != nullptr && pod.workers.size() > 1);
 
-    const QSignalBlocker b1(step_), b2(marker_box_);
+    const QSignalBlocker block(step_);
     step_->clear();
     step_->addItem(tr("All steps (average per worker)"));
     for (const PodStep& s : pod.steps) {
@@ -234,11 +221,7 @@ void PodView::showResult() {
         else
             step_->addItem(tr("Step %1").arg(s.number));
     }
-    marker_box_->clear();
-    marker_box_->addItem(tr("Automatic"));
-    for (const auto& c : data_->candidates)
-        marker_box_->addItem(tr("%1 (%2×)").arg(q(c.name)).arg(c.occurrences), q(c.name));
-    marker_box_->setCurrentIndex(std::max(0, marker_box_->findData(q(marker_))));
+    stepMarkerBox()->setCandidates(data_->candidates);
 
     HeatmapData h;
     for (const PodWorker& w : pod.workers) h.workers << q(w.name);
