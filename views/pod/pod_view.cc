@@ -101,11 +101,15 @@ PodView::PodView(QWidget* parent) : AnalysisView(parent) {
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(summary_);
 
+    // The two pictures side by side on top, the workers table across the whole width below: its
+    // nine columns need the width more than the charts need the height.
     auto* split = new QSplitter(Qt::Vertical, page);
-    QGroupBox* chartBox = box(tr("Step-time breakdown per worker"), split);
+    auto* upper = new QSplitter(Qt::Horizontal, split);
+    QGroupBox* chartBox = box(tr("Step-time breakdown per worker"), upper);
     auto* chartLayout = new QVBoxLayout(chartBox);
     chart_ = new StackedColumnChart(tr("Step time per worker"), chartBox);
     chart_->setCategoryAxisTitle(tr("Worker"));
+    chart_->setLegendAlignment(Qt::AlignRight);  // beside the heat map the chart is narrow
     chart_->setMinimumHeight(240);
     chartLayout->addWidget(chart_);
     auto* note = new QLabel(tr("Hover a column for its breakdown; click it to open that worker and step in the timeline."),
@@ -113,12 +117,11 @@ PodView::PodView(QWidget* parent) : AnalysisView(parent) {
     note->setWordWrap(true);
     chartLayout->addWidget(note);
 
-    auto* lower = new QSplitter(Qt::Horizontal, split);
-    QGroupBox* heatBox = box(tr("Stragglers: step time per worker and step"), lower);
+    QGroupBox* heatBox = box(tr("Stragglers: step time per worker and step"), upper);
     auto* heatLayout = new QVBoxLayout(heatBox);
     heatmap_ = new StragglerHeatmap(heatBox);
     heatLayout->addWidget(heatmap_);
-    QGroupBox* overlapBox = box(tr("Workers: clock offset, communication vs compute overlap"), lower);
+    QGroupBox* overlapBox = box(tr("Workers: clock offset, communication vs compute overlap"), split);
     auto* overlapLayout = new QVBoxLayout(overlapBox);
     overlap_ = new OverlapModel(overlapColumns(), this);
     table_ = new TablePage(overlapBox);
@@ -126,10 +129,13 @@ PodView::PodView(QWidget* parent) : AnalysisView(parent) {
     table_->setFilterColumns({1}, tr("Filter workers"));
     table_->setExportName(QStringLiteral("pod_overlap.csv"));
     overlapLayout->addWidget(table_);
-    lower->setStretchFactor(0, 2);
-    lower->setStretchFactor(1, 3);
-    split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 1);
+    upper->setStretchFactor(0, 3);
+    upper->setStretchFactor(1, 2);
+    upper->setChildrenCollapsible(false);
+    upper->setSizes({600, 400});  // proportions: the chart and its legend get the larger part
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setChildrenCollapsible(false);
     layout->addWidget(split, 1);
     setContent(page);
 
