@@ -470,17 +470,21 @@ void MainWindow::openPath(const QString& path) {
         runsFolder_.clear();
     }
     rebuildRunsMenu(target);
+    startLoad(target);
+}
+
+void MainWindow::startLoad(const QString& target) {
     fileLabel_->setText(tr("Loading %1 …").arg(QFileInfo(target).fileName()));
     setLoadingUi(true);
-    loader_->start(target);
+    // A profile run of several hosts: each host is a worker of one run (its own clock offset, the Pod page).
+    if (QFileInfo(target).isDir() && expandWorkerPaths({target.toStdString()}).size() > 1) runLoader_->start({target});
+    else loader_->start(target);
 }
 
 void MainWindow::openCapturedRun(const QString& logdir, const QString& runDir) {
     runsFolder_ = logdir;
     rebuildRunsMenu(runDir);
-    fileLabel_->setText(tr("Loading %1 …").arg(QFileInfo(runDir).fileName()));
-    setLoadingUi(true);
-    loader_->start(runDir);
+    startLoad(runDir);
 }
 
 void MainWindow::showCaptureDialog() {
@@ -515,9 +519,7 @@ void MainWindow::rebuildRunsMenu(const QString& current) {
             tr("%1  (%2)").arg(QString::fromStdString(run.name), hosts.join(QStringLiteral(", "))), this,
             [this, runPath] {
                 rebuildRunsMenu(runPath);
-                fileLabel_->setText(tr("Loading %1 …").arg(QFileInfo(runPath).fileName()));
-                setLoadingUi(true);
-                loader_->start(runPath);
+                startLoad(runPath);
             });
         a->setCheckable(true);
         a->setChecked(QFileInfo(runPath) == QFileInfo(current));

@@ -124,6 +124,8 @@ private:
     // Lists the runs of a profile folder in the Runs menu (checked: `current`).
     void rebuildRunsMenu(const QString& current);
     void openDialog(bool folder);
+    // Loads a trace file or one profile run in the background (several hosts: a multi-worker run).
+    void startLoad(const QString& target);
     void setLoadingUi(bool loading);
     void updateSummary();
 };

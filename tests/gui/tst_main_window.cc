@@ -182,6 +182,31 @@ private slots:
         for (size_t s = 0; s < before.size(); ++s)
             QCOMPARE(after->workers[1].steps[s].runStartNs, before[s].runStartNs + shift);
     }
+
+    // A profile run of two hosts (TensorBoard layout) opens as a run of two workers: the Pod page
+    // has both, the timeline groups each host's processes under its worker name.
+    void profileRunOfTwoHostsOpensAsWorkers() {
+        QTemporaryDir dir;
+        const QString run = dir.filePath("plugins/profile/2024_01_01_00_00_00");
+        QVERIFY(QDir().mkpath(run));
+        const QString demo = QStringLiteral(TRACESCOPE_SHARED_DIR) + "/testdata/public/tfprofiler/34.83.195.179_6003.xplane.pb";
+        QVERIFY(QFile::copy(demo, run + "/hostA_6003.xplane.pb"));
+        QVERIFY(QFile::copy(demo, run + "/hostB_6003.xplane.pb"));
+        MainWindow w;
+        closeMessageBoxes(&w);
+        w.show();
+        QSignalSpy loaded(&w, &MainWindow::traceLoaded);
+        w.openPath(dir.path());
+        QVERIFY(loaded.wait(30000));
+        auto* pod = w.findChild<PodView*>();
+        QVERIFY(pod && w.showView("pod"));
+        QSignalSpy ready(pod, &AnalysisView::resultReady);
+        if (!pod->result()) QVERIFY(ready.wait(30000));
+        QCOMPARE(pod->result()->workers.size(), size_t(2));
+        QVERIFY(pod->result()->workers[0].loaded && pod->result()->workers[1].loaded);
+        const std::string first = pod->result()->workers[0].name + ": ";
+        QVERIFY2(w.trace()->processes.front().name.rfind(first, 0) == 0, w.trace()->processes.front().name.c_str());
+    }
 };
 
 QTEST_MAIN(MainWindowTest)

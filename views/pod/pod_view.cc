@@ -98,6 +98,7 @@ PodView::PodView(QWidget* parent) : AnalysisView(parent) {
 
     summary_ = new QLabel(page);
     summary_->setWordWrap(true);
+    summary_->setTextFormat(Qt::RichText);  // its parts are HTML-escaped, with or without a <b> in them
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(summary_);
 
