@@ -2,6 +2,8 @@
 
 #include "model/trace/partial_trace.h"
 #include "views/partial_trace_note.h"
+#include "views/step_marker_box.h"
+#include "views/step_marker_choice.h"
 #include "views/trace_selection.h"
 
 #include <QLabel>
@@ -35,6 +37,32 @@ PartialTraceNote* AnalysisView::partialTraceNote() {
     }
     return partialNote_;
 }
+
+StepMarkerBox* AnalysisView::stepMarkerBox() {
+    if (!markerBox_) {
+        markerBox_ = new StepMarkerBox(this);
+        followStepMarker(markerChoice_ ? markerChoice_ : new StepMarkerChoice(this));
+    }
+    return markerBox_;
+}
+
+void AnalysisView::setStepMarkerChoice(StepMarkerChoice* choice) {
+    if (markerBox_ && choice) followStepMarker(choice);
+    else markerChoice_ = choice;  // followed once the page makes its picker
+}
+
+void AnalysisView::followStepMarker(StepMarkerChoice* choice) {
+    if (markerChoice_) disconnect(markerChoice_, nullptr, this, nullptr);
+    const QString before = markerChoice_ ? markerChoice_->marker() : QString();
+    markerChoice_ = choice;
+    markerBox_->setChoice(choice);
+    connect(choice, &StepMarkerChoice::markerChanged, this, [this] {
+        if (trace_) startAnalysis(trace_);
+    });
+    if (trace_ && choice->marker() != before) startAnalysis(trace_);
+}
+
+StepOptions AnalysisView::stepOptions() const { return markerChoice_ ? markerChoice_->stepOptions() : StepOptions{}; }
 
 void AnalysisView::setSelection(TraceSelection* selection) {
     if (selection_) disconnect(selection_, nullptr, this, nullptr);

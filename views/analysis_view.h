@@ -4,6 +4,7 @@
 // trace) the page shows a message instead of stale content.
 #pragma once
 
+#include "model/analysis/steps.h"
 #include "views/background_pools.h"
 #include "views/trace_view.h"
 
@@ -19,6 +20,8 @@ class QStackedLayout;
 namespace tracescope {
 
 class PartialTraceNote;
+class StepMarkerBox;
+class StepMarkerChoice;
 
 class AnalysisView : public TraceView {
     Q_OBJECT
@@ -28,6 +31,8 @@ public:
     void setTrace(std::shared_ptr<const Trace> trace) override;
     // Follows the shared selection: each slice selected elsewhere reaches selectSlice().
     void setSelection(TraceSelection* selection) override;
+    // Pages that use steps follow the shared choice: a new marker re-runs their analysis.
+    void setStepMarkerChoice(StepMarkerChoice* choice) override;
     const std::shared_ptr<const Trace>& trace() const { return trace_; }
     // True from setTrace() until the result arrived (it is applied then, or when the
     // page is next shown; tests and --screenshot wait on resultReady).
@@ -56,6 +61,11 @@ protected:
     // its headline figures. Shown only while the trace lost data at import (see
     // model/trace/partial_trace.h); pages that never ask have none.
     PartialTraceNote* partialTraceNote();
+    // The step-marker picker, made on the first call, for a page whose analysis uses steps to place;
+    // from then on the page follows the step marker choice (its own until the main window's is set).
+    StepMarkerBox* stepMarkerBox();
+    // The steps the analysis should use: the chosen marker, or automatic.
+    StepOptions stepOptions() const;
 
     // Runs `compute` on a worker; `apply` gets the result on the UI thread if the trace
     // is still the same. The trace is kept alive by the lambda's shared_ptr.
@@ -103,6 +113,9 @@ private:
     QLabel* message_ = nullptr;
     QWidget* content_ = nullptr;
     PartialTraceNote* partialNote_ = nullptr;
+    StepMarkerBox* markerBox_ = nullptr;
+    StepMarkerChoice* markerChoice_ = nullptr;
+    void followStepMarker(StepMarkerChoice* choice);
 };
 
 }  // namespace tracescope

@@ -11,6 +11,7 @@
 
 namespace tracescope {
 
+class StepMarkerChoice;
 class TraceSelection;
 
 class TraceView : public QWidget {
@@ -21,6 +22,8 @@ public:
     virtual void setTrace(std::shared_ptr<const Trace> trace) = 0;
     // The shared selection the main window owns; views listen and publish through it.
     virtual void setSelection(TraceSelection* selection) { selection_ = selection; }
+    // The step marker the user picked, shared by the step-based pages (the main window owns it).
+    virtual void setStepMarkerChoice(StepMarkerChoice*) {}
 
 protected:
     TraceSelection* selection_ = nullptr;

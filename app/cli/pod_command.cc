@@ -1,10 +1,11 @@
-// tracescope-cli pod FILE|DIR... [--json|--csv] [--step-marker NAME]
+// tracescope-cli pod FILE|DIR... [--json|--csv] [--step-marker NAME] [--offset WORKER=NS]...
 // Per worker and step: the step-time breakdown, stragglers, communication overlap.
 #include "app/cli/analysis_cli.h"
 #include "app/cli/commands.h"
 
 #include "model/analysis/pod.h"
 
+#include <charconv>
 #include <cstdio>
 #include <iostream>
 
@@ -21,16 +22,61 @@ nlohmann::json overlapJson(const CommOverlap& o) {
 
 double ms(TimeNs ns) { return double(ns) / 1e6; }
 
+// An integer with an optional unit: ns (the default), us, ms or s ("-2500000", "-2500us").
+bool parseOffset(std::string_view text, TimeNs& out) {
+    int64_t v = 0;
+    const char* end = text.data() + text.size();
+    auto [p, ec] = std::from_chars(text.data() + (!text.empty() && text[0] == '+'), end, v);
+    if (ec != std::errc() || p == text.data()) return false;
+    const std::string_view unit(p, size_t(end - p));
+    int64_t scale = 1;
+    if (unit == "us") scale = 1000;
+    else if (unit == "ms") scale = 1000000;
+    else if (unit == "s") scale = 1000000000;
+    else if (!unit.empty() && unit != "ns") return false;
+    if (__builtin_mul_overflow(v, scale, &out)) return false;
+    return true;
+}
+
+// --offset WORKER=NS (repeatable): the worker's clock offset set by hand. False (and a message) on
+// a malformed value or a worker the run does not have.
+bool applyOffsets(const Args& args, MultiWorkerRun& run) {
+    for (size_t i = 0; i + 1 < args.size(); ++i) {
+        if (args[i] != "--offset") continue;
+        const std::string& v = args[i + 1];
+        const size_t eq = v.rfind('=');
+        TimeNs ns = 0;
+        if (eq == std::string::npos || eq == 0 || !parseOffset(std::string_view(v).substr(eq + 1), ns)) {
+            std::fprintf(stderr, "tracescope-cli: --offset expects WORKER=NS (e.g. \"rank 3=-2500000\" or 3=-2500us), "
+                                 "not \"%s\"\n", v.c_str());
+            return false;
+        }
+        const std::string worker = v.substr(0, eq);
+        const std::optional<size_t> w = findWorker(run, worker);
+        if (!w) {
+            std::string names;
+            for (const WorkerTrace& x : run.workers) names += (names.empty() ? "" : ", ") + x.name;
+            std::fprintf(stderr, "tracescope-cli: --offset: no worker \"%s\" (workers: %s)\n", worker.c_str(),
+                         names.c_str());
+            return false;
+        }
+        setWorkerOffset(run.workers[*w], ns);
+    }
+    return true;
+}
+
 }  // namespace
 
 int runPod(const Args& args) {
-    const auto files = positionals(args, {"--step-marker"});
+    const auto files = positionals(args, {"--step-marker", "--offset"});
     if (files.empty()) {
-        std::fprintf(stderr, "usage: tracescope-cli pod FILE|DIR... [--json|--csv] [--step-marker NAME]\n");
+        std::fprintf(stderr, "usage: tracescope-cli pod FILE|DIR... [--json|--csv] [--step-marker NAME] "
+                             "[--offset WORKER=NS]...\n");
         return 2;
     }
     MultiWorkerRun run;
     if (!loadWorkersOrReport(files, run)) return 1;
+    if (!applyOffsets(args, run)) return 2;
     const PodResult pod = computePod(run, StepOptions{flagValue(args, "--step-marker")});
 
     if (hasFlag(args, "--json")) {
@@ -117,12 +163,14 @@ int runPod(const Args& args) {
                     workerClockName(w.clock), w.stepTimeNs.mean / 1e6, ms(w.overlap.communicationNs),
                     ms(w.overlap.exposedNs), stepSourceName(w.stepSource));
     }
-    std::printf("Stragglers (per step: the slowest worker, and how much longer than the median worker):\n");
+    std::printf("Stragglers (per step: the slowest worker, how much longer than the median worker, and how far\n"
+                "apart the workers started it on the run's clock):\n");
     for (const PodStep& ps : pod.steps) {
         if (!ps.workerCount) continue;
-        std::printf("  step %-8lld %zu worker(s)  slowest %-12s %10.3f ms  median %10.3f ms  +%.3f ms (+%.1f%%)\n",
+        std::printf("  step %-8lld %zu worker(s)  slowest %-12s %10.3f ms  median %10.3f ms  +%.3f ms (+%.1f%%)"
+                    "  starts spread %.3f ms\n",
                     static_cast<long long>(ps.number), ps.workerCount, pod.workers[ps.slowestWorker].name.c_str(),
-                    ms(ps.slowestNs), ms(ps.medianNs), ms(ps.lagNs), ps.lagPercent);
+                    ms(ps.slowestNs), ms(ps.medianNs), ms(ps.lagNs), ps.lagPercent, ms(ps.startSpreadNs));
     }
     for (const auto& n : pod.notes) std::printf("Note: %s\n", n.c_str());
     return 0;

@@ -99,8 +99,12 @@ int main(int argc, char** argv) {
                              QStringLiteral("With --screenshot: the mouse at TIME (as --range) over the first shown track whose name or "
                                             "process name matches REGEX (a counter shows its value there)."),
                              QStringLiteral("TIME:REGEX"));
+    QCommandLineOption stepMarker(QStringLiteral("step-marker"),
+                                  QStringLiteral("With --screenshot: the slices named NAME (or NAME#N) are the steps of the "
+                                                 "Overview, Input Pipeline and Pod pages."),
+                                  QStringLiteral("NAME"));
     parser.addOptions({screenshot, view, size, range, select, search, dark, dialog, names, filterTracks, compare, pin, hide,
-                       bookmark, minimap, counters, hover});
+                       bookmark, minimap, counters, hover, stepMarker});
     parser.process(*app);
     const QStringList args = parser.positionalArguments();
 
@@ -135,6 +139,7 @@ int main(int argc, char** argv) {
         o.pin = parser.value(pin);
         o.hide = parser.value(hide);
         o.bookmarks = parser.values(bookmark);
+        o.stepMarker = parser.value(stepMarker);
         if (parser.value(minimap) != QLatin1String("on") && parser.value(minimap) != QLatin1String("off")) {
             std::fprintf(stderr, "tracescope: --minimap takes on or off\n");
             return 2;

@@ -10,6 +10,7 @@
 #include "views/details/details_panel.h"
 #include "views/pod/compare_view.h"
 #include "views/pod/pod_view.h"
+#include "views/step_marker_choice.h"
 #include "views/timeline/time_format.h"
 #include "views/timeline/timeline_view.h"
 #include "views/trace_selection.h"
@@ -64,6 +65,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setObjectName(QStringLiteral("MainWindow"));
 
     selection_ = new TraceSelection(this);
+    stepMarker_ = new StepMarkerChoice(this);
     tabs_ = new QTabWidget(this);
     tabs_->setDocumentMode(true);
     timeline_ = new TimelineView(tabs_);
@@ -74,6 +76,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         TraceView* view = f.create(tabs_);
         if (!view) continue;
         view->setSelection(selection_);
+        view->setStepMarkerChoice(stepMarker_);
         tabs_->addTab(view, f.title);
         views_.emplace_back(f.id, view);
     }
@@ -192,17 +195,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             timeline_->canvas()->setVisibleRange(double(begin) - pad, double(end) + pad);
             tabs_->setCurrentWidget(timeline_);
         });
-    // Offsets set by hand: the workers' traces stay, a new merged view is made over them.
+    // Offsets set by hand: a new merged view is made from the current one (which stays unchanged
+    // for whoever still holds it) with the workers moved.
     if (PodView* pod = podView())
         connect(pod, &PodView::offsetsEdited, this, [this](std::vector<qint64> offsets) {
-            if (!run_ || offsets.size() != run_->workers.size()) return;
+            if (!run_ || !trace_ || offsets.size() != run_->workers.size()) return;
             auto edited = std::make_shared<MultiWorkerRun>(*run_);
-            for (size_t w = 0; w < offsets.size(); ++w)
-                if (edited->workers[w].offsetNs != offsets[w]) {
-                    edited->workers[w].offsetNs = offsets[w];
-                    edited->workers[w].clock = WorkerClock::Manual;
-                }
-            std::shared_ptr<const Trace> merged(mergeWorkers(*edited));
+            std::shared_ptr<const Trace> merged = remergeWorkers(*trace_, *edited, {offsets.begin(), offsets.end()});
             setRun(std::move(edited), std::move(merged), runLabel_);
             showView(QStringLiteral("pod"));
         });
@@ -504,17 +503,21 @@ void MainWindow::openPath(const QString& path) {
         runsFolder_.clear();
     }
     rebuildRunsMenu(target);
+    startLoad(target);
+}
+
+void MainWindow::startLoad(const QString& target) {
     fileLabel_->setText(tr("Loading %1 …").arg(QFileInfo(target).fileName()));
     setLoadingUi(true);
-    loader_->start(target);
+    // A profile run of several hosts: each host is a worker of one run (its own clock offset, the Pod page).
+    if (QFileInfo(target).isDir() && expandWorkerPaths({target.toStdString()}).size() > 1) runLoader_->start({target});
+    else loader_->start(target);
 }
 
 void MainWindow::openCapturedRun(const QString& logdir, const QString& runDir) {
     runsFolder_ = logdir;
     rebuildRunsMenu(runDir);
-    fileLabel_->setText(tr("Loading %1 …").arg(QFileInfo(runDir).fileName()));
-    setLoadingUi(true);
-    loader_->start(runDir);
+    startLoad(runDir);
 }
 
 void MainWindow::showCaptureDialog() {
@@ -549,9 +552,7 @@ void MainWindow::rebuildRunsMenu(const QString& current) {
             tr("%1  (%2)").arg(QString::fromStdString(run.name), hosts.join(QStringLiteral(", "))), this,
             [this, runPath] {
                 rebuildRunsMenu(runPath);
-                fileLabel_->setText(tr("Loading %1 …").arg(QFileInfo(runPath).fileName()));
-                setLoadingUi(true);
-                loader_->start(runPath);
+                startLoad(runPath);
             });
         a->setCheckable(true);
         a->setChecked(QFileInfo(runPath) == QFileInfo(current));
@@ -559,6 +560,12 @@ void MainWindow::rebuildRunsMenu(const QString& current) {
 }
 
 void MainWindow::setTrace(std::shared_ptr<const Trace> trace, const QString& path) {
+    // Another trace: its steps are found automatically until the user picks a marker for it
+    // (quietly: the pages analyse the new trace below anyway).
+    if (path != path_) {
+        const QSignalBlocker block(stepMarker_);
+        stepMarker_->setMarker({});
+    }
     trace_ = std::move(trace);
     path_ = path;
     selection_->selectSlice({});

@@ -27,6 +27,7 @@ class LaunchDialog;
 class CompareView;
 class PodView;
 class RunLoader;
+class StepMarkerChoice;
 struct LoadedRun;
 class DetailsPanel;
 class TimelineView;
@@ -64,6 +65,8 @@ public:
     TimelineView* timeline() const { return timeline_; }
     DetailsPanel* details() const { return details_; }
     TraceSelection* selection() const { return selection_; }
+    // The step marker the step-based pages use (reset to automatic when another trace opens).
+    StepMarkerChoice* stepMarker() const { return stepMarker_; }
     // Makes the tab with this id current ("timeline" or an analysis view id); false if unknown.
     bool showView(const QString& id);
     QStringList viewIds() const;
@@ -84,6 +87,7 @@ private:
     std::shared_ptr<const Trace> trace_;
     QString path_;
     TraceSelection* selection_;
+    StepMarkerChoice* stepMarker_;
     QTabWidget* tabs_;
     WarningBanner* banner_;
     TimelineView* timeline_;
@@ -120,6 +124,8 @@ private:
     // Lists the runs of a profile folder in the Runs menu (checked: `current`).
     void rebuildRunsMenu(const QString& current);
     void openDialog(bool folder);
+    // Loads a trace file or one profile run in the background (several hosts: a multi-worker run).
+    void startLoad(const QString& target);
     void setLoadingUi(bool loading);
     void updateSummary();
 };

@@ -53,8 +53,9 @@ std::shared_ptr<RunLoader::Result> RunLoader::loadNow(const QStringList& paths, 
         out->error = QString::fromStdString(r.error);
         return out;
     }
+    // The workers' own traces are let go as they are merged: the run is held once, in the view.
     auto run = std::make_shared<MultiWorkerRun>(std::move(r.run));
-    out->run.merged = std::shared_ptr<const Trace>(mergeWorkers(*run));
+    out->run.merged = mergeWorkers(*run);
     out->run.run = std::move(run);
     return out;
 }

@@ -1,5 +1,6 @@
 // Loads several worker files as one run on a background thread (importWorkers: the files
-// side by side on both cores), then builds the merged view the timeline shows. Progress
+// side by side on both cores), then merges them into the view the timeline shows, letting go
+// of each worker's own trace (the run then points into the view). Progress
 // (bytes over all files, files done) and cancel as TraceLoader.
 #pragma once
 
@@ -15,7 +16,7 @@
 namespace tracescope {
 
 struct LoadedRun {
-    std::shared_ptr<const MultiWorkerRun> run;
+    std::shared_ptr<const MultiWorkerRun> run;  // its workers live in `merged` (WorkerTrace::merged)
     std::shared_ptr<const Trace> merged;
 };
 

@@ -8,7 +8,6 @@
 
 #include "app/gui/main_window.h"
 #include "app/gui/run_loader.h"
-#include "model/import/logdir.h"
 #include "model/query/slice_queries.h"
 #include "model/import/import.h"
 #include "views/analysis_view.h"
@@ -17,6 +16,7 @@
 #include "views/timeline/time_format.h"
 #include "views/timeline/counter_style.h"
 #include "views/timeline/timeline_view.h"
+#include "views/step_marker_choice.h"
 #include "views/trace_selection.h"
 
 #include <QApplication>
@@ -101,10 +101,9 @@ int runScreenshot(const ScreenshotOptions& o) {
     if (!o.range.isEmpty() && !parseTimeRange(o.range, rangeBegin, rangeEnd))
         return fail(QStringLiteral("bad --range '%1' (expected A:B, e.g. 1.5ms:2ms)").arg(o.range));
 
-    // Several files, or a folder of several workers' files (not a TensorBoard run): one run.
+    // Several files, a folder of several workers' files, or a profile run of several hosts: one run.
     const std::string first = o.input.toStdString();
-    const bool manyWorkers = !o.moreInputs.isEmpty() ||
-                             (QFileInfo(o.input).isDir() && listRuns(first).empty() && expandWorkerPaths({first}).size() > 1);
+    const bool manyWorkers = !o.moreInputs.isEmpty() || (QFileInfo(o.input).isDir() && expandWorkerPaths({first}).size() > 1);
     std::shared_ptr<const Trace> trace;
     LoadedRun loadedRun;
     if (manyWorkers) {
@@ -138,6 +137,7 @@ int runScreenshot(const ScreenshotOptions& o) {
     window.timeline()->setLayoutPersistence(false);  // the options alone say what the picture shows
     if (manyWorkers) window.setRun(loadedRun.run, trace, runLabel(QStringList{o.input} + o.moreInputs));
     else window.setTrace(trace, o.input);
+    window.stepMarker()->setMarker(o.stepMarker);
     if (compareTrace) window.setCompareTrace(compareTrace, o.compare);
     if (!window.showView(o.view))
         return fail(QStringLiteral("unknown --view '%1' (available: %2)").arg(o.view, window.viewIds().join(", ")));

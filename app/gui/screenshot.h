@@ -28,6 +28,7 @@ struct ScreenshotOptions {
     bool minimap = true;     // the overview strip under the ruler
     QString counters = QStringLiteral("auto");  // counter tracks as the data is, or all "step" / "line"
     QString hover;           // "TIME:REGEX": the mouse over that track at that time
+    QString stepMarker;      // the step marker the step-based pages use ("" = automatic)
 };
 
 // A dark Fusion palette, as desktop dark themes give.

@@ -1,6 +1,7 @@
 #include "model/analysis/pod.h"
 
 #include "model/analysis/op_classify.h"
+#include "model/import/merge_workers.h"
 
 #include <algorithm>
 #include <map>
@@ -95,7 +96,7 @@ CommOverlap commOverlapIn(const ClassifiedTrace& ct, TimeNs startNs, TimeNs endN
     return overlapIn(kernelUnionsOf(ct), startNs, endNs);
 }
 
-PodResult computePod(const MultiWorkerRun& run, const StepOptions& stepOptions) {
+PodResult computePod(const MultiWorkerRun& run, const StepOptions& stepOptions, const Trace* mergedView) {
     PodResult res;
     struct PerWorker {
         StepsResult steps;
@@ -110,12 +111,15 @@ PodResult computePod(const MultiWorkerRun& run, const StepOptions& stepOptions) 
         pw.name = wt.name;
         pw.rank = wt.rank;
         pw.path = wt.path;
-        pw.loaded = wt.trace != nullptr;
+        pw.loaded = wt.loaded();
         pw.error = wt.error;
         pw.offsetNs = wt.offsetNs;
         pw.clock = wt.clock;
-        if (wt.trace) {
-            const ClassifiedTrace ct = classifyTrace(*wt.trace);
+        // The worker's own trace, or a copy cut out of the merged view that lives for this worker only.
+        std::shared_ptr<const Trace> own = wt.trace;
+        if (!own && wt.merged && mergedView) own = workerTraceOf(*mergedView, wt);
+        if (own) {
+            const ClassifiedTrace ct = classifyTrace(*own);
             per[w].steps = findSteps(ct, stepOptions);
             per[w].breakdown = breakdownSteps(ct, per[w].steps);
             per[w].kernels = kernelUnionsOf(ct);

@@ -61,7 +61,9 @@ struct PodResult {
     std::vector<std::string> notes;
 };
 
-PodResult computePod(const MultiWorkerRun& run, const StepOptions& stepOptions = {});
+// Workers whose own trace was let go after merging (WorkerTrace::merged) are cut out of
+// `mergedView` one at a time while they are analysed.
+PodResult computePod(const MultiWorkerRun& run, const StepOptions& stepOptions = {}, const Trace* mergedView = nullptr);
 
 // Overlap of collectives and compute kernels of a trace inside [startNs, endNs).
 CommOverlap commOverlapIn(const ClassifiedTrace& ct, TimeNs startNs, TimeNs endNs);

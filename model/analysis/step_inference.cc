@@ -265,9 +265,19 @@ std::vector<StepMarkerCandidate> stepMarkerCandidates(const ClassifiedTrace& ct,
         for (uint32_t i = 0; i < c.size(); ++i)
             if (c.depth(i) == 0 && c.duration[i] > 0) ++counts[c.name[i]];
     }
+    // Numbered names ("ProfilerStep#12") count under their stem, which as a marker matches them all.
+    std::unordered_map<std::string_view, size_t> byMarker;
+    for (const auto& [name, n] : counts) {
+        std::string_view s = t.str(name);
+        const size_t hash = s.rfind('#');
+        if (hash != std::string_view::npos && hash > 0 && hash + 1 < s.size() &&
+            s.find_first_not_of("0123456789", hash + 1) == std::string_view::npos)
+            s = s.substr(0, hash);
+        byMarker[s] += n;
+    }
     std::vector<StepMarkerCandidate> out;
-    for (const auto& [name, n] : counts)
-        if (n >= 2) out.push_back({std::string(t.str(name)), n});
+    for (const auto& [name, n] : byMarker)
+        if (n >= 2) out.push_back({std::string(name), n});
     std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
         return a.occurrences != b.occurrences ? a.occurrences > b.occurrences : a.name < b.name;
     });

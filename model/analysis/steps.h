@@ -88,7 +88,8 @@ StepsResult inferStepsFromAnnotation(const ClassifiedTrace& ct);
 StepsResult inferStepsFromDevicePeriod(const ClassifiedTrace& ct);
 
 // Names a user may pick as the step marker: host slice names that occur at least twice at the
-// top level of a thread, most frequent first (at most `limit`).
+// top level of a thread, most frequent first (at most `limit`); numbered names ("ProfilerStep#12")
+// count under their stem ("ProfilerStep").
 struct StepMarkerCandidate {
     std::string name;
     size_t occurrences = 0;

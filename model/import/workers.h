@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tracescope {
@@ -27,14 +28,29 @@ enum class WorkerClock : uint8_t {
 };
 const char* workerClockName(WorkerClock c);
 
+// Where a worker lies in the run's merged view (merge_workers.h): its processes and tracks,
+// and its own trace's span on its own clock.
+struct WorkerSpan {
+    ProcessIndex firstProcess = 0;
+    uint32_t processCount = 0;
+    TrackIndex firstTrack = 0;
+    uint32_t trackCount = 0;
+    TimeNs startNs = 0, endNs = 0;
+};
+
 struct WorkerTrace {
     std::string name;  // "rank 3", a host name, or the file's name
     std::string path;
     std::optional<int64_t> rank;
-    std::shared_ptr<const Trace> trace;  // null when the file could not be opened
-    std::string error;             // why, when trace is null
+    // The worker's own trace; null when the file could not be opened, or once the run was merged
+    // (its events then live only in the merged view, at `merged`).
+    std::shared_ptr<const Trace> trace;
+    std::optional<WorkerSpan> merged;
+    std::string error;             // why the file could not be opened
     TimeNs offsetNs = 0;           // worker time + offsetNs = run time
     WorkerClock clock = WorkerClock::Unknown;
+
+    bool loaded() const { return trace != nullptr || merged.has_value(); }
 };
 
 struct MultiWorkerRun {
@@ -75,5 +91,11 @@ ImportWarning workerWarning(ImportWarning w, const std::string& worker);
 
 // Offsets from the wall clocks: run time 0 is the earliest worker origin.
 void alignWorkersOnWallClock(MultiWorkerRun& run);
+
+// The worker a user names: its name as shown ("rank 3", a host name) or its rank ("3").
+std::optional<size_t> findWorker(const MultiWorkerRun& run, std::string_view nameOrRank);
+
+// Sets a worker's clock offset by hand (its clock becomes Manual).
+void setWorkerOffset(WorkerTrace& w, TimeNs offsetNs);
 
 }  // namespace tracescope

@@ -69,6 +69,47 @@ private slots:
         QCOMPARE(strict.exitCode, 3);
     }
 
+    // --offset sets a worker's clock offset by hand: that worker's step starts on the run's clock move by
+    // exactly the change, the other worker's stay, step durations (and so the lag) do not change, and each
+    // step's start spread becomes |start(rank 1) - start(rank 0)| worked out from the moved starts.
+    void podOffsetByHand() {
+        const QString f0 = hta("sampled_rank-0.json.gz"), f1 = hta("sampled_rank-1.json.gz");
+        const Run before = runCli({"pod", f0, f1, "--json"});
+        QVERIFY2(before.exitCode == 0, before.err.c_str());
+        const auto a = nlohmann::json::parse(before.out);
+        const long long shift = 7'000'000;  // 7 ms later than the wall clock says
+        const long long offset1 = a["workers"][1]["offset_ns"].get<long long>() + shift;
+        for (const QString& worker : {QStringLiteral("rank 1"), QStringLiteral("1")}) {
+            const Run after = runCli({"pod", f0, f1, "--json", "--offset", worker + "=" + QString::number(offset1)});
+            QVERIFY2(after.exitCode == 0, after.err.c_str());
+            const auto b = nlohmann::json::parse(after.out);
+            QCOMPARE(b["workers"][1]["offset_ns"].get<long long>(), offset1);
+            QCOMPARE(b["workers"][1]["clock"].get<std::string>(), std::string("manual"));
+            QCOMPARE(b["workers"][0]["offset_ns"], a["workers"][0]["offset_ns"]);
+            QCOMPARE(b["steps"].size(), a["steps"].size());
+            for (size_t s = 0; s < a["steps"].size(); ++s) {
+                const auto &sa = a["steps"][s], &sb = b["steps"][s];
+                QCOMPARE(sb["workers"].size(), size_t(2));
+                const long long start0 = sa["workers"][0]["run_start_ns"].get<long long>();
+                const long long start1 = sa["workers"][1]["run_start_ns"].get<long long>();
+                QCOMPARE(sb["workers"][0]["run_start_ns"].get<long long>(), start0);
+                QCOMPARE(sb["workers"][1]["run_start_ns"].get<long long>(), start1 + shift);
+                QCOMPARE(sb["start_spread_ns"].get<long long>(), std::llabs(start1 + shift - start0));
+                QCOMPARE(sb["lag_ns"], sa["lag_ns"]);
+                QCOMPARE(sb["slowest_worker"], sa["slowest_worker"]);
+            }
+        }
+        // Units: 7ms is 7000000 ns.
+        const Run ms = runCli({"pod", f0, f1, "--json", "--offset", "rank 1=7ms"});
+        QCOMPARE(nlohmann::json::parse(ms.out)["workers"][1]["offset_ns"].get<long long>(), 7'000'000LL);
+        // A worker the run does not have, or a value that is not a time: a clear error, status 2.
+        const Run unknown = runCli({"pod", f0, f1, "--offset", "rank 9=5"});
+        QCOMPARE(unknown.exitCode, 2);
+        QVERIFY(unknown.err.find("rank 0, rank 1") != std::string::npos);
+        QCOMPARE(runCli({"pod", f0, f1, "--offset", "rank 1=soon"}).exitCode, 2);
+        QCOMPARE(runCli({"pod", f0, f1, "--offset", "rank 1"}).exitCode, 2);
+    }
+
     void diffWithItselfJson() {
         const Run r = runCli({"diff", hta("sampled_rank-0.json.gz"), hta("sampled_rank-0.json.gz"), "--json"});
         QVERIFY2(r.exitCode == 0, r.err.c_str());

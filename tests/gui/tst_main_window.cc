@@ -1,8 +1,10 @@
 // The main window and --screenshot: tabs from the view catalog, a trace shown
 // everywhere, background loading, and PNG output of the requested size.
 #include "app/gui/main_window.h"
+#include "app/gui/run_loader.h"
 #include "app/gui/screenshot.h"
 #include "hand_trace.h"
+#include "views/pod/pod_view.h"
 #include "views/timeline/timeline_view.h"
 #include "views/view_catalog.h"
 
@@ -142,6 +144,68 @@ private slots:
         QVERIFY(loaded.wait(10000));
         QVERIFY(w.trace());
         QCOMPARE(w.trace()->counts().slices, size_t(5));  // hand count: 4 on main + 1 kernel
+    }
+
+    // Two ranks open as one run held once (the workers' own traces let go, the view is the copy);
+    // clock offsets set by hand on the Pod page make a new view with rank 1's tracks moved by
+    // exactly the change, and the Pod page's step starts with them.
+    void handSetOffsetsRemakeTheView() {
+        const QString dir = QStringLiteral(TRACESCOPE_SHARED_DIR) + "/testdata/public/hta/";
+        QString error;
+        LoadedRun loaded = RunLoader::load({dir + "sampled_rank-0.json.gz", dir + "sampled_rank-1.json.gz"}, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY(!loaded.run->workers[0].trace && !loaded.run->workers[1].trace);
+        QCOMPARE(loaded.run->loadedCount(), size_t(2));
+        MainWindow w;
+        w.show();
+        w.setRun(loaded.run, loaded.merged, "two ranks");
+        auto* pod = w.findChild<PodView*>();
+        QVERIFY(pod && w.showView("pod"));
+        QSignalSpy ready(pod, &AnalysisView::resultReady);
+        if (!pod->result()) QVERIFY(ready.wait(30000));
+        const std::vector<WorkerStep> before = pod->result()->workers[1].steps;
+        const std::shared_ptr<const Trace> view = w.trace();
+        const TimeNs shift = 2'000'000;
+        const TrackIndex firstRank1 = loaded.run->workers[1].merged->firstTrack;
+        ready.clear();
+        emit pod->offsetsEdited({loaded.run->workers[0].offsetNs, loaded.run->workers[1].offsetNs + shift});
+        QVERIFY(w.trace() != view);
+        for (TrackIndex t = 0; t < view->tracks.size(); ++t) {
+            const auto &a = view->tracks[t].slices.start, &b = w.trace()->tracks[t].slices.start;
+            QCOMPARE(b.size(), a.size());
+            for (size_t i = 0; i < a.size(); i += 17) QCOMPARE(b[i], a[i] + (t >= firstRank1 ? shift : 0));
+        }
+        if (pod->isComputing()) QVERIFY(ready.wait(30000));
+        const PodResult* after = pod->result();
+        QVERIFY(after);
+        QCOMPARE(after->workers[1].clock, WorkerClock::Manual);
+        for (size_t s = 0; s < before.size(); ++s)
+            QCOMPARE(after->workers[1].steps[s].runStartNs, before[s].runStartNs + shift);
+    }
+
+    // A profile run of two hosts (TensorBoard layout) opens as a run of two workers: the Pod page
+    // has both, the timeline groups each host's processes under its worker name.
+    void profileRunOfTwoHostsOpensAsWorkers() {
+        QTemporaryDir dir;
+        const QString run = dir.filePath("plugins/profile/2024_01_01_00_00_00");
+        QVERIFY(QDir().mkpath(run));
+        const QString demo = QStringLiteral(TRACESCOPE_SHARED_DIR) + "/testdata/public/tfprofiler/34.83.195.179_6003.xplane.pb";
+        QVERIFY(QFile::copy(demo, run + "/hostA_6003.xplane.pb"));
+        QVERIFY(QFile::copy(demo, run + "/hostB_6003.xplane.pb"));
+        MainWindow w;
+        closeMessageBoxes(&w);
+        w.show();
+        QSignalSpy loaded(&w, &MainWindow::traceLoaded);
+        w.openPath(dir.path());
+        QVERIFY(loaded.wait(30000));
+        auto* pod = w.findChild<PodView*>();
+        QVERIFY(pod && w.showView("pod"));
+        QSignalSpy ready(pod, &AnalysisView::resultReady);
+        if (!pod->result()) QVERIFY(ready.wait(30000));
+        QCOMPARE(pod->result()->workers.size(), size_t(2));
+        QVERIFY(pod->result()->workers[0].loaded && pod->result()->workers[1].loaded);
+        const std::string first = pod->result()->workers[0].name + ": ";
+        QVERIFY2(w.trace()->processes.front().name.rfind(first, 0) == 0, w.trace()->processes.front().name.c_str());
     }
 };
 

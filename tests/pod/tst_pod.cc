@@ -2,6 +2,7 @@
 // markers and run comparison. Expected values come from the raw JSON (read here with
 // nlohmann::json, not through the importer) or from how the generated cases are built.
 #include "model/analysis/kernel_stats.h"
+#include "model/analysis/op_classify.h"
 #include "model/analysis/overview.h"
 #include "model/analysis/pod.h"
 #include "model/analysis/run_diff.h"
@@ -181,10 +182,15 @@ private slots:
         MultiWorkerResult r = importWorkers({testdata("public/hta/sampled_rank-0.json.gz"),
                                              testdata("public/hta/sampled_rank-1.json.gz")});
         QVERIFY(r.ok());
+        const std::shared_ptr<const Trace> own0 = r.run.workers[0].trace, own1 = r.run.workers[1].trace;
         auto merged = mergeWorkers(r.run);
         QVERIFY(merged);
+        // The run lets go of its workers' own traces: the view is the one copy it holds.
+        QVERIFY(!r.run.workers[0].trace && !r.run.workers[1].trace);
+        QVERIFY(r.run.workers[0].loaded() && r.run.workers[1].loaded());
+        QCOMPARE(r.run.loadedCount(), size_t(2));
         const Trace& m = *merged;
-        const Trace &t0 = *r.run.workers[0].trace, &t1 = *r.run.workers[1].trace;
+        const Trace &t0 = *own0, &t1 = *own1;
         QCOMPARE(m.processes.size(), t0.processes.size() + t1.processes.size());
         QCOMPARE(m.tracks.size(), t0.tracks.size() + t1.tracks.size());
         QCOMPARE(m.counts().slices, t0.counts().slices + t1.counts().slices);
@@ -213,6 +219,87 @@ private slots:
             QCOMPARE(b.from.track, TrackIndex(a.from.track + base));
             QCOMPARE(m.str(m.flowName(b)), t1.str(t1.flowName(a)));
         }
+    }
+
+    // A worker cut back out of the merged view is its own trace again (processes, tracks, events,
+    // args, flows, on its own clock), so the pod computed over the view equals the pod computed
+    // over the workers' own traces; a view remade with other offsets moves only the workers whose
+    // offset changed, by exactly the change.
+    void workerCutFromView() {
+        MultiWorkerResult r = importWorkers({testdata("public/hta/sampled_rank-0.json.gz"),
+                                             testdata("public/hta/sampled_rank-1.json.gz")});
+        QVERIFY(r.ok());
+        const MultiWorkerRun separate = r.run;  // holds the workers' own traces
+        const PodResult expected = computePod(separate);
+        MultiWorkerRun run = r.run;
+        r.run = {};
+        const std::shared_ptr<const Trace> view = mergeWorkers(run);
+        for (size_t w = 0; w < 2; ++w) {
+            const Trace& own = *separate.workers[w].trace;
+            const std::unique_ptr<Trace> cut = workerTraceOf(*view, run.workers[w]);
+            QVERIFY(cut);
+            QCOMPARE(cut->processes.size(), own.processes.size());
+            for (size_t p = 0; p < own.processes.size(); ++p) {
+                QCOMPARE(cut->processes[p].name, own.processes[p].name);
+                QCOMPARE(cut->processes[p].tracks, own.processes[p].tracks);
+            }
+            QCOMPARE(cut->tracks.size(), own.tracks.size());
+            QCOMPARE(cut->counts().slices, own.counts().slices);
+            QCOMPARE(cut->flows.size(), own.flows.size());
+            QCOMPARE(cut->startNs, own.startNs);
+            QCOMPARE(cut->endNs, own.endNs);
+            QCOMPARE(cut->metadata, own.metadata);
+            for (TrackIndex ti = 0; ti < own.tracks.size(); ++ti) {
+                const SliceColumns &a = own.tracks[ti].slices, &b = cut->tracks[ti].slices;
+                QCOMPARE(b.start, a.start);
+                QCOMPARE(cut->tracks[ti].process, own.tracks[ti].process);
+                for (uint32_t i = 0; i < a.size(); i += 31) {
+                    QCOMPARE(cut->str(b.name[i]), own.str(a.name[i]));
+                    QCOMPARE(sliceArgText(*cut, {ti, i}, "correlation"), sliceArgText(own, {ti, i}, "correlation"));
+                }
+            }
+            for (size_t f = 0; f < own.flows.size(); ++f) {
+                QCOMPARE(cut->flows[f].from.track, own.flows[f].from.track);
+                QCOMPARE(cut->flows[f].to.index, own.flows[f].to.index);
+            }
+        }
+        const PodResult viaView = computePod(run, {}, view.get());
+        QCOMPARE(viaView.steps.size(), expected.steps.size());
+        for (size_t w = 0; w < 2; ++w) {
+            QVERIFY(viaView.workers[w].loaded);
+            QCOMPARE(viaView.workers[w].stepSource, expected.workers[w].stepSource);
+            QCOMPARE(viaView.workers[w].overlap.exposedNs, expected.workers[w].overlap.exposedNs);
+            for (size_t s = 0; s < expected.steps.size(); ++s) {
+                const WorkerStep &x = expected.workers[w].steps[s], &y = viaView.workers[w].steps[s];
+                QCOMPARE(y.present, x.present);
+                QCOMPARE(y.runStartNs, x.runStartNs);
+                QCOMPARE(y.breakdown.ns, x.breakdown.ns);
+            }
+        }
+
+        // Rank 1 set by hand 3 ms later than its wall clock; rank 0 unchanged.
+        const TimeNs off0 = run.workers[0].offsetNs, off1 = run.workers[1].offsetNs, shift = 3'000'000;
+        MultiWorkerRun moved = run;
+        const std::shared_ptr<const Trace> view2 = remergeWorkers(*view, moved, {off0, off1 + shift});
+        QCOMPARE(moved.workers[0].clock, run.workers[0].clock);
+        QCOMPARE(moved.workers[1].clock, WorkerClock::Manual);
+        QCOMPARE(moved.workers[1].offsetNs, off1 + shift);
+        QCOMPARE(view2->tracks.size(), view->tracks.size());
+        for (TrackIndex ti = 0; ti < view->tracks.size(); ++ti) {
+            const bool rank1 = ti >= run.workers[1].merged->firstTrack;
+            const SliceColumns &a = view->tracks[ti].slices, &b = view2->tracks[ti].slices;
+            QCOMPARE(b.size(), a.size());
+            for (size_t i = 0; i < a.size(); ++i) QCOMPARE(b.start[i], a.start[i] + (rank1 ? shift : 0));
+        }
+        const PodResult after = computePod(moved, {}, view2.get());
+        for (size_t s = 0; s < expected.steps.size(); ++s) {
+            QCOMPARE(after.workers[1].steps[s].runStartNs, expected.workers[1].steps[s].runStartNs + shift);
+            QCOMPARE(after.workers[0].steps[s].runStartNs, expected.workers[0].steps[s].runStartNs);
+            QCOMPARE(after.steps[s].lagNs, expected.steps[s].lagNs);
+        }
+        // The cut of a moved worker is still its own trace on its own clock.
+        QCOMPARE(workerTraceOf(*view2, moved.workers[1])->tracks[0].slices.start,
+                 separate.workers[1].trace->tracks[0].slices.start);
     }
 
     // A generated 64-rank job: rank 17's step 3 is 40 ms slower; one file is not a trace.

@@ -34,6 +34,8 @@ StackedColumnChart::StackedColumnChart(const QString& title, QWidget* parent) : 
     applyPaletteToChart(chart_, palette());
 }
 
+void StackedColumnChart::setLegendAlignment(Qt::Alignment alignment) { chart_->legend()->setAlignment(alignment); }
+
 void StackedColumnChart::changeEvent(QEvent* e) {
     if (e->type() == QEvent::PaletteChange) applyPaletteToChart(chart_, palette());
     QWidget::changeEvent(e);

@@ -32,6 +32,9 @@ public:
     int seriesCount() const;
     // The category axis title ("Step" unless set; e.g. "Worker"), used by the next setData.
     void setCategoryAxisTitle(const QString& title) { axisTitle_ = title; }
+    // Where the legend goes (bottom unless set): a narrow chart puts it on the right, one entry per line,
+    // where the names are not cut short.
+    void setLegendAlignment(Qt::Alignment alignment);
 
 signals:
     // The mouse entered (true) or left (false) column `index`; a column was clicked.

@@ -3,11 +3,13 @@
 #include "views/charts/stacked_column_chart.h"
 #include "views/charts/step_breakdown_chart.h"
 #include "views/partial_trace_note.h"
+#include "views/step_marker_box.h"
 #include "views/tables/value_format.h"
 
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QGroupBox>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QScrollArea>
@@ -79,6 +81,11 @@ OverviewView::OverviewView(QWidget* parent) : AnalysisView(parent) {
     auto* pageLayout = new QVBoxLayout(page);
     pageLayout->setContentsMargins(8, 8, 8, 8);
     pageLayout->addWidget(partialTraceNote());  // above the performance summary
+    auto* markerBar = new QHBoxLayout;
+    markerBar->addWidget(new QLabel(tr("Steps from:"), page));
+    markerBar->addWidget(stepMarkerBox());
+    markerBar->addStretch(1);
+    pageLayout->addLayout(markerBar);
     auto* grid = new QGridLayout;
     pageLayout->addLayout(grid, 1);
     grid->setContentsMargins(0, 0, 0, 0);
@@ -156,11 +163,16 @@ OverviewView::OverviewView(QWidget* parent) : AnalysisView(parent) {
 
 void OverviewView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
     std::shared_ptr<const Trace> t = trace;
-    run<Overview>([t] { return computeOverview(*t); },
-                  [this](Overview& o) {
-                      overview_ = std::make_shared<Overview>(std::move(o));
-                      showResult(*overview_);
-                  });
+    run<Computed>(
+        [t, options = stepOptions()] {
+            const ClassifiedTrace ct = classifyTrace(*t);
+            return Computed{computeOverview(ct, options), stepMarkerCandidates(ct, 40)};
+        },
+        [this](Computed& c) {
+            overview_ = std::make_shared<Computed>(std::move(c));
+            stepMarkerBox()->setCandidates(overview_->markerCandidates);
+            showResult(overview_->overview);
+        });
 }
 
 void OverviewView::clearResult() {
@@ -199,10 +211,8 @@ void OverviewView::showResult(const Overview& o) {
         haveSteps ? (q(stepSourceName(steps.source)).startsWith(QLatin1String("inferred")) ? tr("%1 (%2)") : tr("%1 (from %2)"))
                         .arg(formatCount(qint64(steps.steps.size())), q(stepSourceName(steps.source)))
                   : tr("No step marker observed"));
-    // Inferred or user-chosen steps say how they were found.
-    if (haveSteps && (steps.source == StepSource::InferredAnnotation || steps.source == StepSource::InferredDevicePeriod ||
-                      steps.source == StepSource::NamedMarker))
-        add(summary_, tr("Step rule"), q(steps.rule));
+    // How the steps were found (or why none were), whichever rule it was.
+    if (!steps.rule.empty()) add(summary_, tr("Step rule"), q(steps.rule));
     if (haveSteps) {
         const Distribution& d = steps.stepTimeNs;
         add(summary_, tr("Average step time"),

@@ -21,7 +21,7 @@ class OverviewView : public AnalysisView {
 public:
     explicit OverviewView(QWidget* parent = nullptr);
 
-    const Overview* result() const { return overview_.get(); }
+    const Overview* result() const { return overview_ ? &overview_->overview : nullptr; }
     RowTableModel<TopOp>* topOpsModel() const { return topOps_; }
     StackedColumnChart* stepChart() const { return chart_; }
     // The text of the summary fields, by label (for tests).
@@ -32,7 +32,11 @@ protected:
     void clearResult() override;
 
 private:
-    std::shared_ptr<Overview> overview_;
+    struct Computed {
+        Overview overview;
+        std::vector<StepMarkerCandidate> markerCandidates;
+    };
+    std::shared_ptr<Computed> overview_;
     QFormLayout* summary_ = nullptr;
     QFormLayout* environment_ = nullptr;
     StackedColumnChart* chart_ = nullptr;

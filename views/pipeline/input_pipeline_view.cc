@@ -3,6 +3,7 @@
 #include "views/charts/stacked_column_chart.h"
 #include "views/charts/step_breakdown_chart.h"
 #include "views/partial_trace_note.h"
+#include "views/step_marker_box.h"
 #include "views/tables/table_page.h"
 #include "views/tables/value_format.h"
 #include "views/trace_selection.h"
@@ -109,6 +110,11 @@ InputPipelineView::InputPipelineView(QWidget* parent) : AnalysisView(parent) {
     verdict_ = new QLabel(content);
     verdict_->setWordWrap(true);
     verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* markerBar = new QHBoxLayout;
+    markerBar->addWidget(new QLabel(tr("Steps from:"), content));
+    markerBar->addWidget(stepMarkerBox());
+    markerBar->addStretch(1);
+    layout->addLayout(markerBar);
     layout->addWidget(verdict_);
     layout->addWidget(partialTraceNote());
 
@@ -159,17 +165,19 @@ InputPipelineView::InputPipelineView(QWidget* parent) : AnalysisView(parent) {
 void InputPipelineView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
     std::shared_ptr<const Trace> t = trace;
     run<Computed>(
-        [t] {
+        [t, options = stepOptions()] {
             Computed c;
             const ClassifiedTrace ct = classifyTrace(*t);
-            c.result = computeInputPipeline(ct);
+            c.result = computeInputPipeline(ct, options);
             c.sliceRows = sliceRowIndexOf(*t, c.result);
-            c.breakdown = breakdownSteps(ct, findSteps(ct));
+            c.breakdown = breakdownSteps(ct, findSteps(ct, options));
             c.categories = summarizeBreakdown(c.breakdown);
+            c.markerCandidates = stepMarkerCandidates(ct, 40);
             return c;
         },
         [this](Computed& c) {
             computed_ = std::make_shared<Computed>(std::move(c));
+            stepMarkerBox()->setCandidates(computed_->markerCandidates);
             showResult(*computed_);
         });
 }

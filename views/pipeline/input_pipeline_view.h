@@ -54,6 +54,7 @@ private:
         // The full step-time breakdown, shown beside the input wait (§7.5).
         std::vector<StepBreakdown> breakdown;
         std::array<CategorySummary, kStepCategoryCount> categories{};
+        std::vector<StepMarkerCandidate> markerCandidates;
     };
     std::shared_ptr<Computed> computed_;
     QLabel* verdict_ = nullptr;

@@ -5,6 +5,7 @@
 #include "views/charts/step_breakdown_chart.h"
 #include "views/partial_trace_note.h"
 #include "views/pod/straggler_heatmap.h"
+#include "views/step_marker_box.h"
 #include "views/tables/table_page.h"
 #include "views/tables/value_format.h"
 
@@ -84,13 +85,8 @@ PodView::PodView(QWidget* parent) : AnalysisView(parent) {
     sort_->addItems({tr("By worker"), tr("By step time")});
     bar->addWidget(sort_);
     bar->addSpacing(12);
-    bar->addWidget(new QLabel(tr("Step marker:"), page));
-    marker_box_ = new QComboBox(page);
-    marker_box_->setToolTip(tr("Which slices are the steps: automatic (ProfilerStep#N, XSpace steps, or inferred) "
-                               "or a repeating top-level name of your choice"));
-    marker_box_->setMinimumContentsLength(24);
-    marker_box_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    bar->addWidget(marker_box_);
+    bar->addWidget(new QLabel(tr("Steps from:"), page));
+    bar->addWidget(stepMarkerBox());
     bar->addSpacing(12);
     auto* offsets = new QPushButton(tr("Clock offsets…"), page);
     offsets->setToolTip(tr("Shift a worker's clock by hand when the files' clocks disagree"));
@@ -102,14 +98,19 @@ PodView::PodView(QWidget* parent) : AnalysisView(parent) {
 
     summary_ = new QLabel(page);
     summary_->setWordWrap(true);
+    summary_->setTextFormat(Qt::RichText);  // its parts are HTML-escaped, with or without a <b> in them
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(summary_);
 
+    // The two pictures side by side on top, the workers table across the whole width below: its
+    // nine columns need the width more than the charts need the height.
     auto* split = new QSplitter(Qt::Vertical, page);
-    QGroupBox* chartBox = box(tr("Step-time breakdown per worker"), split);
+    auto* upper = new QSplitter(Qt::Horizontal, split);
+    QGroupBox* chartBox = box(tr("Step-time breakdown per worker"), upper);
     auto* chartLayout = new QVBoxLayout(chartBox);
     chart_ = new StackedColumnChart(tr("Step time per worker"), chartBox);
     chart_->setCategoryAxisTitle(tr("Worker"));
+    chart_->setLegendAlignment(Qt::AlignRight);  // beside the heat map the chart is narrow
     chart_->setMinimumHeight(240);
     chartLayout->addWidget(chart_);
     auto* note = new QLabel(tr("Hover a column for its breakdown; click it to open that worker and step in the timeline."),
@@ -117,12 +118,11 @@ PodView::PodView(QWidget* parent) : AnalysisView(parent) {
     note->setWordWrap(true);
     chartLayout->addWidget(note);
 
-    auto* lower = new QSplitter(Qt::Horizontal, split);
-    QGroupBox* heatBox = box(tr("Stragglers: step time per worker and step"), lower);
+    QGroupBox* heatBox = box(tr("Stragglers: step time per worker and step"), upper);
     auto* heatLayout = new QVBoxLayout(heatBox);
     heatmap_ = new StragglerHeatmap(heatBox);
     heatLayout->addWidget(heatmap_);
-    QGroupBox* overlapBox = box(tr("Workers: clock offset, communication vs compute overlap"), lower);
+    QGroupBox* overlapBox = box(tr("Workers: clock offset, communication vs compute overlap"), split);
     auto* overlapLayout = new QVBoxLayout(overlapBox);
     overlap_ = new OverlapModel(overlapColumns(), this);
     table_ = new TablePage(overlapBox);
@@ -130,21 +130,18 @@ PodView::PodView(QWidget* parent) : AnalysisView(parent) {
     table_->setFilterColumns({1}, tr("Filter workers"));
     table_->setExportName(QStringLiteral("pod_overlap.csv"));
     overlapLayout->addWidget(table_);
-    lower->setStretchFactor(0, 2);
-    lower->setStretchFactor(1, 3);
-    split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 1);
+    upper->setStretchFactor(0, 3);
+    upper->setStretchFactor(1, 2);
+    upper->setChildrenCollapsible(false);
+    upper->setSizes({600, 400});  // proportions: the chart and its legend get the larger part
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setChildrenCollapsible(false);
     layout->addWidget(split, 1);
     setContent(page);
 
     connect(step_, &QComboBox::currentIndexChanged, this, [this] { refreshStep(); });
     connect(sort_, &QComboBox::currentIndexChanged, this, [this] { refreshStep(); });
-    connect(marker_box_, &QComboBox::activated, this, [this](int i) {
-        const std::string m = i <= 0 ? std::string() : marker_box_->itemData(i).toString().toStdString();
-        if (m == marker_ || !trace()) return;
-        marker_ = m;
-        startAnalysis(trace());
-    });
     connect(chart_, &StackedColumnChart::columnHovered, this, [this](int column, bool entered) {
         if (!entered || !data_ || column < 0 || size_t(column) >= order_.size()) {
             QToolTip::hideText();
@@ -158,10 +155,7 @@ PodView::PodView(QWidget* parent) : AnalysisView(parent) {
     connect(heatmap_, &StragglerHeatmap::cellClicked, this, [this](int w, int s) { openWorkerStep(size_t(w), s); });
 }
 
-void PodView::setRun(std::shared_ptr<const MultiWorkerRun> run) {
-    if (run != run_) marker_.clear();
-    run_ = std::move(run);
-}
+void PodView::setRun(std::shared_ptr<const MultiWorkerRun> run) { run_ = std::move(run); }
 
 void PodView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
     std::shared_ptr<const MultiWorkerRun> workers = run_;
@@ -174,16 +168,13 @@ void PodView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
         one->workers.push_back(std::move(w));
         workers = std::move(one);
     }
-    const StepOptions options{marker_};
+    const StepOptions options = stepOptions();
+    std::shared_ptr<const Trace> view = trace;  // a run's workers are cut out of its merged view
     run<Data>(
-        [workers, options] {
+        [workers, options, view] {
             Data d;
-            d.pod = computePod(*workers, options);
-            for (const WorkerTrace& w : workers->workers)
-                if (w.trace) {
-                    d.candidates = stepMarkerCandidates(classifyTrace(*w.trace), 40);
-                    break;
-                }
+            d.pod = computePod(*workers, options, view.get());
+            d.candidates = stepMarkerCandidates(classifyTrace(*view), 40);
             return d;
         },
         [this](Data& d) {
@@ -226,7 +217,7 @@ void PodView::showResult() {
     summary_->setText(parts.join(QStringLiteral("  ·  ")));
     offsetsButton_->setEnabled(run_ != nullptr && pod.workers.size() > 1);
 
-    const QSignalBlocker b1(step_), b2(marker_box_);
+    const QSignalBlocker block(step_);
     step_->clear();
     step_->addItem(tr("All steps (average per worker)"));
     for (const PodStep& s : pod.steps) {
@@ -237,11 +228,7 @@ void PodView::showResult() {
         else
             step_->addItem(tr("Step %1").arg(s.number));
     }
-    marker_box_->clear();
-    marker_box_->addItem(tr("Automatic"));
-    for (const auto& c : data_->candidates)
-        marker_box_->addItem(tr("%1 (%2×)").arg(q(c.name)).arg(c.occurrences), q(c.name));
-    marker_box_->setCurrentIndex(std::max(0, marker_box_->findData(q(marker_))));
+    stepMarkerBox()->setCandidates(data_->candidates);
 
     HeatmapData h;
     for (const PodWorker& w : pod.workers) h.workers << q(w.name);

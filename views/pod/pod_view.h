@@ -57,12 +57,10 @@ private:
     };
     std::shared_ptr<const MultiWorkerRun> run_;
     std::shared_ptr<Data> data_;
-    std::string marker_;  // the user's step marker ("" = automatic)
     std::vector<size_t> order_;  // chart column -> worker
     QLabel* summary_ = nullptr;
     QComboBox* step_ = nullptr;
     QComboBox* sort_ = nullptr;
-    QComboBox* marker_box_ = nullptr;
     QWidget* offsetsButton_ = nullptr;
     void editOffsets();
     StackedColumnChart* chart_ = nullptr;

@@ -113,14 +113,15 @@ void StragglerHeatmap::paintEvent(QPaintEvent*) {
         p.drawText(QRectF(g.left() + s * cw, 0, std::max(cw, double(widest + 8)), g.top() - 2),
                    Qt::AlignHCenter | Qt::AlignBottom, data_.steps[s]);
     // Legend.
-    const QRect legend(g.left(), g.bottom() + 8, std::min(220, g.width() / 2), 10);
+    const QRect legend(g.left(), g.bottom() + 8, std::min(140, g.width() / 3), 10);
     for (int x = 0; x < legend.width(); ++x)
         p.fillRect(QRect(legend.left() + x, legend.top(), 1, legend.height()),
                    lagColour(kFullRed * x / std::max(1, legend.width() - 1), dark));
     p.setPen(palette().color(QPalette::Text));
     p.drawRect(legend.adjusted(0, 0, -1, -1));
-    p.drawText(QRect(legend.right() + 8, legend.top() - 4, 420, 18), Qt::AlignLeft | Qt::AlignVCenter,
-               tr("step time over the step's median worker: 0 … +50%"));
+    const QRect text(legend.right() + 8, legend.top() - 4, std::max(0, width() - legend.right() - 12), 18);
+    p.drawText(text, Qt::AlignLeft | Qt::AlignVCenter,
+               fm.elidedText(tr("step time over the median worker: 0 … +50%"), Qt::ElideRight, text.width()));
 }
 
 void StragglerHeatmap::mouseMoveEvent(QMouseEvent* e) {
