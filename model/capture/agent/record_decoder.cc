@@ -176,6 +176,14 @@ bool RecordDecoder::decodeFrame(const char* frame, size_t size) {
         break;
     }
     case kRecOverhead: out.overheads.push_back(r.fixed<OverheadRecord>()); break;
+    case kRecWindow: out.windows.push_back(r.fixed<WindowRecord>()); break;
+    case kRecThreadName: {
+        ThreadNameEntry e;
+        e.r = r.fixed<ThreadNameRecord>();
+        if (!r.string(e.name)) return bad();
+        out.threadNames.push_back(std::move(e));
+        break;
+    }
     default: ++out.unknownFrames; break;
     }
     return true;

@@ -299,6 +299,9 @@ private:
         if (lines.empty()) return;
         xspace::PlaneWriter& plane = out_.addPlane(kHostPlaneId, "/host:CPU");
         if (r_.hasHello) plane.stats().add("process_id", r_.hello.pid);
+        std::unordered_map<int64_t, std::string> threadNames;
+        for (const ThreadNameEntry& t : r_.threadNames)
+            if (!t.name.empty()) threadNames[t.r.threadId] = t.name;
         for (auto& [lineId, events] : lines) {
             std::stable_sort(events.begin(), events.end(), [](const HostEvent& a, const HostEvent& b) {
                 return a.start != b.start ? a.start < b.start : a.duration > b.duration;
@@ -307,7 +310,12 @@ private:
                                : lineId == kSyncLineId     ? "CUDA synchronization"
                                : lineId == kOverheadLineId ? "CUPTI overhead"
                                                            : "Host Threads/" + std::to_string(lineId);
-            xspace::LineWriter line = plane.addLine(lineId, name, events.front().start);
+            // XLA's line name stays; the OS thread name the agent read is the shown name.
+            std::string shown;
+            if (auto t = threadNames.find(lineId); t != threadNames.end())
+                shown = t->second + " (" + std::to_string(lineId) + ")";
+            xspace::LineWriter line = plane.addLine(lineId, name, shown);
+            line.proto()->set_timestamp_ns(events.front().start);
             for (const HostEvent& e : events) hostEvent(line, e);
         }
     }

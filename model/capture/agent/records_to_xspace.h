@@ -6,7 +6,8 @@
 //                     correlation_id, context_id, cuda_graph_id / cuda_graph_node_id),
 //                     MemcpyH2D/D2H/D2D/P2P/Other with memcpy_details, Memset with
 //                     Memset_details.
-//   /host:CPU         one line per OS thread with the CUDA runtime/driver API calls
+//   /host:CPU         one line per OS thread (its display name the thread's name when the
+//                     agent sent one) with the CUDA runtime/driver API calls
 //                     (correlation_id: the importer's launch -> kernel flows), the
 //                     synchronization records and NVTX ranges (START/END paired by id) and
 //                     marks; a "CUDA memory" line with MemoryAllocation / MemoryDeallocation
