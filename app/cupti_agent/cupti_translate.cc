@@ -56,6 +56,23 @@ MemcpyRecord memcpyCommon(const Copy& m) {
 
 }  // namespace
 
+int64_t activityThreadId(const CUpti_Activity* record) {
+    switch (record->kind) {
+    case CUPTI_ACTIVITY_KIND_RUNTIME:
+    case CUPTI_ACTIVITY_KIND_DRIVER:
+        return int64_t(reinterpret_cast<const CUpti_ActivityAPI*>(record)->threadId);
+    case CUPTI_ACTIVITY_KIND_MARKER: {
+        const auto* m = reinterpret_cast<const CUpti_ActivityMarker2*>(record);
+        return m->objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ? int64_t(m->objectId.pt.threadId) : 0;
+    }
+    case CUPTI_ACTIVITY_KIND_OVERHEAD: {
+        const auto* o = reinterpret_cast<const CUpti_ActivityOverhead3*>(record);
+        return o->objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ? int64_t(o->objectId.pt.threadId) : 0;
+    }
+    default: return 0;
+    }
+}
+
 size_t activityRecordSize(CUpti_ActivityKind kind) {
     switch (kind) {
     case CUPTI_ACTIVITY_KIND_KERNEL:

@@ -149,6 +149,12 @@ LaunchResult LaunchSession::run() {
     }
     for (const auto& [k, v] : options_.environment) env[k] = v;
     env["CUDA_INJECTION64_PATH"] = agentPath;
+    if (options_.earlyNvtx) {
+        env["NVTX_INJECTION64_PATH"] = agentPath;
+        const auto preload = env.find("LD_PRELOAD");
+        env["LD_PRELOAD"] = preload == env.end() || preload->second.empty() ? agentPath
+                                                                             : agentPath + ":" + preload->second;
+    }
     env[TS_AGENT_ENV_SOCKET] = listener.path();
     env[TS_AGENT_ENV_FALLBACK] = result.runDir;
     env[TS_AGENT_ENV_FLUSH_MS] = std::to_string(options_.flushMs);
@@ -185,10 +191,16 @@ LaunchResult LaunchSession::run() {
     }
 
     const auto t0 = Clock::now();
-    const auto grace = std::chrono::milliseconds(options_.flushMs + 400);
+    // The agents answer Stop within a flush period; one that does not (stuck, or gone) is
+    // waited for this long before the capture is saved without its last records.
+    const auto stopAnswerLimit = std::chrono::milliseconds(2 * options_.flushMs + 500);
     bool saved = false, termSent = false;
     Clock::time_point windowEndAt{}, termAt{};
     int64_t windowEnd = std::numeric_limits<int64_t>::max();
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        progress_.windowOpen = true;
+    }
     for (;;) {
         int status = 0;
         const pid_t w = ::waitpid(pid, &status, WNOHANG);
@@ -218,42 +230,55 @@ LaunchResult LaunchSession::run() {
         if (windowOver && windowEndAt == Clock::time_point{}) {
             windowEndAt = now;
             windowEnd = realtimeNs();
+            listener.sendControl(agent::kControlStop);
+            std::lock_guard<std::mutex> lock(mutex_);
+            progress_.windowOpen = false;
         }
-        // Records of the window arrive within one flush period (plus the send).
-        if (!saved && windowEndAt != Clock::time_point{} && now - windowEndAt >= grace) {
-            listener.stop();
-            save(result, windowStart, windowEnd);
+        // Every agent answered Stop (its window's records are in), or waited long enough.
+        if (!saved && windowEndAt != Clock::time_point{} &&
+            (listener.awaitingStop() == 0 || now - windowEndAt >= stopAnswerLimit) && !terminateRequested_) {
+            save(result, listener.take(), windowStart, windowEnd);
             saved = true;
+            {
+                std::lock_guard<std::mutex> lock(mutex_);
+                progress_.saved = true;
+            }
+            if (options_.onCaptureSaved) options_.onCaptureSaved(result);
             if (!options_.waitForExit) break;
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
-    if (result.exited && !saved) {
+    if (result.exited) {
         // The agents' atexit flush and Bye: wait for every connection to close.
         const auto deadline = Clock::now() + std::chrono::seconds(3);
         while (listener.openConnections() > 0 && Clock::now() < deadline)
             std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        listener.stop();
-        save(result, windowStart, windowEnd);
+    }
+    listener.stop();
+    if (result.exited && !saved) {
+        save(result, listener.take(), windowStart, windowEnd);
     } else if (result.exited) {
-        // After the window: agents that outlived the listener wrote fallback files; their
-        // records are outside the window.
+        // After the window: what agents still sent is counted, never saved.
+        for (const agent::CollectedProcess& late : listener.take())
+            for (LaunchedProcess& p : result.processes)
+                if (late.progress.pid == p.pid) p.recordsAfterWindow += late.records.activityCount();
         for (const auto& entry : fs::directory_iterator(result.runDir, ec))
             if (entry.path().extension() == TS_AGENT_FALLBACK_SUFFIX) fs::remove(entry.path(), ec);
     }
     {
         std::lock_guard<std::mutex> lock(mutex_);
         progress_.running = !result.exited;
+        progress_.windowOpen = false;
         progress_.records = listener.totalRecords();
-        progress_.processes = listener.connections();
+        progress_.processes = result.processes.size();
         listener_ = nullptr;
     }
     removeDirIfEmpty(result.runDir);
     return result;
 }
 
-void LaunchSession::save(LaunchResult& result, int64_t windowStartNs, int64_t windowEndNs) {
-    std::vector<agent::CollectedProcess> collected = listener_->take();
+void LaunchSession::save(LaunchResult& result, std::vector<agent::CollectedProcess> collected, int64_t windowStartNs,
+                         int64_t windowEndNs) {
     // Agents that could not reach the socket wrote <host>.<pid>.tscupti files here.
     std::error_code ec;
     std::vector<fs::path> fallbacks;

@@ -3,7 +3,7 @@
 // Memory4, Device5) laid into a buffer as CUPTI lays them (each record 8-byte aligned).
 // The expected numbers of the tests come from scenarioCounts(), i.e. from this construction.
 //
-// Batch b (times relative to its base, in µs), one thread kTid, device 0:
+// Batch b (times relative to its base, in µs), one thread (kTid unless given), device 0:
 //   runtime cudaLaunchKernel  corr c+1 [0, 10]   -> kernel capx::scale<float, 3> on stream 7 [20, 50]
 //   runtime cudaMemcpyAsync   corr c+2 [60, 70]  -> MemcpyH2D 4096 bytes pinned->device, stream 7 [80, 90]
 //   runtime cudaMemsetAsync   corr c+3 [100,110] -> memset 1024 bytes device, stream 13 [100, 110]
@@ -78,13 +78,13 @@ public:
     std::vector<size_t> offsets;
 };
 
-inline void api(BufferBuilder& b, uint32_t cbid, uint32_t corr, uint64_t start, uint64_t end) {
+inline void api(BufferBuilder& b, uint32_t cbid, uint32_t corr, uint64_t start, uint64_t end, uint32_t tid = kTid) {
     auto& a = b.add<CUpti_ActivityAPI>(CUPTI_ACTIVITY_KIND_RUNTIME);
     a.cbid = cbid;
     a.start = start;
     a.end = end;
     a.processId = kPid;
-    a.threadId = kTid;
+    a.threadId = tid;
     a.correlationId = corr;
 }
 
@@ -105,8 +105,9 @@ inline CUpti_ActivityKernel10& kernel(BufferBuilder& b, uint32_t corr, uint64_t 
     return k;
 }
 
-// Appends batch `index` with times from `base` (ns, CUPTI's realtime clock).
-inline void buildBatch(BufferBuilder& b, int index, uint64_t base) {
+// Appends batch `index` with times from `base` (ns, CUPTI's realtime clock), its host
+// records on thread `tid`.
+inline void buildBatch(BufferBuilder& b, int index, uint64_t base, uint32_t tid = kTid) {
     const uint32_t c = 100u * uint32_t(index);
     auto us = [base](uint64_t t) { return base + t * 1000; };
     if (index == 0) {
@@ -134,7 +135,7 @@ inline void buildBatch(BufferBuilder& b, int index, uint64_t base) {
     start.id = 10u * uint32_t(index) + 1;
     start.objectKind = CUPTI_ACTIVITY_OBJECT_THREAD;
     start.objectId.pt.processId = kPid;
-    start.objectId.pt.threadId = kTid;
+    start.objectId.pt.threadId = tid;
     start.name = "step";
     const uint32_t rangeId = start.id;  // `start` dangles once the buffer grows
     auto& data = b.add<CUpti_ActivityMarkerData2>(CUPTI_ACTIVITY_KIND_MARKER_DATA);
@@ -143,7 +144,7 @@ inline void buildBatch(BufferBuilder& b, int index, uint64_t base) {
     data.payload.metricValueUint64 = uint64_t(index);
     data.color = 0xff00ff00u;
 
-    api(b, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, c + 1, us(0), us(10));
+    api(b, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, c + 1, us(0), us(10), tid);
     kernel(b, c + 1, us(20), us(50));
 
     auto& alloc = b.add<CUpti_ActivityMemory4>(CUPTI_ACTIVITY_KIND_MEMORY2);
@@ -156,7 +157,7 @@ inline void buildBatch(BufferBuilder& b, int index, uint64_t base) {
     alloc.processId = kPid;
     alloc.streamId = 0xFFFFFFFFu;
 
-    api(b, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020, c + 2, us(60), us(70));
+    api(b, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020, c + 2, us(60), us(70), tid);
     auto& m = b.add<CUpti_ActivityMemcpy6>(CUPTI_ACTIVITY_KIND_MEMCPY);
     m.copyKind = CUPTI_ACTIVITY_MEMCPY_KIND_HTOD;
     m.srcKind = CUPTI_ACTIVITY_MEMORY_KIND_PINNED;
@@ -169,7 +170,7 @@ inline void buildBatch(BufferBuilder& b, int index, uint64_t base) {
     m.streamId = 7;
     m.correlationId = c + 2;
 
-    api(b, CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_v3020, c + 3, us(100), us(110));
+    api(b, CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_v3020, c + 3, us(100), us(110), tid);
     auto& s = b.add<CUpti_ActivityMemset4>(CUPTI_ACTIVITY_KIND_MEMSET);
     s.value = 0;
     s.bytes = 1024;
@@ -180,7 +181,7 @@ inline void buildBatch(BufferBuilder& b, int index, uint64_t base) {
     s.correlationId = c + 3;
     s.memoryKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
 
-    api(b, CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_v3020, c + 4, us(120), us(200));
+    api(b, CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_v3020, c + 4, us(120), us(200), tid);
     auto& sync = b.add<CUpti_ActivitySynchronization2>(CUPTI_ACTIVITY_KIND_SYNCHRONIZATION);
     sync.type = CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE;
     sync.start = us(121);
@@ -196,11 +197,11 @@ inline void buildBatch(BufferBuilder& b, int index, uint64_t base) {
     mark.id = 10u * uint32_t(index) + 2;
     mark.objectKind = CUPTI_ACTIVITY_OBJECT_THREAD;
     mark.objectId.pt.processId = kPid;
-    mark.objectId.pt.threadId = kTid;
+    mark.objectId.pt.threadId = tid;
     mark.name = "tick";
 
     if (index == 1) {
-        api(b, CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000, c + 6, us(210), us(220));
+        api(b, CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000, c + 6, us(210), us(220), tid);
         for (uint32_t n = 0; n < 3; ++n) {
             auto& k = kernel(b, c + 6, us(230 + 10 * n), us(235 + 10 * n));
             k.graphId = 2;
@@ -223,7 +224,7 @@ inline void buildBatch(BufferBuilder& b, int index, uint64_t base) {
     end.id = 10u * uint32_t(index) + 1;
     end.objectKind = CUPTI_ACTIVITY_OBJECT_THREAD;
     end.objectId.pt.processId = kPid;
-    end.objectId.pt.threadId = kTid;
+    end.objectId.pt.threadId = tid;
 }
 
 // The runtime API names of the cbids above, as cuptiGetCallbackName gives them.
