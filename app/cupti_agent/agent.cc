@@ -270,7 +270,9 @@ void initializeOnce() {
 // libcupti has no NVTX entry.
 int forwardNvtx(NvtxGetExportTable getExportTable) {
     initializeOnce();
-    if (!g_agent || !g_agent->active() || !(g_agent->kinds() & kKindNvtx)) return 0;
+    // Forwarded even when the agent stays passive or records no NVTX: another CUPTI client in
+    // this process (e.g. torch.profiler) then still sees the ranges.
+    if (!g_agent) return 0;
     using NvtxInit = int (*)(NvtxGetExportTable);
     NvtxInit next = nullptr;
     Dl_info info{};

@@ -418,6 +418,29 @@ private slots:
         QVERIFY(!fs::exists(r.runDir));  // no empty run folder left behind
     }
 
+    void agentExportsOnlyItsEntryPoints() {
+        // The agent lives inside other programs: its dynamic symbol table holds only the two
+        // entry points (no C++ runtime, no helpers), and it needs no Qt, protobuf or gRPC.
+        QProcess nm;
+        nm.start("nm", {"-D", "--defined-only", CUPTI_AGENT});
+        if (!nm.waitForStarted(5000)) QSKIP("nm (binutils) is not installed");
+        QVERIFY(nm.waitForFinished(30000));
+        QCOMPARE(nm.exitCode(), 0);
+        QStringList names;
+        for (const QString& line : QString::fromUtf8(nm.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts))
+            names << line.section(' ', -1);
+        names.sort();
+        QCOMPARE(names, (QStringList{"InitializeInjection", "InitializeInjectionNvtx2"}));
+        QProcess readelf;
+        readelf.start("readelf", {"-d", CUPTI_AGENT});
+        if (!readelf.waitForStarted(5000)) QSKIP("readelf (binutils) is not installed");
+        QVERIFY(readelf.waitForFinished(30000));
+        const QString dynamic = QString::fromUtf8(readelf.readAllStandardOutput());
+        QVERIFY(dynamic.contains("[libcupti.so.13]"));
+        for (const char* forbidden : {"Qt", "protobuf", "grpc", "absl", "libstdc++"})
+            QVERIFY2(!dynamic.contains(forbidden), forbidden);
+    }
+
     void startErrors() {
         QTemporaryDir dir;
         LaunchOptions o = options(dir, {});
