@@ -96,7 +96,8 @@ constexpr KindBit kKinds[] = {
     {kKindKernel, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL}, {kKindMemcpy, CUPTI_ACTIVITY_KIND_MEMCPY},
     {kKindMemcpy, CUPTI_ACTIVITY_KIND_MEMCPY2},           {kKindMemset, CUPTI_ACTIVITY_KIND_MEMSET},
     {kKindRuntime, CUPTI_ACTIVITY_KIND_RUNTIME},          {kKindDriver, CUPTI_ACTIVITY_KIND_DRIVER},
-    {kKindSync, CUPTI_ACTIVITY_KIND_SYNCHRONIZATION},     {kKindNvtx, CUPTI_ACTIVITY_KIND_MARKER},
+    {kKindSync, CUPTI_ACTIVITY_KIND_SYNCHRONIZATION},     {kKindSync, CUPTI_ACTIVITY_KIND_CUDA_EVENT},
+    {kKindSync, CUPTI_ACTIVITY_KIND_STREAM},              {kKindNvtx, CUPTI_ACTIVITY_KIND_MARKER},
     {kKindNvtx, CUPTI_ACTIVITY_KIND_MARKER_DATA},         {kKindMemory, CUPTI_ACTIVITY_KIND_MEMORY2},
     {kKindOverhead, CUPTI_ACTIVITY_KIND_OVERHEAD},
 };
@@ -223,6 +224,8 @@ bool startCupti(Agent& agent) {
                          "cuptiActivityEnable(" + std::to_string(int(k.kind)) + "): " + resultText(rc), "");
     }
     if (agent.kinds() & kKindMemory) cuptiActivityEnableAllocationSource(0);
+    // Without it CUDA_EVENT records carry no time and cannot be placed on their stream.
+    if (agent.kinds() & kKindSync) cuptiActivityEnableCudaEventDeviceTimestamps(1);
     // NVTX reaches CUPTI only through NVTX_INJECTION64_PATH, and only if it names the same
     // libcupti instance we are bound to (a second copy is a second, silent CUPTI). NVTX reads
     // the variable at its first call, so setting it here covers ranges after cuInit.

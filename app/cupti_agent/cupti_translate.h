@@ -1,6 +1,6 @@
 // CUPTI 13 activity records (cupti_activity.h: CUpti_ActivityKernel10, Memcpy6,
 // MemcpyPtoP4, Memset4, API, Synchronization2, Marker2, MarkerData2, Memory4, Device5,
-// Overhead3) as frames of our record format (model/capture/agent/agent_records.h). Pure
+// Overhead3, CudaEvent2, Stream) as frames of our record format (model/capture/agent/agent_records.h). Pure
 // translation: no CUPTI calls, so tests can feed it structs laid out by the real headers.
 #pragma once
 

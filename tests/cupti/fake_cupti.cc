@@ -102,6 +102,15 @@ FAKE_EXPORT CUptiResult cuptiActivityDisable(CUpti_ActivityKind kind) {
 
 FAKE_EXPORT CUptiResult cuptiActivityEnableAllocationSource(uint8_t) { return CUPTI_SUCCESS; }
 
+static bool g_eventTimestamps = false;
+
+// As CUPTI, CUDA_EVENT records carry a device timestamp only when this was turned on.
+FAKE_EXPORT CUptiResult cuptiActivityEnableCudaEventDeviceTimestamps(uint8_t enable) {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    g_eventTimestamps = enable != 0;
+    return CUPTI_SUCCESS;
+}
+
 FAKE_EXPORT CUptiResult cuptiGetCallbackName(CUpti_CallbackDomain domain, uint32_t cbid, const char** name) {
     *name = domain == CUPTI_CB_DOMAIN_RUNTIME_API ? fake::runtimeApiName(cbid) : nullptr;
     return *name ? CUPTI_SUCCESS : CUPTI_ERROR_INVALID_PARAMETER;
@@ -251,6 +260,8 @@ FAKE_EXPORT bool fakecupti_deliver(const uint8_t* records, size_t size) {
         for (int k : g_enabled) enabled |= k == int(record->kind);
         if (enabled) {
             std::memcpy(buffer + out, records + at, step);
+            if (record->kind == CUPTI_ACTIVITY_KIND_CUDA_EVENT && !g_eventTimestamps)
+                reinterpret_cast<CUpti_ActivityCudaEvent2*>(buffer + out)->deviceTimestamp = 0;
             out += step;
         }
         at += step;

@@ -8,10 +8,13 @@
 //   runtime cudaMemcpyAsync   corr c+2 [60, 70]  -> MemcpyH2D 4096 bytes pinned->device, stream 7 [80, 90]
 //   runtime cudaMemsetAsync   corr c+3 [100,110] -> memset 1024 bytes device, stream 13 [100, 110]
 //   runtime cudaStreamSynchronize corr c+4 [120, 200] with a STREAM_SYNCHRONIZE record [121, 199]
+//   runtime cudaEventRecord   corr c+7 [202, 204] -> CUDA event 5+b reached stream 7 at 206
 //   NVTX range "step" [0, 300] (START/END, payload b, color) and a mark "tick" at 150
 //   memory: cudaMalloc of 1 MiB at 5 (corr c+5); from batch 1 on, the previous batch's block
 //           is freed at 250
-//   batch 0 also: the DEVICE record, a DEVICE_STATIC memory record (not an allocation)
+//   batch 0 also: the DEVICE record, a DEVICE_STATIC memory record (not an allocation),
+//           runtime cudaStreamCreateWithPriority corr 8 [1, 2] with its STREAM record
+//           (stream 13, non-blocking, priority -1)
 //   batch 1 also: runtime cudaGraphLaunch corr c+6 [210, 220] -> 3 graph kernels (graph 2,
 //           nodes 2<<32|0..2) on stream 7 at [230..], one correlation id
 // where c = 100 * b.
@@ -35,10 +38,11 @@ constexpr uint64_t kBlockBytes = 1u << 20;
 
 struct Counts {
     uint64_t kernels = 0, memcpys = 0, memsets = 0, apis = 0, syncs = 0, nvtxRanges = 0, nvtxMarks = 0,
-             allocations = 0, frees = 0, devices = 0, staticRecords = 0, graphKernels = 0;
+             allocations = 0, frees = 0, devices = 0, staticRecords = 0, graphKernels = 0, cudaEvents = 0,
+             streams = 0;
     uint64_t records() const {  // records the agent translates (one per CUPTI record)
         return kernels + memcpys + memsets + apis + syncs + 2 * nvtxRanges + nvtxMarks + nvtxRanges /*marker data*/ +
-               allocations + frees + devices + staticRecords;
+               allocations + frees + devices + staticRecords + cudaEvents + streams;
     }
 };
 
@@ -49,7 +53,9 @@ inline Counts scenarioCounts(int batches) {
         c.graphKernels += b == 1 ? 3 : 0;
         c.memcpys += 1;
         c.memsets += 1;
-        c.apis += 4 + (b == 1 ? 1 : 0);
+        c.apis += 5 + (b == 1 ? 1 : 0) + (b == 0 ? 1 : 0);
+        c.cudaEvents += 1;
+        c.streams += b == 0 ? 1 : 0;
         c.syncs += 1;
         c.nvtxRanges += 1;
         c.nvtxMarks += 1;
@@ -128,6 +134,13 @@ inline void buildBatch(BufferBuilder& b, int index, uint64_t base, uint32_t tid 
         s.bytes = 64;
         s.timestamp = us(1);
         s.name = "precalc_xorwow_matrix";
+        api(b, CUPTI_RUNTIME_TRACE_CBID_cudaStreamCreateWithPriority_v5050, 8, us(1), us(2), tid);
+        auto& st = b.add<CUpti_ActivityStream>(CUPTI_ACTIVITY_KIND_STREAM);
+        st.contextId = 1;
+        st.streamId = 13;
+        st.priority = uint32_t(-1);
+        st.flag = CUPTI_ACTIVITY_STREAM_CREATE_FLAG_NON_BLOCKING;
+        st.correlationId = 8;
     }
     auto& start = b.add<CUpti_ActivityMarker2>(CUPTI_ACTIVITY_KIND_MARKER);
     start.flags = CUPTI_ACTIVITY_FLAG_MARKER_START;
@@ -200,6 +213,15 @@ inline void buildBatch(BufferBuilder& b, int index, uint64_t base, uint32_t tid 
     mark.objectId.pt.threadId = tid;
     mark.name = "tick";
 
+    api(b, CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_v3020, c + 7, us(202), us(204), tid);
+    auto& ev = b.add<CUpti_ActivityCudaEvent2>(CUPTI_ACTIVITY_KIND_CUDA_EVENT);
+    ev.correlationId = c + 7;
+    ev.contextId = 1;
+    ev.streamId = 7;
+    ev.eventId = 5 + uint32_t(index);
+    ev.deviceId = 0;
+    ev.deviceTimestamp = us(206);
+
     if (index == 1) {
         api(b, CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000, c + 6, us(210), us(220), tid);
         for (uint32_t n = 0; n < 3; ++n) {
@@ -235,6 +257,8 @@ inline const char* runtimeApiName(uint32_t cbid) {
     case CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_v3020: return "cudaMemsetAsync_v3020";
     case CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_v3020: return "cudaStreamSynchronize_v3020";
     case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000: return "cudaGraphLaunch_v10000";
+    case CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_v3020: return "cudaEventRecord_v3020";
+    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamCreateWithPriority_v5050: return "cudaStreamCreateWithPriority_v5050";
     default: return nullptr;
     }
 }

@@ -65,6 +65,10 @@ void checkCapture(const std::string& path, int batches) {
     QCOMPARE(s.instant("MemoryDeallocation"), size_t(expected.frees));
     QCOMPARE(s.flows, size_t(3 * batches + expected.graphKernels));
     QVERIFY(s.hasTrack("Stream #7(Compute,MemcpyH2D)"));
+    // cudaEventRecord: the API call on the host, the point on stream 7 where the event was recorded.
+    QCOMPARE(s.slice("cudaEventRecord"), size_t(expected.cudaEvents));
+    QCOMPARE(s.instant("cudaEventRecord"), size_t(expected.cudaEvents));
+    QCOMPARE(s.slice("cudaStreamCreateWithPriority"), size_t(expected.streams));
 }
 
 struct CliRun {
@@ -109,6 +113,30 @@ private slots:
         QCOMPARE(saved.parent_path().filename().string().size(), size_t(19));  // YYYY_MM_DD_HH_MM_SS
         checkCapture(p.savedPath, 3);
         for (const auto& e : fs::directory_iterator(saved.parent_path())) QVERIFY(e.path().extension() != ".tscupti");
+        QCOMPARE(p.stats.cudaEvents, fake::scenarioCounts(3).cudaEvents);
+        QCOMPARE(p.stats.streams, uint64_t(1));
+        // The stream's creation on its API call; the events' ids on stream 7 (5, 6, 7 in the scenario).
+        ImportResult imported = importXSpace(p.savedPath);
+        const Trace& trace = *imported.trace;
+        bool sawStream = false;
+        std::vector<std::string> eventIds;
+        for (const Track& t : trace.tracks) {
+            for (size_t i = 0; i < t.slices.size(); ++i)
+                if (trace.str(t.slices.name[i]) == "cudaStreamCreateWithPriority") {
+                    auto args = checks::args(trace, t, t.slices.args[i]);
+                    QCOMPARE(args["stream_id"], std::string("13"));
+                    QCOMPARE(args["stream_priority"], std::string("-1"));
+                    QCOMPARE(args["stream_flags"], std::string("non_blocking"));
+                    sawStream = true;
+                }
+            for (size_t i = 0; i < t.instants.size(); ++i)
+                if (trace.str(t.instants.name[i]) == "cudaEventRecord") {
+                    QVERIFY(t.name.rfind("Stream #7", 0) == 0);
+                    eventIds.push_back(checks::args(trace, t, t.instants.args[i])["cuda_event_id"]);
+                }
+        }
+        QVERIFY(sawStream);
+        QCOMPARE(eventIds, (std::vector<std::string>{"5", "6", "7"}));
     }
 
     void exitStatusAndDroppedRecords() {

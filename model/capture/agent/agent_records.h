@@ -66,7 +66,9 @@ enum RecordType {
     kRecOverhead = 18,
     kRecWindow = 19,     /* the agent's answer to a control frame */
     kRecThreadName = 20,
-    kRecTypeCount = 21,
+    kRecCudaEvent = 21,
+    kRecStream = 22,
+    kRecTypeCount = 23,
     kRecControl = 64     /* viewer -> agent only */
 };
 
@@ -259,6 +261,30 @@ typedef struct SyncRecord {
     uint32_t pad;
 } SyncRecord;
 
+/* No strings. A cudaEventRecord as executed on its stream (CUpti_ActivityCudaEvent2);
+ * deviceTimestampNs is 0 when CUPTI gave none. */
+typedef struct CudaEventRecord {
+    int64_t deviceTimestampNs;
+    uint32_t correlationId;
+    uint32_t contextId;
+    uint32_t streamId;
+    uint32_t eventId; /* as SyncRecord.cudaEventId */
+    uint32_t deviceId;
+    uint32_t pad;
+    uint64_t cudaEventSyncId;
+} CudaEventRecord;
+
+/* No strings. A stream's creation (CUpti_ActivityStream); flag is CUPTI's
+ * CUpti_ActivityStreamFlag (1 default, 2 non-blocking, 3 the NULL stream). */
+typedef struct StreamRecord {
+    uint32_t contextId;
+    uint32_t streamId;
+    int32_t priority;
+    uint32_t flag;
+    uint32_t correlationId;
+    uint32_t pad;
+} StreamRecord;
+
 /* Strings: name (empty on END), domain (empty = default domain).
  * flags are CUPTI's CUpti_ActivityFlag marker bits: 1 instantaneous, 2 start, 4 end. */
 typedef struct MarkerRecord {
@@ -316,6 +342,8 @@ static_assert(sizeof(MemcpyRecord) == 72);
 static_assert(sizeof(MemoryRecord) == 72);
 static_assert(sizeof(ControlRecord) == 16);
 static_assert(sizeof(WindowRecord) == 24);
+static_assert(sizeof(CudaEventRecord) == 40);
+static_assert(sizeof(StreamRecord) == 24);
 }  // namespace tracescope::agent
 #endif
 

@@ -41,6 +41,8 @@ struct AgentRecords {
     std::vector<MarkerDataRecord> markerData;
     std::vector<MemoryEntry> memory;
     std::vector<OverheadRecord> overheads;
+    std::vector<CudaEventRecord> cudaEvents;
+    std::vector<StreamRecord> streams;
     std::vector<WindowRecord> windows;         // the agent's answers to Stop / Start
     std::vector<ThreadNameEntry> threadNames;  // OS thread names of host lines
     uint64_t unknownFrames = 0;  // frames of record types newer than this decoder

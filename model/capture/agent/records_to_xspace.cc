@@ -44,7 +44,7 @@ std::string kernelDetails(const KernelRecord& k) {
 // One device event before it is written: which record and where it starts.
 struct DeviceEvent {
     int64_t start;
-    uint8_t kind;  // 0 kernel, 1 memcpy, 2 memset
+    uint8_t kind;  // 0 kernel, 1 memcpy, 2 memset, 3 CUDA event record
     size_t index;
 };
 
@@ -131,6 +131,7 @@ public:
 private:
     void indexCorrelations() {
         for (size_t i = 0; i < r_.apis.size(); ++i) apiByCorrelation_.emplace(r_.apis[i].r.correlationId, i);
+        for (const StreamRecord& st : r_.streams) streamByCorrelation_.emplace(st.correlationId, &st);
         for (const KernelEntry& k : r_.kernels)
             if (k.r.graphId) graphByCorrelation_.emplace(k.r.correlationId, k.r.graphId);
     }
@@ -179,6 +180,11 @@ private:
             const MemsetRecord& m = r_.memsets[i];
             if (keep(m.startNs, m.endNs)) devices[m.deviceId][m.streamId].push_back({m.startNs, 2, i});
         }
+        for (size_t i = 0; i < r_.cudaEvents.size(); ++i) {
+            const CudaEventRecord& e = r_.cudaEvents[i];
+            if (keep(e.deviceTimestampNs, e.deviceTimestampNs))
+                devices[e.deviceId][e.streamId].push_back({e.deviceTimestampNs, 3, i});
+        }
         for (auto& [deviceId, streams] : devices) {
             xspace::PlaneWriter& plane = out_.addPlane(int64_t(deviceId), "/device:GPU:" + std::to_string(deviceId));
             ++stats_.devicePlanes;
@@ -208,6 +214,7 @@ private:
         for (const DeviceEvent& e : events) {
             if (e.kind == 0) has[0] = true;
             else if (e.kind == 2) has[6] = true;
+            else if (e.kind == 3) continue;  // an event record is no work of its own
             else {
                 const MemcpyRecord& m = r_.memcpys[e.index];
                 const std::string name = memcpyEventName(m.copyKind, m.flags & kMemcpyPeer);
@@ -223,7 +230,8 @@ private:
         for (const DeviceEvent& e : events) {
             if (e.kind == 0) kernelEvent(line, r_.kernels[e.index]);
             else if (e.kind == 1) memcpyEvent(line, r_.memcpys[e.index]);
-            else memsetEvent(line, r_.memsets[e.index]);
+            else if (e.kind == 2) memsetEvent(line, r_.memsets[e.index]);
+            else cudaEventEvent(line, r_.cudaEvents[e.index]);
         }
     }
 
@@ -263,6 +271,15 @@ private:
                                        " num_bytes:" + std::to_string(m.bytes) +
                                        " async:" + ((m.flags & 1) ? "1" : "0"));
         ++stats_.memsets;
+    }
+
+    // Where a cudaEventRecord reached its stream (CUPTI's device timestamp): the point that
+    // cudaEventSynchronize / cudaStreamWaitEvent with the same cuda_event_id wait for.
+    void cudaEventEvent(xspace::LineWriter& line, const CudaEventRecord& e) {
+        xspace::StatWriter s = line.addEvent("cudaEventRecord", e.deviceTimestampNs, 0);
+        placement(s, e.correlationId, e.contextId, 0, 0);
+        s.add("cuda_event_id", uint64_t(e.eventId));
+        ++stats_.cudaEvents;
     }
 
     // A host line's pending events, written sorted once all are known.
@@ -410,6 +427,15 @@ private:
             if (auto g = graphByCorrelation_.find(a.r.correlationId); g != graphByCorrelation_.end())
                 s.add("cuda_graph_id", uint64_t(g->second));
             if (a.r.returnValue) s.add("return_value", int64_t(a.r.returnValue));
+            // The stream a cudaStreamCreate* call made.
+            if (auto st = streamByCorrelation_.find(a.r.correlationId); st != streamByCorrelation_.end()) {
+                static const char* const kFlags[] = {"unknown", "default", "non_blocking", "null"};
+                const StreamRecord& r = *st->second;
+                s.add("stream_id", uint64_t(r.streamId))
+                    .add("stream_priority", int64_t(r.priority))
+                    .add("stream_flags", r.flag < 4 ? kFlags[r.flag] : "unknown");
+                ++stats_.streams;
+            }
             ++stats_.apis;
             break;
         }
@@ -538,6 +564,7 @@ private:
     bool hasAnchor_ = false;
     std::unordered_map<uint32_t, size_t> apiByCorrelation_;
     std::unordered_map<uint32_t, uint32_t> graphByCorrelation_;
+    std::unordered_map<uint32_t, const StreamRecord*> streamByCorrelation_;
     std::unordered_map<std::string, std::string> demangled_, apiNames_;
     std::unordered_map<uint32_t, const MarkerDataRecord*> markerData_;
     std::vector<NvtxRange> ranges_;
