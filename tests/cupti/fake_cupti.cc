@@ -17,6 +17,7 @@
 #include <cupti.h>
 #include <nvtx3/nvToolsExt.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -137,9 +138,11 @@ FAKE_EXPORT CUptiResult cuptiActivityGetNumDroppedRecords(CUcontext, uint32_t, s
 
 namespace {
 
-// NVTX markers recorded since the last flush (Marker2 records; names live as long as the process).
+// NVTX markers recorded since the last flush (Marker2 records), and their names, kept for
+// the whole process as CUPTI keeps its strings.
 std::vector<CUpti_ActivityMarker2> g_markers;
-uint32_t g_nextMarkerId = 1000;
+std::deque<std::string> g_markerNames;
+std::atomic<uint32_t> g_nextMarkerId{1000};
 thread_local std::vector<uint32_t> t_openRanges;
 
 bool enabledLocked(CUpti_ActivityKind kind) {
@@ -152,18 +155,17 @@ void addMarker(uint32_t flags, uint32_t id, const char* name) {
     CUpti_ActivityMarker2 m{};
     m.kind = CUPTI_ACTIVITY_KIND_MARKER;
     m.flags = CUpti_ActivityFlag(flags);
-    uint64_t now = 0;
     timespec ts{};
     clock_gettime(CLOCK_REALTIME, &ts);
-    now = uint64_t(ts.tv_sec) * 1'000'000'000ull + uint64_t(ts.tv_nsec);
-    m.timestamp = now;
+    m.timestamp = uint64_t(ts.tv_sec) * 1'000'000'000ull + uint64_t(ts.tv_nsec);
     m.id = id;
     m.objectKind = CUPTI_ACTIVITY_OBJECT_THREAD;
     m.objectId.pt.processId = uint32_t(getpid());
     m.objectId.pt.threadId = uint32_t(syscall(SYS_gettid));
-    m.name = name ? (new std::string(name))->c_str() : nullptr;
     std::lock_guard<std::mutex> lock(g_mutex);
-    if (enabledLocked(CUPTI_ACTIVITY_KIND_MARKER)) g_markers.push_back(m);
+    if (!enabledLocked(CUPTI_ACTIVITY_KIND_MARKER)) return;
+    m.name = name ? g_markerNames.emplace_back(name).c_str() : nullptr;
+    g_markers.push_back(m);
 }
 
 int NVTX_API rangePushA(const char* message) {
