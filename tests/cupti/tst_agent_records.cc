@@ -483,10 +483,15 @@ private slots:
         w.timestampNs = kT0 + 900 * kUs;
         w.recordsSent = 12;
         appendFrame(s, kRecWindow, w);
+        CudaEventRecord ev{};
+        ev.deviceTimestampNs = kT0 + 50 * kUs;
+        ev.streamId = 21;
+        ev.eventId = 3;
+        appendFrame(s, kRecCudaEvent, ev);
         const DecodeResult whole = decodeRecordStream(buildStream());
         const DecodeResult d = decodeRecordStream(s);
         QVERIFY2(d.error.empty(), d.error.c_str());
-        QCOMPARE(d.records.activityCount(), whole.records.activityCount());
+        QCOMPARE(d.records.activityCount(), whole.records.activityCount() + 1);  // the event record
         QCOMPARE(d.records.threadNames.size(), size_t(1));
         QCOMPARE(d.records.threadNames[0].name, std::string("dataloader"));
         QCOMPARE(d.records.windows.size(), size_t(1));
@@ -503,6 +508,8 @@ private slots:
         QVERIFY2(r.ok(), r.error.c_str());
         const checks::Summary sum = checks::summarize(*r.trace);
         QVERIFY(sum.hasTrack("dataloader (12)"));
+        QVERIFY(sum.hasTrack("Stream #21"));  // only an event record: no work types, no "()"
+        QCOMPARE(sum.instant("cudaEventRecord"), size_t(1));
         QVERIFY(!sum.hasTrack("Host Threads/12") && sum.hasTrack("Host Threads/11"));
     }
 

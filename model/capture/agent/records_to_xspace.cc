@@ -225,7 +225,9 @@ private:
         std::string types;
         for (int t = 0; t < 7; ++t)
             if (has[t]) types += (types.empty() ? "" : ",") + std::string(kTypes[t]);
-        xspace::LineWriter line = plane.addLine(int64_t(streamId), "Stream #" + std::to_string(streamId) + "(" + types + ")",
+        // A stream with only event records has no work type: no empty "()".
+        const std::string lineName = "Stream #" + std::to_string(streamId) + (types.empty() ? "" : "(" + types + ")");
+        xspace::LineWriter line = plane.addLine(int64_t(streamId), lineName,
                                                 events.empty() ? 0 : events.front().start);
         for (const DeviceEvent& e : events) {
             if (e.kind == 0) kernelEvent(line, r_.kernels[e.index]);
