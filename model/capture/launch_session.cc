@@ -172,7 +172,7 @@ LaunchResult LaunchSession::run() {
     posix_spawn_file_actions_init(&actions);
     if (!options_.workingDir.empty()) posix_spawn_file_actions_addchdir_np(&actions, options_.workingDir.c_str());
     pid_t pid = 0;
-    const int64_t windowStart = realtimeNs();
+    int64_t windowStart = realtimeNs();
     const int rc = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), envp.data());
     posix_spawn_file_actions_destroy(&actions);
     if (rc != 0) {
@@ -191,6 +191,9 @@ LaunchResult LaunchSession::run() {
     }
 
     const auto t0 = Clock::now();
+    auto windowT0 = t0;
+    // Agents that cannot reach the socket write their fallback files here, whichever window.
+    const std::string fallbackDir = result.runDir;
     // The agents answer Stop within a flush period; one that does not (stuck, or gone) is
     // waited for this long before the capture is saved without its last records.
     const auto stopAnswerLimit = std::chrono::milliseconds(2 * options_.flushMs + 500);
@@ -225,8 +228,34 @@ LaunchResult LaunchSession::run() {
         } else if (termSent && now - termAt > std::chrono::seconds(2)) {
             ::kill(pid, SIGKILL);
         }
+        // Start after a saved window: the agents collect again, into a new run folder.
+        if (restartRequested_.exchange(false) && saved && !terminateRequested_) {
+            for (const agent::CollectedProcess& late : listener.take())
+                for (LaunchedProcess& p : result.processes)
+                    if (late.progress.pid == p.pid) p.recordsAfterWindow += late.records.activityCount();
+            listener.sendControl(agent::kControlStart);
+            // Run folders are named by the second (YYYY_MM_DD_HH_MM_SS, which run lists sort
+            // by): a window restarted within the same second takes the next free one.
+            std::string runDir;
+            for (int ahead = 0; runDir.empty() || fs::exists(runDir, ec); ++ahead)
+                runDir = (fs::path(repositoryRoot(options_.logdir)) /
+                          makeSessionId(std::chrono::system_clock::now() + std::chrono::seconds(ahead)))
+                             .string();
+            fs::create_directories(runDir, ec);
+            result.runDir = runDir;
+            result.processes.clear();
+            result.problems.clear();
+            windowStart = realtimeNs();
+            windowT0 = now;
+            windowEndAt = {};
+            windowEnd = std::numeric_limits<int64_t>::max();
+            saved = false;
+            std::lock_guard<std::mutex> lock(mutex_);
+            progress_.windowOpen = true;
+            progress_.saved = false;
+        }
         const bool windowOver =
-            stopRequested_ || (options_.durationMs && now - t0 >= std::chrono::milliseconds(options_.durationMs));
+            stopRequested_ || (options_.durationMs && now - windowT0 >= std::chrono::milliseconds(options_.durationMs));
         if (windowOver && windowEndAt == Clock::time_point{}) {
             windowEndAt = now;
             windowEnd = realtimeNs();
@@ -237,7 +266,7 @@ LaunchResult LaunchSession::run() {
         // Every agent answered Stop (its window's records are in), or waited long enough.
         if (!saved && windowEndAt != Clock::time_point{} &&
             (listener.awaitingStop() == 0 || now - windowEndAt >= stopAnswerLimit) && !terminateRequested_) {
-            save(result, listener.take(), windowStart, windowEnd);
+            save(result, listener.take(), fallbackDir, windowStart, windowEnd);
             saved = true;
             {
                 std::lock_guard<std::mutex> lock(mutex_);
@@ -256,13 +285,13 @@ LaunchResult LaunchSession::run() {
     }
     listener.stop();
     if (result.exited && !saved) {
-        save(result, listener.take(), windowStart, windowEnd);
+        save(result, listener.take(), fallbackDir, windowStart, windowEnd);
     } else if (result.exited) {
         // After the window: what agents still sent is counted, never saved.
         for (const agent::CollectedProcess& late : listener.take())
             for (LaunchedProcess& p : result.processes)
                 if (late.progress.pid == p.pid) p.recordsAfterWindow += late.records.activityCount();
-        for (const auto& entry : fs::directory_iterator(result.runDir, ec))
+        for (const auto& entry : fs::directory_iterator(fallbackDir, ec))
             if (entry.path().extension() == TS_AGENT_FALLBACK_SUFFIX) fs::remove(entry.path(), ec);
     }
     {
@@ -273,16 +302,17 @@ LaunchResult LaunchSession::run() {
         progress_.processes = result.processes.size();
         listener_ = nullptr;
     }
+    removeDirIfEmpty(fallbackDir);
     removeDirIfEmpty(result.runDir);
     return result;
 }
 
-void LaunchSession::save(LaunchResult& result, std::vector<agent::CollectedProcess> collected, int64_t windowStartNs,
-                         int64_t windowEndNs) {
+void LaunchSession::save(LaunchResult& result, std::vector<agent::CollectedProcess> collected,
+                         const std::string& fallbackDir, int64_t windowStartNs, int64_t windowEndNs) {
     // Agents that could not reach the socket wrote <host>.<pid>.tscupti files here.
     std::error_code ec;
     std::vector<fs::path> fallbacks;
-    for (const auto& entry : fs::directory_iterator(result.runDir, ec))
+    for (const auto& entry : fs::directory_iterator(fallbackDir, ec))
         if (entry.path().extension() == TS_AGENT_FALLBACK_SUFFIX) fallbacks.push_back(entry.path());
     for (const fs::path& f : fallbacks) {
         std::string bytes, error;
@@ -321,7 +351,7 @@ void LaunchSession::save(LaunchResult& result, std::vector<agent::CollectedProce
             result.processes.push_back(std::move(out));
             continue;
         }
-        if (!c.records.hasBye)
+        if (!c.records.hasBye && !c.records.endedByStop())
             out.problems.push_back("process " + std::to_string(out.pid) +
                                    " ended without the agent's final flush (crashed or killed): its last flush "
                                    "interval is missing");

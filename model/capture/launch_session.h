@@ -72,7 +72,7 @@ struct LaunchResult {
     int exitStatus = 0;       // its exit code, or 128 + signal
     int termSignal = 0;
     int64_t pid = 0;
-    std::string runDir;
+    std::string runDir;       // the (last) capture window's run folder
     std::vector<LaunchedProcess> processes;
     std::vector<std::string> problems;  // why the capture failed or is incomplete
     bool captureOk() const;             // at least one XSpace saved with activity records
@@ -95,16 +95,22 @@ public:
     // Ends the capture window now: the agents stop collecting, the capture is saved, and
     // the program keeps running. Any thread.
     void stop() { stopRequested_ = true; }
+    // After a stop() whose capture was saved, while the program runs: the agents collect
+    // again and the next window is saved in a run folder of its own (onCaptureSaved again).
+    void restart() {
+        stopRequested_ = false;  // a stop() after this ends the new window
+        restartRequested_ = true;
+    }
     // Also terminates the program (SIGTERM, then SIGKILL after 2 s). Any thread.
     void terminate() { terminateRequested_ = true; stopRequested_ = true; }
     LaunchProgress progress() const;
 
 private:
-    void save(LaunchResult& result, std::vector<agent::CollectedProcess> collected, int64_t windowStartNs,
-              int64_t windowEndNs);
+    void save(LaunchResult& result, std::vector<agent::CollectedProcess> collected, const std::string& fallbackDir,
+              int64_t windowStartNs, int64_t windowEndNs);
 
     LaunchOptions options_;
-    std::atomic<bool> stopRequested_{false}, terminateRequested_{false};
+    std::atomic<bool> stopRequested_{false}, terminateRequested_{false}, restartRequested_{false};
     mutable std::mutex mutex_;
     agent::AgentListener* listener_ = nullptr;  // while running
     LaunchProgress progress_;

@@ -18,6 +18,7 @@
 
 #include <csignal>
 #include <filesystem>
+#include <mutex>
 #include <thread>
 #include <unistd.h>
 
@@ -276,6 +277,51 @@ private slots:
         QCOMPARE(r.processes[0].stats.kernels, fake::scenarioCounts(2).kernels);
         QCOMPARE(r.processes[0].recordsAfterWindow, uint64_t(0));
         checkCapture(savedFile, 2);
+        // Saved while the process lived on: no Bye yet, and no "crashed" warning either.
+        QVERIFY2(r.processes[0].problems.empty(), r.processes[0].problems.empty() ? "" : r.processes[0].problems[0].c_str());
+        ImportResult imported = importXSpace(savedFile);
+        QVERIFY(!checks::summarize(*imported.trace).hasWarningContaining("crashed"));
+    }
+
+    void restartOpensASecondWindow() {
+        // Stop at 260 ms, Start again once saved plus 300 ms, Stop 300 ms later: two runs,
+        // each with records, fewer kernels together than the program's 8 batches (the
+        // batches between the windows are not collected), the program's own exit status.
+        QTemporaryDir dir;
+        LaunchOptions o = options(dir, {"run", "8", "2"});
+        std::mutex m;
+        std::vector<LaunchResult> saves;
+        o.onCaptureSaved = [&](const LaunchResult& r) {
+            std::lock_guard<std::mutex> lock(m);
+            saves.push_back(r);
+        };
+        LaunchSession session(o);
+        auto savedCount = [&] {
+            std::lock_guard<std::mutex> lock(m);
+            return saves.size();
+        };
+        std::thread driver([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(260));
+            session.stop();
+            while (savedCount() < 1) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            session.restart();
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            session.stop();
+        });
+        const LaunchResult r = session.run();
+        driver.join();
+        QCOMPARE(r.exitStatus, 2);
+        QCOMPARE(saves.size(), size_t(2));
+        QVERIFY(saves[0].runDir != saves[1].runDir);
+        QCOMPARE(r.runDir, saves[1].runDir);
+        QCOMPARE(saves[0].processes[0].stats.kernels, fake::scenarioCounts(2).kernels);
+        const uint64_t second = saves[1].processes[0].stats.kernels;
+        QVERIFY(second >= 1);
+        QVERIFY(saves[0].processes[0].stats.kernels + second < fake::scenarioCounts(8).kernels);
+        QVERIFY(QFileInfo::exists(QString::fromStdString(saves[0].processes[0].savedPath)));
+        QVERIFY(QFileInfo::exists(QString::fromStdString(saves[1].processes[0].savedPath)));
+        QCOMPARE(r.processes[0].recordsAfterWindow, uint64_t(0));
     }
 
     void startReopensTheWindow() {

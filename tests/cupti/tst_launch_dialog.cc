@@ -1,6 +1,6 @@
 // File > Launch & Capture… offscreen: the dialog runs fake_cuda_program under the real agent,
 // shows live record counts, saves the run and asks to open it; Stop ends the capture window
-// while the program runs on, Terminate ends the program.
+// while the program runs on, Start opens a new one, Terminate ends the program.
 #include "views/capture/launch_dialog.h"
 #include "tests/cupti/fake_scenario.h"
 
@@ -90,6 +90,15 @@ private slots:
         QVERIFY(dialog.statusText().contains("Saved in"));
         const QString runDir = open.at(0).at(1).toString();
         QCOMPARE(QDir(runDir).entryList({"*.xplane.pb"}).size(), 1);
+        // Start again while the program runs: a second window, saved in a run folder of its own.
+        dialog.startLaunch();
+        QTRY_VERIFY_WITH_TIMEOUT(dialog.statusText().contains("records received"), 5000);
+        dialog.stopLaunch();
+        QVERIFY(open.wait(10000));
+        QCOMPARE(open.size(), 2);
+        const QString secondRun = open.at(1).at(1).toString();
+        QVERIFY(secondRun != runDir);
+        QCOMPARE(QDir(secondRun).entryList({"*.xplane.pb"}).size(), 1);
         dialog.terminateProgram();
         QVERIFY(finished.wait(10000));
         const auto result = finished.at(0).at(0).value<capture::LaunchResult>();
@@ -98,7 +107,7 @@ private slots:
         QVERIFY(result.processes[0].records > 0);
         QVERIFY(result.processes[0].records < fake::scenarioCounts(100).records());
         QCOMPARE(result.processes[0].recordsAfterWindow, uint64_t(0));
-        QCOMPARE(open.size(), 1);  // not offered a second time at the program's end
+        QCOMPARE(open.size(), 2);  // not offered again at the program's end
         QVERIFY(dialog.statusText().contains("killed by signal"));
     }
 };

@@ -105,6 +105,7 @@ LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent), runner_(new Launc
 
     startButton_ = new QPushButton(tr("&Start"), this);
     startButton_->setDefault(true);
+    startButton_->setToolTip(tr("Launch the program; after Stop capture, while it runs, start a new capture window"));
     stopButton_ = new QPushButton(tr("S&top capture"), this);
     stopButton_->setToolTip(tr("End the capture window now: what was recorded is saved, the program keeps running"));
     terminateButton_ = new QPushButton(tr("&Terminate program"), this);
@@ -185,7 +186,15 @@ bool LaunchDialog::readOptions(capture::LaunchOptions& out, QString& error) cons
 }
 
 void LaunchDialog::startLaunch() {
-    if (runner_->running()) return;
+    if (runner_->running()) {
+        if (savedSummary_.isEmpty()) return;  // a window is open already
+        runner_->restartCapture();
+        savedSummary_.clear();
+        startButton_->setEnabled(false);
+        stopButton_->setEnabled(true);
+        status_->setText(tr("Capturing again…"));
+        return;
+    }
     capture::LaunchOptions options;
     QString error;
     if (!readOptions(options, error)) {
@@ -225,7 +234,8 @@ void LaunchDialog::refresh() {
                                 .arg(p.pid)
                                 .arg(double(p.elapsedMs) / 1000.0, 0, 'f', 1);
     if (!savedSummary_.isEmpty()) {
-        status_->setText(running + tr(", no longer recording.") + QLatin1Char('\n') + savedSummary_);
+        status_->setText(running + tr(", no longer recording (Start records again).") + QLatin1Char('\n') +
+                         savedSummary_);
         return;
     }
     status_->setText(running + tr(": %1 CUDA process(es) connected, %2 records received%3")
@@ -253,6 +263,7 @@ QStringList LaunchDialog::summary(const capture::LaunchResult& r) const {
 void LaunchDialog::captureSaved(const capture::LaunchResult& r) {
     savedSummary_ = summary(r).join('\n');
     stopButton_->setEnabled(false);
+    startButton_->setEnabled(true);  // a new window while the program runs on
     refresh();
     if (r.captureOk() && openWhenDone_->isChecked()) emit openRequested(runningLogdir_, q(r.runDir));
 }

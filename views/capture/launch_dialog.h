@@ -1,7 +1,8 @@
 // File > Launch & Capture…: runs any CUDA program under our CUPTI agent (command, working
 // folder, environment, which activity to record, early NVTX, an optional capture window),
 // shows live record counts, and opens the saved run. Stop ends the capture window (the
-// program runs on); Terminate ends the program. Fields persist in QSettings.
+// program runs on) and Start opens a new one; Terminate ends the program. Fields persist in
+// QSettings.
 #pragma once
 
 #include "views/capture/capture_metatypes.h"
@@ -35,6 +36,7 @@ public:
     QString statusText() const;
 
 public slots:
+    // Launches the program; while it runs after a stopped window, starts a new window.
     void startLaunch();
     // Ends the capture window: what was recorded is saved, the program keeps running.
     void stopLaunch();

@@ -40,6 +40,10 @@ void LaunchRunner::stopCapture() {
     if (session_) session_->stop();
 }
 
+void LaunchRunner::restartCapture() {
+    if (session_) session_->restart();
+}
+
 void LaunchRunner::terminate() {
     if (session_) session_->terminate();
 }

@@ -25,6 +25,8 @@ public:
     capture::LaunchProgress progress() const;
     // Ends the capture window now and saves what was recorded; the program runs on.
     void stopCapture();
+    // After a saved capture window, while the program runs: collect again (a new run folder).
+    void restartCapture();
     // Ends the program (SIGTERM, then SIGKILL); an open window is saved at its exit.
     void terminate();
 

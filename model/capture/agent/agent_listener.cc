@@ -208,8 +208,15 @@ std::vector<CollectedProcess> AgentListener::take() {
         p.records = std::move(c->decoder.records());
         p.progress.records = p.records.activityCount();
         p.progress.bye = p.records.hasBye;
+        // What the connection sends from now on still belongs to this process.
+        AgentRecords fresh;
+        fresh.hasHello = p.records.hasHello;
+        fresh.hello = p.records.hello;
+        fresh.hostname = p.records.hostname;
+        fresh.executable = p.records.executable;
+        fresh.commandLine = p.records.commandLine;
+        c->decoder.records() = std::move(fresh);
         out.push_back(std::move(p));
-        c->decoder.records() = AgentRecords{};
     }
     if (stopping_) connections_.clear();
     return out;

@@ -50,6 +50,9 @@ struct AgentRecords {
     // Activity records (everything but hello, bye, status, dropped, window, thread names
     // and unknown frames).
     uint64_t activityCount() const;
+    // The agent's last Window frame says it stopped collecting: the records end there by
+    // request, not because the process died.
+    bool endedByStop() const { return !windows.empty() && windows.back().state == kWindowStopped; }
 };
 
 class RecordDecoder {

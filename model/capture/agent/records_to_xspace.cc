@@ -545,7 +545,7 @@ private:
         if (stats_.implausible)
             out_.addWarning(std::to_string(stats_.implausible) +
                             " records with implausible times (days away from the capture) skipped");
-        if (r_.hasHello && !r_.hasBye)
+        if (r_.hasHello && !r_.hasBye && !r_.endedByStop())
             out_.addWarning("the process ended without the agent's final flush (it crashed or was killed): "
                             "records of its last flush interval are missing");
     }
