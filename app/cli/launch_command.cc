@@ -1,7 +1,11 @@
 // tracescope-cli launch [--logdir DIR | --out DIR] [--duration-ms N] [--kinds LIST]
-//     [--cwd DIR] [--env NAME=VALUE]... [--agent PATH] [--flush-ms N] [--json] -- PROGRAM ARGS...
+//     [--cwd DIR] [--env NAME=VALUE]... [--agent PATH] [--flush-ms N] [--early-nvtx] [--json]
+//     -- PROGRAM ARGS...
 // Runs PROGRAM under our CUPTI agent (Launch & Capture) and saves one XSpace per CUDA
-// process in DIR/plugins/profile/<run>/<host>.<pid>.xplane.pb. Prints the files written on
+// process in DIR/plugins/profile/<run>/<host>.<pid>.xplane.pb. --duration-ms (or Ctrl-C)
+// ends the capture window: the agents stop collecting, the capture is saved, and the
+// program runs on to its exit. --early-nvtx also records NVTX ranges pushed before the
+// program initializes CUDA. Prints the files written on
 // stdout (or a JSON summary with --json); the agent's problems on stderr. Exits with the
 // program's own status (128 + signal when it was killed); when the program succeeded but
 // nothing was captured, with 1 and the reason; 127 when the program cannot be started.
@@ -29,9 +33,12 @@ void onInterrupt(int) {
 
 const char* kUsage =
     "usage: tracescope-cli launch [--logdir DIR | --out DIR] [--duration-ms N] [--kinds LIST] [--cwd DIR]\n"
-    "           [--env NAME=VALUE]... [--agent PATH] [--flush-ms N] [--json] -- PROGRAM [ARGS...]\n"
+    "           [--env NAME=VALUE]... [--agent PATH] [--flush-ms N] [--early-nvtx] [--json]\n"
+    "           -- PROGRAM [ARGS...]\n"
     "  LIST: comma-separated kernel,memcpy,memset,runtime,driver,sync,nvtx,memory,overhead,all\n"
-    "        (default: all but driver and overhead)\n";
+    "        (default: all but driver and overhead)\n"
+    "  --duration-ms N: capture the first N ms (the program runs on to its exit)\n"
+    "  --early-nvtx: also NVTX ranges pushed before CUDA initializes (the agent is preloaded)\n";
 
 bool parseCount(const std::string& text, uint64_t& out) {
     if (text.empty() || text.size() > 12) return false;
@@ -63,6 +70,7 @@ int runLaunch(const Args& all) {
         };
         std::string v;
         if (f == "--json") json = true;
+        else if (f == "--early-nvtx") options.earlyNvtx = true;
         else if (f == "--logdir" || f == "--out") {
             if (!value(options.logdir)) return std::fprintf(stderr, "tracescope-cli: %s needs a folder\n", f.c_str()), 2;
         } else if (f == "--duration-ms") {
@@ -144,6 +152,7 @@ int runLaunch(const Args& all) {
                              {"nvtx_ranges", p.stats.nvtxRanges},
                              {"memory_events", p.stats.memoryEvents},
                              {"dropped_records", p.stats.droppedRecords},
+                             {"records_after_window", p.recordsAfterWindow},
                              {"problems", p.problems}});
         out["processes"] = procs;
         std::printf("%s\n", out.dump(2).c_str());

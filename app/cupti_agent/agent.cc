@@ -5,7 +5,12 @@
 // its own thread every TRACESCOPE_AGENT_FLUSH_MS (100-250 ms), sends them to the viewer's
 // Unix socket (TRACESCOPE_AGENT_SOCKET) or, when no viewer listens, appends them to a
 // fallback file <TRACESCOPE_AGENT_FALLBACK>/<host>.<pid>.tscupti. At exit (atexit) it
-// forces a last flush and sends a Bye.
+// forces a last flush and sends a Bye. The viewer's Stop / Start control frames end and
+// reopen the capture window while the target runs on.
+//
+// Early-NVTX mode: NVTX_INJECTION64_PATH names this library (and the launcher preloads it),
+// so that the program's first NVTX call, possibly before any CUDA call, starts the agent
+// through InitializeInjectionNvtx2 and NVTX ranges pushed before cuInit are recorded.
 //
 // Rules (after Kineto's and XLA's CUPTI tracers and CUPTI's own notes): never abort or
 // block the target (every CUPTI error is reported and ignored, callbacks never wait on the
@@ -30,6 +35,13 @@ namespace tracescope::agent {
 namespace {
 
 constexpr size_t kBufferBytes = 4u << 20;
+
+}  // namespace
+
+// nvtx3's NvtxGetExportTableFunc_t (nvtxDetail/nvtxTypes.h): what NVTX hands its tool.
+using NvtxGetExportTable = const void* (*)(uint32_t exportTableId);
+
+namespace {
 
 Agent* g_agent = nullptr;  // created once by InitializeInjection, never freed (used at exit)
 std::atomic<bool> g_started{false};
@@ -58,6 +70,7 @@ void CUPTIAPI bufferCompleted(CUcontext ctx, uint32_t streamId, uint8_t* buffer,
             const CUptiResult rc = cuptiActivityGetNextRecord(buffer, validSize, &record);
             if (rc != CUPTI_SUCCESS) break;  // MAX_LIMIT_REACHED at the end, INVALID_KIND for a cut record
             if (translateActivity(record, frames, apiName)) ++records;
+            if (g_agent) g_agent->noteThread(activityThreadId(record));
         }
     }
     size_t dropped = 0;
@@ -74,14 +87,6 @@ void atExit() {
     g_agent->finish();
 }
 
-void* flushLoop(void*) {
-    while (g_agent && g_agent->waitForNextFlush()) {
-        if (g_agent->active()) cuptiActivityFlushAll(0);
-        g_agent->send();
-    }
-    return nullptr;
-}
-
 // CUPTI kinds per KindMask bit.
 struct KindBit {
     uint32_t bit;
@@ -91,10 +96,52 @@ constexpr KindBit kKinds[] = {
     {kKindKernel, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL}, {kKindMemcpy, CUPTI_ACTIVITY_KIND_MEMCPY},
     {kKindMemcpy, CUPTI_ACTIVITY_KIND_MEMCPY2},           {kKindMemset, CUPTI_ACTIVITY_KIND_MEMSET},
     {kKindRuntime, CUPTI_ACTIVITY_KIND_RUNTIME},          {kKindDriver, CUPTI_ACTIVITY_KIND_DRIVER},
-    {kKindSync, CUPTI_ACTIVITY_KIND_SYNCHRONIZATION},     {kKindNvtx, CUPTI_ACTIVITY_KIND_MARKER},
+    {kKindSync, CUPTI_ACTIVITY_KIND_SYNCHRONIZATION},     {kKindSync, CUPTI_ACTIVITY_KIND_CUDA_EVENT},
+    {kKindSync, CUPTI_ACTIVITY_KIND_STREAM},              {kKindNvtx, CUPTI_ACTIVITY_KIND_MARKER},
     {kKindNvtx, CUPTI_ACTIVITY_KIND_MARKER_DATA},         {kKindMemory, CUPTI_ACTIVITY_KIND_MEMORY2},
     {kKindOverhead, CUPTI_ACTIVITY_KIND_OVERHEAD},
 };
+
+// The kinds enabled at start, for Stop / Start (touched by the thread that starts the agent,
+// then only by the flush thread).
+CUpti_ActivityKind g_enabledKinds[sizeof kKinds / sizeof kKinds[0]];
+size_t g_enabledCount = 0;
+bool g_collecting = false;
+
+int64_t nowNs() {
+    uint64_t t = 0;
+    return cuptiGetTimestamp(&t) == CUPTI_SUCCESS ? int64_t(t) : 0;
+}
+
+// The viewer's Stop ends the capture window inside the target: collection is disabled, then
+// a forced flush hands over every buffer (as XLA's CuptiTracer disables its kinds before its
+// last flush), and the Window frame follows the last record. Start enables the kinds again.
+// Both run on the flush thread, never on the target's threads.
+void applyControl(Agent& agent, const ControlRecord& c) {
+    if (c.command == kControlStop) {
+        if (g_collecting) {
+            for (size_t i = 0; i < g_enabledCount; ++i) cuptiActivityDisable(g_enabledKinds[i]);
+            cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+            g_collecting = false;
+        }
+        agent.windowChanged(kWindowStopped, nowNs());
+    } else if (c.command == kControlStart) {
+        if (!g_collecting && agent.active()) {
+            for (size_t i = 0; i < g_enabledCount; ++i) cuptiActivityEnable(g_enabledKinds[i]);
+            g_collecting = true;
+        }
+        agent.windowChanged(kWindowStarted, nowNs());
+    }
+}
+
+void* flushLoop(void*) {
+    while (g_agent && g_agent->waitForNextFlush()) {
+        for (const ControlRecord& c : g_agent->pollControl()) applyControl(*g_agent, c);
+        if (g_collecting) cuptiActivityFlushAll(0);
+        g_agent->send();
+    }
+    return nullptr;
+}
 
 const char* resultText(CUptiResult rc) {
     const char* s = nullptr;
@@ -169,12 +216,16 @@ bool startCupti(Agent& agent) {
     for (const KindBit& k : kKinds) {
         if (!(agent.kinds() & k.bit)) continue;
         const CUptiResult rc = cuptiActivityEnable(k.kind);
-        if (rc == CUPTI_SUCCESS) ++enabled;
-        else
+        if (rc == CUPTI_SUCCESS) {
+            ++enabled;
+            g_enabledKinds[g_enabledCount++] = k.kind;
+        } else
             agent.status(kStatusCuptiError, int32_t(rc),
                          "cuptiActivityEnable(" + std::to_string(int(k.kind)) + "): " + resultText(rc), "");
     }
     if (agent.kinds() & kKindMemory) cuptiActivityEnableAllocationSource(0);
+    // Without it CUDA_EVENT records carry no time and cannot be placed on their stream.
+    if (agent.kinds() & kKindSync) cuptiActivityEnableCudaEventDeviceTimestamps(1);
     // NVTX reaches CUPTI only through NVTX_INJECTION64_PATH, and only if it names the same
     // libcupti instance we are bound to (a second copy is a second, silent CUPTI). NVTX reads
     // the variable at its first call, so setting it here covers ranges after cuInit.
@@ -186,19 +237,19 @@ bool startCupti(Agent& agent) {
     return enabled > 0;
 }
 
-}  // namespace
-}  // namespace tracescope::agent
-
-TS_EXPORT int InitializeInjection(void) {
-    using namespace tracescope::agent;
+// Starts the agent once per process, from whichever entry point comes first: the CUDA
+// driver's InitializeInjection during cuInit, or NVTX's InitializeInjectionNvtx2 at the
+// program's first NVTX call (early-NVTX mode), which can come before any CUDA call.
+void initializeOnce() {
     bool expected = false;
-    if (!g_started.compare_exchange_strong(expected, true)) return 1;  // once per process
+    if (!g_started.compare_exchange_strong(expected, true)) return;
     g_agent = new Agent(AgentConfig::fromEnvironment());
     uint64_t start = 0;
     if (cuptiGetTimestamp(&start) != CUPTI_SUCCESS) start = 0;
     g_agent->setStartNs(int64_t(start));
     const bool active = startCupti(*g_agent);
     g_agent->setActive(active);
+    g_collecting = active;
     g_agent->open();  // hello (with the status records above), socket or fallback file
     std::atexit(atExit);
     pthread_atfork(nullptr, nullptr, [] {
@@ -212,5 +263,43 @@ TS_EXPORT int InitializeInjection(void) {
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     if (pthread_create(&thread, &attr, flushLoop, nullptr) == 0) g_agent->setFlushThread(true);
     pthread_attr_destroy(&attr);
+}
+
+// NVTX's injection entry (nvtx3's nvtxInitializeInjectionLibrary): NVTX_INJECTION64_PATH names
+// this library. CUPTI records NVTX only when it is NVTX's tool itself, so after starting the
+// agent the call goes on to InitializeInjectionNvtx2 of the libcupti the agent is bound to:
+// the same CUPTI instance that collects our activity (a second libcupti loaded by path would
+// be a second, silent CUPTI). Returns 0 (NVTX then turns itself into no-ops) when that
+// libcupti has no NVTX entry.
+int forwardNvtx(NvtxGetExportTable getExportTable) {
+    initializeOnce();
+    // Forwarded even when the agent stays passive or records no NVTX: another CUPTI client in
+    // this process (e.g. torch.profiler) then still sees the ranges.
+    if (!g_agent) return 0;
+    using NvtxInit = int (*)(NvtxGetExportTable);
+    NvtxInit next = nullptr;
+    Dl_info info{};
+    if (dladdr(reinterpret_cast<void*>(&cuptiGetVersion), &info) && info.dli_fname) {
+        // Already loaded (we link it): RTLD_NOLOAD only finds that copy, never a second one.
+        if (void* cupti = dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD))
+            next = reinterpret_cast<NvtxInit>(dlsym(cupti, "InitializeInjectionNvtx2"));
+    }
+    if (!next) {
+        g_agent->status(kStatusNote, 0, "the loaded libcupti has no InitializeInjectionNvtx2: NVTX is not recorded",
+                        info.dli_fname ? info.dli_fname : "");
+        return 0;
+    }
+    return next(getExportTable);
+}
+
+}  // namespace
+}  // namespace tracescope::agent
+
+TS_EXPORT int InitializeInjection(void) {
+    tracescope::agent::initializeOnce();
     return 1;  // never fail the target's cuInit
+}
+
+TS_EXPORT int InitializeInjectionNvtx2(tracescope::agent::NvtxGetExportTable getExportTable) {
+    return tracescope::agent::forwardNvtx(getExportTable);
 }

@@ -4,6 +4,7 @@
 
 #include <cupti_version.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -73,6 +74,10 @@ AgentConfig AgentConfig::fromEnvironment() {
     if (const char* s = std::getenv(TS_AGENT_ENV_BUDGET)) {
         const long mb = std::atol(s);
         if (mb > 0) c.budgetBytes = size_t(mb) << 20;
+    }
+    if (const char* s = std::getenv(TS_AGENT_ENV_THREADS)) {
+        const long n = std::atol(s);
+        if (n >= 0 && n <= 1 << 20) c.maxThreads = size_t(n);
     }
     return c;
 }
@@ -175,6 +180,63 @@ bool Agent::waitForNextFlush() {
     const bool go = !finishing_ && !detached_;
     pthread_mutex_unlock(&dataMutex_);
     return go;
+}
+
+std::vector<ControlRecord> Agent::pollControl() {
+    std::vector<ControlRecord> commands;
+    if (detached_) return commands;
+    pthread_mutex_lock(&sendMutex_);
+    bool broke = false;
+    while (toSocket_ && fd_ >= 0 && !controlBroken_) {
+        char buf[256];
+        const ssize_t n = ::recv(fd_, buf, sizeof buf, MSG_DONTWAIT);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;  // nothing more now (EAGAIN), or the viewer closed its side
+        if (!control_.feed(buf, size_t(n), [&](const ControlRecord& r) { commands.push_back(r); })) {
+            controlBroken_ = broke = true;
+        }
+    }
+    pthread_mutex_unlock(&sendMutex_);
+    if (broke)
+        status(kStatusNote, 0, "the viewer sent a malformed control frame; Start/Stop requests are ignored from now on",
+               "");
+    return commands;
+}
+
+void Agent::windowChanged(WindowState state, int64_t timestampNs) {
+    pthread_mutex_lock(&dataMutex_);
+    WindowRecord w{};
+    w.state = state;
+    w.timestampNs = timestampNs;
+    w.recordsSent = recordsSent_;
+    appendFrame(pending_, kRecWindow, w);
+    pthread_mutex_unlock(&dataMutex_);
+}
+
+void Agent::noteThread(int64_t tid) {
+    if (tid <= 0 || detached_) return;
+    pthread_mutex_lock(&dataMutex_);
+    auto at = std::lower_bound(threadsSeen_.begin(), threadsSeen_.end(), tid);
+    const bool known = at != threadsSeen_.end() && *at == tid;
+    const bool room = threadsSeen_.size() < config_.maxThreads;
+    if (!known && room) threadsSeen_.insert(at, tid);
+    pthread_mutex_unlock(&dataMutex_);
+    if (known || !room) return;
+    // comm holds at most 15 bytes and a newline (proc(5)); the thread may be gone already.
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/self/task/%lld/comm", static_cast<long long>(tid));
+    char name[32] = {};
+    const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return;
+    ssize_t n = ::read(fd, name, sizeof name - 1);
+    ::close(fd);
+    while (n > 0 && (name[n - 1] == '\n' || name[n - 1] == 0)) --n;
+    if (n <= 0) return;
+    ThreadNameRecord r{};
+    r.threadId = tid;
+    pthread_mutex_lock(&dataMutex_);
+    appendFrame(pending_, kRecThreadName, r, {std::string_view(name, size_t(n))});
+    pthread_mutex_unlock(&dataMutex_);
 }
 
 bool Agent::writeAll(int fd, const char* data, size_t size, bool socket) {

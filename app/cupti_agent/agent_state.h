@@ -1,13 +1,16 @@
 // The agent's state and transport: pending frames under a memory budget, the connection
-// to the viewer's Unix socket, the fallback file, and the hello / status / dropped / bye
-// frames. libc only; the CUPTI side is agent.cc.
+// to the viewer's Unix socket (records out, control frames in), the fallback file, and the
+// hello / status / dropped / window / thread-name / bye frames. libc only; the CUPTI side is
+// agent.cc.
 #pragma once
 
 #include "model/capture/agent/agent_records.h"
+#include "model/capture/agent/control_decoder.h"
 
 #include <cstdint>
 #include <pthread.h>
 #include <string>
+#include <vector>
 
 namespace tracescope::agent {
 
@@ -17,6 +20,7 @@ struct AgentConfig {
     uint32_t kinds = 0;       // KindMask (TRACESCOPE_AGENT_KINDS)
     int flushMs = 200;        // TRACESCOPE_AGENT_FLUSH_MS, clamped to 100-250
     size_t budgetBytes = size_t(64) << 20;  // TRACESCOPE_AGENT_BUDGET_MB
+    size_t maxThreads = 4096;               // TRACESCOPE_AGENT_MAX_THREADS: names looked up
     static AgentConfig fromEnvironment();
 };
 
@@ -43,6 +47,14 @@ public:
     void submit(std::string frames, uint64_t records, uint64_t droppedByCupti);
     // Waits one flush period; false once the agent is finishing.
     bool waitForNextFlush();
+    // The viewer's control frames that arrived since the last call (never blocks). A
+    // malformed control stream is reported once and ignored from then on.
+    std::vector<ControlRecord> pollControl();
+    // After a control frame was carried out: a Window frame behind the records sent so far.
+    void windowChanged(WindowState state, int64_t timestampNs);
+    // A thread seen in the records: its name (/proc/self/task/<tid>/comm) is sent once, for
+    // at most maxThreads threads.
+    void noteThread(int64_t tid);
     // Sends (or writes) what is pending. From the flush thread and at exit.
     void send();
     // At exit: a last send with the Bye frame, then the connection is closed.
@@ -74,6 +86,9 @@ private:
     uint64_t recordsSent_ = 0;
     uint64_t droppedCupti_ = 0, droppedBudget_ = 0;  // not yet reported
     uint64_t droppedTotal_ = 0;
+    std::vector<int64_t> threadsSeen_;  // sorted
+    ControlDecoder control_;
+    bool controlBroken_ = false;
     int fd_ = -1;
     bool toSocket_ = false;
     bool helloWritten_ = false;

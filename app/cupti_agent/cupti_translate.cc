@@ -56,6 +56,23 @@ MemcpyRecord memcpyCommon(const Copy& m) {
 
 }  // namespace
 
+int64_t activityThreadId(const CUpti_Activity* record) {
+    switch (record->kind) {
+    case CUPTI_ACTIVITY_KIND_RUNTIME:
+    case CUPTI_ACTIVITY_KIND_DRIVER:
+        return int64_t(reinterpret_cast<const CUpti_ActivityAPI*>(record)->threadId);
+    case CUPTI_ACTIVITY_KIND_MARKER: {
+        const auto* m = reinterpret_cast<const CUpti_ActivityMarker2*>(record);
+        return m->objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ? int64_t(m->objectId.pt.threadId) : 0;
+    }
+    case CUPTI_ACTIVITY_KIND_OVERHEAD: {
+        const auto* o = reinterpret_cast<const CUpti_ActivityOverhead3*>(record);
+        return o->objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ? int64_t(o->objectId.pt.threadId) : 0;
+    }
+    default: return 0;
+    }
+}
+
 size_t activityRecordSize(CUpti_ActivityKind kind) {
     switch (kind) {
     case CUPTI_ACTIVITY_KIND_KERNEL:
@@ -71,12 +88,38 @@ size_t activityRecordSize(CUpti_ActivityKind kind) {
     case CUPTI_ACTIVITY_KIND_MEMORY2: return sizeof(CUpti_ActivityMemory4);
     case CUPTI_ACTIVITY_KIND_DEVICE: return sizeof(CUpti_ActivityDevice5);
     case CUPTI_ACTIVITY_KIND_OVERHEAD: return sizeof(CUpti_ActivityOverhead3);
+    case CUPTI_ACTIVITY_KIND_CUDA_EVENT: return sizeof(CUpti_ActivityCudaEvent2);
+    case CUPTI_ACTIVITY_KIND_STREAM: return sizeof(CUpti_ActivityStream);
     default: return 0;
     }
 }
 
 bool translateActivity(const CUpti_Activity* record, std::string& out, ApiNameFn apiName) {
     switch (record->kind) {
+    case CUPTI_ACTIVITY_KIND_CUDA_EVENT: {
+        const auto& e = *reinterpret_cast<const CUpti_ActivityCudaEvent2*>(record);
+        CudaEventRecord r{};
+        r.deviceTimestampNs = int64_t(e.deviceTimestamp);
+        r.correlationId = e.correlationId;
+        r.contextId = e.contextId;
+        r.streamId = e.streamId;
+        r.eventId = e.eventId;
+        r.deviceId = e.deviceId;
+        r.cudaEventSyncId = e.cudaEventSyncId;
+        appendFrame(out, kRecCudaEvent, r);
+        return true;
+    }
+    case CUPTI_ACTIVITY_KIND_STREAM: {
+        const auto& st = *reinterpret_cast<const CUpti_ActivityStream*>(record);
+        StreamRecord r{};
+        r.contextId = st.contextId;
+        r.streamId = st.streamId;
+        r.priority = int32_t(st.priority);
+        r.flag = uint32_t(st.flag);
+        r.correlationId = st.correlationId;
+        appendFrame(out, kRecStream, r);
+        return true;
+    }
     case CUPTI_ACTIVITY_KIND_KERNEL:
     case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
         return kernel(*reinterpret_cast<const CUpti_ActivityKernel10*>(record), out);

@@ -1,6 +1,6 @@
 // CUPTI 13 activity records (cupti_activity.h: CUpti_ActivityKernel10, Memcpy6,
 // MemcpyPtoP4, Memset4, API, Synchronization2, Marker2, MarkerData2, Memory4, Device5,
-// Overhead3) as frames of our record format (model/capture/agent/agent_records.h). Pure
+// Overhead3, CudaEvent2, Stream) as frames of our record format (model/capture/agent/agent_records.h). Pure
 // translation: no CUPTI calls, so tests can feed it structs laid out by the real headers.
 #pragma once
 
@@ -17,6 +17,9 @@ using ApiNameFn = const char* (*)(uint32_t domain, uint32_t cbid);
 // Appends the frame for one activity record to `out`. False (nothing appended) for kinds
 // we do not translate and for records without timing (start = end = 0).
 bool translateActivity(const CUpti_Activity* record, std::string& out, ApiNameFn apiName);
+
+// The OS thread a record belongs to (API calls, thread markers, overhead), or 0.
+int64_t activityThreadId(const CUpti_Activity* record);
 
 // The CUPTI struct size of a kind we translate (0 for others): what a CUPTI 13.0 buffer
 // holds for it, used by tests and the test-only fake libcupti to lay records out.

@@ -149,6 +149,12 @@ LaunchResult LaunchSession::run() {
     }
     for (const auto& [k, v] : options_.environment) env[k] = v;
     env["CUDA_INJECTION64_PATH"] = agentPath;
+    if (options_.earlyNvtx) {
+        env["NVTX_INJECTION64_PATH"] = agentPath;
+        const auto preload = env.find("LD_PRELOAD");
+        env["LD_PRELOAD"] = preload == env.end() || preload->second.empty() ? agentPath
+                                                                             : agentPath + ":" + preload->second;
+    }
     env[TS_AGENT_ENV_SOCKET] = listener.path();
     env[TS_AGENT_ENV_FALLBACK] = result.runDir;
     env[TS_AGENT_ENV_FLUSH_MS] = std::to_string(options_.flushMs);
@@ -166,7 +172,7 @@ LaunchResult LaunchSession::run() {
     posix_spawn_file_actions_init(&actions);
     if (!options_.workingDir.empty()) posix_spawn_file_actions_addchdir_np(&actions, options_.workingDir.c_str());
     pid_t pid = 0;
-    const int64_t windowStart = realtimeNs();
+    int64_t windowStart = realtimeNs();
     const int rc = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), envp.data());
     posix_spawn_file_actions_destroy(&actions);
     if (rc != 0) {
@@ -185,10 +191,19 @@ LaunchResult LaunchSession::run() {
     }
 
     const auto t0 = Clock::now();
-    const auto grace = std::chrono::milliseconds(options_.flushMs + 400);
+    auto windowT0 = t0;
+    // Agents that cannot reach the socket write their fallback files here, whichever window.
+    const std::string fallbackDir = result.runDir;
+    // The agents answer Stop within a flush period; one that does not (stuck, or gone) is
+    // waited for this long before the capture is saved without its last records.
+    const auto stopAnswerLimit = std::chrono::milliseconds(2 * options_.flushMs + 500);
     bool saved = false, termSent = false;
     Clock::time_point windowEndAt{}, termAt{};
     int64_t windowEnd = std::numeric_limits<int64_t>::max();
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        progress_.windowOpen = true;
+    }
     for (;;) {
         int status = 0;
         const pid_t w = ::waitpid(pid, &status, WNOHANG);
@@ -213,51 +228,91 @@ LaunchResult LaunchSession::run() {
         } else if (termSent && now - termAt > std::chrono::seconds(2)) {
             ::kill(pid, SIGKILL);
         }
+        // Start after a saved window: the agents collect again, into a new run folder.
+        if (restartRequested_.exchange(false) && saved && !terminateRequested_) {
+            for (const agent::CollectedProcess& late : listener.take())
+                for (LaunchedProcess& p : result.processes)
+                    if (late.progress.pid == p.pid) p.recordsAfterWindow += late.records.activityCount();
+            listener.sendControl(agent::kControlStart);
+            // Run folders are named by the second (YYYY_MM_DD_HH_MM_SS, which run lists sort
+            // by): a window restarted within the same second takes the next free one.
+            std::string runDir;
+            for (int ahead = 0; runDir.empty() || fs::exists(runDir, ec); ++ahead)
+                runDir = (fs::path(repositoryRoot(options_.logdir)) /
+                          makeSessionId(std::chrono::system_clock::now() + std::chrono::seconds(ahead)))
+                             .string();
+            fs::create_directories(runDir, ec);
+            result.runDir = runDir;
+            result.processes.clear();
+            result.problems.clear();
+            windowStart = realtimeNs();
+            windowT0 = now;
+            windowEndAt = {};
+            windowEnd = std::numeric_limits<int64_t>::max();
+            saved = false;
+            std::lock_guard<std::mutex> lock(mutex_);
+            progress_.windowOpen = true;
+            progress_.saved = false;
+        }
         const bool windowOver =
-            stopRequested_ || (options_.durationMs && now - t0 >= std::chrono::milliseconds(options_.durationMs));
+            stopRequested_ || (options_.durationMs && now - windowT0 >= std::chrono::milliseconds(options_.durationMs));
         if (windowOver && windowEndAt == Clock::time_point{}) {
             windowEndAt = now;
             windowEnd = realtimeNs();
+            listener.sendControl(agent::kControlStop);
+            std::lock_guard<std::mutex> lock(mutex_);
+            progress_.windowOpen = false;
         }
-        // Records of the window arrive within one flush period (plus the send).
-        if (!saved && windowEndAt != Clock::time_point{} && now - windowEndAt >= grace) {
-            listener.stop();
-            save(result, windowStart, windowEnd);
+        // Every agent answered Stop (its window's records are in), or waited long enough.
+        if (!saved && windowEndAt != Clock::time_point{} &&
+            (listener.awaitingStop() == 0 || now - windowEndAt >= stopAnswerLimit) && !terminateRequested_) {
+            save(result, listener.take(), fallbackDir, windowStart, windowEnd);
             saved = true;
+            {
+                std::lock_guard<std::mutex> lock(mutex_);
+                progress_.saved = true;
+            }
+            if (options_.onCaptureSaved) options_.onCaptureSaved(result);
             if (!options_.waitForExit) break;
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
-    if (result.exited && !saved) {
+    if (result.exited) {
         // The agents' atexit flush and Bye: wait for every connection to close.
         const auto deadline = Clock::now() + std::chrono::seconds(3);
         while (listener.openConnections() > 0 && Clock::now() < deadline)
             std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        listener.stop();
-        save(result, windowStart, windowEnd);
+    }
+    listener.stop();
+    if (result.exited && !saved) {
+        save(result, listener.take(), fallbackDir, windowStart, windowEnd);
     } else if (result.exited) {
-        // After the window: agents that outlived the listener wrote fallback files; their
-        // records are outside the window.
-        for (const auto& entry : fs::directory_iterator(result.runDir, ec))
+        // After the window: what agents still sent is counted, never saved.
+        for (const agent::CollectedProcess& late : listener.take())
+            for (LaunchedProcess& p : result.processes)
+                if (late.progress.pid == p.pid) p.recordsAfterWindow += late.records.activityCount();
+        for (const auto& entry : fs::directory_iterator(fallbackDir, ec))
             if (entry.path().extension() == TS_AGENT_FALLBACK_SUFFIX) fs::remove(entry.path(), ec);
     }
     {
         std::lock_guard<std::mutex> lock(mutex_);
         progress_.running = !result.exited;
+        progress_.windowOpen = false;
         progress_.records = listener.totalRecords();
-        progress_.processes = listener.connections();
+        progress_.processes = result.processes.size();
         listener_ = nullptr;
     }
+    removeDirIfEmpty(fallbackDir);
     removeDirIfEmpty(result.runDir);
     return result;
 }
 
-void LaunchSession::save(LaunchResult& result, int64_t windowStartNs, int64_t windowEndNs) {
-    std::vector<agent::CollectedProcess> collected = listener_->take();
+void LaunchSession::save(LaunchResult& result, std::vector<agent::CollectedProcess> collected,
+                         const std::string& fallbackDir, int64_t windowStartNs, int64_t windowEndNs) {
     // Agents that could not reach the socket wrote <host>.<pid>.tscupti files here.
     std::error_code ec;
     std::vector<fs::path> fallbacks;
-    for (const auto& entry : fs::directory_iterator(result.runDir, ec))
+    for (const auto& entry : fs::directory_iterator(fallbackDir, ec))
         if (entry.path().extension() == TS_AGENT_FALLBACK_SUFFIX) fallbacks.push_back(entry.path());
     for (const fs::path& f : fallbacks) {
         std::string bytes, error;
@@ -296,7 +351,7 @@ void LaunchSession::save(LaunchResult& result, int64_t windowStartNs, int64_t wi
             result.processes.push_back(std::move(out));
             continue;
         }
-        if (!c.records.hasBye)
+        if (!c.records.hasBye && !c.records.endedByStop())
             out.problems.push_back("process " + std::to_string(out.pid) +
                                    " ended without the agent's final flush (crashed or killed): its last flush "
                                    "interval is missing");

@@ -3,7 +3,9 @@
 // (agent/agent_listener.h), and saves one XSpace per process in the TensorBoard layout
 // <logdir>/plugins/profile/<YYYY_MM_DD_HH_MM_SS>/<host>.<pid>.xplane.pb. Agents that could
 // not reach the socket leave fallback files (<host>.<pid>.tscupti) in the run folder; they
-// are converted too. POSIX only, no Qt.
+// are converted too. When the capture window ends before the program does (a duration, or
+// stop()), the agents are told to stop collecting over the same socket; the capture is saved
+// at once and the program runs on to its own exit. POSIX only, no Qt.
 #pragma once
 
 #include "model/capture/agent/agent_listener.h"
@@ -19,6 +21,8 @@
 
 namespace tracescope::capture {
 
+struct LaunchResult;
+
 struct LaunchOptions {
     std::vector<std::string> command;  // program and its arguments
     std::string workingDir;            // empty: ours
@@ -29,6 +33,13 @@ struct LaunchOptions {
     std::string logdir;                // TensorBoard log folder
     std::string agentPath;             // libtracescope_cupti.so; empty: findAgentLibrary()
     bool waitForExit = true;           // false: return once the capture is saved
+    // NVTX ranges pushed before CUDA initializes: NVTX_INJECTION64_PATH names the agent (its
+    // InitializeInjectionNvtx2 starts it at the first NVTX call) and LD_PRELOAD loads it,
+    // with its libcupti, before the program's own libraries.
+    bool earlyNvtx = false;
+    // Called on the session's thread once the capture is saved while the program still runs
+    // (the window ended first); the final result comes from run() at the program's exit.
+    std::function<void(const LaunchResult&)> onCaptureSaved;
 };
 
 // Where the program stands (for live displays).
@@ -38,6 +49,8 @@ struct LaunchProgress {
     uint64_t records = 0;
     size_t processes = 0;
     uint64_t elapsedMs = 0;
+    bool windowOpen = false;  // records are being collected
+    bool saved = false;       // the capture window ended and its files are written
 };
 
 struct LaunchedProcess {
@@ -47,6 +60,9 @@ struct LaunchedProcess {
     uint64_t records = 0;
     agent::ConvertStats stats;
     std::vector<std::string> problems;  // the agent's errors, a crash, a malformed stream
+    // Activity records the agent still sent after the window closed (0 when Stop took
+    // effect in the agent; such records are never saved).
+    uint64_t recordsAfterWindow = 0;
 };
 
 struct LaunchResult {
@@ -56,7 +72,7 @@ struct LaunchResult {
     int exitStatus = 0;       // its exit code, or 128 + signal
     int termSignal = 0;
     int64_t pid = 0;
-    std::string runDir;
+    std::string runDir;       // the (last) capture window's run folder
     std::vector<LaunchedProcess> processes;
     std::vector<std::string> problems;  // why the capture failed or is incomplete
     bool captureOk() const;             // at least one XSpace saved with activity records
@@ -76,17 +92,25 @@ public:
     // Runs the program and the capture; blocks until the program exits (or, with
     // waitForExit false, until the capture is saved).
     LaunchResult run();
-    // Ends the capture window now (the program keeps running). Any thread.
+    // Ends the capture window now: the agents stop collecting, the capture is saved, and
+    // the program keeps running. Any thread.
     void stop() { stopRequested_ = true; }
+    // After a stop() whose capture was saved, while the program runs: the agents collect
+    // again and the next window is saved in a run folder of its own (onCaptureSaved again).
+    void restart() {
+        stopRequested_ = false;  // a stop() after this ends the new window
+        restartRequested_ = true;
+    }
     // Also terminates the program (SIGTERM, then SIGKILL after 2 s). Any thread.
     void terminate() { terminateRequested_ = true; stopRequested_ = true; }
     LaunchProgress progress() const;
 
 private:
-    void save(LaunchResult& result, int64_t windowStartNs, int64_t windowEndNs);
+    void save(LaunchResult& result, std::vector<agent::CollectedProcess> collected, const std::string& fallbackDir,
+              int64_t windowStartNs, int64_t windowEndNs);
 
     LaunchOptions options_;
-    std::atomic<bool> stopRequested_{false}, terminateRequested_{false};
+    std::atomic<bool> stopRequested_{false}, terminateRequested_{false}, restartRequested_{false};
     mutable std::mutex mutex_;
     agent::AgentListener* listener_ = nullptr;  // while running
     LaunchProgress progress_;

@@ -12,9 +12,17 @@
 //   fake_cuda_program dropped N      N batches; CUPTI reports 5 dropped records once
 //   fake_cuda_program flood N        batches 0..N-1 in one CUPTI buffer (more than a small
 //                                    TRACESCOPE_AGENT_BUDGET_MB), then batch N on its own
+//   fake_cuda_program early N [EXIT] NVTX before CUDA: nvtxRangePushA("early"),
+//                                    nvtxMarkA("early mark"), nvtxRangePop(), then cuInit
+//                                    and N batches (nvtx3 reads NVTX_INJECTION64_PATH)
+//   fake_cuda_program threads        names its main thread "fake-main" and delivers batch 0
+//                                    with its OS thread id, then batch 1 from a thread
+//                                    named "worker-1" with that thread's id
 // cuDriverGetVersion is exported here for the agent's driver check (FAKE_CUDA_DRIVER_VERSION,
 // default 13000).
 #include "tests/cupti/fake_scenario.h"
+
+#include <nvtx3/nvToolsExt.h>
 
 #include <chrono>
 #include <csignal>
@@ -23,7 +31,9 @@
 #include <cstring>
 #include <dlfcn.h>
 #include <string>
+#include <pthread.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -57,11 +67,11 @@ bool cuInit() {
     return init() == 1;
 }
 
-void batch(int index) {
+void batch(int index, uint32_t tid = fake::kTid) {
     uint64_t now = 0;
     cuptiGetTimestamp(&now);
     fake::BufferBuilder b;
-    fake::buildBatch(b, index, now);
+    fake::buildBatch(b, index, now, tid);
     if (!fakecupti_deliver(b.bytes.data(), b.bytes.size())) std::fprintf(stderr, "fake_cuda_program: not delivered\n");
 }
 
@@ -73,7 +83,23 @@ int main(int argc, char** argv) {
     const std::string mode = argc > 1 ? argv[1] : "run";
     const int n = argc > 2 ? std::atoi(argv[2]) : 2;
     if (mode == "nocuda") return argc > 2 ? std::atoi(argv[2]) : 0;
+    if (mode == "early") {
+        nvtxRangePushA("early");
+        nvtxMarkA("early mark");
+        nvtxRangePop();
+    }
     if (!cuInit()) return 99;
+    if (mode == "threads") {
+        pthread_setname_np(pthread_self(), "fake-main");
+        batch(0, uint32_t(syscall(SYS_gettid)));
+        std::thread worker([] {
+            pthread_setname_np(pthread_self(), "worker-1");
+            batch(1, uint32_t(syscall(SYS_gettid)));
+            pause(300);  // alive until the agent has flushed (and read its name)
+        });
+        worker.join();
+        return 0;
+    }
     if (mode == "spawn") {
         const pid_t child = fork();
         if (child == 0) {

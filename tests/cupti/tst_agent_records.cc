@@ -1,6 +1,7 @@
 // The agent record format without CUPTI: synthetic records framed with record_encoder.h go
 // through the one decoder (whole and byte by byte), the conversion to XSpace and our XSpace
 // importer. Expected values follow from the records built in buildStream().
+#include "model/capture/agent/control_decoder.h"
 #include "model/capture/agent/record_decoder.h"
 #include "model/capture/agent/record_encoder.h"
 #include "model/capture/agent/records_to_xspace.h"
@@ -468,6 +469,97 @@ private slots:
         bool flagged = false;
         for (const auto& w : writer.proto().warnings()) flagged |= w.find("crashed or was killed") != std::string::npos;
         QVERIFY(flagged);
+    }
+
+    void threadNamesAndWindowFrames() {
+        // A thread-name frame for thread 12 (API calls in buildStream) names its host line; window frames are
+        // kept apart from the activity records.
+        std::string s = buildStream();
+        ThreadNameRecord t{};
+        t.threadId = 12;
+        appendFrame(s, kRecThreadName, t, {"dataloader"});
+        WindowRecord w{};
+        w.state = kWindowStopped;
+        w.timestampNs = kT0 + 900 * kUs;
+        w.recordsSent = 12;
+        appendFrame(s, kRecWindow, w);
+        CudaEventRecord ev{};
+        ev.deviceTimestampNs = kT0 + 50 * kUs;
+        ev.streamId = 21;
+        ev.eventId = 3;
+        appendFrame(s, kRecCudaEvent, ev);
+        const DecodeResult whole = decodeRecordStream(buildStream());
+        const DecodeResult d = decodeRecordStream(s);
+        QVERIFY2(d.error.empty(), d.error.c_str());
+        QCOMPARE(d.records.activityCount(), whole.records.activityCount() + 1);  // the event record
+        QCOMPARE(d.records.threadNames.size(), size_t(1));
+        QCOMPARE(d.records.threadNames[0].name, std::string("dataloader"));
+        QCOMPARE(d.records.windows.size(), size_t(1));
+        QCOMPARE(d.records.windows[0].recordsSent, uint64_t(12));
+        // A name frame whose string runs past the frame is malformed.
+        std::string bad = buildStream();
+        std::string frame;
+        appendFrame(frame, kRecThreadName, t, {"dataloader"});
+        frame[sizeof(FrameHeader) + sizeof t] = 100;  // the string's length: 100 bytes, 10 present
+        QVERIFY(!decodeRecordStream(bad + frame).error.empty());
+
+        const std::string xspace = recordsToXSpaceBytes(d.records);
+        ImportResult r = importXSpaces(std::vector<XSpaceSource>{{"worker0", "", xspace}}, {});
+        QVERIFY2(r.ok(), r.error.c_str());
+        const checks::Summary sum = checks::summarize(*r.trace);
+        QVERIFY(sum.hasTrack("dataloader (12)"));
+        QVERIFY(sum.hasTrack("Stream #21"));  // only an event record: no work types, no "()"
+        QCOMPARE(sum.instant("cudaEventRecord"), size_t(1));
+        QVERIFY(!sum.hasTrack("Host Threads/12") && sum.hasTrack("Host Threads/11"));
+    }
+
+    void controlDecoder() {
+        // Two Stop/Start frames arrive whole, byte by byte, and split across a header.
+        std::string stream;
+        appendFrame(stream, kRecControl, ControlRecord{kControlStop, 0, 5});
+        appendFrame(stream, kRecControl, ControlRecord{kControlStart, 0, 6});
+        for (size_t piece : {stream.size(), size_t(1), size_t(5), size_t(13)}) {
+            ControlDecoder d;
+            std::vector<ControlRecord> got;
+            for (size_t at = 0; at < stream.size(); at += piece)
+                QVERIFY(d.feed(stream.data() + at, std::min(piece, stream.size() - at),
+                               [&](const ControlRecord& r) { got.push_back(r); }));
+            QCOMPARE(got.size(), size_t(2));
+            QCOMPARE(got[0].command, uint32_t(kControlStop));
+            QCOMPARE(got[0].timestampNs, int64_t(5));
+            QCOMPARE(got[1].command, uint32_t(kControlStart));
+        }
+        // A shorter fixed part (an older viewer) reads the missing fields as 0.
+        {
+            std::string shortFrame;
+            appendFrame(shortFrame, kRecControl, uint32_t(kControlStop));
+            ControlDecoder d;
+            ControlRecord got{9, 9, 9};
+            QVERIFY(d.feed(shortFrame.data(), shortFrame.size(), [&](const ControlRecord& r) { got = r; }));
+            QCOMPARE(got.command, uint32_t(kControlStop));
+            QCOMPARE(got.timestampNs, int64_t(0));
+        }
+        // Another frame type, a frame longer than any control frame, a fixed part longer
+        // than the frame: the decoder stops for good and calls nothing.
+        auto refused = [](std::string bytes) {
+            ControlDecoder d;
+            int calls = 0;
+            const bool ok = d.feed(bytes.data(), bytes.size(), [&](const ControlRecord&) { ++calls; });
+            return !ok && !d.ok() && calls == 0;
+        };
+        std::string wrongType;
+        appendFrame(wrongType, kRecKernel, ControlRecord{kControlStop, 0, 0});
+        QVERIFY(refused(wrongType));
+        std::string tooLong;
+        appendFrame(tooLong, kRecControl, ControlRecord{kControlStop, 0, 0}, {std::string(200, 'x')});
+        QVERIFY(refused(tooLong));
+        std::string badFixed;
+        appendFrame(badFixed, kRecControl, ControlRecord{kControlStop, 0, 0});
+        FrameHeader h;
+        std::memcpy(&h, badFixed.data(), sizeof h);
+        h.fixedSize = uint16_t(h.length + 1);
+        std::memcpy(&badFixed[0], &h, sizeof h);
+        QVERIFY(refused(badFixed));
     }
 };
 

@@ -18,6 +18,8 @@
 
 #include <csignal>
 #include <filesystem>
+#include <mutex>
+#include <thread>
 #include <unistd.h>
 
 using namespace tracescope;
@@ -64,6 +66,10 @@ void checkCapture(const std::string& path, int batches) {
     QCOMPARE(s.instant("MemoryDeallocation"), size_t(expected.frees));
     QCOMPARE(s.flows, size_t(3 * batches + expected.graphKernels));
     QVERIFY(s.hasTrack("Stream #7(Compute,MemcpyH2D)"));
+    // cudaEventRecord: the API call on the host, the point on stream 7 where the event was recorded.
+    QCOMPARE(s.slice("cudaEventRecord"), size_t(expected.cudaEvents));
+    QCOMPARE(s.instant("cudaEventRecord"), size_t(expected.cudaEvents));
+    QCOMPARE(s.slice("cudaStreamCreateWithPriority"), size_t(expected.streams));
 }
 
 struct CliRun {
@@ -108,6 +114,30 @@ private slots:
         QCOMPARE(saved.parent_path().filename().string().size(), size_t(19));  // YYYY_MM_DD_HH_MM_SS
         checkCapture(p.savedPath, 3);
         for (const auto& e : fs::directory_iterator(saved.parent_path())) QVERIFY(e.path().extension() != ".tscupti");
+        QCOMPARE(p.stats.cudaEvents, fake::scenarioCounts(3).cudaEvents);
+        QCOMPARE(p.stats.streams, uint64_t(1));
+        // The stream's creation on its API call; the events' ids on stream 7 (5, 6, 7 in the scenario).
+        ImportResult imported = importXSpace(p.savedPath);
+        const Trace& trace = *imported.trace;
+        bool sawStream = false;
+        std::vector<std::string> eventIds;
+        for (const Track& t : trace.tracks) {
+            for (size_t i = 0; i < t.slices.size(); ++i)
+                if (trace.str(t.slices.name[i]) == "cudaStreamCreateWithPriority") {
+                    auto args = checks::args(trace, t, t.slices.args[i]);
+                    QCOMPARE(args["stream_id"], std::string("13"));
+                    QCOMPARE(args["stream_priority"], std::string("-1"));
+                    QCOMPARE(args["stream_flags"], std::string("non_blocking"));
+                    sawStream = true;
+                }
+            for (size_t i = 0; i < t.instants.size(); ++i)
+                if (trace.str(t.instants.name[i]) == "cudaEventRecord") {
+                    QVERIFY(t.name.rfind("Stream #7", 0) == 0);
+                    eventIds.push_back(checks::args(trace, t, t.instants.args[i])["cuda_event_id"]);
+                }
+        }
+        QVERIFY(sawStream);
+        QCOMPARE(eventIds, (std::vector<std::string>{"5", "6", "7"}));
     }
 
     void exitStatusAndDroppedRecords() {
@@ -201,18 +231,216 @@ private slots:
                     .hasWarningContaining("agent memory budget full: " + std::to_string(flooded)));
     }
 
-    void captureWindowThenViewerGone() {
-        // Batches at about 0, 150, 300, 450 ms; the window closes at 260 ms, the listener
-        // with it, and the agent falls back to a file that the session discards.
+    void durationEndsTheWindowNotTheProgram() {
+        // Batches at about 0, 150, 300, 450 ms; the window closes at 260 ms: the agent is
+        // told to stop (it disables collection, flushes and answers), the capture is saved
+        // with batches 0 and 1, and the program runs on to its own exit status.
         QTemporaryDir dir;
-        LaunchOptions o = options(dir, {"run", "4"});
+        LaunchOptions o = options(dir, {"run", "4", "3"});
         o.durationMs = 260;
         LaunchSession session(o);
         const LaunchResult r = session.run();
-        QCOMPARE(r.exitStatus, 0);
+        QCOMPARE(r.exitStatus, 3);
         QVERIFY(r.captureOk());
         QCOMPARE(r.processes[0].stats.kernels, fake::scenarioCounts(2).kernels);
+        // Nothing reached the viewer after the agent's answer: collection really stopped.
+        QCOMPARE(r.processes[0].recordsAfterWindow, uint64_t(0));
         for (const auto& e : fs::directory_iterator(r.runDir)) QVERIFY(e.path().extension() != ".tscupti");
+    }
+
+    void stopSavesWhileTheProgramRuns() {
+        // The dialog's Stop: stop() at 260 ms saves the capture while the program still runs
+        // (onCaptureSaved), later batches are not collected, and the exit status is the
+        // program's own (6 batches, then exit 7).
+        QTemporaryDir dir;
+        LaunchOptions o = options(dir, {"run", "6", "7"});
+        bool savedWhileRunning = false;
+        std::string savedFile;
+        int64_t pid = 0;
+        o.onCaptureSaved = [&](const LaunchResult& r) {
+            savedWhileRunning = !r.exited && r.pid > 0 && ::kill(pid_t(r.pid), 0) == 0;
+            if (!r.processes.empty()) savedFile = r.processes[0].savedPath;
+            pid = r.pid;
+        };
+        LaunchSession session(o);
+        std::thread stopper([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(260));
+            session.stop();
+        });
+        const LaunchResult r = session.run();
+        stopper.join();
+        QVERIFY(savedWhileRunning);
+        QCOMPARE(pid, r.pid);
+        QCOMPARE(r.exitStatus, 7);
+        QVERIFY(r.captureOk());
+        QCOMPARE(r.processes[0].savedPath, savedFile);
+        QCOMPARE(r.processes[0].stats.kernels, fake::scenarioCounts(2).kernels);
+        QCOMPARE(r.processes[0].recordsAfterWindow, uint64_t(0));
+        checkCapture(savedFile, 2);
+        // Saved while the process lived on: no Bye yet, and no "crashed" warning either.
+        QVERIFY2(r.processes[0].problems.empty(), r.processes[0].problems.empty() ? "" : r.processes[0].problems[0].c_str());
+        ImportResult imported = importXSpace(savedFile);
+        QVERIFY(!checks::summarize(*imported.trace).hasWarningContaining("crashed"));
+    }
+
+    void restartOpensASecondWindow() {
+        // Stop at 260 ms, Start again once saved plus 300 ms, Stop 300 ms later: two runs,
+        // each with records, fewer kernels together than the program's 8 batches (the
+        // batches between the windows are not collected), the program's own exit status.
+        QTemporaryDir dir;
+        LaunchOptions o = options(dir, {"run", "8", "2"});
+        std::mutex m;
+        std::vector<LaunchResult> saves;
+        o.onCaptureSaved = [&](const LaunchResult& r) {
+            std::lock_guard<std::mutex> lock(m);
+            saves.push_back(r);
+        };
+        LaunchSession session(o);
+        auto savedCount = [&] {
+            std::lock_guard<std::mutex> lock(m);
+            return saves.size();
+        };
+        std::thread driver([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(260));
+            session.stop();
+            while (savedCount() < 1) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            session.restart();
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            session.stop();
+        });
+        const LaunchResult r = session.run();
+        driver.join();
+        QCOMPARE(r.exitStatus, 2);
+        QCOMPARE(saves.size(), size_t(2));
+        QVERIFY(saves[0].runDir != saves[1].runDir);
+        QCOMPARE(r.runDir, saves[1].runDir);
+        QCOMPARE(saves[0].processes[0].stats.kernels, fake::scenarioCounts(2).kernels);
+        const uint64_t second = saves[1].processes[0].stats.kernels;
+        QVERIFY(second >= 1);
+        QVERIFY(saves[0].processes[0].stats.kernels + second < fake::scenarioCounts(8).kernels);
+        QVERIFY(QFileInfo::exists(QString::fromStdString(saves[0].processes[0].savedPath)));
+        QVERIFY(QFileInfo::exists(QString::fromStdString(saves[1].processes[0].savedPath)));
+        QCOMPARE(r.processes[0].recordsAfterWindow, uint64_t(0));
+    }
+
+    void startReopensTheWindow() {
+        // The agent alone on our listener: Stop after batch 1 (about 150 ms), Start 400 ms
+        // later. No record falls between the agent's two answers; records come before and
+        // after; fewer than all 8 batches were collected.
+        agent::AgentListener listener;
+        std::string error;
+        QVERIFY2(listener.start({}, error), error.c_str());
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("CUDA_INJECTION64_PATH", CUPTI_AGENT);
+        env.insert("TRACESCOPE_AGENT_SOCKET", QString::fromStdString(listener.path()));
+        env.insert("TRACESCOPE_AGENT_FLUSH_MS", "100");
+        p.setProcessEnvironment(env);
+        p.start(FAKE_CUDA_PROGRAM, {"run", "8"});
+        QVERIFY(p.waitForStarted());
+        QThread::msleep(220);
+        listener.sendControl(agent::kControlStop);
+        QTRY_COMPARE_WITH_TIMEOUT(listener.awaitingStop(), size_t(0), 2000);
+        QThread::msleep(400);
+        listener.sendControl(agent::kControlStart);
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitCode(), 0);
+        QTRY_COMPARE_WITH_TIMEOUT(listener.openConnections(), size_t(0), 3000);
+        listener.stop();
+        std::vector<agent::CollectedProcess> got = listener.take();
+        QCOMPARE(got.size(), size_t(1));
+        const agent::AgentRecords& rec = got[0].records;
+        QVERIFY(rec.hasBye);
+        QCOMPARE(rec.windows.size(), size_t(2));
+        QCOMPARE(rec.windows[0].state, uint32_t(agent::kWindowStopped));
+        QCOMPARE(rec.windows[1].state, uint32_t(agent::kWindowStarted));
+        const int64_t stopped = rec.windows[0].timestampNs, started = rec.windows[1].timestampNs;
+        QVERIFY(started - stopped > 300'000'000);
+        size_t before = 0, between = 0, after = 0;
+        for (const agent::KernelEntry& k : rec.kernels) {
+            if (k.r.startNs < stopped) ++before;
+            else if (k.r.startNs > started) ++after;
+            else ++between;
+        }
+        QVERIFY(before > 0);
+        QCOMPARE(between, size_t(0));
+        QVERIFY(after > 0);
+        QVERIFY(rec.kernels.size() < fake::scenarioCounts(8).kernels);
+        // The Bye counts what was sent, the Window frames what had been sent at Stop and Start.
+        QCOMPARE(rec.bye.recordsSent, rec.activityCount());
+        QCOMPARE(rec.windows[0].recordsSent, rec.windows[1].recordsSent);
+    }
+
+    void earlyNvtxRangesBeforeCuda() {
+        // "early": an NVTX range and a mark before cuInit. Injection alone cannot see them
+        // (NVTX initialized before the agent existed); early-NVTX mode (preloaded agent,
+        // NVTX_INJECTION64_PATH = the agent, which forwards to its libcupti) does.
+        QTemporaryDir dir;
+        LaunchOptions plain = options(dir, {"early", "1"});
+        const LaunchResult r0 = LaunchSession(plain).run();
+        QVERIFY(r0.captureOk());
+        ImportResult i0 = importXSpace(r0.processes[0].savedPath);
+        QVERIFY(i0.ok());
+        const checks::Summary s0 = checks::summarize(*i0.trace);
+        QCOMPARE(s0.slice("early"), size_t(0));
+        QCOMPARE(s0.slice("step"), size_t(1));  // the batch's own NVTX records still arrive
+
+        LaunchOptions early = plain;
+        early.earlyNvtx = true;
+        const LaunchResult r1 = LaunchSession(early).run();
+        QVERIFY(r1.captureOk());
+        QCOMPARE(r1.processes.size(), size_t(1));
+        QVERIFY2(r1.processes[0].problems.empty(), r1.processes[0].problems.empty() ? "" : r1.processes[0].problems[0].c_str());
+        checkCapture(r1.processes[0].savedPath, 1);
+        ImportResult i1 = importXSpace(r1.processes[0].savedPath);
+        const checks::Summary s1 = checks::summarize(*i1.trace);
+        QCOMPARE(s1.slice("early"), size_t(1));
+        QCOMPARE(s1.instant("early mark"), size_t(1));
+        QCOMPARE(s1.slice("step"), size_t(1));
+
+        // NVTX_INJECTION64_PATH alone (no preload) reaches the same forwarder.
+        LaunchOptions byPath = plain;
+        byPath.environment = {{"NVTX_INJECTION64_PATH", CUPTI_AGENT}};
+        const LaunchResult r2 = LaunchSession(byPath).run();
+        ImportResult i2 = importXSpace(r2.processes[0].savedPath);
+        QVERIFY(i2.ok());
+        QCOMPARE(checks::summarize(*i2.trace).slice("early"), size_t(1));
+
+        // A wrapper in front (env) gets the preload too but never starts an agent: one process.
+        LaunchOptions wrapped = early;
+        wrapped.command = {"/usr/bin/env", FAKE_CUDA_PROGRAM, "early", "1", "4"};
+        const LaunchResult r3 = LaunchSession(wrapped).run();
+        QCOMPARE(r3.exitStatus, 4);
+        QCOMPARE(r3.processes.size(), size_t(1));
+        QVERIFY(r3.processes[0].problems.empty());
+        ImportResult i3 = importXSpace(r3.processes[0].savedPath);
+        QCOMPARE(checks::summarize(*i3.trace).slice("early"), size_t(1));
+    }
+
+    void threadNamesFromTheAgent() {
+        // "threads": batch 0 from the main thread named fake-main, batch 1 from worker-1.
+        QTemporaryDir dir;
+        const LaunchResult r = LaunchSession(options(dir, {"threads"})).run();
+        QCOMPARE(r.exitStatus, 0);
+        QVERIFY(r.captureOk());
+        ImportResult imported = importXSpace(r.processes[0].savedPath);
+        QVERIFY(imported.ok());
+        const tracescope::Track* main = checks::track(*imported.trace, "fake-main (");
+        const tracescope::Track* worker = checks::track(*imported.trace, "worker-1 (");
+        QVERIFY(main && worker);
+        QVERIFY(main != worker);
+        // batch 0: 4 API calls; batch 1: 5 (the graph launch) on the worker's line
+        QCOMPARE(main->slices.size() >= 4, true);
+        QVERIFY(worker->name.size() > std::string("worker-1 (").size() + 1);
+        // At most one name with a budget of one thread.
+        LaunchOptions o = options(dir, {"threads"});
+        o.environment = {{"TRACESCOPE_AGENT_MAX_THREADS", "1"}};
+        const LaunchResult one = LaunchSession(o).run();
+        ImportResult i1 = importXSpace(one.processes[0].savedPath);
+        QVERIFY(checks::track(*i1.trace, "fake-main ("));
+        QVERIFY(!checks::track(*i1.trace, "worker-1 ("));
+        QVERIFY(checks::track(*i1.trace, "Host Threads/"));
     }
 
     void childProcessesReportAsTheirOwn() {
@@ -262,6 +490,29 @@ private slots:
         QVERIFY(!r.captureOk());
         QVERIFY(anyContains(r.problems, "never loaded"));
         QVERIFY(!fs::exists(r.runDir));  // no empty run folder left behind
+    }
+
+    void agentExportsOnlyItsEntryPoints() {
+        // The agent lives inside other programs: its dynamic symbol table holds only the two
+        // entry points (no C++ runtime, no helpers), and it needs no Qt, protobuf or gRPC.
+        QProcess nm;
+        nm.start("nm", {"-D", "--defined-only", CUPTI_AGENT});
+        if (!nm.waitForStarted(5000)) QSKIP("nm (binutils) is not installed");
+        QVERIFY(nm.waitForFinished(30000));
+        QCOMPARE(nm.exitCode(), 0);
+        QStringList names;
+        for (const QString& line : QString::fromUtf8(nm.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts))
+            names << line.section(' ', -1);
+        names.sort();
+        QCOMPARE(names, (QStringList{"InitializeInjection", "InitializeInjectionNvtx2"}));
+        QProcess readelf;
+        readelf.start("readelf", {"-d", CUPTI_AGENT});
+        if (!readelf.waitForStarted(5000)) QSKIP("readelf (binutils) is not installed");
+        QVERIFY(readelf.waitForFinished(30000));
+        const QString dynamic = QString::fromUtf8(readelf.readAllStandardOutput());
+        QVERIFY(dynamic.contains("[libcupti.so.13]"));
+        for (const char* forbidden : {"Qt", "protobuf", "grpc", "absl", "libstdc++"})
+            QVERIFY2(!dynamic.contains(forbidden), forbidden);
     }
 
     void startErrors() {
@@ -322,6 +573,15 @@ private slots:
         QVERIFY2(kernelsOnly.out.contains("\"kernels\": 1,"), qPrintable(kernelsOnly.out));
         QVERIFY(kernelsOnly.out.contains("\"memcpys\": 0,"));
         QVERIFY(kernelsOnly.out.contains("\"api_calls\": 0,"));
+        // --duration-ms: the window's records only, nothing after it, the program's status.
+        CliRun window = runCli(common + QStringList{"--duration-ms", "260", "--json", "--", FAKE_CUDA_PROGRAM, "run", "4", "3"});
+        QCOMPARE(window.status, 3);
+        QVERIFY2(window.out.contains(QString("\"kernels\": %1,").arg(fake::scenarioCounts(2).kernels)), qPrintable(window.out));
+        QVERIFY(window.out.contains("\"records_after_window\": 0,"));
+        // --early-nvtx: the range pushed before CUDA is there (2 ranges: early and step).
+        CliRun early = runCli(common + QStringList{"--early-nvtx", "--json", "--", FAKE_CUDA_PROGRAM, "early", "1"});
+        QCOMPARE(early.status, 0);
+        QVERIFY2(early.out.contains("\"nvtx_ranges\": 2,"), qPrintable(early.out));
     }
 };
 

@@ -1,8 +1,9 @@
 // On a machine with an NVIDIA GPU and a CUDA 13 driver (never in CI: it exits 77, "skipped",
 // without /dev/nvidiactl): gpu/capture_probe.cu under the real agent and real CUPTI. Checks
 // counts per kind, the demangled kernel name and launch parameters, copy kinds, the graph's
-// shared correlation, NVTX, memory events, GPU times inside the program's host-clock
-// bracket, and that nothing was dropped.
+// shared correlation, NVTX, memory events, the event record and the stream's creation, GPU
+// times inside the program's host-clock bracket, and that nothing was dropped; then NVTX
+// before cuInit, missing without and present with early-NVTX mode.
 #include "model/capture/launch_session.h"
 #include "tests/cupti/capture_checks.h"
 
@@ -82,7 +83,29 @@ private slots:
             }
         }
         QCOMPARE(graphCorrelations.size(), size_t(1));
+        QCOMPARE(s.instant("cudaEventRecord"), size_t(1));  // cudaEventRecord(done, stream)
+        QCOMPARE(s.slice("before-cuda"), size_t(0));        // before cuInit: injection alone misses it
+        QCOMPARE(p.stats.streams, uint64_t(1));             // cudaStreamCreateWithFlags
         QVERIFY(copyDetails.size() >= 3);  // pageable and pinned sources / destinations
+    }
+
+    void earlyNvtx() {
+        QTemporaryDir dir;
+        LaunchOptions o;
+        o.command = {CAPTURE_PROBE};
+        o.logdir = dir.path().toStdString();
+        o.agentPath = CUPTI_AGENT;
+        o.earlyNvtx = true;
+        const LaunchResult r = LaunchSession(o).run();
+        QCOMPARE(r.exitStatus, 0);
+        QVERIFY(r.captureOk());
+        for (const std::string& p : r.processes[0].problems) qWarning("%s", p.c_str());
+        ImportResult imported = importXSpace(r.processes[0].savedPath);
+        QVERIFY2(imported.ok(), imported.error.c_str());
+        const checks::Summary s = checks::summarize(*imported.trace);
+        QCOMPARE(s.slice("before-cuda"), size_t(1));
+        QCOMPARE(s.slice("probe"), size_t(1));
+        QCOMPARE(s.instant("tmark"), size_t(1));
     }
 };
 

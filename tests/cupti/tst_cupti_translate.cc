@@ -65,6 +65,8 @@ private slots:
         QCOMPARE(activityRecordSize(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), sizeof(CUpti_ActivityKernel10));
         QCOMPARE(activityRecordSize(CUPTI_ACTIVITY_KIND_MEMCPY), sizeof(CUpti_ActivityMemcpy6));
         QCOMPARE(activityRecordSize(CUPTI_ACTIVITY_KIND_MEMORY2), sizeof(CUpti_ActivityMemory4));
+        QCOMPARE(activityRecordSize(CUPTI_ACTIVITY_KIND_CUDA_EVENT), sizeof(CUpti_ActivityCudaEvent2));
+        QCOMPARE(activityRecordSize(CUPTI_ACTIVITY_KIND_STREAM), sizeof(CUpti_ActivityStream));
         QCOMPARE(activityRecordSize(CUPTI_ACTIVITY_KIND_PC_SAMPLING), size_t(0));
     }
 
@@ -110,7 +112,7 @@ private slots:
         QCOMPARE(r.memcpys[0].flags, uint32_t(kMemcpyAsync));
         QCOMPARE(r.memcpys[0].bytes, uint64_t(4096));
         QCOMPARE(r.memsets[0].memoryKind, uint32_t(CUPTI_ACTIVITY_MEMORY_KIND_DEVICE));
-        QCOMPARE(r.apis.size(), size_t(5));
+        QCOMPARE(r.apis.size(), size_t(6));  // batch 1: launch, copy, memset, sync, event record, graph launch
         QCOMPARE(r.apis[0].name, std::string("cudaLaunchKernel_v7000"));
         QCOMPARE(r.apis[0].r.threadId, int64_t(fake::kTid));
         QCOMPARE(r.syncs[0].type, uint32_t(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE));
@@ -140,6 +142,25 @@ private slots:
         QCOMPARE(pd.records.markerData[2].payloadKind, uint32_t(0));
         QCOMPARE(r.memory.size(), size_t(2));
         QCOMPARE(r.memory[1].r.memoryOperationType, uint32_t(CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE));
+        // CudaEvent2: event 5 + 1 reached stream 7 at 206 µs; batch 1 creates no stream.
+        QCOMPARE(r.cudaEvents.size(), size_t(1));
+        QCOMPARE(r.cudaEvents[0].eventId, uint32_t(6));
+        QCOMPARE(r.cudaEvents[0].streamId, uint32_t(7));
+        QCOMPARE(r.cudaEvents[0].correlationId, uint32_t(107));
+        QCOMPARE(r.cudaEvents[0].deviceTimestampNs, int64_t(kT0 + 206'000));
+        QVERIFY(r.streams.empty());
+        // Stream: batch 0's non-blocking stream 13 with priority -1 (CUPTI's uint32 read as int32).
+        fake::BufferBuilder b0;
+        fake::buildBatch(b0, 0, kT0);
+        std::string frames0;
+        appendFrame(frames0, kRecHello, h, {"", "", ""});
+        translateBuffer(b0.bytes, frames0);
+        DecodeResult d0 = decodeRecordStream(frames0);
+        QCOMPARE(d0.records.streams.size(), size_t(1));
+        QCOMPARE(d0.records.streams[0].streamId, uint32_t(13));
+        QCOMPARE(d0.records.streams[0].priority, -1);
+        QCOMPARE(d0.records.streams[0].flag, uint32_t(CUPTI_ACTIVITY_STREAM_CREATE_FLAG_NON_BLOCKING));
+        QCOMPARE(d0.records.streams[0].correlationId, uint32_t(8));
     }
 
     void scenarioThroughImporter() {
@@ -162,8 +183,10 @@ private slots:
         QCOMPARE(s.slice("MemcpyH2D"), size_t(expected.memcpys));
         QCOMPARE(s.slice("Memset 3"), size_t(expected.memsets));
         QCOMPARE(s.slice("cudaLaunchKernel") + s.slice("cudaMemcpyAsync") + s.slice("cudaMemsetAsync") +
-                     s.slice("cudaStreamSynchronize") + s.slice("cudaGraphLaunch"),
+                     s.slice("cudaStreamSynchronize") + s.slice("cudaGraphLaunch") + s.slice("cudaEventRecord") +
+                     s.slice("cudaStreamCreateWithPriority"),
                  size_t(expected.apis));
+        QCOMPARE(s.instant("cudaEventRecord"), size_t(expected.cudaEvents));
         QCOMPARE(s.slice("cudaGraphLaunch"), size_t(1));
         QCOMPARE(s.slice("cuStreamSynchronize"), size_t(expected.syncs));
         QCOMPARE(s.slice("step"), size_t(expected.nvtxRanges));

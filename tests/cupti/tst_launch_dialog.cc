@@ -1,8 +1,10 @@
 // File > Launch & Capture… offscreen: the dialog runs fake_cuda_program under the real agent,
-// shows live record counts, saves the run and asks to open it; Stop ends the capture early.
+// shows live record counts, saves the run and asks to open it; Stop ends the capture window
+// while the program runs on, Start opens a new one, Terminate ends the program.
 #include "views/capture/launch_dialog.h"
 #include "tests/cupti/fake_scenario.h"
 
+#include <QCheckBox>
 #include <QDir>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -34,6 +36,15 @@ private slots:
         QCOMPARE(o.command.size(), size_t(3));
         QCOMPARE(o.command[1], std::string("run"));
         QVERIFY(o.kinds.find("kernel") == 0);
+        QVERIFY(!o.earlyNvtx);
+        QCheckBox* early = nullptr;
+        for (QCheckBox* c : dialog.findChildren<QCheckBox*>())
+            if (c->text().contains("before the program initializes CUDA")) early = c;
+        QVERIFY(early && early->text().contains("before"));
+        early->setChecked(true);
+        QVERIFY(dialog.readOptions(o, error));
+        QVERIFY(o.earlyNvtx);
+        early->setChecked(false);  // not saved into the next tests' settings
     }
 
     void runsSavesAndOpens() {
@@ -59,23 +70,45 @@ private slots:
         QVERIFY(dialog.statusText().contains("exited with status 0"));
     }
 
-    void stopEndsTheCapture() {
+    void stopEndsTheCaptureNotTheProgram() {
         QTemporaryDir dir;
         LaunchDialog dialog;
-        dialog.setCommand(QStringLiteral("%1 run 100").arg(FAKE_CUDA_PROGRAM));  // 15 s unless stopped
+        dialog.setCommand(QStringLiteral("%1 run 100").arg(FAKE_CUDA_PROGRAM));  // 15 s unless ended
         dialog.setLogdir(dir.path());
         QSignalSpy finished(&dialog, &LaunchDialog::launchFinished);
+        QSignalSpy open(&dialog, &LaunchDialog::openRequested);
         dialog.startLaunch();
         QTRY_VERIFY_WITH_TIMEOUT(dialog.statusText().contains("records received") &&
                                      !dialog.statusText().contains(" 0 records"),
                                  10000);
         dialog.stopLaunch();
+        // Saved and offered for opening while the program still runs.
+        QVERIFY(open.wait(10000));
+        QVERIFY(dialog.running());
+        QVERIFY(finished.isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(dialog.statusText().contains("no longer recording"), 5000);
+        QVERIFY(dialog.statusText().contains("Saved in"));
+        const QString runDir = open.at(0).at(1).toString();
+        QCOMPARE(QDir(runDir).entryList({"*.xplane.pb"}).size(), 1);
+        // Start again while the program runs: a second window, saved in a run folder of its own.
+        dialog.startLaunch();
+        QTRY_VERIFY_WITH_TIMEOUT(dialog.statusText().contains("records received"), 5000);
+        dialog.stopLaunch();
+        QVERIFY(open.wait(10000));
+        QCOMPARE(open.size(), 2);
+        const QString secondRun = open.at(1).at(1).toString();
+        QVERIFY(secondRun != runDir);
+        QCOMPARE(QDir(secondRun).entryList({"*.xplane.pb"}).size(), 1);
+        dialog.terminateProgram();
         QVERIFY(finished.wait(10000));
         const auto result = finished.at(0).at(0).value<capture::LaunchResult>();
         QCOMPARE(result.termSignal, int(SIGTERM));
         QVERIFY(result.captureOk());
         QVERIFY(result.processes[0].records > 0);
         QVERIFY(result.processes[0].records < fake::scenarioCounts(100).records());
+        QCOMPARE(result.processes[0].recordsAfterWindow, uint64_t(0));
+        QCOMPARE(open.size(), 2);  // not offered again at the program's end
+        QVERIFY(dialog.statusText().contains("killed by signal"));
     }
 };
 

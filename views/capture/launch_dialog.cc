@@ -72,6 +72,11 @@ LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent), runner_(new Launc
     for (QCheckBox* c : {sync_, nvtx_, memory_, driver_}) kh->addWidget(c);
     kh->addStretch(1);
     form->addRow(tr("Record:"), kinds);
+    earlyNvtx_ = new QCheckBox(tr("Also NVTX ranges pushed before the program initializes CUDA"), this);
+    earlyNvtx_->setToolTip(tr("Preloads the agent (LD_PRELOAD) and makes it NVTX's tool (NVTX_INJECTION64_PATH), "
+                              "so that it starts at the program's first NVTX call"));
+    form->addRow(tr("Early NVTX:"), earlyNvtx_);
+    connect(nvtx_, &QCheckBox::toggled, earlyNvtx_, [this](bool on) { earlyNvtx_->setEnabled(on && !running()); });
 
     durationMs_ = new QSpinBox(this);
     durationMs_->setRange(0, 24 * 3600 * 1000);
@@ -79,6 +84,8 @@ LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent), runner_(new Launc
     durationMs_->setSuffix(tr(" ms"));
     durationMs_->setSpecialValueText(tr("until the program exits (or Stop)"));
     durationMs_->setGroupSeparatorShown(true);
+    // As wide as its longest text, not the whole row.
+    durationMs_->setMaximumWidth(durationMs_->sizeHint().width() + fontMetrics().averageCharWidth() * 4);
     form->addRow(tr("Capture window:"), durationMs_);
     logdir_ = new QLineEdit(this);
     form->addRow(tr("Log folder:"), withBrowse(logdir_, this, true));
@@ -98,14 +105,22 @@ LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent), runner_(new Launc
 
     startButton_ = new QPushButton(tr("&Start"), this);
     startButton_->setDefault(true);
-    stopButton_ = new QPushButton(tr("S&top"), this);
-    stopButton_->setToolTip(tr("End the capture now: what was recorded is saved and the program is terminated"));
+    startButton_->setToolTip(tr("Launch the program; after Stop capture, while it runs, start a new capture window"));
+    stopButton_ = new QPushButton(tr("S&top capture"), this);
+    stopButton_->setToolTip(tr("End the capture window now: what was recorded is saved, the program keeps running"));
+    terminateButton_ = new QPushButton(tr("&Terminate program"), this);
+    terminateButton_->setToolTip(tr("End the program (SIGTERM, then SIGKILL after 2 s); an open capture is saved"));
     closeButton_ = new QPushButton(tr("Close"), this);
+    closeButton_->setToolTip(tr("A program still running is terminated first"));
     auto* buttons = new QHBoxLayout;
     buttons->addStretch(1);
     buttons->addWidget(startButton_);
     buttons->addWidget(stopButton_);
+    buttons->addWidget(terminateButton_);
     buttons->addWidget(closeButton_);
+    // Room around the longer labels (some styles size buttons to their text exactly).
+    for (QPushButton* b : {startButton_, stopButton_, terminateButton_, closeButton_})
+        b->setMinimumWidth(b->sizeHint().width() + fontMetrics().averageCharWidth() * 2);
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
@@ -119,6 +134,8 @@ LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent), runner_(new Launc
     connect(poll_, &QTimer::timeout, this, &LaunchDialog::refresh);
     connect(startButton_, &QPushButton::clicked, this, &LaunchDialog::startLaunch);
     connect(stopButton_, &QPushButton::clicked, this, &LaunchDialog::stopLaunch);
+    connect(terminateButton_, &QPushButton::clicked, this, &LaunchDialog::terminateProgram);
+    connect(runner_, &LaunchRunner::captureSaved, this, &LaunchDialog::captureSaved);
     connect(closeButton_, &QPushButton::clicked, this, &LaunchDialog::reject);
     connect(runner_, &LaunchRunner::finished, this, &LaunchDialog::finish);
     loadSettings();
@@ -161,6 +178,7 @@ bool LaunchDialog::readOptions(capture::LaunchOptions& out, QString& error) cons
     if (memory_->isChecked()) kinds << "memory";
     if (driver_->isChecked()) kinds << "driver";
     out.kinds = kinds.join(',').toStdString();
+    out.earlyNvtx = nvtx_->isChecked() && earlyNvtx_->isChecked();
     out.durationMs = uint64_t(durationMs_->value());
     out.logdir = logdir_->text().trimmed().toStdString();
     out.agentPath = capture::findAgentLibrary(QCoreApplication::applicationFilePath().toStdString());
@@ -168,7 +186,15 @@ bool LaunchDialog::readOptions(capture::LaunchOptions& out, QString& error) cons
 }
 
 void LaunchDialog::startLaunch() {
-    if (runner_->running()) return;
+    if (runner_->running()) {
+        if (savedSummary_.isEmpty()) return;  // a window is open already
+        runner_->restartCapture();
+        savedSummary_.clear();
+        startButton_->setEnabled(false);
+        stopButton_->setEnabled(true);
+        status_->setText(tr("Capturing again…"));
+        return;
+    }
     capture::LaunchOptions options;
     QString error;
     if (!readOptions(options, error)) {
@@ -179,6 +205,7 @@ void LaunchDialog::startLaunch() {
     formError_->hide();
     saveSettings();
     runningLogdir_ = q(options.logdir);
+    savedSummary_.clear();
     runner_->start(std::move(options));
     setRunning(true);
     status_->setText(tr("Starting…"));
@@ -186,19 +213,59 @@ void LaunchDialog::startLaunch() {
 }
 
 void LaunchDialog::stopLaunch() {
+    if (!runner_->running() || !savedSummary_.isEmpty()) return;
+    runner_->stopCapture();
+    stopButton_->setEnabled(false);
+    status_->setText(tr("Stopping the capture: the agents flush and stop recording…"));
+}
+
+void LaunchDialog::terminateProgram() {
     if (!runner_->running()) return;
-    runner_->stop();
-    status_->setText(tr("Stopping: saving what was recorded…"));
+    runner_->terminate();
+    stopButton_->setEnabled(false);
+    terminateButton_->setEnabled(false);
+    status_->setText(tr("Terminating the program…"));
 }
 
 void LaunchDialog::refresh() {
     if (!runner_->running()) return;
     const capture::LaunchProgress p = runner_->progress();
-    status_->setText(tr("Running (pid %1) for %2 s: %3 CUDA process(es) connected, %4 records received")
-                         .arg(p.pid)
-                         .arg(double(p.elapsedMs) / 1000.0, 0, 'f', 1)
-                         .arg(p.processes)
-                         .arg(QLocale().toString(qulonglong(p.records))));
+    const QString running = tr("Running (pid %1) for %2 s")
+                                .arg(p.pid)
+                                .arg(double(p.elapsedMs) / 1000.0, 0, 'f', 1);
+    if (!savedSummary_.isEmpty()) {
+        status_->setText(running + tr(", no longer recording (Start records again).") + QLatin1Char('\n') +
+                         savedSummary_);
+        return;
+    }
+    status_->setText(running + tr(": %1 CUDA process(es) connected, %2 records received%3")
+                                   .arg(p.processes)
+                                   .arg(QLocale().toString(qulonglong(p.records)))
+                                   .arg(p.windowOpen ? QString() : tr("; saving the capture…")));
+}
+
+QStringList LaunchDialog::summary(const capture::LaunchResult& r) const {
+    QStringList lines;
+    for (const capture::LaunchedProcess& p : r.processes)
+        lines << tr("Process %1: %2 records, %3 kernels, %4 copies, %5 API calls%6")
+                     .arg(p.pid)
+                     .arg(QLocale().toString(qulonglong(p.records)))
+                     .arg(p.stats.kernels)
+                     .arg(p.stats.memcpys)
+                     .arg(p.stats.apis)
+                     .arg(p.stats.droppedRecords ? tr(", %1 dropped").arg(p.stats.droppedRecords) : QString());
+    if (r.captureOk()) lines << tr("Saved in %1").arg(q(r.runDir));
+    else lines << tr("Nothing was captured:");
+    for (const std::string& problem : r.problems) lines << QStringLiteral("• ") + q(problem);
+    return lines;
+}
+
+void LaunchDialog::captureSaved(const capture::LaunchResult& r) {
+    savedSummary_ = summary(r).join('\n');
+    stopButton_->setEnabled(false);
+    startButton_->setEnabled(true);  // a new window while the program runs on
+    refresh();
+    if (r.captureOk() && openWhenDone_->isChecked()) emit openRequested(runningLogdir_, q(r.runDir));
 }
 
 void LaunchDialog::finish(const capture::LaunchResult& r) {
@@ -211,29 +278,23 @@ void LaunchDialog::finish(const capture::LaunchResult& r) {
         lines << (r.termSignal ? tr("The program was killed by signal %1.").arg(r.termSignal)
                  : r.exited    ? tr("The program exited with status %1.").arg(r.exitStatus)
                                : tr("The program is still running."));
-        for (const capture::LaunchedProcess& p : r.processes)
-            lines << tr("Process %1: %2 records, %3 kernels, %4 copies, %5 API calls%6")
-                         .arg(p.pid)
-                         .arg(QLocale().toString(qulonglong(p.records)))
-                         .arg(p.stats.kernels)
-                         .arg(p.stats.memcpys)
-                         .arg(p.stats.apis)
-                         .arg(p.stats.droppedRecords ? tr(", %1 dropped").arg(p.stats.droppedRecords) : QString());
-        if (r.captureOk()) lines << tr("Saved in %1").arg(q(r.runDir));
-        else lines << tr("Nothing was captured:");
-        for (const std::string& problem : r.problems) lines << QStringLiteral("• ") + q(problem);
+        lines << summary(r);
     }
     status_->setText(lines.join('\n'));
     emit launchFinished(r);
-    if (r.captureOk() && openWhenDone_->isChecked()) emit openRequested(runningLogdir_, q(r.runDir));
+    // A capture saved at Stop was offered for opening then.
+    if (r.captureOk() && openWhenDone_->isChecked() && savedSummary_.isEmpty())
+        emit openRequested(runningLogdir_, q(r.runDir));
 }
 
 void LaunchDialog::setRunning(bool running) {
     startButton_->setEnabled(!running);
     stopButton_->setEnabled(running);
+    terminateButton_->setEnabled(running);
     for (QWidget* w : std::initializer_list<QWidget*>{command_, workingDir_, environment_, sync_, nvtx_, memory_,
                                                       driver_, durationMs_, logdir_})
         w->setEnabled(!running);
+    earlyNvtx_->setEnabled(!running && nvtx_->isChecked());
 }
 
 void LaunchDialog::loadSettings() {
@@ -245,6 +306,7 @@ void LaunchDialog::loadSettings() {
     nvtx_->setChecked(s.value(QStringLiteral("launch/nvtx"), true).toBool());
     memory_->setChecked(s.value(QStringLiteral("launch/memory"), true).toBool());
     driver_->setChecked(s.value(QStringLiteral("launch/driver"), false).toBool());
+    earlyNvtx_->setChecked(s.value(QStringLiteral("launch/earlyNvtx"), false).toBool());
     durationMs_->setValue(s.value(QStringLiteral("launch/durationMs"), 0).toInt());
     logdir_->setText(s.value(QStringLiteral("launch/logdir"), defaultLogdir()).toString());
     openWhenDone_->setChecked(s.value(QStringLiteral("launch/open"), true).toBool());
@@ -259,6 +321,7 @@ void LaunchDialog::saveSettings() const {
     s.setValue(QStringLiteral("launch/nvtx"), nvtx_->isChecked());
     s.setValue(QStringLiteral("launch/memory"), memory_->isChecked());
     s.setValue(QStringLiteral("launch/driver"), driver_->isChecked());
+    s.setValue(QStringLiteral("launch/earlyNvtx"), earlyNvtx_->isChecked());
     s.setValue(QStringLiteral("launch/durationMs"), durationMs_->value());
     s.setValue(QStringLiteral("launch/logdir"), logdir_->text());
     s.setValue(QStringLiteral("launch/open"), openWhenDone_->isChecked());
@@ -266,8 +329,8 @@ void LaunchDialog::saveSettings() const {
 
 void LaunchDialog::reject() {
     if (runner_->running()) {
-        stopLaunch();
-        return;  // the dialog stays until the capture is saved
+        terminateProgram();
+        return;  // the dialog stays until the program has ended and the capture is saved
     }
     QDialog::reject();
 }

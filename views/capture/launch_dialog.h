@@ -1,6 +1,8 @@
 // File > Launch & Capture…: runs any CUDA program under our CUPTI agent (command, working
-// folder, environment, which activity to record, an optional capture window), shows live
-// record counts, and opens the saved run. Fields persist in QSettings.
+// folder, environment, which activity to record, early NVTX, an optional capture window),
+// shows live record counts, and opens the saved run. Stop ends the capture window (the
+// program runs on) and Start opens a new one; Terminate ends the program. Fields persist in
+// QSettings.
 #pragma once
 
 #include "views/capture/capture_metatypes.h"
@@ -34,8 +36,12 @@ public:
     QString statusText() const;
 
 public slots:
+    // Launches the program; while it runs after a stopped window, starts a new window.
     void startLaunch();
+    // Ends the capture window: what was recorded is saved, the program keeps running.
     void stopLaunch();
+    // Ends the program (an open capture window is saved with it).
+    void terminateProgram();
 
 signals:
     // The capture saved at least one file and "Open when done" is checked.
@@ -50,6 +56,7 @@ private:
     QCheckBox* nvtx_;
     QCheckBox* memory_;
     QCheckBox* driver_;
+    QCheckBox* earlyNvtx_;
     QSpinBox* durationMs_;
     QLineEdit* logdir_;
     QCheckBox* openWhenDone_;
@@ -57,16 +64,20 @@ private:
     QLabel* status_;
     QPushButton* startButton_;
     QPushButton* stopButton_;
+    QPushButton* terminateButton_;
     QPushButton* closeButton_;
     QTimer* poll_;
     LaunchRunner* runner_;
     QString runningLogdir_;
+    QString savedSummary_;  // the capture's summary once its window was stopped and saved
 
     void loadSettings();
     void saveSettings() const;
     void setRunning(bool running);
     void refresh();
+    void captureSaved(const capture::LaunchResult& result);
     void finish(const capture::LaunchResult& result);
+    QStringList summary(const capture::LaunchResult& result) const;
     void reject() override;  // closing while running stops the program first
 };
 

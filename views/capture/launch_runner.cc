@@ -14,6 +14,9 @@ LaunchRunner::~LaunchRunner() {
 bool LaunchRunner::start(capture::LaunchOptions options) {
     if (session_) return false;
     join();
+    options.onCaptureSaved = [this](const capture::LaunchResult& saved) {
+        QMetaObject::invokeMethod(this, [this, saved] { emit captureSaved(saved); }, Qt::QueuedConnection);
+    };
     session_ = std::make_unique<capture::LaunchSession>(std::move(options));
     thread_ = std::thread([this, session = session_.get()] {
         capture::LaunchResult result = session->run();
@@ -33,7 +36,15 @@ capture::LaunchProgress LaunchRunner::progress() const {
     return session_ ? session_->progress() : capture::LaunchProgress{};
 }
 
-void LaunchRunner::stop() {
+void LaunchRunner::stopCapture() {
+    if (session_) session_->stop();
+}
+
+void LaunchRunner::restartCapture() {
+    if (session_) session_->restart();
+}
+
+void LaunchRunner::terminate() {
     if (session_) session_->terminate();
 }
 

@@ -1,5 +1,6 @@
-// Runs one LaunchSession (Launch & Capture) on its own thread and reports its end to the UI
-// thread by a signal; the dialog polls progress() for the live counts.
+// Runs one LaunchSession (Launch & Capture) on its own thread and reports to the UI thread
+// by signals: the capture saved while the program still runs (its window was stopped), and
+// the program's end. The dialog polls progress() for the live counts.
 #pragma once
 
 #include "views/capture/capture_metatypes.h"
@@ -22,10 +23,17 @@ public:
     bool start(capture::LaunchOptions options);
     bool running() const { return session_ != nullptr; }
     capture::LaunchProgress progress() const;
-    // Ends the capture window now, saves what was recorded and terminates the program.
-    void stop();
+    // Ends the capture window now and saves what was recorded; the program runs on.
+    void stopCapture();
+    // After a saved capture window, while the program runs: collect again (a new run folder).
+    void restartCapture();
+    // Ends the program (SIGTERM, then SIGKILL); an open window is saved at its exit.
+    void terminate();
 
 signals:
+    // The capture window was stopped and saved; the program is still running.
+    void captureSaved(const tracescope::capture::LaunchResult& result);
+    // The program ended (the capture, if not saved before, is saved with it).
     void finished(const tracescope::capture::LaunchResult& result);
 
 private:

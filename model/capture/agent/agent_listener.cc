@@ -1,6 +1,9 @@
 #include "model/capture/agent/agent_listener.h"
 
+#include "model/capture/agent/record_encoder.h"
+
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
@@ -67,6 +70,7 @@ void AgentListener::loop() {
                 auto c = std::make_unique<Connection>();
                 c->fd = fd;
                 std::lock_guard<std::mutex> lock(mutex_);
+                if (windowClosed_) sendTo(*c, kControlStop);  // a process that starts after Stop
                 connections_.push_back(std::move(c));
             }
         }
@@ -109,6 +113,7 @@ void AgentListener::readFrom(Connection& c) {
         for (const DroppedRecord& d : r.dropped) dropped += d.count;
         c.progress.dropped = dropped;
         c.progress.bye = r.hasBye;
+        if (!r.windows.empty()) c.progress.windowStopped = r.windows.back().state == kWindowStopped;
         if (!ok) {
             c.progress.error = c.decoder.error() + " (at byte " + std::to_string(c.decoder.errorOffset()) + ")";
             ::close(c.fd);
@@ -135,6 +140,34 @@ size_t AgentListener::openConnections() const {
     std::lock_guard<std::mutex> lock(mutex_);
     size_t n = 0;
     for (const auto& c : connections_) n += c->fd >= 0;
+    return n;
+}
+
+void AgentListener::sendTo(Connection& c, ControlCommand command) {
+    if (c.fd < 0) return;
+    std::string frame;
+    ControlRecord r{};
+    r.command = command;
+    r.timestampNs = int64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                std::chrono::system_clock::now().time_since_epoch())
+                                .count());
+    appendFrame(frame, kRecControl, r);
+    // 24 bytes on a socket the agent drains every flush period: a short or failed write only
+    // happens when the agent is gone, and then there is no window to close.
+    (void)!::send(c.fd, frame.data(), frame.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (command == kControlStop) c.progress.windowStopped = false;
+}
+
+void AgentListener::sendControl(ControlCommand command) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    windowClosed_ = command == kControlStop;
+    for (auto& c : connections_) sendTo(*c, command);
+}
+
+size_t AgentListener::awaitingStop() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    size_t n = 0;
+    for (const auto& c : connections_) n += c->fd >= 0 && !c->progress.windowStopped;
     return n;
 }
 
@@ -175,9 +208,17 @@ std::vector<CollectedProcess> AgentListener::take() {
         p.records = std::move(c->decoder.records());
         p.progress.records = p.records.activityCount();
         p.progress.bye = p.records.hasBye;
+        // What the connection sends from now on still belongs to this process.
+        AgentRecords fresh;
+        fresh.hasHello = p.records.hasHello;
+        fresh.hello = p.records.hello;
+        fresh.hostname = p.records.hostname;
+        fresh.executable = p.records.executable;
+        fresh.commandLine = p.records.commandLine;
+        c->decoder.records() = std::move(fresh);
         out.push_back(std::move(p));
     }
-    connections_.clear();
+    if (stopping_) connections_.clear();
     return out;
 }
 

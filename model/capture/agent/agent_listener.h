@@ -25,6 +25,7 @@ struct AgentProgress {
     uint64_t dropped = 0;
     bool closed = false;  // the connection ended (exit, crash or the agent gave up)
     bool bye = false;     // the agent's final flush arrived
+    bool windowStopped = false;  // the agent answered Stop: its window's records are all here
     std::string error;    // a malformed stream (the connection was dropped)
     std::vector<std::string> statuses;  // the agent's errors and notes
 };
@@ -53,9 +54,17 @@ public:
     size_t connections() const;
     size_t openConnections() const;
 
+    // Sends a control frame (Stop / Start) to every connected agent, and Stop to agents that
+    // connect later while the window is closed. Never blocks.
+    void sendControl(ControlCommand command);
+    // Connections still open that have not answered the last Stop.
+    size_t awaitingStop() const;
+
     // Stops accepting and reading; removes the socket file. Idempotent.
     void stop();
-    // After stop(): every connection's records, in connection order.
+    // Every connection's records so far, in connection order. After stop() the connections
+    // are gone; before it they stay open and collect from empty records again (what agents
+    // send after a closed window).
     std::vector<CollectedProcess> take();
 
 private:
@@ -66,6 +75,7 @@ private:
     };
     void loop();
     void readFrom(Connection& c);
+    void sendTo(Connection& c, ControlCommand command);  // with mutex_ held
 
     std::string path_;
     int listenFd_ = -1;
@@ -75,6 +85,7 @@ private:
     std::vector<std::unique_ptr<Connection>> connections_;
     std::atomic<uint64_t> totalRecords_{0};
     std::atomic<bool> stopping_{false};
+    bool windowClosed_ = false;  // under mutex_
 };
 
 }  // namespace tracescope::agent

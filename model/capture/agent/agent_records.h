@@ -12,6 +12,11 @@
  * Times are CUPTI timestamps: Unix-epoch nanoseconds (CLOCK_REALTIME, see CUPTI's
  * cuptiActivityRegisterTimestampCallback documentation).
  *
+ * The viewer may send control frames back on the same socket (ControlRecord, framed the
+ * same way; read by control_decoder.h): Stop ends the capture window inside the agent, which
+ * flushes, disables activity collection and answers with a Window frame; Start re-enables
+ * it. The target keeps running either way.
+ *
  * The enum values copied from CUPTI (copy kinds, memory kinds, synchronization types,
  * marker flags, memory operations) keep CUPTI's numbers from cupti_activity.h, so the
  * agent passes them on unchanged.
@@ -35,6 +40,7 @@ namespace tracescope::agent {
 #define TS_AGENT_ENV_KINDS "TRACESCOPE_AGENT_KINDS"       /* comma list: kernel,memcpy,... */
 #define TS_AGENT_ENV_FLUSH_MS "TRACESCOPE_AGENT_FLUSH_MS" /* flush period, 100-250 (default 200) */
 #define TS_AGENT_ENV_BUDGET "TRACESCOPE_AGENT_BUDGET_MB"  /* pending-bytes budget (default 64) */
+#define TS_AGENT_ENV_THREADS "TRACESCOPE_AGENT_MAX_THREADS" /* thread names sent (default 4096) */
 #define TS_AGENT_FALLBACK_SUFFIX ".tscupti"
 
 typedef struct FrameHeader {
@@ -58,8 +64,36 @@ enum RecordType {
     kRecMarkerData = 16,
     kRecMemory = 17,
     kRecOverhead = 18,
-    kRecTypeCount = 19
+    kRecWindow = 19,     /* the agent's answer to a control frame */
+    kRecThreadName = 20,
+    kRecCudaEvent = 21,
+    kRecStream = 22,
+    kRecTypeCount = 23,
+    kRecControl = 64     /* viewer -> agent only */
 };
+
+/* Viewer -> agent. No strings. */
+enum ControlCommand { kControlStop = 1, kControlStart = 2 };
+typedef struct ControlRecord {
+    uint32_t command; /* ControlCommand */
+    uint32_t pad;
+    int64_t timestampNs; /* when the viewer asked (its CLOCK_REALTIME) */
+} ControlRecord;
+
+/* Agent -> viewer, after a control frame was carried out: every record before it belongs to
+ * the closing window. No strings. */
+enum WindowState { kWindowStopped = 1, kWindowStarted = 2 };
+typedef struct WindowRecord {
+    uint32_t state;       /* WindowState */
+    uint32_t pad;
+    int64_t timestampNs;  /* when collection was disabled / enabled */
+    uint64_t recordsSent; /* records the agent had emitted by then (as ByeRecord counts them) */
+} WindowRecord;
+
+/* Strings: the thread's name (/proc/self/task/<tid>/comm, at most 15 bytes). */
+typedef struct ThreadNameRecord {
+    int64_t threadId; /* OS thread id, as ApiRecord.threadId */
+} ThreadNameRecord;
 
 /* Strings: hostname, executable path, command line (arguments joined by spaces). */
 typedef struct HelloRecord {
@@ -227,6 +261,30 @@ typedef struct SyncRecord {
     uint32_t pad;
 } SyncRecord;
 
+/* No strings. A cudaEventRecord as executed on its stream (CUpti_ActivityCudaEvent2);
+ * deviceTimestampNs is 0 when CUPTI gave none. */
+typedef struct CudaEventRecord {
+    int64_t deviceTimestampNs;
+    uint32_t correlationId;
+    uint32_t contextId;
+    uint32_t streamId;
+    uint32_t eventId; /* as SyncRecord.cudaEventId */
+    uint32_t deviceId;
+    uint32_t pad;
+    uint64_t cudaEventSyncId;
+} CudaEventRecord;
+
+/* No strings. A stream's creation (CUpti_ActivityStream); flag is CUPTI's
+ * CUpti_ActivityStreamFlag (1 default, 2 non-blocking, 3 the NULL stream). */
+typedef struct StreamRecord {
+    uint32_t contextId;
+    uint32_t streamId;
+    int32_t priority;
+    uint32_t flag;
+    uint32_t correlationId;
+    uint32_t pad;
+} StreamRecord;
+
 /* Strings: name (empty on END), domain (empty = default domain).
  * flags are CUPTI's CUpti_ActivityFlag marker bits: 1 instantaneous, 2 start, 4 end. */
 typedef struct MarkerRecord {
@@ -282,6 +340,10 @@ static_assert(sizeof(HelloRecord) == 48);
 static_assert(sizeof(KernelRecord) == 104);
 static_assert(sizeof(MemcpyRecord) == 72);
 static_assert(sizeof(MemoryRecord) == 72);
+static_assert(sizeof(ControlRecord) == 16);
+static_assert(sizeof(WindowRecord) == 24);
+static_assert(sizeof(CudaEventRecord) == 40);
+static_assert(sizeof(StreamRecord) == 24);
 }  // namespace tracescope::agent
 #endif
 

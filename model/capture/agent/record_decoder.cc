@@ -8,7 +8,7 @@ namespace tracescope::agent {
 
 uint64_t AgentRecords::activityCount() const {
     return devices.size() + kernels.size() + memcpys.size() + memsets.size() + apis.size() + syncs.size() +
-           markers.size() + markerData.size() + memory.size() + overheads.size();
+           markers.size() + markerData.size() + memory.size() + overheads.size() + cudaEvents.size() + streams.size();
 }
 
 namespace {
@@ -176,6 +176,16 @@ bool RecordDecoder::decodeFrame(const char* frame, size_t size) {
         break;
     }
     case kRecOverhead: out.overheads.push_back(r.fixed<OverheadRecord>()); break;
+    case kRecWindow: out.windows.push_back(r.fixed<WindowRecord>()); break;
+    case kRecCudaEvent: out.cudaEvents.push_back(r.fixed<CudaEventRecord>()); break;
+    case kRecStream: out.streams.push_back(r.fixed<StreamRecord>()); break;
+    case kRecThreadName: {
+        ThreadNameEntry e;
+        e.r = r.fixed<ThreadNameRecord>();
+        if (!r.string(e.name)) return bad();
+        out.threadNames.push_back(std::move(e));
+        break;
+    }
     default: ++out.unknownFrames; break;
     }
     return true;

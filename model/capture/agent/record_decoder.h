@@ -20,6 +20,7 @@ struct MarkerEntry { MarkerRecord r{}; std::string name, domain; };
 struct MemoryEntry { MemoryRecord r{}; std::string name; };
 struct DeviceEntry { DeviceRecord r{}; std::string name; };
 struct StatusEntry { StatusRecord r{}; std::string message, detail; };
+struct ThreadNameEntry { ThreadNameRecord r{}; std::string name; };
 
 // Everything one agent (one process) sent.
 struct AgentRecords {
@@ -40,10 +41,18 @@ struct AgentRecords {
     std::vector<MarkerDataRecord> markerData;
     std::vector<MemoryEntry> memory;
     std::vector<OverheadRecord> overheads;
+    std::vector<CudaEventRecord> cudaEvents;
+    std::vector<StreamRecord> streams;
+    std::vector<WindowRecord> windows;         // the agent's answers to Stop / Start
+    std::vector<ThreadNameEntry> threadNames;  // OS thread names of host lines
     uint64_t unknownFrames = 0;  // frames of record types newer than this decoder
 
-    // Activity records (everything but hello, bye, status, dropped and unknown frames).
+    // Activity records (everything but hello, bye, status, dropped, window, thread names
+    // and unknown frames).
     uint64_t activityCount() const;
+    // The agent's last Window frame says it stopped collecting: the records end there by
+    // request, not because the process died.
+    bool endedByStop() const { return !windows.empty() && windows.back().state == kWindowStopped; }
 };
 
 class RecordDecoder {

@@ -44,7 +44,7 @@ std::string kernelDetails(const KernelRecord& k) {
 // One device event before it is written: which record and where it starts.
 struct DeviceEvent {
     int64_t start;
-    uint8_t kind;  // 0 kernel, 1 memcpy, 2 memset
+    uint8_t kind;  // 0 kernel, 1 memcpy, 2 memset, 3 CUDA event record
     size_t index;
 };
 
@@ -131,6 +131,7 @@ public:
 private:
     void indexCorrelations() {
         for (size_t i = 0; i < r_.apis.size(); ++i) apiByCorrelation_.emplace(r_.apis[i].r.correlationId, i);
+        for (const StreamRecord& st : r_.streams) streamByCorrelation_.emplace(st.correlationId, &st);
         for (const KernelEntry& k : r_.kernels)
             if (k.r.graphId) graphByCorrelation_.emplace(k.r.correlationId, k.r.graphId);
     }
@@ -179,6 +180,11 @@ private:
             const MemsetRecord& m = r_.memsets[i];
             if (keep(m.startNs, m.endNs)) devices[m.deviceId][m.streamId].push_back({m.startNs, 2, i});
         }
+        for (size_t i = 0; i < r_.cudaEvents.size(); ++i) {
+            const CudaEventRecord& e = r_.cudaEvents[i];
+            if (keep(e.deviceTimestampNs, e.deviceTimestampNs))
+                devices[e.deviceId][e.streamId].push_back({e.deviceTimestampNs, 3, i});
+        }
         for (auto& [deviceId, streams] : devices) {
             xspace::PlaneWriter& plane = out_.addPlane(int64_t(deviceId), "/device:GPU:" + std::to_string(deviceId));
             ++stats_.devicePlanes;
@@ -208,6 +214,7 @@ private:
         for (const DeviceEvent& e : events) {
             if (e.kind == 0) has[0] = true;
             else if (e.kind == 2) has[6] = true;
+            else if (e.kind == 3) continue;  // an event record is no work of its own
             else {
                 const MemcpyRecord& m = r_.memcpys[e.index];
                 const std::string name = memcpyEventName(m.copyKind, m.flags & kMemcpyPeer);
@@ -218,12 +225,15 @@ private:
         std::string types;
         for (int t = 0; t < 7; ++t)
             if (has[t]) types += (types.empty() ? "" : ",") + std::string(kTypes[t]);
-        xspace::LineWriter line = plane.addLine(int64_t(streamId), "Stream #" + std::to_string(streamId) + "(" + types + ")",
+        // A stream with only event records has no work type: no empty "()".
+        const std::string lineName = "Stream #" + std::to_string(streamId) + (types.empty() ? "" : "(" + types + ")");
+        xspace::LineWriter line = plane.addLine(int64_t(streamId), lineName,
                                                 events.empty() ? 0 : events.front().start);
         for (const DeviceEvent& e : events) {
             if (e.kind == 0) kernelEvent(line, r_.kernels[e.index]);
             else if (e.kind == 1) memcpyEvent(line, r_.memcpys[e.index]);
-            else memsetEvent(line, r_.memsets[e.index]);
+            else if (e.kind == 2) memsetEvent(line, r_.memsets[e.index]);
+            else cudaEventEvent(line, r_.cudaEvents[e.index]);
         }
     }
 
@@ -265,6 +275,15 @@ private:
         ++stats_.memsets;
     }
 
+    // Where a cudaEventRecord reached its stream (CUPTI's device timestamp): the point that
+    // cudaEventSynchronize / cudaStreamWaitEvent with the same cuda_event_id wait for.
+    void cudaEventEvent(xspace::LineWriter& line, const CudaEventRecord& e) {
+        xspace::StatWriter s = line.addEvent("cudaEventRecord", e.deviceTimestampNs, 0);
+        placement(s, e.correlationId, e.contextId, 0, 0);
+        s.add("cuda_event_id", uint64_t(e.eventId));
+        ++stats_.cudaEvents;
+    }
+
     // A host line's pending events, written sorted once all are known.
     struct HostEvent {
         int64_t start, duration;
@@ -299,6 +318,9 @@ private:
         if (lines.empty()) return;
         xspace::PlaneWriter& plane = out_.addPlane(kHostPlaneId, "/host:CPU");
         if (r_.hasHello) plane.stats().add("process_id", r_.hello.pid);
+        std::unordered_map<int64_t, std::string> threadNames;
+        for (const ThreadNameEntry& t : r_.threadNames)
+            if (!t.name.empty()) threadNames[t.r.threadId] = t.name;
         for (auto& [lineId, events] : lines) {
             std::stable_sort(events.begin(), events.end(), [](const HostEvent& a, const HostEvent& b) {
                 return a.start != b.start ? a.start < b.start : a.duration > b.duration;
@@ -307,7 +329,12 @@ private:
                                : lineId == kSyncLineId     ? "CUDA synchronization"
                                : lineId == kOverheadLineId ? "CUPTI overhead"
                                                            : "Host Threads/" + std::to_string(lineId);
-            xspace::LineWriter line = plane.addLine(lineId, name, events.front().start);
+            // XLA's line name stays; the OS thread name the agent read is the shown name.
+            std::string shown;
+            if (auto t = threadNames.find(lineId); t != threadNames.end())
+                shown = t->second + " (" + std::to_string(lineId) + ")";
+            xspace::LineWriter line = plane.addLine(lineId, name, shown);
+            line.proto()->set_timestamp_ns(events.front().start);
             for (const HostEvent& e : events) hostEvent(line, e);
         }
     }
@@ -402,6 +429,15 @@ private:
             if (auto g = graphByCorrelation_.find(a.r.correlationId); g != graphByCorrelation_.end())
                 s.add("cuda_graph_id", uint64_t(g->second));
             if (a.r.returnValue) s.add("return_value", int64_t(a.r.returnValue));
+            // The stream a cudaStreamCreate* call made.
+            if (auto st = streamByCorrelation_.find(a.r.correlationId); st != streamByCorrelation_.end()) {
+                static const char* const kFlags[] = {"unknown", "default", "non_blocking", "null"};
+                const StreamRecord& r = *st->second;
+                s.add("stream_id", uint64_t(r.streamId))
+                    .add("stream_priority", int64_t(r.priority))
+                    .add("stream_flags", r.flag < 4 ? kFlags[r.flag] : "unknown");
+                ++stats_.streams;
+            }
             ++stats_.apis;
             break;
         }
@@ -509,7 +545,7 @@ private:
         if (stats_.implausible)
             out_.addWarning(std::to_string(stats_.implausible) +
                             " records with implausible times (days away from the capture) skipped");
-        if (r_.hasHello && !r_.hasBye)
+        if (r_.hasHello && !r_.hasBye && !r_.endedByStop())
             out_.addWarning("the process ended without the agent's final flush (it crashed or was killed): "
                             "records of its last flush interval are missing");
     }
@@ -530,6 +566,7 @@ private:
     bool hasAnchor_ = false;
     std::unordered_map<uint32_t, size_t> apiByCorrelation_;
     std::unordered_map<uint32_t, uint32_t> graphByCorrelation_;
+    std::unordered_map<uint32_t, const StreamRecord*> streamByCorrelation_;
     std::unordered_map<std::string, std::string> demangled_, apiNames_;
     std::unordered_map<uint32_t, const MarkerDataRecord*> markerData_;
     std::vector<NvtxRange> ranges_;

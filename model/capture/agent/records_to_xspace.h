@@ -5,10 +5,13 @@
 //                     "Stream #<id>(<types>)"; kernels (demangled names, kernel_details,
 //                     correlation_id, context_id, cuda_graph_id / cuda_graph_node_id),
 //                     MemcpyH2D/D2H/D2D/P2P/Other with memcpy_details, Memset with
-//                     Memset_details.
-//   /host:CPU         one line per OS thread with the CUDA runtime/driver API calls
-//                     (correlation_id: the importer's launch -> kernel flows), the
-//                     synchronization records and NVTX ranges (START/END paired by id) and
+//                     Memset_details, cudaEventRecord points (cuda_event_id) where CUPTI
+//                     timed them.
+//   /host:CPU         one line per OS thread (its display name the thread's name when the
+//                     agent sent one) with the CUDA runtime/driver API calls
+//                     (correlation_id: the importer's launch -> kernel flows; a stream's
+//                     creation as stream_id / stream_priority / stream_flags of its
+//                     cudaStreamCreate* call), the synchronization records and NVTX ranges (START/END paired by id) and
 //                     marks; a "CUDA memory" line with MemoryAllocation / MemoryDeallocation
 //                     events carrying XProf's memory-profile stats (running totals); a
 //                     "CUPTI overhead" line (COMPILER, BUFFER_FLUSH, ... as XLA names them).
@@ -37,6 +40,8 @@ struct ConvertOptions {
 struct ConvertStats {
     uint64_t kernels = 0, memcpys = 0, memsets = 0, apis = 0, syncs = 0, nvtxRanges = 0, nvtxMarks = 0,
              memoryEvents = 0, overheads = 0;
+    uint64_t cudaEvents = 0;  // cudaEventRecord points on their streams
+    uint64_t streams = 0;     // stream creations attached to their API calls
     uint64_t untimed = 0;          // records without timing (start = end = 0), dropped as XLA does
     uint64_t outsideWindow = 0;    // events outside the capture window
     uint64_t implausible = 0;      // times days away from the agent's start (damaged records)

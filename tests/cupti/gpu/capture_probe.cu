@@ -2,7 +2,8 @@
 // a templated kernel in a namespace with dynamic shared memory, pinned and pageable copies, a
 // memset, cudaMallocAsync / cudaFreeAsync on a non-blocking stream, an event, stream / event /
 // device synchronization, NVTX ranges (push/pop and a domain range with a payload) and a
-// mark, and a captured CUDA graph of three kernels. With PROBE_BRACKET_FILE set it writes
+// mark, a range "before-cuda" pushed and popped before the first CUDA call (recorded only in
+// early-NVTX mode), and a captured CUDA graph of three kernels. With PROBE_BRACKET_FILE set it writes
 // "<realtime ns before the first launch> <realtime ns after the last sync>" there, so that a
 // test can check the GPU times against the host clock.
 #include <cuda_runtime.h>
@@ -42,6 +43,8 @@ static long long realtimeNs() {
 }
 
 int main() {
+    nvtxRangePushA("before-cuda");
+    nvtxRangePop();
     int devices = 0;
     if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
         std::fprintf(stderr, "capture_probe: no CUDA device\n");
