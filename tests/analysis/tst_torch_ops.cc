@@ -166,6 +166,74 @@ private slots:
         QCOMPARE(occurrencesOf(*trace, r, size_t(step - r.rows.data())).size(), size_t(2));
     }
 
+    // torch drops its utility ops before it builds the tree (_filter_name): X [0,100) holds
+    // aten::is_leaf [10,20), profiler::_record_function_enter_new [30,35) and aten::add [40,60).
+    // Neither of the first two is a row or a child: X's Self CPU is 100 - 20 (aten::add) = 80.
+    void utilityOpsAreFilteredOut() {
+        Fixture f;
+        f.slice(0, 100, "X", "cpu_op");
+        f.slice(10, 10, "aten::is_leaf", "cpu_op");
+        f.slice(30, 5, "profiler::_record_function_enter_new", "cpu_op");
+        f.slice(40, 20, "aten::add", "cpu_op");
+        f.slice(70, 0, "[memory]", "cpu_instant_event");
+        auto trace = f.b.finish();
+        const TorchOpsResult r = computeTorchOps(*trace);
+        QVERIFY(!findRow(r, "aten::is_leaf"));
+        QVERIFY(!findRow(r, "profiler::_record_function_enter_new"));
+        QVERIFY(!findRow(r, "[memory]"));
+        QCOMPARE(findRow(r, "X")->selfCpuNs, TimeNs(80));
+        QCOMPARE(r.totalSelfCpuNs, TimeNs(100));  // 80 + 20
+    }
+
+    // torch's _remove_dup_nodes: aten::div A [0,100) > aten::div B [10,90) (A's only child) >
+    // aten::mul [20,40) and a launch [50,60) -> K (25 ns). B is merged into A: one call, CPU
+    // total 100 (not 100 + 80), Self CPU 100 - 20 - 10 = 70 (A's 20 + B's 50, as before the
+    // merge), Self CUDA 25 (B's launch is A's now), CUDA total 25 (not 50).
+    // aten::sum P [200,300) > aten::sum Q [210,250), aten::fill_ [260,270): Q has a sibling,
+    // so nothing merges: 2 calls, CPU total 140. A chain of three aten::copy_ [400,500) >
+    // [410,490) > [420,480), each the only child, is one call of 100 ns and Self CPU 100.
+    void nestedSameNameOnlyChildIsMerged() {
+        Fixture f;
+        f.slice(0, 100, "aten::div", "cpu_op");
+        f.slice(10, 80, "aten::div", "cpu_op");
+        f.slice(20, 20, "aten::mul", "cpu_op");
+        f.launch(50, 10, 4);
+        f.kernel(70, 25, 4, "K");
+        f.slice(200, 100, "aten::sum", "cpu_op");
+        f.slice(210, 40, "aten::sum", "cpu_op");
+        f.slice(260, 10, "aten::fill_", "cpu_op");
+        f.slice(400, 100, "aten::copy_", "cpu_op");
+        f.slice(410, 80, "aten::copy_", "cpu_op");
+        f.slice(420, 60, "aten::copy_", "cpu_op");
+        auto trace = f.b.finish();
+        const TorchOpsResult r = computeTorchOps(*trace);
+        const TorchOpRow* div = findRow(r, "aten::div");
+        QVERIFY(div);
+        QCOMPARE(div->calls, uint64_t(1));
+        QCOMPARE(div->cpuTotalNs, TimeNs(100));
+        QCOMPARE(div->selfCpuNs, TimeNs(70));
+        QCOMPARE(div->selfCudaNs, TimeNs(25));
+        QCOMPARE(div->cudaTotalNs, TimeNs(25));
+        QCOMPARE(findRow(r, "aten::mul")->selfCpuNs, TimeNs(20));
+        const TorchOpRow* sum = findRow(r, "aten::sum");
+        QCOMPARE(sum->calls, uint64_t(2));
+        QCOMPARE(sum->cpuTotalNs, TimeNs(140));
+        QCOMPARE(sum->selfCpuNs, TimeNs(90));  // P: 100 - 40 - 10 = 50; Q: 40
+        const TorchOpRow* copy = findRow(r, "aten::copy_");
+        QCOMPARE(copy->calls, uint64_t(1));
+        QCOMPARE(copy->cpuTotalNs, TimeNs(100));
+        QCOMPARE(copy->selfCpuNs, TimeNs(100));
+        // Navigation: the row's occurrence is A alone; B selects A's row.
+        const size_t divRow = size_t(div - r.rows.data());
+        const std::vector<SliceRef> occ = occurrencesOf(*trace, r, divRow);
+        QCOMPARE(occ.size(), size_t(1));
+        QCOMPARE(trace->tracks[occ[0].track].slices.start[occ[0].index], TimeNs(0));
+        const SliceRowIndex index = sliceRowIndexOf(*trace, r);
+        const SliceRef b{occ[0].track, occ[0].index + 1};
+        QCOMPARE(trace->tracks[b.track].slices.start[b.index], TimeNs(10));
+        QCOMPARE(index.rowOf(b).value_or(uint32_t(-1)), uint32_t(divRow));
+    }
+
     // Two aten::mm calls with other input shapes: one row, or two when grouped by shape.
     void groupByInputShapes() {
         Fixture f;
