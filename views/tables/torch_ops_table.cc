@@ -24,7 +24,8 @@ std::vector<Model::Column> torchColumns() {
     auto q = [](const std::string& s) { return QString::fromStdString(s); };
     return {
         {{QObject::tr("Name"), ColumnKind::Text, QObject::tr("Event name: op, record_function annotation, CUDA runtime "
-                                                             "call, or (device rows) a kernel / memcpy / memset")},
+                                                             "call, or (device rows) a kernel / memcpy / memset"),
+          true},
          [q](const Item& i) { return QVariant(q(i.row.name)); }},
         {{QObject::tr("# of Calls"), ColumnKind::Integer, {}}, [](const Item& i) { return QVariant(qint64(i.row.calls)); }},
         {{QObject::tr("Self CPU %"), ColumnKind::Percent, QObject::tr("Self CPU / the sum of Self CPU over all rows")},
