@@ -268,6 +268,9 @@ def main(argv):
                     c.eq(side + " device ops", expected["device_ops"], dev)
                     host = [r for r in s_["rows"] if r["side"] == "host" and not r["is_idle"]]
                     c.eq(side + " executor ops", expected["executor_ops"], sum(r["occurrences"] for r in host))
+                    # stream:all and memcpy are one GPU, not two devices idle in turn.
+                    c.eq(side + " device idle", expected["device_idle_ns"], s_["device_idle_ns"])
+                    c.eq(side + " device count", 1, s_["device_count"])
             print("%-48s native %s json %s %s" % (os.path.basename(rm), summary(*native), summary(*converted),
                                                   "OK" if not c.failures else "FAILED"))
             for f_ in c.failures[:20]:
