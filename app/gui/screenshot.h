@@ -26,6 +26,7 @@ struct ScreenshotOptions {
     QString hide;            // hide the tracks whose name or process name matches this regex
     QStringList bookmarks;   // "TIME:LABEL" (TIME as in --range)
     bool minimap = true;     // the overview strip under the ruler
+    QString convention;      // Op Stats: "xprof" or "pytorch" ("" = the page's default for the trace)
 };
 
 // A dark Fusion palette, as desktop dark themes give.

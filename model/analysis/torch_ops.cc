@@ -210,11 +210,37 @@ TorchOpsResult computeTorchOps(const Trace& trace, const TorchOpsOptions& option
     return computeTorchOps(classifyTrace(trace), options);
 }
 
+std::string torchOpsUnavailableReason(const ClassifiedTrace& ct) {
+    const Trace& t = *ct.trace;
+    if (ct.producer == Producer::Tf1)
+        return "a TensorFlow 1 step-stats trace: it holds TensorFlow ops, not torch.profiler's events; "
+               "Op Stats in XProf's convention reads it";
+    if (ct.producer != Producer::XProf) return {};
+    // PyTorch/XLA names its XLA programs "SyncTensorsGraph.N", its device ops after the aten op
+    // they lower ("aten__addmm") and its host TraceMe events after its graph executor.
+    bool pytorchXla = false;
+    for (StringId id = 0; id < t.strings.size() && !pytorchXla; ++id) {
+        const std::string_view s = t.strings.get(id);
+        pytorchXla = s.rfind("SyncTensorsGraph", 0) == 0 || s.rfind("aten__", 0) == 0 ||
+                     s.find("XLAGraphExecutor") != std::string_view::npos;
+    }
+    if (pytorchXla)
+        return "a PyTorch/XLA trace: PyTorch/XLA records aten ops lazily into XLA graphs (SyncTensorsGraph) "
+               "and runs them as compiled XLA programs, so the trace has no aten op calls with their CPU time "
+               "and no CUDA runtime calls launching kernels, which torch.profiler's table is made of. Its "
+               "device ops carry the aten op they were lowered from (aten__addmm): Op Stats in XProf's "
+               "convention shows them";
+    return "an XSpace / XProf trace (JAX, TensorFlow or PyTorch/XLA): it holds XLA and TensorFlow ops and "
+           "TraceMe annotations, not torch.profiler's event tree; Op Stats in XProf's convention reads it";
+}
+
 TorchOpsResult computeTorchOps(const ClassifiedTrace& ct, const TorchOpsOptions& options) {
     const Trace& t = *ct.trace;
     const EventKeys keys(ct, options);
     TorchOpsResult res;
     res.options = options;
+    res.unavailable = torchOpsUnavailableReason(ct);
+    if (!res.unavailable.empty()) return res;
     res.hasInputShapes = keys.traceHasInputShapes();
     res.hasStacks = keys.traceHasStacks();
     const EventTree tree(ct, keys);

@@ -68,7 +68,14 @@ struct TorchOpsResult {
     TimeNs totalSelfCudaNs = 0;
     bool hasInputShapes = false;   // some event carries "Input Dims" (record_shapes=True)
     bool hasStacks = false;        // some event has a call stack (with_stack=True)
+    // Why the table cannot be made from this trace ("" when it can): XSpace and XProf trace
+    // JSON (JAX, TensorFlow, PyTorch/XLA) and TF1 files hold no torch.profiler event tree.
+    std::string unavailable;
 };
+
+// The reason computeTorchOps() gives for a trace without torch.profiler's event tree, "" for
+// one that has it (Kineto and other Chrome JSON).
+std::string torchOpsUnavailableReason(const ClassifiedTrace& ct);
 
 TorchOpsResult computeTorchOps(const ClassifiedTrace& ct, const TorchOpsOptions& options = {});
 TorchOpsResult computeTorchOps(const Trace& trace, const TorchOpsOptions& options = {});

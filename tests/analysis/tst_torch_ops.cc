@@ -2,11 +2,13 @@
 // and the real Kineto traces against tests/tools/torch_ops_sums.py (stdlib Python over the
 // raw JSON) -> data/torch_ops_reference.json: calls exact, times within 1 µs per call.
 #include "model/analysis/torch_ops.h"
+#include "model/export/xspace_writer.h"
 #include "model/import/import.h"
 #include "model/trace/trace_builder.h"
 
 #include <nlohmann/json.hpp>
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <fstream>
@@ -259,6 +261,49 @@ private slots:
         QCOMPARE(occurrencesOf(*trace, r, 1).size(), size_t(2));
         const SliceRowIndex index = sliceRowIndexOf(*trace, r);
         QCOMPARE(index.size(), size_t(3));
+    }
+
+    // A PyTorch/XLA XSpace as torch_xla's profiler records it: host TraceMe events of its graph
+    // executor and of xp.Trace annotations, one XLA program "SyncTensorsGraph.42" whose GPU
+    // kernels carry the aten op they were lowered from (tf_op "aten__addmm"). No aten op calls
+    // with CPU time, no runtime calls: torch.profiler's tree is not there, and the table says so
+    // rather than listing TraceMe events as ops.
+    void pytorchXlaXSpaceHasNoTorchTree() {
+        xspace::SpaceWriter w;
+        const int64_t t0 = 1'700'000'000'000'000'000;
+        xspace::PlaneWriter& host = w.addPlane(1, "/host:CPU");
+        xspace::LineWriter main = host.addLine(100, "python3");
+        main.addEvent("train_step", t0, 50'000);
+        main.addEvent("XLAGraphExecutor::SyncTensorsGraphInternal", t0 + 1'000, 30'000);
+        main.addEvent("PjRtComputationClient::ExecuteComputation", t0 + 5'000, 20'000);
+        xspace::PlaneWriter& gpu = w.addPlane(2, "/device:GPU:0");
+        xspace::LineWriter stream = gpu.addLine(7, "Stream #7(Kernel)");
+        stream.addEvent("sm90_gemm", t0 + 10'000, 8'000)
+            .add("kernel_details", "regs:32 grid:8,1,1 block:128,1,1")
+            .add("hlo_module", "SyncTensorsGraph.42")
+            .add("hlo_op", "dot.3")
+            .add("tf_op", "aten__addmm");
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("xla.xplane.pb").toStdString();
+        std::string error;
+        QVERIFY2(w.writeFile(path, error), error.c_str());
+        ImportResult imported = importTrace(path);
+        QVERIFY2(imported.ok(), imported.error.c_str());
+        const TorchOpsResult r = computeTorchOps(*imported.trace);
+        QVERIFY(r.rows.empty());
+        QVERIFY2(r.unavailable.find("PyTorch/XLA") != std::string::npos, r.unavailable.c_str());
+        QCOMPARE(r.totalSelfCpuNs, TimeNs(0));
+        // A JAX XSpace: not PyTorch/XLA, still no torch tree.
+        ImportResult jax = importTrace(std::string(TRACESCOPE_SHARED_DIR) + "/testdata/gpu/jax_mlp_h100.xplane.pb");
+        QVERIFY(jax.ok());
+        const TorchOpsResult j = computeTorchOps(*jax.trace);
+        QVERIFY(j.rows.empty());
+        QVERIFY(j.unavailable.find("XSpace") != std::string::npos);
+        QVERIFY(j.unavailable.find("PyTorch/XLA trace") == std::string::npos);
+        // A Kineto trace has the tree.
+        ImportResult kineto = importTrace(std::string(TRACESCOPE_SHARED_DIR) + "/testdata/gpu/torch_mlp_memory_h100.json");
+        QVERIFY(kineto.ok());
+        QVERIFY(computeTorchOps(*kineto.trace).unavailable.empty());
     }
 
     void realFiles_data() {

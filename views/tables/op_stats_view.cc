@@ -178,10 +178,9 @@ void OpStatsView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
     const bool xla = producer == Producer::XProf;
     if (xla && hlo < 0) group_->addItem(tr("Group by HLO op"), int(OpGrouping::ByHloOp));
     if (!xla && hlo >= 0) group_->removeItem(hlo);
-    // PyTorch's table is the one PyTorch users know: the default for Kineto traces; other
-    // producers have no torch.profiler event tree.
+    // PyTorch's table is the one PyTorch users know: the default for Kineto traces. Other
+    // producers have no torch.profiler event tree; their PyTorch mode says why.
     const bool kineto = producer == Producer::Kineto;
-    conventionRow_->setVisible(kineto);
     {
         const QSignalBlocker blockConvention(convention_);
         setConvention(kineto ? Convention::PyTorch : Convention::XProf);

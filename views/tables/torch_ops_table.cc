@@ -109,6 +109,13 @@ void TorchOpsTable::setResult(const TorchOpsResult& r) {
     stackFrames_->setEnabled(r.hasStacks);
     table_->view()->sortByColumn(CpuTotal, Qt::DescendingOrder);
     table_->fitColumns();
+    if (!r.unavailable.empty()) {
+        byShape_->setEnabled(false);
+        stackFrames_->setEnabled(false);
+        summary_->setText(tr("<b>PyTorch (key_averages)</b>: not available for this trace. It is %1.")
+                              .arg(QString::fromStdString(r.unavailable).toHtmlEscaped()));
+        return;
+    }
     QString text = tr("<b>PyTorch (key_averages)</b>: the numbers of torch.profiler's "
                       "<tt>prof.key_averages().table()</tt>. Self CPU time total %1, Self CUDA time total %2; "
                       "%3 rows. Double-click a row to highlight its calls in the timeline.")
