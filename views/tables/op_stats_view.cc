@@ -292,11 +292,8 @@ void OpStatsView::recomputeTorch() {
         },
         [this](TorchComputed& c) {
             torchComputed_ = std::make_shared<TorchComputed>(std::move(c));
-            if (torchComputed_->result.rows.empty()) {
-                showEmptyResult(tr("No PyTorch events in this trace.\nThe key_averages table needs cpu_op, "
-                                   "user_annotation or cuda_runtime events of a Kineto trace."));
-                return;
-            }
+            // An empty table says why in its summary; the page stays, with the Convention box
+            // to go back to XProf's table.
             torchTable_->setResult(torchComputed_->result);
         });
 }
