@@ -311,7 +311,10 @@ private slots:
         for (const char* f : {"gpu/torch_mlp_memory_h100.json", "gpu/torch2.11_cu130_h100_kineto_trace.json.gz",
                               "public/hta/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz",
                               "public/kineto/worker0.1623143089861.pt.trace.json.gz",
-                              "public/hta/df_index_resolver.json.gz"})
+                              "public/hta/df_index_resolver.json.gz",
+                              // ROCm (MI250), a sampled rank, an MTIA rank, an old Kineto trace.
+                              "public/hta/mi250_minitoy_train_ROCm6_2_kineto.json.gz", "public/hta/sampled_rank-0.json.gz",
+                              "public/hta/mtia_rank_0.json.gz", "public/kineto/before_fix_trace.json"})
             QTest::newRow(f) << QString::fromLatin1(f);
     }
     void realFiles() {
