@@ -45,6 +45,7 @@ int runStats(const Args& args) {
         head["device_total_self_ns"] = res.deviceTotalSelfNs;
         head["host_idle_ns"] = res.hostIdleNs;
         head["device_idle_ns"] = res.deviceIdleNs;
+        head["device_count"] = res.deviceCount;  // devices with activity, over which device idle is summed
         head["host_idle_definition"] = kHostIdleDefinition;
         head["device_idle_definition"] = kDeviceIdleDefinition;
         std::vector<const OpStatsRow*> rows;

@@ -68,6 +68,19 @@ int runTorchOps(const Args& args) {
     auto trace = loadTraceOrReport(files[0]);
     if (!trace) return 1;
     const TorchOpsResult res = computeTorchOps(*trace, opt);
+    if (!res.unavailable.empty()) {
+        // Not a torch.profiler trace: say why instead of a table of other producers' events.
+        const std::string why = "no torch.profiler key_averages() table for " + files[0] + ": it is " + res.unavailable;
+        if (hasFlag(args, "--json")) {
+            nlohmann::json head;
+            head["convention"] = "torch.profiler key_averages";
+            head["unavailable"] = "it is " + res.unavailable;
+            printJsonWithRows(head, 0, [](size_t) { return nlohmann::json(); });
+        } else {
+            std::fprintf(stderr, "tracescope-cli torch-ops: %s\n", why.c_str());
+        }
+        return 0;
+    }
 
     // --names short: the short form in "name" (kernel rows are C++ names), the full one beside it.
     std::vector<std::string> shorts(res.rows.size());

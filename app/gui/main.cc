@@ -103,8 +103,12 @@ int main(int argc, char** argv) {
                                   QStringLiteral("With --screenshot: the slices named NAME (or NAME#N) are the steps of the "
                                                  "Overview, Input Pipeline and Pod pages."),
                                   QStringLiteral("NAME"));
+    QCommandLineOption convention(QStringLiteral("convention"),
+                                  QStringLiteral("With --screenshot: the Op Stats page's convention, xprof or pytorch "
+                                                 "(default: the page's own choice for the trace)."),
+                                  QStringLiteral("xprof|pytorch"));
     parser.addOptions({screenshot, view, size, range, select, search, dark, dialog, names, filterTracks, compare, pin, hide,
-                       bookmark, minimap, counters, hover, stepMarker});
+                       bookmark, minimap, counters, hover, stepMarker, convention});
     parser.process(*app);
     const QStringList args = parser.positionalArguments();
 
@@ -157,6 +161,11 @@ int main(int argc, char** argv) {
             return 2;
         }
         o.shortNames = parser.value(names) == QLatin1String("short");
+        o.convention = parser.value(convention);
+        if (!o.convention.isEmpty() && o.convention != QLatin1String("xprof") && o.convention != QLatin1String("pytorch")) {
+            std::fprintf(stderr, "tracescope: --convention takes xprof or pytorch\n");
+            return 2;
+        }
         return tracescope::runScreenshot(o);
     }
 

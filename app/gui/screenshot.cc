@@ -11,6 +11,7 @@
 #include "model/query/slice_queries.h"
 #include "model/import/import.h"
 #include "views/analysis_view.h"
+#include "views/tables/op_stats_view.h"
 #include "views/capture/capture_dialog.h"
 #include "views/capture/launch_dialog.h"
 #include "views/timeline/time_format.h"
@@ -141,6 +142,10 @@ int runScreenshot(const ScreenshotOptions& o) {
     if (compareTrace) window.setCompareTrace(compareTrace, o.compare);
     if (!window.showView(o.view))
         return fail(QStringLiteral("unknown --view '%1' (available: %2)").arg(o.view, window.viewIds().join(", ")));
+    if (!o.convention.isEmpty())
+        for (OpStatsView* v : window.findChildren<OpStatsView*>())
+            v->setConvention(o.convention == QLatin1String("pytorch") ? OpStatsView::Convention::PyTorch
+                                                                      : OpStatsView::Convention::XProf);
     window.show();
     window.resize(o.size);
     settle(50);

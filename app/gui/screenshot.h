@@ -29,6 +29,7 @@ struct ScreenshotOptions {
     QString counters = QStringLiteral("auto");  // counter tracks as the data is, or all "step" / "line"
     QString hover;           // "TIME:REGEX": the mouse over that track at that time
     QString stepMarker;      // the step marker the step-based pages use ("" = automatic)
+    QString convention;      // Op Stats: "xprof" or "pytorch" ("" = the page's default for the trace)
 };
 
 // A dark Fusion palette, as desktop dark themes give.

@@ -2,6 +2,7 @@
 
 #include "model/trace/text_match.h"
 
+#include "model/trace/arg_number.h"
 #include "model/trace/args.h"
 
 #include <algorithm>
@@ -168,6 +169,7 @@ private:
             Arg a;
             while (r.next(a)) {
                 const StringId k = a.key;
+                if (k != keys_.allocatorName && k != keys_.tfOp) a.value = numericArg(a.value, trace_.strings);
                 if (xspace) {
                     if (k == keys_.allocatorName) allocator = a.value.type == ArgValue::Type::String ? a.value.s : kEmptyString;
                     else if (k == keys_.indexOnHost || k == keys_.deviceOrdinal) ordinal = intOf(a.value);

@@ -2,6 +2,7 @@
 
 #include "model/analysis/memory_events.h"
 #include "model/analysis/steps.h"
+#include "model/trace/arg_number.h"
 #include "model/trace/args.h"
 
 #include <algorithm>
@@ -359,7 +360,8 @@ MemoryEventInfo memoryEventInfo(const Trace& trace, const MemoryIdProfile& profi
         if (a.key == region && region != kNoIndex) info.regionType = a.value.toString(trace.strings);
         else if (a.key == dataType && dataType != kNoIndex) {
             int64_t v = 0;
-            info.dataType = a.value.toInt64(v) ? tfDataTypeName(v) : a.value.toString(trace.strings);
+            // XProf's trace JSON writes the DataType enum as a string ("19").
+            info.dataType = numericArg(a.value, trace.strings).toInt64(v) ? tfDataTypeName(v) : a.value.toString(trace.strings);
         } else if (a.key == shape && shape != kNoIndex) info.shape = a.value.toString(trace.strings);
     }
     return info;

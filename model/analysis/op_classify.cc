@@ -408,4 +408,15 @@ CopyKind copyKindOf(const Trace& trace, SliceRef s) {
     return CopyKind::Unknown;
 }
 
+std::string tf1GpuName(std::string_view name) {
+    for (std::string_view key : {std::string_view("/device:GPU:"), std::string_view("/gpu:")}) {
+        const size_t at = name.find(key);
+        if (at == std::string_view::npos) continue;
+        size_t end = at + key.size();
+        while (end < name.size() && name[end] >= '0' && name[end] <= '9') ++end;
+        return "/device:GPU:" + std::string(name.substr(at + key.size(), end - at - key.size()));
+    }
+    return std::string(name);
+}
+
 }  // namespace tracescope

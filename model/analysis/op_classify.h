@@ -78,6 +78,11 @@ struct ClassifiedTrace {
 
 ClassifiedTrace classifyTrace(const Trace& trace);
 
+// TF1 shows one GPU as several devices: the executor's, the GPU tracer's "…/stream:all",
+// "…/memcpy" and "…/stream:N". Their GPU: "/job:w/replica:0/task:0/device:GPU:1 Compute",
+// "/device:GPU:1/stream:all", "/gpu:1/memcpy" -> "/device:GPU:1"; other names as they are.
+std::string tf1GpuName(std::string_view processOrDeviceName);
+
 // The slice's full name: XSpace arg "long_name" when present, else its name.
 std::string fullNameOf(const Trace& trace, SliceRef s);
 // The same as a view into the trace's strings (valid while the trace lives); no allocation.

@@ -51,9 +51,16 @@ std::string rowKey(OpSide side, const std::string& name, const std::string& type
 // first and after its last activity is not idle, it is outside the device's work. Per host
 // thread with ops: the span of its ops minus the union of its ops (XProf adds IDLE for
 // uncovered line time). TF1's lanes are not threads but a drawing of one device's executor,
-// so there the span is per device (process).
+// so there the span is per device (process); and TF1's GPU tracer shows one GPU as several
+// devices ("…/stream:all" for kernels, "…/memcpy" for copies): they are one device here, not
+// a GPU of kernels idle during the copies and a GPU of copies idle during the kernels.
 void computeIdle(const ClassifiedTrace& ct, TimeNs& hostIdle, TimeNs& deviceIdle, size_t& deviceCount) {
     const Trace& t = *ct.trace;
+    // The device of each process: itself, or for TF1 the first process of the same GPU.
+    std::vector<ProcessIndex> deviceOf(t.processes.size());
+    std::map<std::string, ProcessIndex> tf1Gpus;
+    for (ProcessIndex p = 0; p < t.processes.size(); ++p)
+        deviceOf[p] = ct.isTf1 ? tf1Gpus.try_emplace(tf1GpuName(t.processes[p].name), p).first->second : p;
     std::map<ProcessIndex, std::vector<std::pair<TimeNs, TimeNs>>> perDevice;
     std::map<int64_t, std::vector<std::pair<TimeNs, TimeNs>>> perHostLine;
     hostIdle = 0;
@@ -64,7 +71,8 @@ void computeIdle(const ClassifiedTrace& ct, TimeNs& hostIdle, TimeNs& deviceIdle
         for (size_t i = 0; i < c.size(); ++i) {
             const SliceRole r = ct.roles[ti][i];
             if (r == SliceRole::Kernel || r == SliceRole::Memcpy || r == SliceRole::Memset)
-                perDevice[t.tracks[ti].process].push_back({c.start[i], c.end(i)});
+                perDevice[t.tracks[ti].process < deviceOf.size() ? deviceOf[t.tracks[ti].process] : t.tracks[ti].process]
+                    .push_back({c.start[i], c.end(i)});
             else if (r == SliceRole::HostOp)
                 hostOps.push_back({c.start[i], c.end(i)});
         }

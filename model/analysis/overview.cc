@@ -81,19 +81,6 @@ std::map<int64_t, std::vector<std::pair<std::string, std::string>>> kinetoDevice
     return out;
 }
 
-// "/job:w/replica:0/task:0/device:GPU:1 Compute", "/device:GPU:1/stream:all", "/gpu:1/memcpy"
-// -> "/device:GPU:1"; other names as they are.
-std::string tf1GpuName(std::string_view name) {
-    for (std::string_view key : {std::string_view("/device:GPU:"), std::string_view("/gpu:")}) {
-        const size_t at = name.find(key);
-        if (at == std::string_view::npos) continue;
-        size_t end = at + key.size();
-        while (end < name.size() && name[end] >= '0' && name[end] <= '9') ++end;
-        return "/device:GPU:" + std::string(name.substr(at + key.size(), end - at - key.size()));
-    }
-    return std::string(name);
-}
-
 RunEnvironment runEnvironmentOf(const ClassifiedTrace& ct) {
     const Trace& t = *ct.trace;
     RunEnvironment env;

@@ -3,6 +3,7 @@
 #include "model/analysis/producer_notes.h"
 
 #include "model/analysis/op_iteration.h"
+#include "model/trace/arg_number.h"
 
 #include <algorithm>
 #include <map>
@@ -250,18 +251,7 @@ void build(const ClassifiedTrace& ct, ScopeTree& tree, std::vector<Occ>* occurre
     // JSON (when it keeps them) writes them as 1 ps long events with string args: 0 ns slices.
     const StringId memAlloc = t.strings.find("MemoryAllocation");
     const StringId kinetoMem = t.strings.find("[memory]");
-    auto intArg = [&](const ArgValue& value, int64_t& v) {
-        if (value.toInt64(v)) return true;
-        if (value.type != ArgValue::Type::String) return false;
-        const std::string_view text = t.str(value.s);
-        if (text.empty() || text.size() > 18) return false;
-        v = 0;
-        for (char ch : text) {
-            if (ch < '0' || ch > '9') return false;
-            v = v * 10 + (ch - '0');
-        }
-        return true;
-    };
+    auto intArg = [&](const ArgValue& value, int64_t& v) { return numericArg(value, t.strings).toInt64(v); };
     for (TrackIndex ti = 0; ti < t.tracks.size(); ++ti) {
         const Track& tr = t.tracks[ti];
         const InstantColumns& ins = tr.instants;

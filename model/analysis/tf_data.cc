@@ -1,5 +1,6 @@
 #include "model/analysis/tf_data.h"
 
+#include "model/trace/arg_number.h"
 #include "model/trace/args.h"
 #include "model/trace/import_warning.h"
 
@@ -130,6 +131,7 @@ Forest buildForest(const ClassifiedTrace& ct, const Keys& keys) {
             ArgsReader r(tr.argBytes(), c.args[i]);
             Arg a;
             while (r.next(a)) {
+                a.value = numericArg(a.value, t.strings);  // XProf's trace JSON: stats as strings
                 if (a.key == keys.id) n.hasId = argBits(a.value, n.id);
                 else if (a.key == keys.parentId) n.hasParent = argBits(a.value, n.parentId);
                 else if (a.key == keys.elementId) n.hasElement = argBits(a.value, n.elementId);
@@ -367,8 +369,12 @@ TfDataResult computeTfData(const ClassifiedTrace& ct) {
             TfDataPipeline p;
             p.process = proc;
             p.rootId = n.id;
-            if (proc < t.processes.size()) p.host = !t.processes[proc].host.empty() ? t.processes[proc].host
-                                                                                      : t.processes[proc].name;
+            if (proc < t.processes.size()) {
+                const Process& pr = t.processes[proc];
+                // XProf's trace JSON names a process "<hostname> <plane>": the host is the first part.
+                const std::string_view jsonHost = ct.isXSpace ? xprofHostName(pr.name) : std::string_view();
+                p.host = !pr.host.empty() ? pr.host : !jsonHost.empty() ? std::string(jsonHost) : pr.name;
+            }
             res.pipelines.push_back(std::move(p));
             rootsOf.emplace_back();
         }

@@ -9,6 +9,11 @@
 //    (python_function, with_stack=True) are nodes of the tree without rows, as in
 //    torch.profiler 2.15 (key_averages(include_python_functions=False)): an op called
 //    from a Python frame is that frame's child, not the enclosing op's.
+//  * What torch leaves out before it counts: events named [memory], [OutOfMemory],
+//    profiler::_record_function_enter(_new)/_exit, aten::is_leaf, aten::output_nr,
+//    aten::_version are no events (_filter_name in torch/autograd/profiler.py); an event that
+//    is the only child of a parent of the same name is merged into it, its children becoming
+//    the parent's (EventList._remove_dup_nodes): one call, whose total is the parent's duration.
 //  * CPU total = duration; Self CPU = duration minus the durations of the event's direct
 //    children: CPU-side events (runtime calls included) and Python frames.
 //  * Self CUDA = device time (kernels, memcpy, memset) launched by runtime calls that are
@@ -63,14 +68,21 @@ struct TorchOpsResult {
     TimeNs totalSelfCudaNs = 0;
     bool hasInputShapes = false;   // some event carries "Input Dims" (record_shapes=True)
     bool hasStacks = false;        // some event has a call stack (with_stack=True)
+    // Why the table cannot be made from this trace ("" when it can): XSpace and XProf trace
+    // JSON (JAX, TensorFlow, PyTorch/XLA) and TF1 files hold no torch.profiler event tree.
+    std::string unavailable;
 };
+
+// The reason computeTorchOps() gives for a trace without torch.profiler's event tree, "" for
+// one that has it (Kineto and other Chrome JSON).
+std::string torchOpsUnavailableReason(const ClassifiedTrace& ct);
 
 TorchOpsResult computeTorchOps(const ClassifiedTrace& ct, const TorchOpsOptions& options = {});
 TorchOpsResult computeTorchOps(const Trace& trace, const TorchOpsOptions& options = {});
 
-// The slices aggregated into rows[row], in track/time order.
+// The slices aggregated into rows[row], in track/time order (not those merged into a parent).
 std::vector<SliceRef> occurrencesOf(const Trace& trace, const TorchOpsResult& result, size_t row);
-// Every counted slice's row, in one pass.
+// Every counted slice's row, in one pass; a slice merged into its parent has its parent's row.
 SliceRowIndex sliceRowIndexOf(const Trace& trace, const TorchOpsResult& result);
 
 }  // namespace tracescope

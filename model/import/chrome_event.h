@@ -41,6 +41,9 @@ struct ChromeEvent {
         kHasSortIndex = 1 << 5,  // M *_sort_index
         kHasText = 1 << 6,       // M name / labels
         kHasTid = 1 << 7,
+        // X whose dur is exactly 1 ps: what the TSL/XProf exporter writes for a zero-length
+        // XSpace event (it gives every complete event at least 1 ps), an instant in the XSpace.
+        kOnePicosecond = 1 << 8,
     };
     int64_t ts = 0;
     int64_t dur = 0;  // X: duration (ns); M: sort index

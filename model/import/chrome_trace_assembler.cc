@@ -118,7 +118,9 @@ TrackIndex ChromeTraceAssembler::counterTrack(uint32_t slot, StringId name, Stri
     if (inserted) {
         std::string series = text(name);
         if (id != kNoIndex) series += "[" + text(id) + "]";
-        series += " " + text(key);
+        // A value named like its counter ({"name":"HBM","args":{"HBM":5}}, as XProf writes
+        // them) is the counter itself: one name, as the XSpace importer names its track.
+        if (key != name) series += " " + text(key);
         it->second = builder_.addTrack(processOf(slot), TrackKind::Counter, std::move(series));
     }
     return it->second;
@@ -191,6 +193,15 @@ void ChromeTraceAssembler::addEvent(const EventBatch& batch, const ChromeEvent& 
     case 'B': {
         const uint32_t thread = threadSlot(e.pid, e.tid);
         const TrackIndex t = threadTrack(thread);
+        if (e.ph == 'X' && e.has(ChromeEvent::kOnePicosecond) && !e.bindId.present()) {
+            // The TSL/XProf exporter writes a zero-length XSpace event 1 ps long; the XSpace
+            // importer makes such an event an instant of its line, and so do we.
+            builder_.addInstant(t, e.ts, e.name, e.cat, copyArgs(t, batch, e));
+            noteCategory(threads_[thread].pidSlot, e.cat);
+            noteTime(e.ts);
+            ++imported_;
+            break;
+        }
         const uint32_t slice = builder_.addSlice(t, e.ts, e.ph == 'X' ? e.dur : 0, e.name, e.cat, copyArgs(t, batch, e));
         noteCategory(threads_[thread].pidSlot, e.cat);
         noteTime(e.ts);

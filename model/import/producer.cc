@@ -35,6 +35,14 @@ std::string_view xprofPlaneName(std::string_view name) {
     return rest.substr(0, rest.find(' '));
 }
 
+std::string_view xprofHostName(std::string_view name) {
+    const std::string_view plane = xprofPlaneName(name);
+    if (plane.size() == name.size()) return {};
+    std::string_view host = name.substr(0, size_t(plane.data() - name.data()));
+    while (!host.empty() && host.back() == ' ') host.remove_suffix(1);
+    return host;
+}
+
 bool isXProfPlaneProcessName(std::string_view name) {
     const std::string_view plane = xprofPlaneName(name);
     if (!(startsWith(plane, "/device:") || startsWith(plane, "/host:") || startsWith(plane, "/virtualdevice:")))

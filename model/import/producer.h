@@ -31,5 +31,8 @@ bool isXProfPlaneProcessName(std::string_view processName);
 bool isTf1TimelineProcessName(std::string_view processName);
 // The XSpace plane name inside an XProf process name ("tw003 /device:GPU:0" -> "/device:GPU:0").
 std::string_view xprofPlaneName(std::string_view processName);
+// The host name before the plane in an XProf process name ("tw003 /host:CPU" -> "tw003"; "" if none),
+// the XSpace's hostname that XProf's exporter writes in front of each plane.
+std::string_view xprofHostName(std::string_view processName);
 
 }  // namespace tracescope

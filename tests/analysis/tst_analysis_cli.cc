@@ -241,6 +241,19 @@ private slots:
         QVERIFY(shortened);
     }
 
+    // An XSpace has no torch.profiler tree: torch-ops says why instead of printing a table.
+    void torchOpsOnXSpace() {
+        const QString xspace = QStringLiteral(TRACESCOPE_SHARED_DIR "/testdata/gpu/jax_mlp_h100.xplane.pb");
+        Run r = cli({"torch-ops", xspace, "--json"});
+        QCOMPARE(r.rc, 0);
+        const json j = json::parse(r.out.toStdString());
+        QVERIFY(j["rows"].empty());
+        QVERIFY(j["unavailable"].get<std::string>().find("XSpace") != std::string::npos);
+        r = cli({"torch-ops", xspace});
+        QCOMPARE(r.rc, 0);
+        QVERIFY(r.out.isEmpty());  // the reason goes to stderr, no table
+    }
+
     void errors() {
         QCOMPARE(cli({"stats"}).rc, 2);
         QCOMPARE(cli({"stats", torchFile(), "--by", "colour"}).rc, 2);

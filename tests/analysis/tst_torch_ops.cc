@@ -2,11 +2,13 @@
 // and the real Kineto traces against tests/tools/torch_ops_sums.py (stdlib Python over the
 // raw JSON) -> data/torch_ops_reference.json: calls exact, times within 1 µs per call.
 #include "model/analysis/torch_ops.h"
+#include "model/export/xspace_writer.h"
 #include "model/import/import.h"
 #include "model/trace/trace_builder.h"
 
 #include <nlohmann/json.hpp>
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <fstream>
@@ -166,6 +168,74 @@ private slots:
         QCOMPARE(occurrencesOf(*trace, r, size_t(step - r.rows.data())).size(), size_t(2));
     }
 
+    // torch drops its utility ops before it builds the tree (_filter_name): X [0,100) holds
+    // aten::is_leaf [10,20), profiler::_record_function_enter_new [30,35) and aten::add [40,60).
+    // Neither of the first two is a row or a child: X's Self CPU is 100 - 20 (aten::add) = 80.
+    void utilityOpsAreFilteredOut() {
+        Fixture f;
+        f.slice(0, 100, "X", "cpu_op");
+        f.slice(10, 10, "aten::is_leaf", "cpu_op");
+        f.slice(30, 5, "profiler::_record_function_enter_new", "cpu_op");
+        f.slice(40, 20, "aten::add", "cpu_op");
+        f.slice(70, 0, "[memory]", "cpu_instant_event");
+        auto trace = f.b.finish();
+        const TorchOpsResult r = computeTorchOps(*trace);
+        QVERIFY(!findRow(r, "aten::is_leaf"));
+        QVERIFY(!findRow(r, "profiler::_record_function_enter_new"));
+        QVERIFY(!findRow(r, "[memory]"));
+        QCOMPARE(findRow(r, "X")->selfCpuNs, TimeNs(80));
+        QCOMPARE(r.totalSelfCpuNs, TimeNs(100));  // 80 + 20
+    }
+
+    // torch's _remove_dup_nodes: aten::div A [0,100) > aten::div B [10,90) (A's only child) >
+    // aten::mul [20,40) and a launch [50,60) -> K (25 ns). B is merged into A: one call, CPU
+    // total 100 (not 100 + 80), Self CPU 100 - 20 - 10 = 70 (A's 20 + B's 50, as before the
+    // merge), Self CUDA 25 (B's launch is A's now), CUDA total 25 (not 50).
+    // aten::sum P [200,300) > aten::sum Q [210,250), aten::fill_ [260,270): Q has a sibling,
+    // so nothing merges: 2 calls, CPU total 140. A chain of three aten::copy_ [400,500) >
+    // [410,490) > [420,480), each the only child, is one call of 100 ns and Self CPU 100.
+    void nestedSameNameOnlyChildIsMerged() {
+        Fixture f;
+        f.slice(0, 100, "aten::div", "cpu_op");
+        f.slice(10, 80, "aten::div", "cpu_op");
+        f.slice(20, 20, "aten::mul", "cpu_op");
+        f.launch(50, 10, 4);
+        f.kernel(70, 25, 4, "K");
+        f.slice(200, 100, "aten::sum", "cpu_op");
+        f.slice(210, 40, "aten::sum", "cpu_op");
+        f.slice(260, 10, "aten::fill_", "cpu_op");
+        f.slice(400, 100, "aten::copy_", "cpu_op");
+        f.slice(410, 80, "aten::copy_", "cpu_op");
+        f.slice(420, 60, "aten::copy_", "cpu_op");
+        auto trace = f.b.finish();
+        const TorchOpsResult r = computeTorchOps(*trace);
+        const TorchOpRow* div = findRow(r, "aten::div");
+        QVERIFY(div);
+        QCOMPARE(div->calls, uint64_t(1));
+        QCOMPARE(div->cpuTotalNs, TimeNs(100));
+        QCOMPARE(div->selfCpuNs, TimeNs(70));
+        QCOMPARE(div->selfCudaNs, TimeNs(25));
+        QCOMPARE(div->cudaTotalNs, TimeNs(25));
+        QCOMPARE(findRow(r, "aten::mul")->selfCpuNs, TimeNs(20));
+        const TorchOpRow* sum = findRow(r, "aten::sum");
+        QCOMPARE(sum->calls, uint64_t(2));
+        QCOMPARE(sum->cpuTotalNs, TimeNs(140));
+        QCOMPARE(sum->selfCpuNs, TimeNs(90));  // P: 100 - 40 - 10 = 50; Q: 40
+        const TorchOpRow* copy = findRow(r, "aten::copy_");
+        QCOMPARE(copy->calls, uint64_t(1));
+        QCOMPARE(copy->cpuTotalNs, TimeNs(100));
+        QCOMPARE(copy->selfCpuNs, TimeNs(100));
+        // Navigation: the row's occurrence is A alone; B selects A's row.
+        const size_t divRow = size_t(div - r.rows.data());
+        const std::vector<SliceRef> occ = occurrencesOf(*trace, r, divRow);
+        QCOMPARE(occ.size(), size_t(1));
+        QCOMPARE(trace->tracks[occ[0].track].slices.start[occ[0].index], TimeNs(0));
+        const SliceRowIndex index = sliceRowIndexOf(*trace, r);
+        const SliceRef b{occ[0].track, occ[0].index + 1};
+        QCOMPARE(trace->tracks[b.track].slices.start[b.index], TimeNs(10));
+        QCOMPARE(index.rowOf(b).value_or(uint32_t(-1)), uint32_t(divRow));
+    }
+
     // Two aten::mm calls with other input shapes: one row, or two when grouped by shape.
     void groupByInputShapes() {
         Fixture f;
@@ -193,12 +263,58 @@ private slots:
         QCOMPARE(index.size(), size_t(3));
     }
 
+    // A PyTorch/XLA XSpace as torch_xla's profiler records it: host TraceMe events of its graph
+    // executor and of xp.Trace annotations, one XLA program "SyncTensorsGraph.42" whose GPU
+    // kernels carry the aten op they were lowered from (tf_op "aten__addmm"). No aten op calls
+    // with CPU time, no runtime calls: torch.profiler's tree is not there, and the table says so
+    // rather than listing TraceMe events as ops.
+    void pytorchXlaXSpaceHasNoTorchTree() {
+        xspace::SpaceWriter w;
+        const int64_t t0 = 1'700'000'000'000'000'000;
+        xspace::PlaneWriter& host = w.addPlane(1, "/host:CPU");
+        xspace::LineWriter main = host.addLine(100, "python3");
+        main.addEvent("train_step", t0, 50'000);
+        main.addEvent("XLAGraphExecutor::SyncTensorsGraphInternal", t0 + 1'000, 30'000);
+        main.addEvent("PjRtComputationClient::ExecuteComputation", t0 + 5'000, 20'000);
+        xspace::PlaneWriter& gpu = w.addPlane(2, "/device:GPU:0");
+        xspace::LineWriter stream = gpu.addLine(7, "Stream #7(Kernel)");
+        stream.addEvent("sm90_gemm", t0 + 10'000, 8'000)
+            .add("kernel_details", "regs:32 grid:8,1,1 block:128,1,1")
+            .add("hlo_module", "SyncTensorsGraph.42")
+            .add("hlo_op", "dot.3")
+            .add("tf_op", "aten__addmm");
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("xla.xplane.pb").toStdString();
+        std::string error;
+        QVERIFY2(w.writeFile(path, error), error.c_str());
+        ImportResult imported = importTrace(path);
+        QVERIFY2(imported.ok(), imported.error.c_str());
+        const TorchOpsResult r = computeTorchOps(*imported.trace);
+        QVERIFY(r.rows.empty());
+        QVERIFY2(r.unavailable.find("PyTorch/XLA") != std::string::npos, r.unavailable.c_str());
+        QCOMPARE(r.totalSelfCpuNs, TimeNs(0));
+        // A JAX XSpace: not PyTorch/XLA, still no torch tree.
+        ImportResult jax = importTrace(std::string(TRACESCOPE_SHARED_DIR) + "/testdata/gpu/jax_mlp_h100.xplane.pb");
+        QVERIFY(jax.ok());
+        const TorchOpsResult j = computeTorchOps(*jax.trace);
+        QVERIFY(j.rows.empty());
+        QVERIFY(j.unavailable.find("XSpace") != std::string::npos);
+        QVERIFY(j.unavailable.find("PyTorch/XLA trace") == std::string::npos);
+        // A Kineto trace has the tree.
+        ImportResult kineto = importTrace(std::string(TRACESCOPE_SHARED_DIR) + "/testdata/gpu/torch_mlp_memory_h100.json");
+        QVERIFY(kineto.ok());
+        QVERIFY(computeTorchOps(*kineto.trace).unavailable.empty());
+    }
+
     void realFiles_data() {
         QTest::addColumn<QString>("file");
         for (const char* f : {"gpu/torch_mlp_memory_h100.json", "gpu/torch2.11_cu130_h100_kineto_trace.json.gz",
                               "public/hta/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz",
                               "public/kineto/worker0.1623143089861.pt.trace.json.gz",
-                              "public/hta/df_index_resolver.json.gz"})
+                              "public/hta/df_index_resolver.json.gz",
+                              // ROCm (MI250), a sampled rank, an MTIA rank, an old Kineto trace.
+                              "public/hta/mi250_minitoy_train_ROCm6_2_kineto.json.gz", "public/hta/sampled_rank-0.json.gz",
+                              "public/hta/mtia_rank_0.json.gz", "public/kineto/before_fix_trace.json"})
             QTest::newRow(f) << QString::fromLatin1(f);
     }
     void realFiles() {

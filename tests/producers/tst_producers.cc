@@ -6,6 +6,7 @@
 #include "model/analysis/op_classify.h"
 #include "model/analysis/overview.h"
 #include "model/analysis/steps.h"
+#include "model/export/xspace_writer.h"
 #include "model/import/import.h"
 #include "model/import/producer.h"
 
@@ -51,6 +52,50 @@ std::string xprofJson(const std::string& gpuProcess, const std::string& hostProc
 {"ph":"X","pid":701,"tid":11,"ts":9.2,"dur":0.5,"name":"cudaLaunchKernel","args":{"correlation_id":"5"}},
 {}]})J";
 }
+
+const Track* findTrack(const Trace& t, TrackKind kind, std::string_view name) {
+    for (const Track& tr : t.tracks)
+        if (tr.kind == kind && tr.name == name) return &tr;
+    return nullptr;
+}
+
+// One GPU step as an XSpace: on the stream line a kernel [10, 12) µs and a zero-length kernel
+// event at 14 µs; a "_counters_" line with "HBM usage" 1024 at 10 µs, 2048 at 12.5, 512 at 15;
+// on the host thread a step [5, 25) and a zero-length MemoryAllocation of 64 bytes at 7 µs.
+// Times from kT0 = 1 s.
+constexpr int64_t kT0 = 1'000'000'000;
+std::string zeroLengthAndCountersXSpace() {
+    xspace::SpaceWriter w;
+    xspace::PlaneWriter& gpu = w.addPlane(1, "/device:GPU:0");
+    xspace::LineWriter stream = gpu.addLine(7, "Stream #7(Kernel)");
+    stream.addEvent("fusion_1", kT0 + 10'000, 2'000).add("kernel_details", "regs:32 grid:8,1,1 block:128,1,1");
+    stream.addEvent("zero_k", kT0 + 14'000, 0).add("kernel_details", "regs:32 grid:1,1,1 block:1,1,1");
+    xspace::LineWriter counters = gpu.addLine(9, "_counters_");
+    counters.addEvent("HBM usage", kT0 + 10'000, 0).add("HBM usage", int64_t(1024));
+    counters.addEvent("HBM usage", kT0 + 12'500, 0).add("HBM usage", int64_t(2048));
+    counters.addEvent("HBM usage", kT0 + 15'000, 0).add("HBM usage", int64_t(512));
+    xspace::PlaneWriter& host = w.addPlane(2, "/host:CPU");
+    xspace::LineWriter thread = host.addLine(11, "python3");
+    thread.addEvent("train", kT0 + 5'000, 20'000).add("step_num", int64_t(1));
+    thread.addEvent("MemoryAllocation", kT0 + 7'000, 0).add("allocation_bytes", "64");
+    return w.serialize();
+}
+
+// The same run as XProf's trace viewer JSON (trace_events_to_json.h): complete events at least
+// 1 ps long ("%.17g" of 1e-06 µs), the counter as one compact event with "event_stats" and
+// "entries" [[ts, value], ...], the terminating {}. ts relative to kT0, in µs.
+const char* kZeroLengthAndCountersJson = R"J({"displayTimeUnit":"ns","metadata":{"highres-ticks":true},"traceEvents":[
+{"args":{"name":"/device:GPU:0"},"name":"process_name","ph":"M","pid":1,"thread_count":2},
+{"args":{"sort_index":1},"name":"process_sort_index","ph":"M","pid":1},
+{"args":{"name":"Stream #7(Kernel)"},"name":"thread_name","ph":"M","pid":1,"tid":7},
+{"args":{"name":"/host:CPU"},"name":"process_name","ph":"M","pid":701,"thread_count":1},
+{"args":{"name":"python3"},"name":"thread_name","ph":"M","pid":701,"tid":11},
+{"pid":1,"tid":7,"name":"fusion_1","ts":10,"dur":2,"ph":"X","args":{"kernel_details":"regs:32 grid:8,1,1 block:128,1,1"}},
+{"pid":1,"tid":7,"name":"zero_k","ts":14,"dur":9.9999999999999995e-07,"ph":"X","args":{"kernel_details":"regs:32 grid:1,1,1 block:1,1,1"}},
+{"pid":701,"tid":11,"name":"train","ts":5,"dur":20,"ph":"X","args":{"step_num":"1"}},
+{"pid":701,"tid":11,"name":"MemoryAllocation","ts":7,"dur":9.9999999999999995e-07,"ph":"X","args":{"allocation_bytes":"64"}},
+{"pid":1,"name":"HBM usage","ph":"C","event_stats":"HBM usage","entries":[[10,1024],[12.5,2048],[15,512]]},
+{}], "showCounterMessage": "" ,"totalCounterEvents":3})J";
 
 }  // namespace
 
@@ -129,6 +174,67 @@ private slots:
         const RunEnvironment env = computeOverview(ct).environment;
         QCOMPARE(env.deviceCount, size_t(1));
         QCOMPARE(env.deviceType, std::string("GPU"));
+    }
+
+    // XProf's compact counters and 1 ps events against the XSpace they come from: the XSpace
+    // importer makes zero-length events instants of their line and a "_counters_" event a
+    // sample of a counter named after it; the JSON must give the same.
+    void xprofCompactCountersAndZeroLengthEvents() {
+        QTemporaryDir dir;
+        const std::string xspacePath = dir.filePath("run.xplane.pb").toStdString();
+        std::ofstream(xspacePath, std::ios::binary) << zeroLengthAndCountersXSpace();
+        ImportResult native = importTrace(xspacePath);
+        QVERIFY2(native.ok(), native.error.c_str());
+        auto json = load(dir, "run.trace.json", kZeroLengthAndCountersJson);
+        QVERIFY(json);
+        QVERIFY2(json->warnings.empty(), json->warnings.empty() ? "" : json->warnings[0].detail.c_str());
+        QCOMPARE(detectProducer(*json), Producer::XProf);
+        for (const Trace* t : std::initializer_list<const Trace*>{native.trace.get(), json.get()}) {
+            const Track* hbm = findTrack(*t, TrackKind::Counter, "HBM usage");
+            QVERIFY2(hbm, t->format.c_str());
+            QCOMPARE(hbm->counter.value, (std::vector<double>{1024, 2048, 512}));
+            QCOMPARE(hbm->counter.time[1] - hbm->counter.time[0], TimeNs(2'500));
+            QCOMPARE(hbm->counter.time[2] - hbm->counter.time[0], TimeNs(5'000));
+            const Track* stream = findTrack(*t, TrackKind::Thread, "Stream #7(Kernel)");
+            QVERIFY(stream);
+            QCOMPARE(stream->slices.size(), size_t(1));  // fusion_1
+            QCOMPARE(stream->instants.size(), size_t(1));  // zero_k
+            QCOMPARE(t->str(stream->instants.name[0]), std::string_view("zero_k"));
+            QCOMPARE(stream->instants.time[0] - stream->slices.start[0], TimeNs(4'000));
+            const Track* host = findTrack(*t, TrackKind::Thread, "python3");
+            QVERIFY(host);
+            QCOMPARE(host->slices.size(), size_t(1));  // train
+            QCOMPARE(host->instants.size(), size_t(1));  // MemoryAllocation
+            const KernelStatsResult k = computeKernelStats(*t);
+            QCOMPARE(k.kernelCount, uint64_t(1));
+            QCOMPARE(k.totalKernelNs, TimeNs(2'000));
+            QCOMPARE(findSteps(classifyTrace(*t)).steps.size(), size_t(1));
+        }
+    }
+
+    // Hostile compact counters: entries that are not arrays or lack a numeric ts are dropped
+    // and counted; a value that is no number is skipped; a second value is a series of its own.
+    void xprofCompactCountersHostile() {
+        QTemporaryDir dir;
+        auto t = load(dir, "c.trace.json", R"J({"traceEvents":[
+{"args":{"name":"/host:CPU"},"name":"process_name","ph":"M","pid":701},
+{"pid":701,"name":"load","ph":"C","entries":[5,[],["x",1],[20],[21,"y",3],[22,1.5,4],{"a":1}]},
+{"pid":701,"name":"empty","ph":"C","entries":[]},
+{"pid":701,"name":"notarray","ph":"C","entries":7}
+]})J");
+        QVERIFY(t);
+        const Track* load0 = findTrack(*t, TrackKind::Counter, "load");
+        QVERIFY(load0);
+        QCOMPARE(load0->counter.value, (std::vector<double>{1.5}));  // [22, 1.5, 4]
+        const Track* load1 = findTrack(*t, TrackKind::Counter, "load value 2");
+        QVERIFY(load1);
+        QCOMPARE(load1->counter.value, (std::vector<double>{3, 4}));  // [21, "y", 3] and [22, 1.5, 4]
+        QCOMPARE(load1->counter.time.size(), size_t(2));
+        QCOMPARE(load1->counter.time[1] - load1->counter.time[0], TimeNs(1'000));  // 22 - 21 µs
+        bool warned = false;  // 5, [], ["x", 1] and {"a":1}: no usable ts
+        for (const auto& w : t->warnings)
+            warned = warned || (w.count == uint64_t(4) && w.detail.find("without a valid ts") != std::string::npos);
+        QVERIFY(warned);
     }
 
     void tf1Timeline() {

@@ -7,9 +7,14 @@ The event tree as torch.profiler builds it:
   cuda_driver (old Kineto: Operator, Runtime, Driver) on host pids; every ProfilerStep#N is
   one row "ProfilerStep*", as torch names it. Python frames (python_function, with_stack=True)
   are nodes of the tree without rows, as in torch 2.15. On each (pid, tid) an event's parent
-  is the innermost CPU-side event or Python frame containing it; other slices are ignored.
+  is the innermost CPU-side event or Python frame containing it, by torch's rule (one that
+  starts at the end of an open event is not inside it); other slices are ignored.
   Device activity: kernel, gpu_memcpy, gpu_memset (old: Kernel, Memcpy, Memset), linked to the
   runtime call with the same args.correlation.
+  torch's own filtering (torch/autograd/profiler.py _filter_name, profiler_util.py
+  EventList._remove_dup_nodes): events named [memory], [OutOfMemory], profiler::_record_function_*,
+  aten::is_leaf, aten::output_nr, aten::_version are no events at all; an event that is the only
+  child of a parent of the same name is removed, its children becoming the parent's.
 
 Per row (name, CPU rows and device rows apart):
   calls, cpu_total_ns (sum of durations), self_cpu_ns (duration minus the durations of direct
@@ -30,10 +35,17 @@ CPU_CATS = ("cpu_op", "user_annotation", "cuda_runtime", "cuda_driver", "Operato
 RUNTIME_CATS = ("cuda_runtime", "cuda_driver", "Runtime", "Driver")
 DEVICE_CATS = ("kernel", "gpu_memcpy", "gpu_memset", "Kernel", "Memcpy", "Memset")
 PYTHON_CATS = ("python_function",)
+FILTERED_NAMES = ("[memory]", "[OutOfMemory]", "profiler::_record_function_enter",
+                  "profiler::_record_function_enter_new", "profiler::_record_function_exit", "aten::is_leaf",
+                  "aten::output_nr", "aten::_version")
 
 
 def to_ns(v):
     return int((decimal.Decimal(v) * 1000).to_integral_value(rounding=decimal.ROUND_HALF_EVEN))
+
+
+def row_name(name):
+    return "ProfilerStep*" if name.startswith("ProfilerStep#") else name
 
 
 def load(path):
@@ -52,6 +64,8 @@ def summarize(path):
         cat = e.get("cat")
         ev = {"name": e.get("name", ""), "ts": to_ns(e["ts"]), "dur": to_ns(e.get("dur", 0)),
               "corr": (e.get("args") or {}).get("correlation"), "cat": cat}
+        if ev["name"] in FILTERED_NAMES:
+            continue
         if cat in CPU_CATS or cat in PYTHON_CATS:
             cpu_by_thread.setdefault((str(e.get("pid")), str(e.get("tid"))), []).append(ev)
         elif cat in DEVICE_CATS:
@@ -62,16 +76,37 @@ def summarize(path):
         events.sort(key=lambda x: (x["ts"], -x["dur"]))
         stack = []
         for ev in events:
-            while stack and not (stack[-1]["ts"] <= ev["ts"] and ev["ts"] + ev["dur"] <= stack[-1]["ts"] + stack[-1]["dur"]):
+            # torch's _populate_cpu_children: an open event is no parent of one that starts at or
+            # after its end or ends after it (so a zero-length event is nobody's parent).
+            while stack and (ev["ts"] >= stack[-1]["ts"] + stack[-1]["dur"] or
+                             ev["ts"] + ev["dur"] > stack[-1]["ts"] + stack[-1]["dur"]):
                 stack.pop()
             ev["parent"] = stack[-1] if stack else None
-            ev["self_cpu"] = ev["dur"]
-            ev["self_cuda"] = ev["cuda_total"] = 0
-            if ev["parent"] is not None and ev["parent"]["cat"] not in PYTHON_CATS:
-                ev["parent"]["self_cpu"] -= ev["dur"]
+            ev["children"] = []
+            if ev["parent"] is not None:
+                ev["parent"]["children"].append(ev)
             stack.append(ev)
             if ev["cat"] in RUNTIME_CATS and ev["corr"] is not None:
                 runtime_by_corr[int(ev["corr"])] = ev
+        # torch's _remove_dup_nodes: repeat until nothing changes.
+        changed = True
+        while changed:
+            changed = False
+            for ev in events:
+                p = ev["parent"]
+                if ev.get("removed") or p is None or len(p["children"]) != 1 or \
+                        row_name(p["name"]) != row_name(ev["name"]):
+                    continue
+                p["children"] = ev["children"]
+                for ch in ev["children"]:
+                    ch["parent"] = p
+                ev["removed"] = True
+                changed = True
+        for ev in events:
+            if ev.get("removed"):
+                continue
+            ev["self_cpu"] = ev["dur"] - sum(ch["dur"] for ch in ev["children"])
+            ev["self_cuda"] = ev["cuda_total"] = 0
 
     rows = {}
 
@@ -93,6 +128,8 @@ def summarize(path):
         launch = runtime_by_corr.get(int(d["corr"])) if d["corr"] is not None else None
         if launch is None:
             continue
+        while launch.get("removed"):  # merged into its parent of the same name
+            launch = launch["parent"]
         p = event_parent(launch)
         if p is not None:
             p["self_cuda"] += d["dur"]
@@ -102,9 +139,9 @@ def summarize(path):
 
     for events in cpu_by_thread.values():
         for ev in events:
-            if ev["cat"] in PYTHON_CATS:
+            if ev["cat"] in PYTHON_CATS or ev.get("removed"):
                 continue
-            r = row("ProfilerStep*" if ev["name"].startswith("ProfilerStep#") else ev["name"], False)
+            r = row(row_name(ev["name"]), False)
             r["calls"] += 1
             r["cpu_total_ns"] += ev["dur"]
             r["self_cpu_ns"] += ev["self_cpu"]

@@ -279,7 +279,8 @@ def convert(data, entries=False, keep_internal=False, drop_stats=()):
     for (pid, name), samples in sorted(counters.items()):
         samples.sort()
         if entries:
-            out_events.append({"ph": "C", "pid": pid, "name": name,
+            # As XProf's AddCounterEvent writes it: "event_stats" names the first stat.
+            out_events.append({"pid": pid, "name": name, "ph": "C", "event_stats": name,
                                "entries": [[micros(t), v] for t, v in samples]})
         else:
             for t, v in samples:

@@ -200,6 +200,8 @@ private slots:
         QCOMPARE(raw(model, step, TorchOpsTable::Calls), 2);
         QCOMPARE(raw(model, sgemm, TorchOpsTable::SelfCuda), 250);
         QCOMPARE(raw(model, sgemm, TorchOpsTable::CpuTotal), 0);
+        // Names follow View > Short Names as in the other tables (full in tooltip and CSV).
+        QVERIFY(model.column(TorchOpsTable::Name).names);
 
         // Double-click aten::mm: its two calls on the host thread.
         QSignalSpy spy(&selection, &TraceSelection::slicesHighlighted);

@@ -178,10 +178,9 @@ void OpStatsView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
     const bool xla = producer == Producer::XProf;
     if (xla && hlo < 0) group_->addItem(tr("Group by HLO op"), int(OpGrouping::ByHloOp));
     if (!xla && hlo >= 0) group_->removeItem(hlo);
-    // PyTorch's table is the one PyTorch users know: the default for Kineto traces; other
-    // producers have no torch.profiler event tree.
+    // PyTorch's table is the one PyTorch users know: the default for Kineto traces. Other
+    // producers have no torch.profiler event tree; their PyTorch mode says why.
     const bool kineto = producer == Producer::Kineto;
-    conventionRow_->setVisible(kineto);
     {
         const QSignalBlocker blockConvention(convention_);
         setConvention(kineto ? Convention::PyTorch : Convention::XProf);
@@ -293,11 +292,8 @@ void OpStatsView::recomputeTorch() {
         },
         [this](TorchComputed& c) {
             torchComputed_ = std::make_shared<TorchComputed>(std::move(c));
-            if (torchComputed_->result.rows.empty()) {
-                showEmptyResult(tr("No PyTorch events in this trace.\nThe key_averages table needs cpu_op, "
-                                   "user_annotation or cuda_runtime events of a Kineto trace."));
-                return;
-            }
+            // An empty table says why in its summary; the page stays, with the Convention box
+            // to go back to XProf's table.
             torchTable_->setResult(torchComputed_->result);
         });
 }

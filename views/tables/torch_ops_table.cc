@@ -24,7 +24,8 @@ std::vector<Model::Column> torchColumns() {
     auto q = [](const std::string& s) { return QString::fromStdString(s); };
     return {
         {{QObject::tr("Name"), ColumnKind::Text, QObject::tr("Event name: op, record_function annotation, CUDA runtime "
-                                                             "call, or (device rows) a kernel / memcpy / memset")},
+                                                             "call, or (device rows) a kernel / memcpy / memset"),
+          true},
          [q](const Item& i) { return QVariant(q(i.row.name)); }},
         {{QObject::tr("# of Calls"), ColumnKind::Integer, {}}, [](const Item& i) { return QVariant(qint64(i.row.calls)); }},
         {{QObject::tr("Self CPU %"), ColumnKind::Percent, QObject::tr("Self CPU / the sum of Self CPU over all rows")},
@@ -64,6 +65,7 @@ TorchOpsTable::TorchOpsTable(QWidget* parent) : QWidget(parent) {
     summary_ = new QLabel(this);
     summary_->setWordWrap(true);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    summary_->setAlignment(Qt::AlignLeft | Qt::AlignTop);  // at the top also when it is alone
     layout->addWidget(summary_);
 
     table_ = new TablePage(this);
@@ -108,6 +110,18 @@ void TorchOpsTable::setResult(const TorchOpsResult& r) {
     stackFrames_->setEnabled(r.hasStacks);
     table_->view()->sortByColumn(CpuTotal, Qt::DescendingOrder);
     table_->fitColumns();
+    if (!r.unavailable.empty() || r.rows.empty()) {
+        byShape_->setEnabled(false);
+        stackFrames_->setEnabled(false);
+        const QString why = !r.unavailable.empty()
+                                ? tr("It is %1.").arg(QString::fromStdString(r.unavailable).toHtmlEscaped())
+                                : tr("It has no PyTorch events: the table needs the cpu_op, user_annotation or "
+                                     "cuda_runtime events of a Kineto trace.");
+        summary_->setText(tr("<b>PyTorch (key_averages)</b>: not available for this trace. %1").arg(why));
+        table_->hide();  // no columns of nothing
+        return;
+    }
+    table_->show();
     QString text = tr("<b>PyTorch (key_averages)</b>: the numbers of torch.profiler's "
                       "<tt>prof.key_averages().table()</tt>. Self CPU time total %1, Self CUDA time total %2; "
                       "%3 rows. Double-click a row to highlight its calls in the timeline.")
