@@ -64,7 +64,17 @@ std::vector<std::string> kernelStatsNotes(const ClassifiedTrace& ct, const Kerne
 
 std::vector<std::string> stepsNotes(const ClassifiedTrace& ct, const StepsResult& steps) {
     std::vector<std::string> notes;
-    if (!steps.steps.empty()) return notes;
+    if (!steps.steps.empty()) {
+        // How the step breakdown is made where XProf makes it otherwise, or alike but not by time.
+        if (ct.isXSpace && anyDeviceTrack(ct))
+            notes.push_back("Host compute, Kernel launch and Input of a step count the host events in the step's "
+                            "time window; XProf (2.24) makes a GPU profile's step breakdown from device events "
+                            "only, so its host categories are 0 there.");
+        else if (steps.hostGroups)
+            notes.push_back("A step's host events are those XProf groups with its step annotation (nested in it, "
+                            "or linked to it by producer/consumer stats), not every event in its time window.");
+        return notes;
+    }
     switch (ct.producer) {
     case Producer::XProf:
         notes.push_back("No step in this profile: no device Steps line and no step annotation (an event with "
