@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstdio>
 #include <limits>
 #include <map>
 #include <tuple>
@@ -200,10 +201,13 @@ struct Builder {
             if (p.timeline[idx].step == step) ++count, addSat(bytes, p.timeline[idx].allocationBytes);
         int64_t rest = p.heapAtPeak;
         subSat(rest, bytes);
+        char mib[32];
+        std::snprintf(mib, sizeof mib, "%.1f", double(rest) / double(1 << 20));
         p.notes.push_back("the breakdown at the peak lists every allocation alive then (" +
                           std::to_string(liveAtPeak.size()) + "); XProf's lists the " + std::to_string(count) +
                           " made in the peak's step " + std::to_string(step) + " and shows the other " +
-                          std::to_string(rest) + " bytes of the heap as \"unused preallocated device memory\"");
+                          std::to_string(rest) + " bytes (" + mib +
+                          " MiB) of the heap as \"unused preallocated device memory\"");
     }
 
     // One walk over the timeline: pairs allocations with deallocations by address (a

@@ -98,6 +98,10 @@ std::vector<std::string> fileNotes(const ClassifiedTrace& ct) {
         notes.push_back("XProf's trace JSON leaves out the allocator events (MemoryAllocation/MemoryDeallocation) "
                         "and the TraceMe producer/consumer events (*Produce/*Consume): memory numbers and tf.data's "
                         "producer/consumer links need the .xplane.pb.");
+    if (ct.producer == Producer::XProf && isJson(ct) && !anyDeviceTrack(ct))
+        notes.push_back("XProf's trace JSON drops the stats XProf groups host events into steps by (_r, _p, _c): "
+                        "the step breakdown counts the host events in each step's time window; the .xplane.pb "
+                        "gives XProf's grouping.");
     if (ct.producer == Producer::Tf1 && isJson(ct))
         notes.push_back("TF1's timeline JSON has whole microseconds and no allocator series unless written with "
                         "show_memory=True: the RunMetadata .pb has ns times and the memory records.");

@@ -227,6 +227,17 @@ StepsResult findSteps(const ClassifiedTrace& ct, const StepOptions& options) {
         // (a key shared with a numbered step would merge two steps into the longer one).
         constexpr int64_t kOwnKeys = std::numeric_limits<int64_t>::min();
         int64_t ordinal = 0;
+        // A marker's own group_id / step number (ProfilerStep#N's N).
+        auto keyOf = [&](SliceRef ref, int64_t& num, int64_t& group, bool& hasNum, bool& hasGroup) {
+            hasGroup = false;
+            if (ct.isXSpace) {
+                hasGroup = sliceArgInt(t, ref, "group_id", group);
+                hasNum = sliceArgInt(t, ref, "step_num", num);
+            } else {
+                const std::string_view name = t.str(t.tracks[ref.track].slices.name[ref.index]);
+                hasNum = leadingNumber(name.substr(std::string_view("ProfilerStep#").size()), num);
+            }
+        };
         for (TrackIndex ti = 0; ti < t.tracks.size(); ++ti) {
             if (ct.trackSkipped[ti] || ct.trackOnDevice[ti]) continue;
             const SliceColumns& c = t.tracks[ti].slices;
@@ -235,13 +246,12 @@ StepsResult findSteps(const ClassifiedTrace& ct, const StepOptions& options) {
                 const SliceRef ref{ti, i};
                 const std::string_view name = t.str(c.name[i]);
                 int64_t num = 0, group = 0;
-                bool hasNum, hasGroup = false;
-                if (ct.isXSpace) {
-                    hasGroup = sliceArgInt(t, ref, "group_id", group);
-                    hasNum = sliceArgInt(t, ref, "step_num", num);
-                } else {
-                    hasNum = leadingNumber(name.substr(std::string_view("ProfilerStep#").size()), num);
-                }
+                bool hasNum = false, hasGroup = false;
+                keyOf(ref, num, group, hasNum, hasGroup);
+                // An unnumbered marker inside a numbered one (a tf.function "train_step" inside the
+                // "train" annotation) belongs to that step, as XProf's grouping puts it there.
+                for (uint32_t up = ct.parents[ti][i]; !hasNum && !hasGroup && up != kNoIndex; up = ct.parents[ti][up])
+                    if (ct.roles[ti][up] == SliceRole::StepMarker) keyOf({ti, up}, num, group, hasNum, hasGroup);
                 const int64_t own = hasGroup || hasNum ? 0 : ordinal++;
                 const int64_t key = hasGroup ? group : hasNum ? num : kOwnKeys + own;
                 std::string stepName = sliceArgText(t, ref, "step_name");

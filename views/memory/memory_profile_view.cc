@@ -197,7 +197,7 @@ void MemoryProfileView::showMemoryId(int) {
     QString s = QStringLiteral("<table>");
     s += row(tr("Allocations / deallocations"), tr("%1 / %2").arg(formatCount(qint64(p->allocations)), formatCount(qint64(p->deallocations))));
     if (p->capacityBytes) s += row(tr("Memory capacity"), formatBytes(*p->capacityBytes));
-    if (p->lifetimePeakBytes) s += row(tr("Lifetime peak heap (largest reported)"), formatBytes(*p->lifetimePeakBytes));
+    if (p->lifetimePeakBytes) s += row(tr("Lifetime peak heap"), formatBytes(*p->lifetimePeakBytes));
     s += row(tr("Peak memory in profile"), formatBytes(p->peakBytes));
     s += row(tr("&nbsp;&nbsp;at"), formatDuration(p->peakTimeNs - t->startNs) +
                                        (p->peakStep ? tr(" (step %1)").arg(*p->peakStep) : QString()));
