@@ -606,6 +606,22 @@ private slots:
         QCOMPARE(steps.steps[0].startNs, TimeNs(0));
         QCOMPARE(steps.steps[0].durationNs, TimeNs(100));
         QCOMPARE(steps.steps[2].name, std::string("train_step"));
+
+        // Nested in a numbered marker (XProf's trace JSON keeps no grouping stats), an unnumbered one
+        // belongs to that step: train#7 [0,100) > train_step [10,60) is one step of 100 ns.
+        TraceBuilder n("xspace");
+        const auto nh = n.addProcess(ProcessKind::Host, 0, "/host:CPU");
+        const auto nt = n.addTrack(nh, TrackKind::Thread, "python", 1);
+        ArgsWriter n7;
+        n7.add(n.intern("step_num"), ArgValue::integer(7));
+        n.addSlice(nt, 0, 100, n.intern("train"), n.intern(""), n7);
+        n.addSlice(nt, 10, 50, n.intern("train_step"), n.intern(""));
+        auto nested = n.finish();
+        QVERIFY(nested);
+        const StepsResult ns = findSteps(*nested);
+        QCOMPARE(ns.steps.size(), size_t(1));
+        QCOMPARE(ns.steps[0].number, int64_t(7));
+        QCOMPARE(ns.steps[0].durationNs, TimeNs(100));
     }
 
     void inputOpCategories() {
