@@ -468,6 +468,18 @@ EXPECTED += [
              "(xplane_to_memory_profile.cc overwrites it per event, line after line); ours is the largest value "
              "the allocator reported (TF 2.4 GPU_4_bfc: XProf 5,006,386,688, ours 6,208,853,760 = its peak in "
              "the window, which the allocator's own lifetime peak cannot be below)"),
+    Expected("memory_profile", r"peak step|our note on XProf's breakdown .*", r".*",
+             r"jax0\.11\.2_h100_(steady|warmup)_emit_xspace\.xplane\.pb|" + JAX_ROCM,
+             "XProf finds no step group in these files (no step marker it groups by: its overview has no step), so "
+             "every memory event is its step 0 (UpdateStepId fills events without a group_id with the last step "
+             "+ 1) and its breakdown lists every allocation made up to the peak and still alive; ours are the "
+             "host annotations (steady) or the inferred iterations (warmup, ROCm), so our peak step and our note's "
+             "reckoning of XProf's breakdown count the allocations of that step only"),
+    Expected("memory_profile", r"peak time after the first event", r".*", r"tw003\.xplane\.pb",
+             "XProf's memory event time is the event's offset within its line (time_offset_ps), not a time on "
+             "one clock: tw003's allocator events come from threads whose lines start at different times, so "
+             "XProf's times of one allocator are shifted by 6 us to -863 us against each other (ours are on the "
+             "trace's clock); the peak's bytes agree"),
     Expected("memory_profile", r"peak step|our note on XProf's breakdown .*", r".*", TF24_GPU,
              "XProf's step of a memory event is its group_id, and an event without one takes the last step seen "
              "+ 1 (UpdateStepId); ours is the step whose time window holds the event, none outside every step "
