@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstdio>
 #include <limits>
 #include <map>
 #include <tuple>
@@ -188,6 +189,28 @@ struct Builder {
         if (s.fragmentation >= 0) p.fragmentationAtPeak = s.fragmentation;
     }
 
+    // XProf's Memory Profile breaks the peak down otherwise (xplane_to_memory_profile.cc
+    // ProcessActiveAllocations): only the allocations made in the peak's step are rows, the rest of
+    // the heap is one "unused preallocated device memory" row. Both are named, with XProf's numbers
+    // worked out on this timeline (its steps are group ids; ours the step windows).
+    static void notePeakStepView(MemoryIdProfile& p, const std::vector<uint32_t>& liveAtPeak) {
+        const int64_t step = p.timeline[p.peakSnapshot].step;
+        if (step < 0) return;
+        uint64_t count = 0;
+        int64_t bytes = 0;
+        for (uint32_t idx : liveAtPeak)
+            if (p.timeline[idx].step == step) ++count, addSat(bytes, p.timeline[idx].allocationBytes);
+        int64_t rest = p.heapAtPeak;
+        subSat(rest, bytes);
+        char mib[32];
+        std::snprintf(mib, sizeof mib, "%.1f", double(rest) / double(1 << 20));
+        p.notes.push_back("the breakdown at the peak lists every allocation alive then (" +
+                          std::to_string(liveAtPeak.size()) + "); XProf's lists the " + std::to_string(count) +
+                          " made in the peak's step " + std::to_string(step) + " and shows the other " +
+                          std::to_string(rest) + " bytes (" + mib +
+                          " MiB) of the heap as \"unused preallocated device memory\"");
+    }
+
     // One walk over the timeline: pairs allocations with deallocations by address (a
     // deallocation gets its allocation's op), keeps the live set at the peak for the
     // breakdown and the one at the end for the leak hints.
@@ -221,6 +244,8 @@ struct Builder {
         }
         p.hasAddresses = hasAddresses;
         breakdown(p, liveAtPeak, hasAddresses);
+        if (p.source == MemorySource::XSpace && hasAddresses && p.peakSnapshot < p.timeline.size())
+            notePeakStepView(p, liveAtPeak);
         if (!hasAddresses) p.notes.push_back("the trace records no allocation addresses: allocations cannot be matched to "
                                              "their deallocations, so there is no breakdown by op and no leak hints");
         std::vector<uint32_t> atEnd;

@@ -4,7 +4,8 @@
 //  * XSpace: `MemoryAllocation` / `MemoryDeallocation` instants (BFC allocator TraceMes).
 //    Memory id = `index_on_host` or `device_ordinal` when present, else `allocator_name`.
 //    heap = `bytes_allocated`, stack = `bytes_reserved`, free = `bytes_available`,
-//    `fragmentation`, lifetime peak = `peak_bytes_in_use` (largest value seen).
+//    `fragmentation`, lifetime peak = `peak_bytes_in_use` (largest value seen; XProf shows
+//    the last one it reads).
 //  * Kineto (`profile_memory=True`): `[memory]` instants. Memory id = "cuda:N" / "cpu" from
 //    `Device Type` and `Device Id`; heap = `Total Allocated`, reserved = `Total Reserved`.
 //    Older traces carry only `Bytes` (and `Addr`): heap is then the running sum of `Bytes`,

@@ -64,7 +64,17 @@ std::vector<std::string> kernelStatsNotes(const ClassifiedTrace& ct, const Kerne
 
 std::vector<std::string> stepsNotes(const ClassifiedTrace& ct, const StepsResult& steps) {
     std::vector<std::string> notes;
-    if (!steps.steps.empty()) return notes;
+    if (!steps.steps.empty()) {
+        // How the step breakdown is made where XProf makes it otherwise, or alike but not by time.
+        if (ct.isXSpace && anyDeviceTrack(ct))
+            notes.push_back("Host compute, Kernel launch and Input of a step count the host events in the step's "
+                            "time window; XProf (2.24) makes a GPU profile's step breakdown from device events "
+                            "only, so its host categories are 0 there.");
+        else if (steps.hostGroups)
+            notes.push_back("A step's host events are those XProf groups with its step annotation (nested in it, "
+                            "or linked to it by producer/consumer stats), not every event in its time window.");
+        return notes;
+    }
     switch (ct.producer) {
     case Producer::XProf:
         notes.push_back("No step in this profile: no device Steps line and no step annotation (an event with "
@@ -88,6 +98,10 @@ std::vector<std::string> fileNotes(const ClassifiedTrace& ct) {
         notes.push_back("XProf's trace JSON leaves out the allocator events (MemoryAllocation/MemoryDeallocation) "
                         "and the TraceMe producer/consumer events (*Produce/*Consume): memory numbers and tf.data's "
                         "producer/consumer links need the .xplane.pb.");
+    if (ct.producer == Producer::XProf && isJson(ct) && !anyDeviceTrack(ct))
+        notes.push_back("XProf's trace JSON drops the stats XProf groups host events into steps by (_r, _p, _c): "
+                        "the step breakdown counts the host events in each step's time window; the .xplane.pb "
+                        "gives XProf's grouping.");
     if (ct.producer == Producer::Tf1 && isJson(ct))
         notes.push_back("TF1's timeline JSON has whole microseconds and no allocator series unless written with "
                         "show_memory=True: the RunMetadata .pb has ns times and the memory records.");

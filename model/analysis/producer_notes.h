@@ -15,6 +15,8 @@ struct KernelStatsResult;
 struct StepsResult;
 
 std::vector<std::string> kernelStatsNotes(const ClassifiedTrace& ct, const KernelStatsResult& r);
+// Without steps: why none was found. With steps: how the breakdown counts host events where that
+// is not plain time-window classification or differs from XProf's definition.
 std::vector<std::string> stepsNotes(const ClassifiedTrace& ct, const StepsResult& steps);
 // Notes that hold for the whole file (e.g. memory events the producer leaves out).
 std::vector<std::string> fileNotes(const ClassifiedTrace& ct);

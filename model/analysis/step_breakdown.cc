@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 
 namespace tracescope {
 
@@ -122,6 +123,25 @@ struct TypedInterval {
     EventType type;
 };
 
+// XProf's type of a host event of a CPU-only step group (xplane_to_step_events.cc
+// ClassifyCpuEvent without a device), or kEventTypeCount when it takes no part: markers and
+// the wrappers XProf does not count as compute (IsRealCpuCompute). Compile passes are
+// Compilation here, as on every other trace (XProf has the type but its CPU rule never gives it).
+EventType groupedCpuType(const ClassifiedTrace& ct, const StepGroups& groups, SliceRef s, int32_t g) {
+    const std::string_view full = fullNameView(ct, s);
+    if (s == groups.groups[size_t(g)].root || isExplicitStepMarkerName(full)) return kEventTypeCount;
+    for (std::string_view wrapper : {"EagerExecute", "EagerLocalExecute", "EagerKernelExecute", "FunctionRun"})
+        if (startsWith(full, wrapper)) return kEventTypeCount;
+    const std::string_view type = splitTfOpName(full).type;
+    if (startsWith(type, "InfeedEnqueue") || type == "MemcpyHToD") return kHostToDevice;
+    if (type == "MemcpyHToH") return kHostToHost;
+    if (full.size() >= 15 && std::equal(full.begin(), full.begin() + 15, "IteratorGetNext",
+                                        [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b)); }))
+        return kHostWaitInput;
+    if (isCompileActivity(full)) return kHostCompile;
+    return kHostCompute;
+}
+
 }  // namespace
 
 bool isCollectiveKernelName(std::string_view full) {
@@ -133,9 +153,26 @@ std::vector<StepBreakdown> breakdownSteps(const ClassifiedTrace& ct, const Steps
     std::vector<StepBreakdown> out;
     if (steps.steps.empty()) return out;
     const Trace& t = *ct.trace;
+    // CPU-only XSpace with host step groups: each step's events are its group's (XProf).
+    const bool hasDevice = std::any_of(t.processes.begin(), t.processes.end(),
+                                       [](const Process& p) { return p.kind == ProcessKind::Device; });
+    std::vector<std::vector<TypedInterval>> byGroup;
+    if (steps.hostGroups && !hasDevice) {
+        const StepGroups& groups = *steps.hostGroups;
+        byGroup.resize(groups.groups.size());
+        for (TrackIndex ti = 0; ti < t.tracks.size() && ti < groups.groupOf.size(); ++ti) {
+            const SliceColumns& c = t.tracks[ti].slices;
+            for (uint32_t i = 0; i < groups.groupOf[ti].size(); ++i) {
+                const int32_t g = groups.groupOf[ti][i];
+                if (g == kNoStepGroup || c.duration[i] <= 0) continue;
+                const EventType e = groupedCpuType(ct, groups, {ti, i}, g);
+                if (e != kEventTypeCount) byGroup[size_t(g)].push_back({c.start[i], c.end(i), e});
+            }
+        }
+    }
     std::vector<TypedInterval> all;
     TimeNs maxDur = 0;
-    for (TrackIndex ti = 0; ti < t.tracks.size(); ++ti) {
+    for (TrackIndex ti = 0; byGroup.empty() && ti < t.tracks.size(); ++ti) {
         if (ct.trackSkipped[ti] || t.tracks[ti].kind != TrackKind::Thread) continue;
         const SliceColumns& c = t.tracks[ti].slices;
         for (uint32_t i = 0; i < c.size(); ++i) {
@@ -153,13 +190,19 @@ std::vector<StepBreakdown> breakdownSteps(const ClassifiedTrace& ct, const Steps
         b.step = step;
         const TimeNs s0 = step.startNs, s1 = step.endNs();
         points.clear();
-        auto it = std::lower_bound(all.begin(), all.end(), s0 - maxDur,
-                                   [](const TypedInterval& a, TimeNs v) { return a.start < v; });
-        for (; it != all.end() && it->start < s1; ++it) {
-            const TimeNs a = std::max(it->start, s0), e = std::min(it->end, s1);
-            if (e <= a) continue;
-            points.push_back({a, int(it->type) + 1});
-            points.push_back({e, -(int(it->type) + 1)});
+        auto addClipped = [&](const TypedInterval& in) {
+            const TimeNs a = std::max(in.start, s0), e = std::min(in.end, s1);
+            if (e <= a) return;
+            points.push_back({a, int(in.type) + 1});
+            points.push_back({e, -(int(in.type) + 1)});
+        };
+        if (!byGroup.empty()) {
+            if (step.hostGroup != kNoStepGroup && size_t(step.hostGroup) < byGroup.size())
+                for (const TypedInterval& in : byGroup[size_t(step.hostGroup)]) addClipped(in);
+        } else {
+            auto it = std::lower_bound(all.begin(), all.end(), s0 - maxDur,
+                                       [](const TypedInterval& a, TimeNs v) { return a.start < v; });
+            for (; it != all.end() && it->start < s1; ++it) addClipped(*it);
         }
         std::sort(points.begin(), points.end());
         std::array<TimeNs, kEventTypeCount> perType{};

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <limits>
 #include <map>
 
 namespace tracescope {
@@ -186,10 +187,57 @@ StepsResult findSteps(const ClassifiedTrace& ct, const StepOptions& options) {
             return finish(StepSource::XSpaceStepsLine, acc, "the device \"Steps\" lines of the XSpace (XProf's step events)");
         }
     }
-    // 2./3. Host step markers: XSpace step annotations, PyTorch ProfilerStep#N.
+    // 2. XSpace host step markers in host step groups (XProf's grouping).
+    if (ct.isXSpace) {
+        auto groups = std::make_shared<StepGroups>(groupHostEvents(ct));
+        if (!groups->empty() && !groups->fromFile) {
+            std::map<int64_t, StepAcc> acc;
+            for (TrackIndex ti = 0; ti < t.tracks.size(); ++ti) {
+                if (ti >= groups->groupOf.size() || groups->groupOf[ti].empty()) continue;
+                const SliceColumns& c = t.tracks[ti].slices;
+                for (uint32_t i = 0; i < c.size(); ++i) {
+                    const int32_t g = groups->groupOf[ti][i];
+                    if (g == kNoStepGroup) continue;
+                    const SliceRef ref{ti, i};
+                    const StepGroups::Group& group = groups->groups[size_t(g)];
+                    // XProf's markers: the root (it gets a step_name unless it is an implicit
+                    // root such as FunctionRun) and the events named like a step.
+                    const std::string_view full = fullNameView(ct, ref);
+                    const bool marker = ref == group.root ? !isImplicitRootName(full) : isExplicitStepMarkerName(full);
+                    if (!marker) continue;
+                    std::string name = sliceArgText(t, group.root, "step_name");
+                    if (name.empty()) name = std::string(t.str(t.tracks[group.root.track].slices.name[group.root.index]));
+                    addLongest(acc, g, group.number, std::move(name), ref, c.start[i], c.duration[i], std::nullopt);
+                    acc[g].step.hostGroup = g;
+                }
+            }
+            if (!acc.empty()) {
+                StepsResult r = finish(StepSource::XSpaceStepAnnotation, acc,
+                                       "host step annotations, host events grouped into steps as XProf groups them");
+                r.hostGroups = std::move(groups);
+                return r;
+            }
+        }
+    }
+    // 2./3. Host step markers: XSpace step annotations (group_id stats, or step_num), PyTorch
+    // ProfilerStep#N.
     {
         std::map<int64_t, StepAcc> acc;
+        // Markers without a number are numbered in order, keyed apart from every step number
+        // (a key shared with a numbered step would merge two steps into the longer one).
+        constexpr int64_t kOwnKeys = std::numeric_limits<int64_t>::min();
         int64_t ordinal = 0;
+        // A marker's own group_id / step number (ProfilerStep#N's N).
+        auto keyOf = [&](SliceRef ref, int64_t& num, int64_t& group, bool& hasNum, bool& hasGroup) {
+            hasGroup = false;
+            if (ct.isXSpace) {
+                hasGroup = sliceArgInt(t, ref, "group_id", group);
+                hasNum = sliceArgInt(t, ref, "step_num", num);
+            } else {
+                const std::string_view name = t.str(t.tracks[ref.track].slices.name[ref.index]);
+                hasNum = leadingNumber(name.substr(std::string_view("ProfilerStep#").size()), num);
+            }
+        };
         for (TrackIndex ti = 0; ti < t.tracks.size(); ++ti) {
             if (ct.trackSkipped[ti] || ct.trackOnDevice[ti]) continue;
             const SliceColumns& c = t.tracks[ti].slices;
@@ -198,17 +246,17 @@ StepsResult findSteps(const ClassifiedTrace& ct, const StepOptions& options) {
                 const SliceRef ref{ti, i};
                 const std::string_view name = t.str(c.name[i]);
                 int64_t num = 0, group = 0;
-                bool hasNum, hasGroup = false;
-                if (ct.isXSpace) {
-                    hasGroup = sliceArgInt(t, ref, "group_id", group);
-                    hasNum = sliceArgInt(t, ref, "step_num", num);
-                } else {
-                    hasNum = leadingNumber(name.substr(std::string_view("ProfilerStep#").size()), num);
-                }
-                const int64_t key = hasGroup ? group : hasNum ? num : ordinal++;
+                bool hasNum = false, hasGroup = false;
+                keyOf(ref, num, group, hasNum, hasGroup);
+                // An unnumbered marker inside a numbered one (a tf.function "train_step" inside the
+                // "train" annotation) belongs to that step, as XProf's grouping puts it there.
+                for (uint32_t up = ct.parents[ti][i]; !hasNum && !hasGroup && up != kNoIndex; up = ct.parents[ti][up])
+                    if (ct.roles[ti][up] == SliceRole::StepMarker) keyOf({ti, up}, num, group, hasNum, hasGroup);
+                const int64_t own = hasGroup || hasNum ? 0 : ordinal++;
+                const int64_t key = hasGroup ? group : hasNum ? num : kOwnKeys + own;
                 std::string stepName = sliceArgText(t, ref, "step_name");
                 if (stepName.empty()) stepName = std::string(name);
-                addLongest(acc, key, hasNum ? num : key, std::move(stepName), ref, c.start[i], c.duration[i],
+                addLongest(acc, key, hasNum ? num : hasGroup ? key : own, std::move(stepName), ref, c.start[i], c.duration[i],
                            hasGroup ? std::optional<int64_t>(group) : std::nullopt);
             }
         }

@@ -5,8 +5,11 @@
 //     XProf (§7.4) the step is the longest device marker of that step (devices may run one
 //     step at different times), or the longest host step marker of the same group_id when
 //     that one contains it.
-//  2. XSpace: host events carrying step_name or step_num with group_id (e.g. "train" step
-//     annotations); with several per group the longest one is the step.
+//  2. XSpace: host step markers (e.g. "train" step annotations), one step per step group.
+//     Without group_id stats the groups are made as XProf makes them (step_groups.h): a step
+//     is a root event's group and its markers are the root and the events in the group named
+//     like a step ("train…", "test…"); the longest marker is the step. Files with group_id
+//     stats keep their groups; files without root events key markers by step_num.
 //  3. PyTorch: host slices named "ProfilerStep#N" (N = step number).
 //  4. User step annotations: host slices whose name is a step marker such as
 //     "train_step", "train", "step#N", "Step N" (regex-free rules in steps.cc).
@@ -20,9 +23,11 @@
 #pragma once
 
 #include "model/analysis/op_classify.h"
+#include "model/analysis/step_groups.h"
 #include "model/trace/trace.h"
 
 #include <array>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,6 +52,7 @@ struct Step {
     TimeNs startNs = 0;
     TimeNs durationNs = 0;
     std::optional<int64_t> groupId;  // XSpace group_id
+    int32_t hostGroup = kNoStepGroup;  // index into StepsResult::hostGroups when grouped
     std::vector<SliceRef> markers;   // the slices that define the step (for navigation)
 
     TimeNs endNs() const { return startNs + durationNs; }
@@ -68,6 +74,8 @@ struct StepsResult {
     std::string rule;
     std::vector<Step> steps;  // sorted by start
     Distribution stepTimeNs;
+    // XSpace host events grouped into steps (step_groups.h) when the steps came from them.
+    std::shared_ptr<const StepGroups> hostGroups;
 };
 
 struct StepOptions {
@@ -131,6 +139,11 @@ struct StepBreakdown {
 bool isCollectiveKernelName(std::string_view fullName);
 
 // Each step's time split by §7.5 priority over all host and device events inside it.
+// A CPU-only XSpace whose steps are host step groups takes, as XProf does, only the host events
+// of the step's group (xplane_to_step_events.cc): markers and EagerExecute / EagerLocalExecute /
+// EagerKernelExecute / FunctionRun wrappers aside, IteratorGetNext* is Input, MemcpyHToD /
+// InfeedEnqueue Input (host to device), compile passes Compilation, every other event Host
+// compute; step time none of them covers is All others.
 std::vector<StepBreakdown> breakdownSteps(const ClassifiedTrace& ct, const StepsResult& steps);
 
 // Per category, over steps: distribution of the time (ns) and mean % of step time.

@@ -529,6 +529,101 @@ private slots:
         QCOMPARE(bd[0].at(StepCategory::Other), TimeNs(160));
     }
 
+    // CPU-only XSpace, grouped as XProf groups host events (no group_id stats in the file).
+    // python: train#5 [0,1000) _r=1 > FunctionRun [100,400) (_r=1 under a root of the same level:
+    //           no group of its own; producer 2/77) and train_step [420,700) > IteratorGetNextOp
+    //           [450,650); TFE_Py_Execute [700,800).  train#6 [1000,1500) _r=1, empty.
+    // tf_Compute: ExecutorState::Process [150,350) consumer 2/77 -> joins step 5 through the context.
+    // other: busy [800,900), linked to nothing -> in no step although inside step 5's window.
+    // Step 5: markers train (1000) and train_step (280): the step is train [0,1000).
+    //   Input = IteratorGetNextOp [450,650) = 200; Host compute = ExecutorState [150,350) + TFE
+    //   [700,800) = 300 (FunctionRun and the markers are no compute); All others 1000-500 = 500.
+    // Step 6: all 500 ns All others.
+    void xspaceCpuStepGroups() {
+        TraceBuilder b("xspace");
+        const auto host = b.addProcess(ProcessKind::Host, 0, "/host:CPU");
+        const auto py = b.addTrack(host, TrackKind::Thread, "python", 1);
+        const auto exec = b.addTrack(host, TrackKind::Thread, "tf_Compute", 2);
+        const auto other = b.addTrack(host, TrackKind::Thread, "other", 3);
+        const StringId r = b.intern("_r"), stepNum = b.intern("step_num"), pt = b.intern("_pt"), p = b.intern("_p"),
+                       ct = b.intern("_ct"), c = b.intern("_c"), cat = b.intern("");
+        ArgsWriter s5, s6, producer, consumer;
+        s5.add(r, ArgValue::integer(1));
+        s5.add(stepNum, ArgValue::integer(5));
+        s6.add(r, ArgValue::integer(1));
+        s6.add(stepNum, ArgValue::integer(6));
+        producer.add(r, ArgValue::integer(1));
+        producer.add(pt, ArgValue::integer(2));
+        producer.add(p, ArgValue::unsignedInteger(77));
+        consumer.add(ct, ArgValue::integer(2));
+        consumer.add(c, ArgValue::unsignedInteger(77));
+        b.addSlice(py, 0, 1000, b.intern("train"), cat, s5);
+        b.addSlice(py, 100, 300, b.intern("FunctionRun"), cat, producer);
+        b.addSlice(py, 420, 280, b.intern("train_step"), cat);
+        b.addSlice(py, 450, 200, b.intern("IteratorGetNextOp::DoCompute"), cat);
+        b.addSlice(py, 700, 100, b.intern("TFE_Py_Execute"), cat);
+        b.addSlice(py, 1000, 500, b.intern("train"), cat, s6);
+        b.addSlice(exec, 150, 200, b.intern("ExecutorState::Process"), cat, consumer);
+        b.addSlice(other, 800, 100, b.intern("busy"), cat);
+        auto trace = b.finish();
+        QVERIFY(trace);
+        const ClassifiedTrace ct2 = classifyTrace(*trace);
+        const StepGroups groups = groupHostEvents(ct2);
+        QCOMPARE(groups.groups.size(), size_t(2));
+        QCOMPARE(groups.of({exec, 0}), 0);
+        QCOMPARE(groups.of({other, 0}), kNoStepGroup);
+        const StepsResult steps = findSteps(ct2);
+        QCOMPARE(steps.source, StepSource::XSpaceStepAnnotation);
+        QCOMPARE(steps.steps.size(), size_t(2));
+        QCOMPARE(steps.steps[0].number, int64_t(5));
+        QCOMPARE(steps.steps[0].durationNs, TimeNs(1000));
+        const auto bd = breakdownSteps(ct2, steps);
+        QCOMPARE(bd[0].at(StepCategory::Input), TimeNs(200));
+        QCOMPARE(bd[0].at(StepCategory::HostCompute), TimeNs(300));
+        QCOMPARE(bd[0].at(StepCategory::Other), TimeNs(500));
+        QCOMPARE(bd[1].step.number, int64_t(6));
+        QCOMPARE(bd[1].at(StepCategory::Other), TimeNs(500));
+    }
+
+    // XSpace step markers without root events: a marker without step_num keeps a step of its own
+    // and never merges into the step whose number equals its ordinal (it used to: "train_step"
+    // [300,500), ordinal 0, replaced step 0 [0,100) as the longer marker of key 0).
+    void xspaceUnnumberedMarkerKeepsItsOwnStep() {
+        TraceBuilder b("xspace");
+        const auto host = b.addProcess(ProcessKind::Host, 0, "/host:CPU");
+        const auto py = b.addTrack(host, TrackKind::Thread, "python", 1);
+        const StringId stepNum = b.intern("step_num"), cat = b.intern("");
+        ArgsWriter n0, n1;
+        n0.add(stepNum, ArgValue::integer(0));
+        n1.add(stepNum, ArgValue::integer(1));
+        b.addSlice(py, 0, 100, b.intern("train"), cat, n0);
+        b.addSlice(py, 200, 50, b.intern("train"), cat, n1);
+        b.addSlice(py, 300, 200, b.intern("train_step"), cat);
+        auto trace = b.finish();
+        QVERIFY(trace);
+        const StepsResult steps = findSteps(*trace);
+        QCOMPARE(steps.steps.size(), size_t(3));
+        QCOMPARE(steps.steps[0].startNs, TimeNs(0));
+        QCOMPARE(steps.steps[0].durationNs, TimeNs(100));
+        QCOMPARE(steps.steps[2].name, std::string("train_step"));
+
+        // Nested in a numbered marker (XProf's trace JSON keeps no grouping stats), an unnumbered one
+        // belongs to that step: train#7 [0,100) > train_step [10,60) is one step of 100 ns.
+        TraceBuilder n("xspace");
+        const auto nh = n.addProcess(ProcessKind::Host, 0, "/host:CPU");
+        const auto nt = n.addTrack(nh, TrackKind::Thread, "python", 1);
+        ArgsWriter n7;
+        n7.add(n.intern("step_num"), ArgValue::integer(7));
+        n.addSlice(nt, 0, 100, n.intern("train"), n.intern(""), n7);
+        n.addSlice(nt, 10, 50, n.intern("train_step"), n.intern(""));
+        auto nested = n.finish();
+        QVERIFY(nested);
+        const StepsResult ns = findSteps(*nested);
+        QCOMPARE(ns.steps.size(), size_t(1));
+        QCOMPARE(ns.steps[0].number, int64_t(7));
+        QCOMPARE(ns.steps[0].durationNs, TimeNs(100));
+    }
+
     void inputOpCategories() {
         InputOpCategory c;
         QVERIFY(classifyInputOp("Iterator::Model::Map::TFRecord", c));

@@ -10,7 +10,8 @@ the converters cache results (ALL_HOSTS.op_stats_v2.pb) beside the file they rea
 
 What the tools return (xprof 2.24): every tool gives JSON text (bytes or str), no protos:
 framework_op_stats, overview_page and input_pipeline_analyzer a list of Google DataTables
-({"cols", "rows", "p"}), kernel_stats one DataTable, trace_viewer a Chrome trace JSON object.
+({"cols", "rows", "p"}), kernel_stats one DataTable, memory_profile the MemoryProfile proto as
+JSON, trace_viewer a Chrome trace JSON object.
 """
 import json
 import os
@@ -18,7 +19,8 @@ import shutil
 import sys
 import tempfile
 
-TOOLS = ["framework_op_stats", "kernel_stats", "overview_page", "input_pipeline_analyzer", "trace_viewer"]
+TOOLS = ["framework_op_stats", "kernel_stats", "overview_page", "input_pipeline_analyzer", "memory_profile",
+         "trace_viewer"]
 
 
 def main():
