@@ -9,6 +9,10 @@ namespace tracescope {
 
 struct Trace;
 
+// Gives a label the note's look (soft amber box, word wrap, selectable): for other notes a
+// page shows above its figures, e.g. what the producer's file does not carry.
+void styleAsPageNote(QLabel* label);
+
 class PartialTraceNote : public QLabel {
     Q_OBJECT
 public:

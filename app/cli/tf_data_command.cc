@@ -77,6 +77,7 @@ int runTfData(const Args& args) {
         sum["text"] = s.text;
         sum["suggestion"] = s.suggestion;
         j["summary"] = std::move(sum);
+        j["notes"] = r.notes;
         j["slow_call_threshold_ns"] = kTfDataSlowCallNs;
         j["pipelines"] = nlohmann::json::array();
         for (const TfDataPipeline& p : r.pipelines) j["pipelines"].push_back(pipelineJson(p));
@@ -106,6 +107,7 @@ int runTfData(const Args& args) {
         }
         return 0;
     }
+    for (const auto& n : r.notes) std::printf("Note: %s\n", n.c_str());
     std::printf("%s\n", s.text.c_str());
     if (!s.suggestion.empty()) std::printf("Suggestion: %s\n", s.suggestion.c_str());
     for (const TfDataPipeline& p : r.pipelines) {

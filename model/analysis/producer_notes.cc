@@ -108,4 +108,20 @@ std::vector<std::string> fileNotes(const ClassifiedTrace& ct) {
     return notes;
 }
 
+std::vector<std::string> tfDataNotes(const ClassifiedTrace& ct, const TfDataEventFacts& facts) {
+    std::vector<std::string> notes;
+    // XProf's trace JSON exporter treats the TraceMe producer/consumer events as internal and
+    // leaves them out (the XSpace keeps them): an asynchronous iterator's call is then not linked
+    // to the work its producer thread did for the element, the critical path stops at it, and the
+    // bottleneck is that iterator (e.g. Prefetch) rather than what fed it (e.g. Map).
+    if (ct.producer == Producer::XProf && isJson(ct) && facts.iteratorEvents > 0 && facts.handOffEvents == 0 &&
+        facts.asyncIterators)
+        notes.push_back("This trace JSON has no tf.data producer/consumer hand-off events (*Produce/*Consume, which "
+                        "XProf's JSON export leaves out): the critical path and bottleneck are computed without "
+                        "cross-thread hand-offs, so they stop at the asynchronous iterators (Prefetch, ParallelMap, "
+                        "...) and miss the work their producer threads did. Open the run's .xplane.pb for the "
+                        "full critical path.");
+    return notes;
+}
+
 }  // namespace tracescope

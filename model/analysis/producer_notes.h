@@ -21,4 +21,14 @@ std::vector<std::string> stepsNotes(const ClassifiedTrace& ct, const StepsResult
 // Notes that hold for the whole file (e.g. memory events the producer leaves out).
 std::vector<std::string> fileNotes(const ClassifiedTrace& ct);
 
+// What tf.data's events in the file allow: iterator events, the *Produce/*Consume hand-off
+// events that link an asynchronous iterator's call to the element its producer thread made,
+// and whether any iterator is asynchronous (Prefetch, ParallelMap, ...: the ones with hand-offs).
+struct TfDataEventFacts {
+    size_t iteratorEvents = 0;
+    size_t handOffEvents = 0;
+    bool asyncIterators = false;
+};
+std::vector<std::string> tfDataNotes(const ClassifiedTrace& ct, const TfDataEventFacts& facts);
+
 }  // namespace tracescope

@@ -1,5 +1,6 @@
 #include "model/analysis/tf_data.h"
 
+#include "model/analysis/producer_notes.h"
 #include "model/trace/arg_number.h"
 #include "model/trace/args.h"
 #include "model/trace/import_warning.h"
@@ -353,6 +354,18 @@ TfDataResult computeTfData(const ClassifiedTrace& ct) {
     keys.parentId = t.strings.find("parent_id");
     keys.elementId = t.strings.find("element_id");
     const Forest forest = buildForest(ct, keys);
+    {
+        TfDataEventFacts facts;
+        for (const Node& n : forest.nodes) {
+            if (n.iterator) {
+                ++facts.iteratorEvents;
+                facts.asyncIterators = facts.asyncIterators || isAsyncIteratorName(lastComponent(n.longName));
+            } else if (n.handOff != HandOff::None) {
+                ++facts.handOffEvents;
+            }
+        }
+        res.notes = tfDataNotes(ct, facts);
+    }
 
     // Roots by (process, iterator id), in the order found; device roots.
     std::map<std::pair<ProcessIndex, uint64_t>, size_t> pipelineOf;

@@ -150,6 +150,9 @@ struct TfDataResult {
     TfDataSummary summary;
     // Every iterator event a call reached, sorted by slice (track, index).
     std::vector<TfDataEventRef> events;
+    // What the file lacks for this analysis (producer_notes.h), e.g. the hand-off events
+    // XProf's trace JSON leaves out.
+    std::vector<std::string> notes;
 };
 
 TfDataResult computeTfData(const Trace& trace);

@@ -15,6 +15,17 @@ bool isCpuSide(SliceRole r) {
 
 bool isDeviceActivity(SliceRole r) { return r == SliceRole::Kernel || r == SliceRole::Memcpy || r == SliceRole::Memset; }
 
+// CPU side or device side is decided per event, by its role, not by the process it sits in:
+// torch.profiler takes an event's device type from its Kineto activity type
+// (deviceTypeFromActivity in torch/csrc/autograd/profiler_kineto.cpp: CPU_OP, USER_ANNOTATION,
+// CUDA_RUNTIME, ... are CPU; CONCURRENT_KERNEL, GPU_MEMCPY, GPU_MEMSET are CUDA), and a Kineto
+// trace's role comes from that activity type (its "cat"). So a cpu_op written on a pid that also
+// holds kernels is still a CPU event. (Traces with device roles on device planes only, XSpace
+// and TF1, have no torch table.)
+bool usableTrack(const ClassifiedTrace& ct, TrackIndex ti) {
+    return ct.trace->tracks[ti].kind == TrackKind::Thread && !ct.trackSkipped[ti];
+}
+
 // Which slices are events of the table, and the row key of each.
 class EventKeys {
 public:
@@ -32,8 +43,7 @@ public:
 
     // A CPU-side event on a host thread.
     bool isCpuEvent(TrackIndex ti, uint32_t i) const {
-        return t_.tracks[ti].kind == TrackKind::Thread && !ct_.trackSkipped[ti] && !ct_.trackOnDevice[ti] &&
-               isCpuSide(ct_.roles[ti][i]) &&
+        return usableTrack(ct_, ti) && isCpuSide(ct_.roles[ti][i]) &&
                std::find(filtered_.begin(), filtered_.end(), t_.tracks[ti].slices.name[i]) == filtered_.end();
     }
     // Whether two events have the same name as torch names them (ProfilerStep#N are all "ProfilerStep*").
@@ -128,7 +138,7 @@ public:
         std::unordered_map<TrackIndex, std::vector<TrackIndex>> threads;  // track -> it and its lanes
         std::vector<TrackIndex> threadOrder;
         for (TrackIndex ti = 0; ti < t.tracks.size(); ++ti) {
-            if (t.tracks[ti].kind != TrackKind::Thread || ct.trackSkipped[ti] || ct.trackOnDevice[ti]) continue;
+            if (!usableTrack(ct, ti)) continue;
             parent_[ti].assign(t.tracks[ti].slices.size(), SliceRef{});
             merged_[ti].assign(t.tracks[ti].slices.size(), 0);
             children[ti].assign(t.tracks[ti].slices.size(), 0);
@@ -278,7 +288,7 @@ TorchOpsResult computeTorchOps(const ClassifiedTrace& ct, const TorchOpsOptions&
     // Device activity: its own row, and the CPU events above its launch.
     for (TrackIndex ti = 0; ti < t.tracks.size(); ++ti) {
         const SliceColumns& c = t.tracks[ti].slices;
-        if (ct.trackSkipped[ti] || !ct.trackOnDevice[ti]) continue;
+        if (!usableTrack(ct, ti)) continue;
         for (uint32_t i = 0; i < c.size(); ++i) {
             if (!isDeviceActivity(ct.roles[ti][i])) continue;
             const TimeNs dur = c.duration[i];
@@ -348,11 +358,11 @@ void forEachRowEvent(const Trace& trace, const TorchOpsResult& result, Visit vis
         rowOfKey.emplace(std::move(k), uint32_t(r));
     }
     for (TrackIndex ti = 0; ti < trace.tracks.size(); ++ti) {
-        if (ct.trackSkipped[ti]) continue;
-        const bool device = ct.trackOnDevice[ti];
+        if (!usableTrack(ct, ti)) continue;
         const size_t n = trace.tracks[ti].slices.size();
         for (uint32_t i = 0; i < n; ++i) {
-            if (device ? !isDeviceActivity(ct.roles[ti][i]) : !keys.isCpuEvent(ti, i)) continue;
+            const bool device = isDeviceActivity(ct.roles[ti][i]);
+            if (!device && !keys.isCpuEvent(ti, i)) continue;
             const SliceRef keyed = device ? SliceRef{ti, i} : tree.survivor({ti, i});
             auto it = rowOfKey.find(keys.key(keyed, device));
             if (it != rowOfKey.end()) visit(SliceRef{ti, i}, it->second, device || !tree.merged({ti, i}));

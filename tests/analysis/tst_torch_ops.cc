@@ -314,7 +314,10 @@ private slots:
                               "public/hta/df_index_resolver.json.gz",
                               // ROCm (MI250), a sampled rank, an MTIA rank, an old Kineto trace.
                               "public/hta/mi250_minitoy_train_ROCm6_2_kineto.json.gz", "public/hta/sampled_rank-0.json.gz",
-                              "public/hta/mtia_rank_0.json.gz", "public/kineto/before_fix_trace.json"})
+                              "public/hta/mtia_rank_0.json.gz", "public/kineto/before_fix_trace.json",
+                              // HTA's synthetic rank: a cpu_op on pid 0 beside a kernel (CPU side by
+                              // its category, not by its pid).
+                              "public/hta/rank-70.Mar_25_20_48_12.2861.pt.trace.json.gz"})
             QTest::newRow(f) << QString::fromLatin1(f);
     }
     void realFiles() {

@@ -222,4 +222,32 @@ xspace::SpaceWriter noTfData() {
     return space;
 }
 
+// Root -> Prefetch -> BatchV2 -> Map as XProf's trace JSON writes it (stats as strings, the
+// short name shown and the long one in long_name): one call. Main thread: Root#1 [1000, 1900) us
+// > Prefetch#2 [1010, 1890). Prefetch thread: BatchV2#3 [1025, 1865) > Map#4 [1030, 1860).
+// With hand-offs (an exporter that keeps XProf's internal events): PrefetchProduce(element 100)
+// [1020, 1870) around BatchV2, PrefetchConsume(100) [1880, 1885) in Prefetch.
+std::string xprofJsonPrefetchMap(bool handOffs) {
+    auto it = [](const char* shortName, const char* longName, int id, int parent, const char* tid, int ts, int dur) {
+        return std::string(R"({"ph":"X","pid":701,"tid":)") + tid + R"(,"ts":)" + std::to_string(ts) +
+               R"(,"dur":)" + std::to_string(dur) + R"(,"name":"Iterator::)" + shortName +
+               R"(","args":{"long_name":")" + longName + R"(","id":")" + std::to_string(id) + R"(","parent_id":")" +
+               std::to_string(parent) + R"("}},)" + "\n";
+    };
+    std::string s = R"({"displayTimeUnit":"ns","metadata":{"highres-ticks":true},"traceEvents":[
+{"ph":"M","pid":701,"name":"process_name","args":{"name":"worker-0 /host:CPU"}},
+{"ph":"M","pid":701,"tid":1,"name":"thread_name","args":{"name":"python3"}},
+{"ph":"M","pid":701,"tid":2,"name":"thread_name","args":{"name":"tf_data_prefetch"}},
+)";
+    s += it("Root", "Iterator::Root", 1, 0, "1", 1000, 900);
+    s += it("Prefetch", "Iterator::Root::Prefetch", 2, 1, "1", 1010, 880);
+    s += it("BatchV2", "Iterator::Root::Prefetch::BatchV2", 3, 2, "2", 1025, 840);
+    s += it("Map", "Iterator::Root::Prefetch::BatchV2::Map", 4, 3, "2", 1030, 830);
+    if (handOffs)
+        s += R"({"ph":"X","pid":701,"tid":2,"ts":1020,"dur":850,"name":"PrefetchProduce","args":{"element_id":"100"}},
+{"ph":"X","pid":701,"tid":1,"ts":1880,"dur":5,"name":"PrefetchConsume","args":{"element_id":"100"}},
+)";
+    return s + "{}]}";
+}
+
 }  // namespace tracescope::tfdatacases

@@ -41,4 +41,10 @@ xspace::SpaceWriter cycle();
 // A trace with host activity but no tf.data events.
 xspace::SpaceWriter noTfData();
 
+// Root -> Prefetch -> BatchV2 -> Map as XProf's trace JSON writes it (process "worker-0
+// /host:CPU", stats as strings), one call; with handOffs the PrefetchProduce/PrefetchConsume
+// events that XProf's JSON export leaves out. Without them the bottleneck is Prefetch (880 us
+// self), with them Map (830 us); intervals in tf_data_cases.cc.
+std::string xprofJsonPrefetchMap(bool handOffs);
+
 }  // namespace tracescope::tfdatacases

@@ -7,6 +7,7 @@
 //    independent reading of the same files (wire-format walker, its own nesting and stitching);
 //  * tracescope-cli tfdata --json end to end.
 #include "model/analysis/tf_data.h"
+#include "model/import/import.h"
 #include "model/import/xspace_importer.h"
 #include "tests/tfdata/tf_data_cases.h"
 
@@ -17,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <fstream>
 
 using namespace tracescope;
 
@@ -61,6 +63,13 @@ void checkCall(const TfDataPipeline& p, const TfDataCall& c, const std::vector<E
         QCOMPARE(s.calls, e.calls);
         QVERIFY2(s.blocking == e.blocking, e.name);
     }
+}
+
+std::unique_ptr<Trace> importText(const QTemporaryDir& dir, const char* name, const std::string& text) {
+    const std::string path = dir.filePath(name).toStdString();
+    std::ofstream(path) << text;
+    ImportResult r = importTrace(path);
+    return std::move(r.trace);
 }
 
 std::string sharedFile(const char* rel) { return std::string(TRACESCOPE_SHARED_DIR) + "/" + rel; }
@@ -353,6 +362,44 @@ private slots:
         QCOMPARE(r.summary.steps, size_t(6));
     }
 
+    // XProf's trace JSON leaves out the *Produce/*Consume events: the call cannot follow Prefetch
+    // to its producer thread, so the bottleneck is Prefetch, and a note says why (not on the same
+    // events with the hand-offs, nor on the XSpace).
+    void xprofJsonWithoutHandOffs() {
+        QTemporaryDir dir;
+        auto without = importText(dir, "no_handoffs.trace.json", tfdatacases::xprofJsonPrefetchMap(false));
+        QVERIFY(without);
+        const TfDataResult a = computeTfData(*without);
+        QCOMPARE(a.pipelines.size(), size_t(1));
+        const TfDataPipeline& pa = a.pipelines[0];
+        QCOMPARE(pa.calls.size(), size_t(1));
+        // By hand: Root 900, self 900-880 = 20; Prefetch 880, nothing nested on its thread: self 880.
+        checkCall(pa, pa.calls[0], {{"Root", 1, 900, 20, 1, true}, {"Prefetch", 2, 880, 880, 1, true}});
+        QCOMPARE(pa.iterator(pa.calls[0].bottleneckId)->name, std::string("Prefetch"));
+        QCOMPARE(a.notes.size(), size_t(1));
+        QVERIFY(a.notes[0].find("Produce") != std::string::npos);
+        QVERIFY(a.notes[0].find(".xplane.pb") != std::string::npos);
+
+        auto with = importText(dir, "handoffs.trace.json", tfdatacases::xprofJsonPrefetchMap(true));
+        QVERIFY(with);
+        const TfDataResult b = computeTfData(*with);
+        QCOMPARE(b.pipelines.size(), size_t(1));
+        const TfDataPipeline& pb = b.pipelines[0];
+        // By hand: Prefetch self 880 - 840 (BatchV2, linked through element 100) = 40; BatchV2
+        // 840 - 830 = 10; Map 830: the bottleneck.
+        checkCall(pb, pb.calls[0], {{"Root", 1, 900, 20, 1, true},
+                                    {"Prefetch", 2, 880, 40, 1, true},
+                                    {"BatchV2", 3, 840, 10, 1, true},
+                                    {"Map", 4, 830, 830, 1, true}});
+        QCOMPARE(pb.iterator(pb.calls[0].bottleneckId)->name, std::string("Map"));
+        QVERIFY(b.notes.empty());
+
+        // The XSpace keeps them: no note.
+        auto space = importSpace(tfdatacases::mapBatchPrefetch(), dir, "worker-0.xplane.pb");
+        QVERIFY(space);
+        QVERIFY(computeTfData(*space).notes.empty());
+    }
+
     void cliJson() {
         QTemporaryDir dir;
         const QString path = dir.filePath("worker-0.xplane.pb");
@@ -380,6 +427,8 @@ private slots:
         QVERIFY(j["summary"]["is_input_bound"].get<bool>());
         QVERIFY(!j["summary"]["suggestion"].get<std::string>().empty());
         QVERIFY(j["warnings"].is_array());
+        QVERIFY(j["notes"].is_array());
+        QVERIFY(j["notes"].empty());
 
         QProcess csv;
         csv.start(QStringLiteral(TRACESCOPE_CLI), {QStringLiteral("tfdata"), path, QStringLiteral("--csv")});

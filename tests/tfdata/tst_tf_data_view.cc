@@ -3,6 +3,7 @@
 // the critical path, clicking a box highlights that iterator's events of the call in the
 // timeline, selecting an iterator event elsewhere shows its call and box, and a trace without
 // tf.data events shows what to record.
+#include "model/import/import.h"
 #include "model/import/xspace_importer.h"
 #include "tests/tfdata/tf_data_cases.h"
 #include "views/pipeline/pipeline_graph_view.h"
@@ -15,6 +16,8 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <fstream>
 
 using namespace tracescope;
 
@@ -60,6 +63,7 @@ private slots:
         view.resize(1400, 1000);
         view.show();
         QVERIFY(waitForResult(view, trace));
+        QVERIFY(view.notesLabel()->isHidden());  // an XSpace has the hand-offs
         QCOMPARE(view.pipelinesTable()->view()->model()->rowCount(), 1);
         QCOMPARE(view.shownPipeline(), 0);
         QCOMPARE(view.shownRank(), 0);
@@ -112,6 +116,25 @@ private slots:
         if (qEnvironmentVariableIsSet("TFDATA_VIEW_PNG")) view.grab().save(qEnvironmentVariable("TFDATA_VIEW_PNG"));
         view.showPipeline(0, 7);  // clamped to the last call
         QCOMPARE(view.shownRank(), 1);
+    }
+
+    // XProf's trace JSON without *Produce/*Consume: a note above the summary says the bottleneck
+    // (Prefetch here) is computed without cross-thread hand-offs and to open the .xplane.pb.
+    void jsonWithoutHandOffs() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("worker-0.trace.json").toStdString();
+        std::ofstream(path) << tfdatacases::xprofJsonPrefetchMap(false);
+        ImportResult r = importTrace(path);
+        QVERIFY(r.ok());
+        std::shared_ptr<const Trace> trace(std::move(r.trace));
+        TfDataView view;
+        view.resize(1200, 800);
+        view.show();
+        QVERIFY(waitForResult(view, trace));
+        QVERIFY(view.notesLabel()->isVisible());
+        QVERIFY(view.notesLabel()->text().contains(QStringLiteral("*Produce/*Consume")));
+        QVERIFY(view.notesLabel()->text().contains(QStringLiteral(".xplane.pb")));
+        QCOMPARE(view.graph()->nodeCount(), 2);  // Root and Prefetch: Map is not reached
     }
 
     void nothingRecorded() {

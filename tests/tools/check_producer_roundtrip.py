@@ -8,6 +8,8 @@ gives: tracescope-cli kernels / stats / overview --json on both, compared field 
         events kept: memory numbers too
   check_producer_roundtrip.py --cli CLI --xprof-without-kernel-details XSPACE   the same JSON
         without kernel_details: the same kernels, and a note naming what is missing
+  check_producer_roundtrip.py --cli CLI --xprof-tfdata-without-handoffs XSPACE   the JSON without
+        tf.data's *Produce/*Consume events: tfdata names what is missing (the XSpace does not)
   check_producer_roundtrip.py --cli CLI --xprof-pair XSPACE TRACE_JSON   compare a trace JSON
         the profiler wrote (jax's perfetto_trace.json.gz) with the XSpace of the same run
   check_producer_roundtrip.py --cli CLI --tf1-gpu   the same on a GPU step made by
@@ -229,6 +231,44 @@ def main(argv):
             print("%-48s without kernel_details: kernels %d/%d, notes %r %s" % (
                 os.path.basename(path), nk["kernel_count"], jk["kernel_count"], jk["notes"],
                 "OK" if not c.failures else "FAILED"))
+            for f_ in c.failures[:20]:
+                print("   ", f_)
+            failures += len(c.failures)
+        if "--xprof-tfdata-without-handoffs" in argv:
+            # XProf's JSON export drops the TraceMe producer/consumer events: the critical path
+            # cannot cross threads (the bottleneck may differ), and tfdata says so in its notes,
+            # text output included; with the events kept, and on the XSpace, no note.
+            import gzip
+            import xspace_to_xprof_json as gen
+            path = argv[argv.index("--xprof-tfdata-without-handoffs") + 1]
+            c = Checker()
+            native = cli(binary, "tfdata", path)
+            c.eq("native has_tf_data", True, native["summary"]["has_tf_data"])
+            c.eq("native notes", [], native["notes"])
+            for keep in (False, True):
+                out = os.path.join(tmp, "tfdata_%s.trace.json.gz" % ("kept" if keep else "dropped"))
+                with open(path, "rb") as f:
+                    text = gen.dumps(gen.convert(f.read(), keep_internal=keep))
+                with gzip.open(out, "wt") as f:
+                    f.write(text)
+                j = cli(binary, "tfdata", out)
+                c.eq("json has_tf_data (keep_internal=%s)" % keep, True, j["summary"]["has_tf_data"])
+                named = [n for n in j["notes"] if "Produce" in n and ".xplane.pb" in n]
+                if keep:
+                    c.eq("notes with the hand-offs kept", [], j["notes"])
+                    c.eq("bottlenecks with the hand-offs kept", [b["iterator_long_name"] for b in native["bottlenecks"]],
+                         [b["iterator_long_name"] for b in j["bottlenecks"]])
+                else:
+                    if len(named) != 1:
+                        c.failures.append("no note names the missing hand-off events: %r" % j["notes"])
+                    r = subprocess.run([binary, "tfdata", out], capture_output=True, text=True, timeout=300)
+                    if not r.stdout.startswith("Note: ") or ".xplane.pb" not in r.stdout.splitlines()[0]:
+                        c.failures.append("text output does not start with the note: %r" % r.stdout[:200])
+                    dropped_bottleneck = [b["iterator_name"] for b in j["bottlenecks"]]
+                    dropped_notes = len(named)
+            print("%-48s tfdata without hand-offs: bottleneck native %r json %r, notes %d %s" % (
+                os.path.basename(path), [b["iterator_name"] for b in native["bottlenecks"]], dropped_bottleneck,
+                dropped_notes, "OK" if not c.failures else "FAILED"))
             for f_ in c.failures[:20]:
                 print("   ", f_)
             failures += len(c.failures)

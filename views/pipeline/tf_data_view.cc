@@ -73,6 +73,12 @@ TfDataView::TfDataView(QWidget* parent) : AnalysisView(parent) {
     auto* content = new QWidget(this);
     auto* layout = new QVBoxLayout(content);
     layout->setContentsMargins(8, 8, 8, 8);
+    notes_ = new QLabel(content);
+    notes_->setObjectName(QStringLiteral("TfDataNotes"));
+    notes_->setTextFormat(Qt::RichText);
+    styleAsPageNote(notes_);
+    notes_->hide();
+    layout->addWidget(notes_);
     summary_ = new QLabel(content);
     summary_->setWordWrap(true);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -173,6 +179,8 @@ void TfDataView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
 
 void TfDataView::clearResult() {
     result_.reset();
+    notes_->clear();
+    notes_->hide();
     model_->setRows({});
     graph_->setGraph({}, {});
     nodeIds_.clear();
@@ -185,6 +193,11 @@ void TfDataView::showResult() {
         showEmptyResult(q(r.summary.text));
         return;
     }
+    // Above the summary: the bottleneck below may be computed from less than the run recorded.
+    QStringList notes;
+    for (const std::string& n : r.notes) notes << QStringLiteral("⚠ ") + q(n).toHtmlEscaped();
+    notes_->setText(notes.join(QStringLiteral("<br>")));
+    notes_->setVisible(!notes.isEmpty());
     summary_->setText(QStringLiteral("<b>%1</b> %2")
                           .arg(r.summary.slowPipeline ? tr("Input-bound:") : tr("tf.data:"), q(r.summary.text).toHtmlEscaped()));
     suggestion_->setVisible(!r.summary.suggestion.empty());

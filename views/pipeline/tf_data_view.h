@@ -34,6 +34,9 @@ public:
     const TfDataResult* result() const { return result_.get(); }
     TablePage* pipelinesTable() const { return table_; }
     PipelineGraphView* graph() const { return graph_; }
+    // What the file lacks for this page (TfDataResult::notes), shown above the summary; hidden
+    // when there is nothing to say.
+    QLabel* notesLabel() const { return notes_; }
     // The pipeline (index into the result) and call rank the graph shows; -1 when none.
     int shownPipeline() const { return shownPipeline_; }
     int shownRank() const { return shownRank_; }
@@ -51,6 +54,7 @@ protected:
 
 private:
     std::shared_ptr<TfDataResult> result_;
+    QLabel* notes_ = nullptr;
     QLabel* summary_ = nullptr;
     QLabel* suggestion_ = nullptr;
     TablePage* table_ = nullptr;
