@@ -21,13 +21,15 @@ namespace {
 // What an import holds at its peak, fitted on `tracescope-cli info` runs (peak RSS):
 //   1 M compact events ({"ph":"X",...} ~58 B each, 55 MB):           84-90 MB
 //   gen_chrome_trace.py --events 1000000 (1.6 M events, 209 MB):     208-220 MB
+//   gen_chrome_trace.py --events 10000000 (16 M events, 2.1 GB):     1.14 GB
 //   gen_chrome_trace.py --events 100000000 (160 M events, 22 GB):    9.5 GB
 //   a 203 MB XSpace of 2.3 M events (bench_xspace_import's synthetic): 395-412 MB
 // Chrome JSON costs per event (the compact model, strings, flows), a little per byte (args
 // are kept as text), and chunk buffers that grow with the file up to ~100 MB. These
-// constants meet the 1.6 M-event file and over-estimate the others (the 22 GB one by 1.45x),
-// so what opens today on a machine is not refused there.
-constexpr double kJsonBytesPerEvent = 72;
+// constants meet the 1.6 M-event file (its growth over the bare process) and over-estimate
+// the others (the 2.1 GB one by 1.1x, the 22 GB one by about 1.3x), so what opens today on a
+// machine is not refused there.
+constexpr double kJsonBytesPerEvent = 68;
 constexpr double kJsonBytesPerByte = 0.1;
 constexpr double kJsonBufferShare = 0.25;
 constexpr uint64_t kJsonMaxBufferBytes = 96ull << 20;
@@ -36,7 +38,7 @@ constexpr double kProtobufBytesPerByte = 2.0;
 // Chunk buffers, thread stacks, tables: what any import needs besides its data.
 constexpr uint64_t kFixedBytes = 32ull << 20;
 // The head that Chrome JSON's event density is measured on.
-constexpr size_t kSampleBytes = 4u << 20;
+constexpr size_t kSampleBytes = 2u << 20;
 // The share of MemAvailable an import may take: the rest is for the page cache the file
 // itself needs, and for the programs around.
 constexpr double kAvailableShare = 0.9;
@@ -67,14 +69,22 @@ uint64_t cgroupRoom() {
 }
 
 // Counts "ph" keys (every Chrome trace event has one) in the first kSampleBytes of the
-// content, and how many file bytes that sample took.
+// content (and, in a large plain file, as much in its middle and at its end), and how many
+// file bytes the head took.
 struct JsonSample {
-    uint64_t contentBytes = 0;  // sampled
-    uint64_t fileBytes = 0;     // file bytes consumed for it
+    uint64_t contentBytes = 0;  // sampled, in all
+    uint64_t headBytes = 0;     // sampled from the start
+    uint64_t fileBytes = 0;     // file bytes consumed for the head
     uint64_t events = 0;
     bool compressed = false;
     bool ended = false;  // the whole content was sampled
 };
+
+uint64_t countEvents(std::string_view text) {
+    uint64_t n = 0;
+    for (size_t at = text.find("\"ph\""); at != std::string_view::npos; at = text.find("\"ph\"", at + 4)) ++n;
+    return n;
+}
 
 JsonSample sampleJson(const std::string& path) {
     JsonSample s;
@@ -96,8 +106,19 @@ JsonSample sampleJson(const std::string& path) {
     }
     s.contentBytes = filled;
     s.fileBytes = source->fileBytesRead();
-    const std::string_view text(buf.data(), filled);
-    for (size_t at = text.find("\"ph\""); at != std::string_view::npos; at = text.find("\"ph\"", at + 4)) ++s.events;
+    s.headBytes = filled;
+    s.events = countEvents(std::string_view(buf.data(), filled));
+    // A plain file is sampled in the middle and at the end too: its head (metadata, the first
+    // steps) is often denser or sparser than the rest.
+    if (!s.compressed && !s.ended && source->fileSize() > 3 * uint64_t(sample)) {
+        std::ifstream in(path, std::ios::binary);
+        for (const uint64_t at : {source->fileSize() / 2, source->fileSize() - sample}) {
+            in.seekg(std::streamoff(at));
+            if (!in.read(buf.data(), std::streamsize(sample))) break;
+            s.events += countEvents(std::string_view(buf.data(), sample));
+            s.contentBytes += sample;
+        }
+    }
     return s;
 }
 
@@ -170,12 +191,12 @@ MemoryEstimate estimateImportMemory(const std::string& path, TraceFormat format)
             e.compressed = s.compressed;
             // Inflated size: exact when all was sampled; else the gzip trailer's, while it can
             // hold it (under 4 GiB, one member); else the sample's ratio over the whole file.
-            e.contentBytes = s.contentBytes;
+            e.contentBytes = s.headBytes;
             if (!s.ended && s.fileBytes) {
-                e.contentBytes = saturatingDouble(double(size) * double(s.contentBytes) / double(s.fileBytes));
+                e.contentBytes = saturatingDouble(double(size) * double(s.headBytes) / double(s.fileBytes));
                 if (s.compressed && e.contentBytes < (1ull << 32)) {
                     const uint64_t trailer = gzipTrailerSize(path);
-                    if (trailer >= s.contentBytes) e.contentBytes = trailer;
+                    if (trailer >= s.headBytes) e.contentBytes = trailer;
                 }
             }
             const double eventsPerByte = s.contentBytes ? double(s.events) / double(s.contentBytes) : 0;
