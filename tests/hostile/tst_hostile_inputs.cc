@@ -429,6 +429,12 @@ private slots:
         QTest::newRow("xspace cut in a plane") << "cut.xplane.pb" << true << "truncated";
         // Cut inside a node record: the complete one loads, the cut one is dropped and said so.
         QTest::newRow("run metadata cut in a node") << "cut_run_metadata.pb" << true << "truncated";
+        // A plane whose length prefix claims 10 GB in a 30-byte file: nothing allocated for it.
+        QTest::newRow("xspace plane claiming 10 GB") << "claimed_10gb_plane.xplane.pb" << false << "no complete plane";
+        // A plane name claiming 2 GB: not taken for an XSpace at all.
+        QTest::newRow("xspace name claiming 2 GB") << "name_field_2gb.xplane.pb" << false << "not a trace";
+        // A good plane, then one claiming 2 GB: the first loads, the rest is reported cut.
+        QTest::newRow("xspace second plane claiming 2 GB") << "second_plane_2gb.xplane.pb" << true << "truncated";
         // Found by fuzz_run_metadata: allocation records of ~INT64_MAX bytes overflowed the
         // allocator's running sum (signed overflow); it saturates now. Damaged records are skipped.
         QTest::newRow("fuzz: allocator sum overflow") << "fuzz_allocator_sum_overflow.pb" << true << "corrupted";
