@@ -2,6 +2,7 @@
 // `tracescope --screenshot OUT.png [options] FILE` renders a view to PNG and exits.
 #include "app/gui/main_window.h"
 #include "app/gui/screenshot.h"
+#include "app/gui/settings_guard.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -111,6 +112,9 @@ int main(int argc, char** argv) {
                        bookmark, minimap, counters, hover, stepMarker, convention});
     parser.process(*app);
     const QStringList args = parser.positionalArguments();
+    // Before anything reads the settings: a broken file is reported once, never fatal.
+    const QString settingsProblem = tracescope::guardSettingsFile();
+    if (!settingsProblem.isEmpty()) std::fprintf(stderr, "tracescope: %s\n", settingsProblem.toLocal8Bit().constData());
 
     if (parser.isSet(screenshot)) {
         const bool forDialog = parser.isSet(dialog);
@@ -173,6 +177,7 @@ int main(int argc, char** argv) {
     tracescope::MainWindow window;
     window.restoreSettings();
     window.show();
+    if (!settingsProblem.isEmpty()) window.showSettingsWarning(settingsProblem);
     if (args.size() > 1) window.openPaths(args);  // several files: the workers of one run
     else if (!args.isEmpty()) window.openPath(args.front());
     return app->exec();

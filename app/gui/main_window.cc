@@ -217,6 +217,14 @@ void MainWindow::restoreSettings() {
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
 }
 
+void MainWindow::showSettingsWarning(const QString& text) {
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Settings"), text, QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("settingsWarning"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setWindowModality(Qt::NonModal);
+    box->show();
+}
+
 MainWindow::~MainWindow() = default;
 
 void MainWindow::buildMenus() {

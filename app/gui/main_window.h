@@ -43,6 +43,8 @@ public:
     ~MainWindow() override;
     // Window geometry and dock layout from the last session (not used for screenshots).
     void restoreSettings();
+    // Says once, in a message box that does not block, what is wrong with the settings file.
+    void showSettingsWarning(const QString& text);
 
     // Starts a background load (the UI stays live; progress shows in the status bar).
     void openPath(const QString& path);

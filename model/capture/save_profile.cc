@@ -42,6 +42,18 @@ bool saveProfileFile(const std::string& path, std::string_view bytes, const std:
 }
 
 bool readWholeFile(const std::string& path, std::string& bytes, std::string& error) {
+    // The path may come from a server's reply: a FIFO or a device there would be waited on
+    // forever, so only regular files are read.
+    std::error_code ec;
+    const fs::file_status st = fs::status(path, ec);
+    if (ec) {
+        error = ec.message();
+        return false;
+    }
+    if (!fs::is_regular_file(st)) {
+        error = "not a regular file";
+        return false;
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         error = std::strerror(errno);

@@ -17,7 +17,8 @@ std::string profileFilePath(const std::string& runDir, const std::string& stem);
 bool saveProfileFile(const std::string& path, std::string_view bytes, const std::function<bool()>& keep,
                      std::string& error);
 
-// Reads a whole file; false with `error` when it cannot.
+// Reads a whole regular file; false with `error` when it cannot (or it is a FIFO, a device, a
+// socket or a folder, which are never opened).
 bool readWholeFile(const std::string& path, std::string& bytes, std::string& error);
 
 // Removes `dir` if it exists and is empty (a run folder whose captures all failed).

@@ -3,9 +3,9 @@
 #include "model/capture/capture_errors.h"
 #include "model/capture/connection.h"
 #include "model/capture/profile_request.h"
+#include "model/capture/handle_reply.h"
 #include "model/capture/reply_data.h"
 #include "model/capture/save_profile.h"
-#include "model/capture/xspace_planes.h"
 #include "model/proto/profiler_service.grpc.pb.h"
 
 #include <grpcpp/client_context.h>
@@ -117,7 +117,18 @@ private:
             return Step::Retry;
         }
         set(WorkerState::Receiving);
-        save(data);
+        const HandledReply handled =
+            saveReplyData(data, profileFilePath(job_.runDir, job_.server.fileStem()), int(options_.deviceTracerLevel),
+                          [this] { return !job_.control->cancelRequested(); });
+        switch (handled.outcome) {
+            case HandledReply::Outcome::Saved: status_.savedPath = handled.savedPath; break;
+            case HandledReply::Outcome::Failed: status_.serverPath = handled.serverPath; break;
+            case HandledReply::Outcome::Cancelled: break;
+        }
+        finish(handled.outcome == HandledReply::Outcome::Saved    ? WorkerState::Saved
+               : handled.outcome == HandledReply::Outcome::Failed ? WorkerState::Failed
+                                                                  : WorkerState::Cancelled,
+               handled.message);
         return Step::Done;
     }
 
@@ -126,57 +137,6 @@ private:
     void removeServerFile(const tensorflow::ProfileRequest& request) {
         std::error_code ec;
         std::filesystem::remove(serverFilePath(request), ec);
-    }
-
-    void save(ReplyData& data) {
-        const std::string path = profileFilePath(job_.runDir, job_.server.fileStem());
-        if (data.source == ReplyData::Source::ServerFile) {
-            std::string error;
-            if (!readWholeFile(data.serverPath, data.bytes, error)) {
-                status_.serverPath = data.serverPath;
-                finish(WorkerState::Failed,
-                       "the server saved the capture on its own disk at " + data.serverPath +
-                           ", which is not readable from here (" + error +
-                           "): this server predates emit_xspace; copy that file, or capture into a folder both "
-                           "machines share");
-                return;
-            }
-            // It is already in our run folder, under the server's name for the host; use
-            // ours (they differ for bracketed IPv6 addresses).
-            if (data.serverPath != path) {
-                std::error_code ec;
-                std::filesystem::rename(data.serverPath, path, ec);
-                if (ec) {
-                    finish(WorkerState::Failed, "cannot move " + data.serverPath + " to " + path + ": " + ec.message());
-                    return;
-                }
-            }
-        } else {
-            std::string error;
-            const bool saved = saveProfileFile(path, data.bytes,
-                                               [this] { return !job_.control->cancelRequested(); }, error);
-            if (!saved) {
-                if (job_.control->cancelRequested()) finish(WorkerState::Cancelled, "cancelled");
-                else finish(WorkerState::Failed, "cannot save the capture: " + error);
-                return;
-            }
-        }
-        status_.savedPath = path;
-        finish(WorkerState::Saved, deviceNote(data.bytes));
-    }
-
-    // reference/capture.md a.8: a GPU tracer that could not start (CUPTI held by another
-    // profiler, an unknown advanced_configuration key) still gives a "successful" capture,
-    // only without /device:* planes and without an error in the XSpace.
-    std::string deviceNote(const std::string& xspace) const {
-        std::vector<std::string> planes;
-        std::string error;
-        if (!xspacePlaneNames(xspace, planes, error)) return "saved, but the data does not read as an XSpace: " + error;
-        if (options_.deviceTracerLevel > 0 && !hasDevicePlane(planes))
-            return "no /device:* plane although device tracer level " + std::to_string(options_.deviceTracerLevel) +
-                   " was asked for: the program has no GPU/TPU, or another profiler (e.g. one started inside the "
-                   "program) holds the device tracer";
-        return {};
     }
 };
 

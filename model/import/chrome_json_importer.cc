@@ -10,6 +10,7 @@
 #include "model/import/chrome_event_parser.h"
 #include "model/import/chrome_trace_assembler.h"
 #include "model/import/json_chunk_reader.h"
+#include "model/import/memory_budget.h"
 #include "model/trace/trace_builder.h"
 
 #include <algorithm>
@@ -178,6 +179,7 @@ ImportResult importChromeJson(const std::string& path, const ImportOptions& opti
     if (!inline_)
         for (unsigned i = 0; i < workers; ++i) pool_threads.emplace_back(work);
 
+    MemoryGuard memory;
     JsonChunkReader reader(
         *source, pool,
         [&](EventChunk&& chunk) {
@@ -192,6 +194,9 @@ ImportResult importChromeJson(const std::string& path, const ImportOptions& opti
         },
         [&](uint64_t done, uint64_t total) {
             options.report(done, total);
+            // A file whose size said it fits may still not (a gzip that inflates far more
+            // than its head did, a decompression bomb): stopped here, not by the OOM killer.
+            if (memory.exceeded()) stopAll(memory.message(done));
             return !options.cancelled() && !stop;
         });
     ReadResult read = reader.run();

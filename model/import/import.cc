@@ -4,6 +4,7 @@
 #include "model/import/agent_records_importer.h"
 #include "model/import/chrome_json_importer.h"
 #include "model/import/logdir.h"
+#include "model/import/memory_budget.h"
 #include "model/import/protobuf_wire.h"
 #include "model/import/run_metadata_importer.h"
 #include "model/import/xspace_importer.h"
@@ -294,7 +295,13 @@ ImportResult importTrace(const std::string& path, const ImportOptions& options) 
         }
     }
     std::string error;
-    switch (detectFormat(path, &error)) {
+    const TraceFormat format = detectFormat(path, &error);
+    // A folder's run is checked when it is imported (importRun), as a whole.
+    if (format != TraceFormat::Unknown && format != TraceFormat::Directory) {
+        const std::string tooBig = checkImportMemory({{path, format}});
+        if (!tooBig.empty()) return ImportResult::failure(tooBig);
+    }
+    switch (format) {
     case TraceFormat::ChromeJson: return importChromeJson(path, options);
     case TraceFormat::XSpace: return importXSpace(path, options);
     case TraceFormat::RunMetadata: return importRunMetadata(path, options);

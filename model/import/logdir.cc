@@ -1,5 +1,6 @@
 #include "model/import/logdir.h"
 
+#include "model/import/memory_budget.h"
 #include "model/import/xspace_importer.h"
 
 #include <algorithm>
@@ -133,7 +134,12 @@ ImportResult importRun(const std::string& runDir, const ImportOptions& options) 
     const auto files = xspaceFiles(fs::path(runDir));
     if (files.empty()) return ImportResult::failure("no .xplane.pb files in " + runDir);
     std::vector<XSpaceSource> sources;
-    for (const fs::path& f : files) sources.push_back({xspaceHostFromFileName(f.string()), f.string(), {}});
+    std::vector<ImportFile> sizes;
+    for (const fs::path& f : files) {
+        sources.push_back({xspaceHostFromFileName(f.string()), f.string(), {}});
+        sizes.push_back({f.string(), TraceFormat::XSpace});
+    }
+    if (std::string tooBig = checkImportMemory(sizes); !tooBig.empty()) return ImportResult::failure(tooBig);
     ImportResult r = importXSpaces(sources, options);
     if (r.trace) r.trace->metadata.emplace_back("xspace.run", fs::path(runDir).filename().string());
     return r;

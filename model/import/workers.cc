@@ -1,6 +1,7 @@
 #include "model/import/workers.h"
 
 #include "model/import/logdir.h"
+#include "model/import/memory_budget.h"
 
 #include <algorithm>
 #include <atomic>
@@ -150,6 +151,13 @@ MultiWorkerResult importWorkers(const std::vector<std::string>& paths, const Wor
     const std::vector<std::string> files = expandWorkerPaths(paths);
     if (files.empty()) {
         res.error = "no trace files to open";
+        return res;
+    }
+    // The run is held whole (every worker's trace, then the merge): the files' estimates add up.
+    std::vector<ImportFile> sizes;
+    for (const std::string& f : files) sizes.push_back({f, detectFormat(f)});
+    if (std::string tooBig = checkImportMemory(sizes); !tooBig.empty()) {
+        res.error = std::move(tooBig);
         return res;
     }
     auto& workers = res.run.workers;

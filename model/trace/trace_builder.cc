@@ -249,57 +249,118 @@ void TraceBuilder::packAsyncLanes(Track& track) {
     track.maxDepth = lanes;
 }
 
-// Moves slices marked kSpilled into overflow lanes (created here, sequentially).
-// The loop also visits the lanes it creates, so a lane that spills again gets its own.
+// Moves slices marked kSpilled into overflow lanes, all lanes of a track in one pass.
+// Lanes are filled first-fit in start order: a slice goes to the first lane in which it
+// nests (after the slices there that ended before it start), which is what peeling lane after
+// lane (each taking what nests, the rest spilling on) gives, without its cost: a staircase of
+// n slices, each partly overlapping all earlier ones, needs n lanes and took O(n^2) that way.
+// Only the first kFirstFitLanes lanes are searched; beyond them a slice takes the lowest lane
+// that is empty at its start (or a new one), so the search stays bounded.
 void TraceBuilder::spillOverflow(std::vector<std::vector<SliceRef>>& idMaps,
                                  std::vector<std::vector<uint32_t>>& parents) {
-    for (TrackIndex t = 0; t < trace_->tracks.size(); ++t) {
+    constexpr uint32_t kFirstFitLanes = 64;
+    const TrackIndex originalTracks = TrackIndex(trace_->tracks.size());
+    for (TrackIndex t = 0; t < originalTracks; ++t) {
         if (trace_->tracks[t].kind != TrackKind::Thread) continue;
-        if (std::find(parents[t].begin(), parents[t].end(), kSpilled) == parents[t].end()) continue;
+        std::vector<uint32_t>& par = parents[t];
+        if (std::find(par.begin(), par.end(), kSpilled) == par.end()) continue;
+
+        // Lane of each spilled slice, its depth and its parent (an index into `par`'s track).
+        const SliceColumns& c = trace_->tracks[t].slices;
+        std::vector<uint32_t> lane(c.size(), kNoIndex), laneParent(c.size(), kNoIndex);
+        std::vector<uint16_t> laneDepth(c.size(), 0);
+        std::vector<std::vector<uint32_t>> stacks;  // open slices per searched lane
+        using Busy = std::pair<TimeNs, uint32_t>;   // (end, lane) of the lanes past the searched ones
+        std::priority_queue<Busy, std::vector<Busy>, std::greater<>> busy;
+        std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<>> freeLanes;
+        uint32_t lanes = 0;
+        for (uint32_t k = 0; k < c.size(); ++k) {
+            if (par[k] != kSpilled) continue;
+            const TimeNs start = c.start[k], end = c.end(k);
+            uint32_t chosen = kNoIndex;
+            for (uint32_t l = 0; l < stacks.size() && chosen == kNoIndex; ++l) {
+                std::vector<uint32_t>& st = stacks[l];
+                while (!st.empty() && c.end(st.back()) <= start) st.pop_back();
+                if (!st.empty() && end > c.end(st.back())) continue;  // would overlap partially here too
+                chosen = l;
+                laneParent[k] = st.empty() ? kNoIndex : st.back();
+                if (st.size() > kSliceDepthMask) {  // absurd nesting: drawn at the deepest level
+                    laneDepth[k] = kSliceDepthMask;
+                } else {
+                    laneDepth[k] = uint16_t(st.size());
+                    st.push_back(k);
+                }
+            }
+            if (chosen == kNoIndex && stacks.size() < kFirstFitLanes) {
+                chosen = uint32_t(stacks.size());
+                stacks.push_back({k});
+                ++lanes;
+            } else if (chosen == kNoIndex) {
+                while (!busy.empty() && busy.top().first <= start) {
+                    freeLanes.push(busy.top().second);
+                    busy.pop();
+                }
+                if (!freeLanes.empty()) {
+                    chosen = freeLanes.top();
+                    freeLanes.pop();
+                } else {
+                    chosen = lanes++;
+                }
+                busy.push({end, chosen});
+            }
+            lane[k] = chosen;
+        }
 
         const TrackIndex root = trace_->tracks[t].overflowOf != kNoIndex ? trace_->tracks[t].overflowOf : t;
-        const TrackIndex ov = addTrack(trace_->tracks[t].process, TrackKind::Thread,
-                                       trace_->tracks[root].name + " (overflow)", trace_->tracks[t].tid);
-        idMaps.emplace_back();
-        parents.emplace_back();
+        std::vector<TrackIndex> laneTracks(lanes);
+        for (uint32_t l = 0; l < lanes; ++l) {
+            laneTracks[l] = addTrack(trace_->tracks[t].process, TrackKind::Thread,
+                                     trace_->tracks[root].name + " (overflow)", trace_->tracks[t].tid);
+            idMaps.emplace_back();
+            parents.emplace_back();
+        }
         // References taken only now: addTrack and emplace_back may have moved the vectors.
-        std::vector<uint32_t>& par = parents[t];
         Track& src = trace_->tracks[t];
-        Track& dst = trace_->tracks[ov];
-        dst.overflowOf = root;
-        dst.sortIndex = src.sortIndex;
-        dst.hasSortIndex = src.hasSortIndex;
+        std::vector<uint32_t>& srcParents = parents[t];
+        for (uint32_t l = 0; l < lanes; ++l) {
+            Track& dst = trace_->tracks[laneTracks[l]];
+            dst.overflowOf = root;
+            dst.sortIndex = src.sortIndex;
+            dst.hasSortIndex = src.hasSortIndex;
+        }
 
         // Old index in t -> where the slice lives now.
-        SliceColumns& c = src.slices;
-        std::vector<SliceRef> moved(c.size());
+        SliceColumns& cols = src.slices;
+        std::vector<SliceRef> moved(cols.size());
         SliceColumns kept;
         std::vector<uint32_t> keptParents;
-        for (uint32_t k = 0; k < c.size(); ++k) {
-            SliceColumns& to = par[k] == kSpilled ? dst.slices : kept;
+        for (uint32_t k = 0; k < cols.size(); ++k) {
+            const bool spilled = srcParents[k] == kSpilled;
+            const TrackIndex to_track = spilled ? laneTracks[lane[k]] : t;
+            Track& dst = trace_->tracks[to_track];
+            SliceColumns& to = spilled ? dst.slices : kept;
             const auto index = uint32_t(to.size());
-            to.start.push_back(c.start[k]);
-            to.duration.push_back(c.duration[k]);
-            to.name.push_back(c.name[k]);
-            to.category.push_back(c.category[k]);
-            if (par[k] == kSpilled) {
-                to.args.push_back(copyArgs(src.argBlob, c.args[k], dst.argBlob));
-                to.depthAndFlags.push_back(c.depthAndFlags[k] & kSliceUnfinished);
-                moved[k] = SliceRef{ov, index};
+            to.start.push_back(cols.start[k]);
+            to.duration.push_back(cols.duration[k]);
+            to.name.push_back(cols.name[k]);
+            to.category.push_back(cols.category[k]);
+            if (spilled) {
+                to.args.push_back(copyArgs(src.argBlob, cols.args[k], dst.argBlob));
+                to.depthAndFlags.push_back(uint16_t((cols.depthAndFlags[k] & kSliceUnfinished) | laneDepth[k]));
+                parents[to_track].push_back(laneParent[k] == kNoIndex ? kNoIndex : moved[laneParent[k]].index);
+                dst.maxDepth = std::max<uint32_t>(dst.maxDepth, uint32_t(laneDepth[k]) + 1);
             } else {
-                to.args.push_back(c.args[k]);
-                to.depthAndFlags.push_back(c.depthAndFlags[k]);
-                keptParents.push_back(par[k] == kNoIndex ? kNoIndex : moved[par[k]].index);
-                moved[k] = SliceRef{t, index};
+                to.args.push_back(cols.args[k]);
+                to.depthAndFlags.push_back(cols.depthAndFlags[k]);
+                keptParents.push_back(srcParents[k] == kNoIndex ? kNoIndex : moved[srcParents[k]].index);
             }
+            moved[k] = SliceRef{to_track, index};
         }
-        c = std::move(kept);
-        par = std::move(keptParents);
-        for (auto& map : idMaps)
-            for (SliceRef& r : map)
-                if (r.track == t) r = moved[r.index];
-        // The lane is already in order; nesting it may mark further spills, visited later in this loop.
-        sortAndNest(ov, nullptr, &parents[ov]);
+        cols = std::move(kept);
+        srcParents = std::move(keptParents);
+        // Only this track's own map points into it (its lanes are made here, never spilled again).
+        for (SliceRef& r : idMaps[t])
+            if (r.track == t) r = moved[r.index];
     }
 }
 

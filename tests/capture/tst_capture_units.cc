@@ -2,6 +2,7 @@
 // (reference/capture.md a.10), which failures are retried and how they read, where a
 // reply's data is, and the plane scan behind the "no device plane" note.
 #include "model/capture/capture_errors.h"
+#include "model/capture/handle_reply.h"
 #include "model/capture/profile_request.h"
 #include "model/capture/reply_data.h"
 #include "model/capture/save_profile.h"
@@ -11,7 +12,10 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <sys/stat.h>
+
 #include <filesystem>
+#include <fstream>
 #include <regex>
 
 using namespace tracescope::capture;
@@ -233,6 +237,60 @@ private slots:
         QVERIFY(readWholeFile(path, back, error));
         QCOMPARE(back, std::string("abc"));
         QCOMPARE(std::distance(fs::directory_iterator(runDir), fs::directory_iterator()), std::ptrdiff_t(1));
+    }
+
+    // What the worker does with a reply's data. A server that wrote the file itself names a
+    // path in our run folder: a regular file there is taken over (renamed to our stem), a FIFO
+    // put there is refused at once (reading it would wait forever), a missing one is reported
+    // with the server's path.
+    void savesReplyData() {
+        QTemporaryDir dir;
+        const std::string runDir = dir.path().toStdString() + "/run";
+        fs::create_directories(runDir);
+        const std::string ours = profileFilePath(runDir, "__1_6009");
+
+        ReplyData emitted;
+        emitted.source = ReplyData::Source::XSpace;
+        emitted.bytes = "not an xspace";
+        HandledReply h = saveReplyData(emitted, ours, 1, {});
+        QCOMPARE(h.outcome, HandledReply::Outcome::Saved);
+        QVERIFY2(h.message.find("does not read as an XSpace") != std::string::npos, h.message.c_str());
+        std::string back, error;
+        QVERIFY(readWholeFile(ours, back, error));
+        QCOMPARE(back, std::string("not an xspace"));
+        fs::remove(ours);
+
+        ReplyData cancelled = emitted;
+        cancelled.bytes = "x";
+        QCOMPARE(saveReplyData(cancelled, ours, 1, [] { return false; }).outcome, HandledReply::Outcome::Cancelled);
+        QVERIFY(!fs::exists(ours));
+
+        ReplyData written;
+        written.source = ReplyData::Source::ServerFile;
+        written.serverPath = runDir + "/[__1]_6009.xplane.pb";
+        std::ofstream(written.serverPath, std::ios::binary) << "XP";
+        h = saveReplyData(written, ours, 0, {});
+        QCOMPARE(h.outcome, HandledReply::Outcome::Saved);
+        QCOMPARE(h.savedPath, ours);
+        QVERIFY(!fs::exists(written.serverPath));
+        QVERIFY(readWholeFile(ours, back, error));
+        QCOMPARE(back, std::string("XP"));
+
+        ReplyData fifo;
+        fifo.source = ReplyData::Source::ServerFile;
+        fifo.serverPath = runDir + "/fifo.xplane.pb";
+        QCOMPARE(::mkfifo(fifo.serverPath.c_str(), 0600), 0);
+        h = saveReplyData(fifo, profileFilePath(runDir, "other"), 0, {});
+        QCOMPARE(h.outcome, HandledReply::Outcome::Failed);
+        QCOMPARE(h.serverPath, fifo.serverPath);
+        QVERIFY2(h.message.find("not a regular file") != std::string::npos, h.message.c_str());
+
+        ReplyData missing;
+        missing.source = ReplyData::Source::ServerFile;
+        missing.serverPath = runDir + "/elsewhere.xplane.pb";
+        h = saveReplyData(missing, profileFilePath(runDir, "other"), 0, {});
+        QCOMPARE(h.outcome, HandledReply::Outcome::Failed);
+        QVERIFY2(h.message.find("not readable from here") != std::string::npos, h.message.c_str());
     }
 };
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes the hand-made seed inputs of the fuzz targets into tests/fuzz/corpus/<target>/.
-The files are committed; run this again after changing it. No protobuf library: the
+The files are committed; run this again after changing it. `make_corpus.py wrap-reply
+xspace|tool_data < XSPACE > REPLY` wraps an XSpace as a ProfileResponse (for make_seeds.sh). No protobuf library: the
 XSpace and RunMetadata seeds are written with the wire format by hand."""
 import gzip
 import json
@@ -140,6 +141,17 @@ def chrome_misc():
     ]
 
 
+def profile_response(xspace_bytes=None, tool_data=(), empty_trace=False):
+    """A tensorflow.ProfileResponse (model/proto/profiler_service.proto): 6 tool_data
+    {1 name, 2 data}, 7 empty_trace, 8 xspace."""
+    out = b"".join(lf(6, lf(1, name) + lf(2, data)) for name, data in tool_data)
+    if empty_trace:
+        out += vf(7, 1)
+    if xspace_bytes is not None:
+        out += lf(8, xspace_bytes)
+    return out
+
+
 def write(target, name, data):
     d = os.path.join(HERE, "corpus", target)
     os.makedirs(d, exist_ok=True)
@@ -184,7 +196,28 @@ def main():
           b"plugins/profile/bad_name/\0")
     write("logdir", "special", (run + "host0.xplane.pb\x03\0" + run + "h1.xplane.pb\x02" + run + "\0" +
                                 "train/plugins/profile/2024_01_01_00_00_00/x.xplane.pb\x01").encode() + xe)
+    # Replies of the three server generations (reference: TSL profiler_service_impl.cc), and
+    # one that says the server wrote the file itself (its last byte is odd: the fuzz target
+    # then plays the server and writes the file).
+    write("capture_reply", "emit_xspace", profile_response(x))
+    write("capture_reply", "emit_xspace_extreme", profile_response(xe))
+    write("capture_reply", "tool_data", profile_response(tool_data=[("overview_page.pb", b"not an xspace"),
+                                                                    ("xplane.pb", x)]))
+    write("capture_reply", "empty_trace", profile_response(x, empty_trace=True))
+    write("capture_reply", "server_wrote_file", profile_response(tool_data=[("trace.json.gz", b"\x01")]))
+    write("capture_reply", "server_file_elsewhere", profile_response(tool_data=[("trace.json.gz", b"\x02")]))
+
+
+def wrap_reply(mode, data):
+    """make_seeds.sh: a real XSpace reply's bytes as a ProfileResponse, in `mode`."""
+    if mode == "xspace":
+        return profile_response(data)
+    return profile_response(tool_data=[("xplane.pb", data)])
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+    if len(sys.argv) == 3 and sys.argv[1] == "wrap-reply":
+        sys.stdout.buffer.write(wrap_reply(sys.argv[2], sys.stdin.buffer.read()))
+    else:
+        main()

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Assembles the seed folders of the fuzz targets under OUT/<target>/: the hand-made seeds
 # in tests/fuzz/corpus, the hostile test files, and files of ../shared/testdata (whole when
-# small, else their first 64 KiB; .gz files also inflated, their first 64 KiB).
+# small, else their first 64 KiB; .gz files also inflated, their first 64 KiB; the real JAX
+# replies wrapped as ProfileResponses).
 #   tests/fuzz/make_seeds.sh OUT [SHARED_DIR]
 set -euo pipefail
 out=${1:?usage: make_seeds.sh OUT [SHARED_DIR]}
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 shared=${2:-$repo/../shared}
 head_bytes=65536
-targets=(chrome_json chrome_gzip xspace run_metadata detect logdir analyses agent_records agent_control)
+targets=(chrome_json chrome_gzip xspace run_metadata detect logdir analyses agent_records agent_control capture_reply)
 for t in "${targets[@]}"; do
   mkdir -p "$out/$t"
   if [ -d "$repo/tests/fuzz/corpus/$t" ]; then cp "$repo/tests/fuzz/corpus/$t"/* "$out/$t"/; fi
@@ -42,7 +43,13 @@ if [ -d "$shared/testdata" ]; then
         if [ "$(stat -c %s "$f")" -le $((4 * head_bytes)) ]; then { printf '\377'; cat "$f"; } | add chrome_gzip "$b"
         else { printf '\300\200'; { zcat "$f" 2>/dev/null || true; } | head -c $head_bytes; } | add chrome_gzip "$b"; fi ;;
       *.xplane.pb)
-        for t in xspace detect analyses; do head -c $head_bytes "$f" | add $t "$b"; done ;;
+        for t in xspace detect analyses; do head -c $head_bytes "$f" | add $t "$b"; done
+        # The real JAX replies (the xspace field of a ProfileResponse), as the two kinds of reply.
+        case "$b" in *emit_xspace*)
+          for mode in xspace tool_data; do
+            head -c $((head_bytes - 64)) "$f" | python3 "$repo/tests/fuzz/make_corpus.py" wrap-reply $mode | add capture_reply "$mode-$b"
+          done ;;
+        esac ;;
     esac
   done < <(find "$shared/testdata" -type f -print0 | sort -z)
 else

@@ -11,7 +11,7 @@ work=${3:-$build/fuzz-work}
 shift $(( $# < 3 ? $# : 3 ))
 here=$(cd "$(dirname "$0")" && pwd)
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then targets=(chrome_json chrome_gzip xspace run_metadata detect logdir analyses agent_records agent_control); fi
+if [ ${#targets[@]} -eq 0 ]; then targets=(chrome_json chrome_gzip xspace run_metadata detect logdir analyses agent_records agent_control capture_reply); fi
 
 mkdir -p "$work"
 work=$(cd "$work" && pwd)

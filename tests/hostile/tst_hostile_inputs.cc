@@ -366,6 +366,57 @@ private slots:
         QVERIFY(r.trace->counts().tracks >= size_t(n));
     }
 
+    // A staircase of 100,000 slices on one thread, slice i = [i, i + 100000) us: each starts
+    // inside every earlier one and ends after it, so no two nest and all overlap at t = 100000:
+    // the thread's own lane keeps slice 0 and each other slice needs an overflow lane of its
+    // own (99,999). Filling lanes one after the other took O(n^2) (over 5 minutes here); now
+    // well under the deadline.
+    void staircaseOfPartialOverlaps() {
+        const int n = 100000;
+        std::string text = "[";
+        for (int i = 0; i < n; ++i)
+            text += std::string(i ? "," : "") + "{\"ph\":\"X\",\"name\":\"s\",\"pid\":1,\"tid\":1,\"ts\":" +
+                    std::to_string(i) + ",\"dur\":" + std::to_string(n) + "}";
+        text += "]";
+        const std::string p = path("staircase.json");
+        QVERIFY(writeFile(p, text));
+        const auto t0 = std::chrono::steady_clock::now();
+        ImportResult r = importWithDeadline(p, 60);
+        QVERIFY2(r.ok(), r.error.c_str());
+        QVERIFY2(secondsSince(t0) < 30, std::to_string(secondsSince(t0)).c_str());
+        QCOMPARE(r.trace->counts().slices, size_t(n));
+        size_t lanes = 0;
+        for (const Track& t : r.trace->tracks) {
+            if (t.kind != TrackKind::Thread) continue;
+            lanes += t.overflowOf != kNoIndex;
+            QCOMPARE(t.slices.size(), size_t(1));
+            QCOMPARE(t.maxDepth, uint32_t(1));
+        }
+        QCOMPARE(lanes, size_t(n - 1));
+    }
+
+    // 50 waves, one after the other, of a 100-slice staircase: 100 lanes at once, reused by
+    // every wave (the lanes past the first 64 too): 99 overflow lanes of 50 slices each.
+    void staircaseWavesReuseLanes() {
+        std::string text = "[";
+        for (int w = 0; w < 50; ++w)
+            for (int i = 0; i < 100; ++i)
+                text += std::string(w || i ? "," : "") + "{\"ph\":\"X\",\"name\":\"s\",\"pid\":1,\"tid\":1,\"ts\":" +
+                        std::to_string(w * 1000 + i) + ",\"dur\":100}";
+        text += "]";
+        const std::string p = path("staircase_waves.json");
+        QVERIFY(writeFile(p, text));
+        ImportResult r = importWithDeadline(p, 60);
+        QVERIFY2(r.ok(), r.error.c_str());
+        size_t lanes = 0;
+        for (const Track& t : r.trace->tracks) {
+            if (t.kind != TrackKind::Thread) continue;
+            lanes += t.overflowOf != kNoIndex;
+            QCOMPARE(t.slices.size(), size_t(50));
+        }
+        QCOMPARE(lanes, size_t(99));
+    }
+
     // Files under tests/data/hostile/ that are not Chrome JSON (the Chrome ones are checked by
     // tst_chrome_hostile): each with its outcome.
     void binaryHostileFiles_data() {
@@ -378,6 +429,12 @@ private slots:
         QTest::newRow("xspace cut in a plane") << "cut.xplane.pb" << true << "truncated";
         // Cut inside a node record: the complete one loads, the cut one is dropped and said so.
         QTest::newRow("run metadata cut in a node") << "cut_run_metadata.pb" << true << "truncated";
+        // A plane whose length prefix claims 10 GB in a 30-byte file: nothing allocated for it.
+        QTest::newRow("xspace plane claiming 10 GB") << "claimed_10gb_plane.xplane.pb" << false << "no complete plane";
+        // A plane name claiming 2 GB: not taken for an XSpace at all.
+        QTest::newRow("xspace name claiming 2 GB") << "name_field_2gb.xplane.pb" << false << "not a trace";
+        // A good plane, then one claiming 2 GB: the first loads, the rest is reported cut.
+        QTest::newRow("xspace second plane claiming 2 GB") << "second_plane_2gb.xplane.pb" << true << "truncated";
         // Found by fuzz_run_metadata: allocation records of ~INT64_MAX bytes overflowed the
         // allocator's running sum (signed overflow); it saturates now. Damaged records are skipped.
         QTest::newRow("fuzz: allocator sum overflow") << "fuzz_allocator_sum_overflow.pb" << true << "corrupted";
