@@ -1,5 +1,6 @@
 #include "app/gui/run_loader.h"
 
+#include "model/analysis/pod.h"
 #include "model/import/merge_workers.h"
 #include "views/background_pools.h"
 
@@ -55,6 +56,9 @@ std::shared_ptr<RunLoader::Result> RunLoader::loadNow(const QStringList& paths, 
     }
     // The workers' own traces are let go as they are merged: the run is held once, in the view.
     auto run = std::make_shared<MultiWorkerRun>(std::move(r.run));
+    // Workers without a wall clock are aligned on their first step before merging, so the
+    // timeline shows them where the Pod page does (the run's offsets are the one source).
+    alignWorkersOnFirstStep(*run);
     out->run.merged = mergeWorkers(*run);
     out->run.run = std::move(run);
     return out;
