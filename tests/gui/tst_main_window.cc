@@ -1,5 +1,6 @@
 // The main window and --screenshot: tabs from the view catalog, a trace shown
 // everywhere, background loading, and PNG output of the requested size.
+#include "app/gui/load_progress_list.h"
 #include "app/gui/main_window.h"
 #include "app/gui/run_loader.h"
 #include "app/gui/screenshot.h"
@@ -144,6 +145,46 @@ private slots:
         QVERIFY(loaded.wait(10000));
         QVERIFY(w.trace());
         QCOMPARE(w.trace()->counts().slices, size_t(5));  // hand count: 4 on main + 1 kernel
+    }
+
+    // Several files loading: each file's start and end reach the window's per-file list; the
+    // broken file is listed as failed (with why), the good one as done, and the rest opens.
+    void eachFileProgressIsListed() {
+        QTemporaryDir dir;
+        QFile f(dir.filePath("rank-1.bin"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("\x01\x02not a trace at all\xff", 21);
+        f.close();
+        const QString good = QStringLiteral(TRACESCOPE_SHARED_DIR) + "/testdata/public/hta/sampled_rank-0.json.gz";
+        MainWindow w;
+        closeMessageBoxes(&w);
+        auto* loader = w.findChild<RunLoader*>();
+        QVERIFY(loader);
+        QSignalSpy changed(loader, &RunLoader::fileStateChanged);
+        QSignalSpy loaded(&w, &MainWindow::traceLoaded);
+        w.openPaths({good, f.fileName()});
+        QVERIFY(loaded.wait(30000));
+        // Two files, each started and finished: four per-file signals, both files named.
+        QCOMPARE(changed.count(), 4);
+        QSet<int> files;
+        for (const auto& args : changed) files.insert(args.at(0).toInt());
+        QCOMPARE(files, (QSet<int>{0, 1}));
+        const std::vector<FileLoadState> states = loader->fileStates();
+        QCOMPARE(states.size(), size_t(2));
+        QCOMPARE(states[0].stage, FileLoadState::Stage::Done);
+        QCOMPARE(states[0].fraction, 1.0);
+        QCOMPARE(states[1].stage, FileLoadState::Stage::Failed);
+        QVERIFY(!states[1].error.isEmpty());
+        LoadProgressList* list = w.loadProgressList();
+        QVERIFY(list);
+        QCOMPARE(list->count(), 2);
+        QCOMPARE(list->item(0)->text(), QString("sampled_rank-0.json.gz — done"));
+        QVERIFY2(list->item(1)->text().startsWith("rank-1.bin — failed: "), qPrintable(list->item(1)->text()));
+        QCOMPARE(list->item(1)->data(Qt::UserRole).toInt(), int(FileLoadState::Stage::Failed));
+        QVERIFY(!list->item(1)->icon().isNull());
+        QVERIFY(w.trace());  // the good rank opened
+        if (qEnvironmentVariableIsSet("TRACESCOPE_TEST_SHOTS"))
+            list->grab().save(qEnvironmentVariable("TRACESCOPE_TEST_SHOTS") + "/load_progress_list.png");
     }
 
     // Two ranks open as one run held once (the workers' own traces let go, the view is the copy);
