@@ -147,6 +147,35 @@ private slots:
         QCOMPARE(w.trace()->counts().slices, size_t(5));  // hand count: 4 on main + 1 kernel
     }
 
+    // Two rank files without a wall clock, rank 1's steps 2 ms later: the run the viewer loads
+    // (the timeline's merged view) starts both ranks' ProfilerStep#5 at one time, rank 1 moved by
+    // 500 - 2500 us = -2 ms, the offset the Pod page lists. Each file counts from its earliest
+    // event (100 us), so both steps start at 500 - 100 = 400 us.
+    void runWithoutWallClockAlignedInTimeline() {
+        QTemporaryDir dir;
+        for (int r = 0; r < 2; ++r) {
+            QString events;
+            for (int s = 0; s < 2; ++s)
+                events += QString("{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#%1\",\"pid\":1,\"tid\":1,\"ts\":%2,\"dur\":9000},")
+                              .arg(5 + s)
+                              .arg(500 + r * 2000 + s * 10000);
+            events += "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"setup\",\"pid\":1,\"tid\":2,\"ts\":100,\"dur\":50}";
+            QFile f(dir.filePath(QString("rank-%1.json").arg(r)));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(("{\"traceEvents\":[" + events + "]}").toUtf8());
+        }
+        QString error;
+        LoadedRun loaded = RunLoader::load({dir.filePath("rank-0.json"), dir.filePath("rank-1.json")}, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(loaded.run->workers[1].offsetNs, TimeNs(-2'000'000));
+        QCOMPARE(loaded.run->workers[1].clock, WorkerClock::FirstStep);
+        std::vector<TimeNs> starts;
+        for (const Track& t : loaded.merged->tracks)
+            for (size_t i = 0; i < t.slices.size(); ++i)
+                if (loaded.merged->strings.get(t.slices.name[i]) == "ProfilerStep#5") starts.push_back(t.slices.start[i]);
+        QCOMPARE(starts, (std::vector<TimeNs>{400'000, 400'000}));
+    }
+
     // Several files loading: each file's start and end reach the window's per-file list; the
     // broken file is listed as failed (with why), the good one as done, and the rest opens.
     void eachFileProgressIsListed() {
