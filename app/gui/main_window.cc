@@ -1,5 +1,6 @@
 #include "app/gui/main_window.h"
 
+#include "app/gui/load_progress_list.h"
 #include "app/gui/run_loader.h"
 #include "app/gui/trace_loader.h"
 #include "app/gui/warning_banner.h"
@@ -27,6 +28,8 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
+#include <QToolButton>
+#include <QWidgetAction>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -420,15 +423,29 @@ void MainWindow::buildStatusBar() {
     cancel_ = new QPushButton(tr("Cancel"), this);
     connect(cancel_, &QPushButton::clicked, loader_, &TraceLoader::cancel);
     connect(cancel_, &QPushButton::clicked, runLoader_, &RunLoader::cancel);
+    // Several files loading: each file's share and state (a broken one marked) in a popup.
+    filesButton_ = new QToolButton(this);
+    filesButton_->setText(tr("Files"));
+    filesButton_->setToolTip(tr("Each file being loaded, its progress and state"));
+    filesButton_->setPopupMode(QToolButton::InstantPopup);
+    auto* filesMenu = new QMenu(filesButton_);
+    fileList_ = new LoadProgressList(filesMenu);
+    auto* listAction = new QWidgetAction(filesMenu);
+    listAction->setDefaultWidget(fileList_);
+    filesMenu->addAction(listAction);
+    filesButton_->setMenu(filesMenu);
+    connect(runLoader_, &RunLoader::fileStateChanged, this, &MainWindow::updateFileList);
     statusBar()->addWidget(fileLabel_);
     statusBar()->addWidget(summaryLabel_, 1);
     statusBar()->addPermanentWidget(warningLabel_);
+    statusBar()->addPermanentWidget(filesButton_);
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(cancel_);
     progressTimer_ = new QTimer(this);
     progressTimer_->setInterval(50);
     connect(progressTimer_, &QTimer::timeout, this, [this] {
         const bool many = runLoader_->busy();
+        if (many) updateFileList();
         const double f = many ? runLoader_->fraction() : loader_->fraction();
         if (f > 0) {
             progress_->setRange(0, 1000);
@@ -440,7 +457,20 @@ void MainWindow::buildStatusBar() {
     setLoadingUi(false);
 }
 
+void MainWindow::updateFileList() {
+    const std::vector<FileLoadState> states = runLoader_->fileStates();
+    fileList_->setStates(states);
+    QStringList lines;
+    for (const FileLoadState& f : states) lines << LoadProgressList::lineOf(f).toHtmlEscaped();
+    progress_->setToolTip(lines.join(QStringLiteral("<br>")));
+    filesButton_->setVisible(runLoader_->busy() && states.size() > 1);
+}
+
 void MainWindow::setLoadingUi(bool loading) {
+    if (!loading) {
+        filesButton_->setVisible(false);
+        progress_->setToolTip({});
+    }
     progress_->setVisible(loading);
     cancel_->setVisible(loading);
     if (loading) {

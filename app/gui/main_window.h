@@ -19,11 +19,13 @@ class QProgressBar;
 class QPushButton;
 class QTabWidget;
 class QTimer;
+class QToolButton;
 
 namespace tracescope {
 
 class CaptureDialog;
 class LaunchDialog;
+class LoadProgressList;
 class CompareView;
 class PodView;
 class RunLoader;
@@ -73,6 +75,8 @@ public:
     bool showView(const QString& id);
     QStringList viewIds() const;
     bool loading() const;
+    // The per-file list of a multi-file load (in the status bar's "Files" popup).
+    LoadProgressList* loadProgressList() const { return fileList_; }
     // The banner above the pages (visible while the trace is cut or damaged).
     WarningBanner* warningBanner() const { return banner_; }
 
@@ -110,7 +114,10 @@ private:
     QLabel* warningLabel_;
     QProgressBar* progress_;
     QPushButton* cancel_;
+    QToolButton* filesButton_;        // "Files": each file of a multi-file load, in a popup
+    LoadProgressList* fileList_;
     QTimer* progressTimer_;
+    void updateFileList();
     QMenu* recentMenu_;
     QMenu* runsMenu_;
     QAction* reloadAction_;

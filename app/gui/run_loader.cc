@@ -1,5 +1,6 @@
 #include "app/gui/run_loader.h"
 
+#include "model/analysis/pod.h"
 #include "model/import/merge_workers.h"
 #include "views/background_pools.h"
 
@@ -28,20 +29,41 @@ RunLoader::~RunLoader() {
     watcher_.waitForFinished();
 }
 
-std::shared_ptr<RunLoader::Result> RunLoader::loadNow(const QStringList& paths, const std::shared_ptr<State>& state) {
+std::shared_ptr<RunLoader::Result> RunLoader::loadNow(const QStringList& paths, const std::shared_ptr<State>& state,
+                                                     RunLoader* notify) {
     auto out = std::make_shared<Result>();
     std::vector<std::string> files;
     for (const QString& p : paths) files.push_back(p.toStdString());
     WorkerImportOptions options;
     options.base.threads = 2;
     if (state) {
+        // The loader outlives its loads (its destructor waits), so a queued call to it is safe.
+        auto changed = [state, notify](size_t file, FileLoadState::Stage stage, const std::string& error) {
+            {
+                std::lock_guard lock(state->mutex);
+                if (file >= state->states.size()) return;
+                state->states[file].stage = stage;
+                state->states[file].error = QString::fromStdString(error);
+            }
+            if (notify)
+                QMetaObject::invokeMethod(notify, [notify, file] { emit notify->fileStateChanged(int(file)); },
+                                          Qt::QueuedConnection);
+        };
         options.base.cancel = &state->cancel;
         options.base.progress = [state](uint64_t done, uint64_t total) {
             state->done.store(done, std::memory_order_relaxed);
             state->total.store(total, std::memory_order_relaxed);
         };
-        options.fileProgress = [state](size_t, uint64_t done, uint64_t total) {
-            if (total && done == total) state->filesDone.fetch_add(1, std::memory_order_relaxed);
+        options.fileProgress = [state](size_t file, uint64_t done, uint64_t total) {
+            if (file < state->files) {
+                state->fileDone[file].store(done, std::memory_order_relaxed);
+                state->fileTotal[file].store(total, std::memory_order_relaxed);
+            }
+        };
+        options.fileStarted = [changed](size_t file) { changed(file, FileLoadState::Stage::Loading, {}); };
+        options.fileFinished = [state, changed](size_t file, const std::string& error) {
+            state->filesDone.fetch_add(1, std::memory_order_relaxed);
+            changed(file, error.empty() ? FileLoadState::Stage::Done : FileLoadState::Stage::Failed, error);
         };
     }
     MultiWorkerResult r = importWorkers(files, options);
@@ -55,6 +77,9 @@ std::shared_ptr<RunLoader::Result> RunLoader::loadNow(const QStringList& paths, 
     }
     // The workers' own traces are let go as they are merged: the run is held once, in the view.
     auto run = std::make_shared<MultiWorkerRun>(std::move(r.run));
+    // Workers without a wall clock are aligned on their first step before merging, so the
+    // timeline shows them where the Pod page does (the run's offsets are the one source).
+    alignWorkersOnFirstStep(*run);
     out->run.merged = mergeWorkers(*run);
     out->run.run = std::move(run);
     return out;
@@ -73,8 +98,16 @@ void RunLoader::start(const QStringList& paths) {
     state_ = std::make_shared<State>();
     std::vector<std::string> files;
     for (const QString& p : paths) files.push_back(p.toStdString());
-    state_->files = expandWorkerPaths(files).size();
-    watcher_.setFuture(QtConcurrent::run(interactivePool(), [paths, state = state_] { return loadNow(paths, state); }));
+    const std::vector<std::string> expanded = expandWorkerPaths(files);
+    state_->files = expanded.size();
+    state_->fileDone = std::make_unique<std::atomic<uint64_t>[]>(expanded.size());
+    state_->fileTotal = std::make_unique<std::atomic<uint64_t>[]>(expanded.size());
+    for (const std::string& f : expanded) {
+        FileLoadState one;
+        one.name = QFileInfo(QString::fromStdString(f)).fileName();
+        state_->states.push_back(std::move(one));
+    }
+    watcher_.setFuture(QtConcurrent::run(interactivePool(), [this, paths, state = state_] { return loadNow(paths, state, this); }));
 }
 
 void RunLoader::cancel() {
@@ -85,6 +118,22 @@ double RunLoader::fraction() const {
     if (!state_) return 0;
     const uint64_t total = state_->total.load(std::memory_order_relaxed);
     return total ? double(state_->done.load(std::memory_order_relaxed)) / double(total) : 0;
+}
+
+std::vector<FileLoadState> RunLoader::fileStates() const {
+    if (!state_) return {};
+    std::vector<FileLoadState> out;
+    {
+        std::lock_guard lock(state_->mutex);
+        out = state_->states;
+    }
+    for (size_t i = 0; i < out.size(); ++i) {
+        const uint64_t total = state_->fileTotal[i].load(std::memory_order_relaxed);
+        const uint64_t done = state_->fileDone[i].load(std::memory_order_relaxed);
+        if (out[i].stage == FileLoadState::Stage::Done) out[i].fraction = 1;
+        else if (total) out[i].fraction = std::min(1.0, double(done) / double(total));
+    }
+    return out;
 }
 
 QString RunLoader::filesText() const {

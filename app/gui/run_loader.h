@@ -1,7 +1,8 @@
 // Loads several worker files as one run on a background thread (importWorkers: the files
 // side by side on both cores), then merges them into the view the timeline shows, letting go
 // of each worker's own trace (the run then points into the view). Progress
-// (bytes over all files, files done) and cancel as TraceLoader.
+// (bytes over all files, files done, and each file's own share and state) and cancel as
+// TraceLoader.
 #pragma once
 
 #include "model/import/workers.h"
@@ -12,8 +13,19 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
+#include <vector>
 
 namespace tracescope {
+
+// One file of a run being loaded, as the loading UI lists it.
+struct FileLoadState {
+    enum class Stage { Waiting, Loading, Done, Failed };
+    QString name;       // the file's name
+    Stage stage = Stage::Waiting;
+    double fraction = 0;  // of its bytes read
+    QString error;      // Failed: why
+};
 
 struct LoadedRun {
     std::shared_ptr<const MultiWorkerRun> run;  // its workers live in `merged` (WorkerTrace::merged)
@@ -32,6 +44,8 @@ public:
     double fraction() const;
     // "12 of 64 files" while loading.
     QString filesText() const;
+    // Each file of the load in progress (or the last one), in loading order.
+    std::vector<FileLoadState> fileStates() const;
 
     // Synchronous (for --screenshot): the run and its merged view, or an error.
     static LoadedRun load(const QStringList& paths, QString* error);
@@ -40,6 +54,8 @@ signals:
     void loaded(tracescope::LoadedRun run, QString label);
     void failed(QString message, QString label);
     void cancelled(QString label);
+    // A file started, finished or failed (queued from the loading threads; bytes are polled).
+    void fileStateChanged(int file);
 
 private:
     struct State {
@@ -47,6 +63,9 @@ private:
         std::atomic<uint64_t> done{0}, total{0};
         std::atomic<size_t> filesDone{0};
         size_t files = 0;
+        std::unique_ptr<std::atomic<uint64_t>[]> fileDone, fileTotal;  // bytes, per file
+        mutable std::mutex mutex;                                       // guards `states`
+        std::vector<FileLoadState> states;
     };
     struct Result {
         LoadedRun run;
@@ -57,7 +76,8 @@ private:
     std::shared_ptr<State> state_;
     QFutureWatcher<std::shared_ptr<Result>> watcher_;
 
-    static std::shared_ptr<Result> loadNow(const QStringList& paths, const std::shared_ptr<State>& state);
+    static std::shared_ptr<Result> loadNow(const QStringList& paths, const std::shared_ptr<State>& state,
+                                           RunLoader* notify = nullptr);
 };
 
 // "rank-0.json.gz + 63 more" for a window title or status bar.

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <utility>
 
 namespace tracescope {
@@ -92,6 +93,61 @@ void add(CommOverlap& a, const CommOverlap& b) {
 
 }  // namespace
 
+bool firstStepOffsets(std::vector<TimeNs>& offsets, std::vector<WorkerClock>& clocks,
+                      const std::vector<const std::vector<Step>*>& steps) {
+    auto has = [&](size_t w) { return steps[w] && !steps[w]->empty(); };
+    // The reference: the first clocked worker with steps, else the first worker with steps.
+    std::optional<size_t> ref;
+    for (size_t w = 0; w < steps.size() && !ref; ++w)
+        if (has(w) && clocks[w] != WorkerClock::Unknown) ref = w;
+    const bool refClocked = ref.has_value();
+    for (size_t w = 0; w < steps.size() && !ref; ++w)
+        if (has(w)) ref = w;
+    if (!ref) return false;
+    const TimeNs refOffset = refClocked ? offsets[*ref] : 0;
+    bool aligned = false;
+    for (size_t w = 0; w < steps.size(); ++w) {
+        if (w == *ref || clocks[w] != WorkerClock::Unknown || !has(w)) continue;
+        const Step& first = steps[w]->front();
+        // The reference's step of the same number, else its first step.
+        const Step* match = &steps[*ref]->front();
+        for (const Step& s : *steps[*ref])
+            if (s.number == first.number) match = &s;
+        offsets[w] = match->startNs + refOffset - first.startNs;
+        clocks[w] = WorkerClock::FirstStep;
+        aligned = true;
+    }
+    // Without any wall clock the reference worker is the first-step origin itself (offset 0).
+    if (aligned && !refClocked) {
+        offsets[*ref] = 0;
+        clocks[*ref] = WorkerClock::FirstStep;
+    }
+    return aligned;
+}
+
+bool alignWorkersOnFirstStep(MultiWorkerRun& run, const StepOptions& stepOptions) {
+    std::vector<TimeNs> offsets;
+    std::vector<WorkerClock> clocks;
+    std::vector<StepsResult> found(run.workers.size());
+    std::vector<const std::vector<Step>*> steps;
+    bool unknown = false;
+    for (const WorkerTrace& w : run.workers) unknown |= w.loaded() && w.clock == WorkerClock::Unknown;
+    if (!unknown) return false;
+    for (size_t w = 0; w < run.workers.size(); ++w) {
+        const WorkerTrace& wt = run.workers[w];
+        offsets.push_back(wt.offsetNs);
+        clocks.push_back(wt.clock);
+        if (wt.trace) found[w] = findSteps(*wt.trace, stepOptions);
+        steps.push_back(&found[w].steps);
+    }
+    if (!firstStepOffsets(offsets, clocks, steps)) return false;
+    for (size_t w = 0; w < run.workers.size(); ++w) {
+        run.workers[w].offsetNs = offsets[w];
+        run.workers[w].clock = clocks[w];
+    }
+    return true;
+}
+
 CommOverlap commOverlapIn(const ClassifiedTrace& ct, TimeNs startNs, TimeNs endNs) {
     return overlapIn(kernelUnionsOf(ct), startNs, endNs);
 }
@@ -136,37 +192,22 @@ PodResult computePod(const MultiWorkerRun& run, const StepOptions& stepOptions, 
         res.steps.push_back(PodStep{.number = n});
     }
 
-    // Workers without a wall clock: their first step starts with the first clocked worker's
-    // same-numbered step (or the first worker with steps).
-    const PerWorker* ref = nullptr;
-    TimeNs refOffset = 0;
-    for (size_t w = 0; w < per.size() && !ref; ++w)
-        if (!per[w].steps.steps.empty() && run.workers[w].clock != WorkerClock::Unknown) {
-            ref = &per[w];
-            refOffset = res.workers[w].offsetNs;
-        }
-    size_t refIndex = 0;
-    for (size_t w = 0; w < per.size() && !ref; ++w)
-        if (!per[w].steps.steps.empty()) {
-            ref = &per[w];
-            refIndex = w;
-        }
-    bool stepAligned = false;
+    // Workers without a wall clock: aligned on their first step (the same rule as the run's own
+    // alignment, alignWorkersOnFirstStep, so that a run aligned at load shows the same offsets).
+    std::vector<TimeNs> offsets;
+    std::vector<WorkerClock> clocks;
+    std::vector<const std::vector<Step>*> steps;
     for (size_t w = 0; w < per.size(); ++w) {
-        if (!ref || res.workers[w].clock != WorkerClock::Unknown || per[w].steps.steps.empty() || &per[w] == ref)
-            continue;
-        const Step& first = per[w].steps.steps.front();
-        const Step* match = &ref->steps.steps.front();
-        for (const Step& s : ref->steps.steps)
-            if (s.number == first.number) match = &s;
-        res.workers[w].offsetNs = match->startNs + refOffset - first.startNs;
-        res.workers[w].clock = WorkerClock::FirstStep;
-        stepAligned = true;
+        offsets.push_back(res.workers[w].offsetNs);
+        clocks.push_back(res.workers[w].clock);
+        steps.push_back(&per[w].steps.steps);
     }
-    // Without any wall clock the reference worker is the first-step origin itself.
-    if (stepAligned && res.workers[refIndex].clock == WorkerClock::Unknown && ref == &per[refIndex])
-        res.workers[refIndex].clock = WorkerClock::FirstStep;
-    if (stepAligned)
+    if (firstStepOffsets(offsets, clocks, steps))
+        for (size_t w = 0; w < per.size(); ++w) {
+            res.workers[w].offsetNs = offsets[w];
+            res.workers[w].clock = clocks[w];
+        }
+    if (std::any_of(res.workers.begin(), res.workers.end(), [](const PodWorker& w) { return w.clock == WorkerClock::FirstStep; }))
         res.notes.push_back("Workers without a wall clock in their file are aligned on their first step's start.");
 
     for (size_t w = 0; w < per.size(); ++w) {

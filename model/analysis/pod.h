@@ -65,6 +65,18 @@ struct PodResult {
 // `mergedView` one at a time while they are analysed.
 PodResult computePod(const MultiWorkerRun& run, const StepOptions& stepOptions = {}, const Trace* mergedView = nullptr);
 
+// First-step alignment, one rule for the run and the pod page: every worker whose clock is
+// Unknown and that has steps gets the offset that starts its first step with the reference
+// worker's step of the same number (else the reference's first step); the reference is the first
+// worker with a clock and steps, else the first worker with steps (then its offset is 0). Aligned
+// workers' clocks become FirstStep. `steps[w]` may be null (no steps). Returns whether any moved.
+bool firstStepOffsets(std::vector<TimeNs>& offsets, std::vector<WorkerClock>& clocks,
+                      const std::vector<const std::vector<Step>*>& steps);
+
+// The same on a loaded run whose workers still hold their own traces (before mergeWorkers), so
+// that the merged view puts first-step-aligned workers where the pod page says they are.
+bool alignWorkersOnFirstStep(MultiWorkerRun& run, const StepOptions& stepOptions = {});
+
 // Overlap of collectives and compute kernels of a trace inside [startNs, endNs).
 CommOverlap commOverlapIn(const ClassifiedTrace& ct, TimeNs startNs, TimeNs endNs);
 

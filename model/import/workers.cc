@@ -183,9 +183,11 @@ MultiWorkerResult importWorkers(const std::vector<std::string>& paths, const Wor
                 for (size_t k = 0; k < files.size(); ++k) sd += done[k], st += total[k];
                 options.base.progress(sd, st);
             };
+            if (options.fileStarted) options.fileStarted(i);
             ImportResult r = importTrace(files[i], one);
             workers[i].trace = std::move(r.trace);
             workers[i].error = r.error;
+            if (options.fileFinished) options.fileFinished(i, workers[i].error);
         }
     };
     const unsigned threads = std::max(1u, std::min<unsigned>(options.base.threads, unsigned(files.size())));

@@ -66,6 +66,10 @@ struct WorkerImportOptions {
     ImportOptions base;  // cancel, threads (files loaded at once), allowStreams; progress = all bytes
     // Per file: (file index in the input order, bytes done, bytes total); from loading threads.
     std::function<void(size_t file, uint64_t done, uint64_t total)> fileProgress;
+    // Per file, from loading threads: the file starts loading, and it is done (`error` empty) or
+    // could not be opened (why). Indices are those of expandWorkerPaths(paths).
+    std::function<void(size_t file)> fileStarted;
+    std::function<void(size_t file, const std::string& error)> fileFinished;
 };
 
 struct MultiWorkerResult {

@@ -1,5 +1,6 @@
 // The main window and --screenshot: tabs from the view catalog, a trace shown
 // everywhere, background loading, and PNG output of the requested size.
+#include "app/gui/load_progress_list.h"
 #include "app/gui/main_window.h"
 #include "app/gui/run_loader.h"
 #include "app/gui/screenshot.h"
@@ -144,6 +145,75 @@ private slots:
         QVERIFY(loaded.wait(10000));
         QVERIFY(w.trace());
         QCOMPARE(w.trace()->counts().slices, size_t(5));  // hand count: 4 on main + 1 kernel
+    }
+
+    // Two rank files without a wall clock, rank 1's steps 2 ms later: the run the viewer loads
+    // (the timeline's merged view) starts both ranks' ProfilerStep#5 at one time, rank 1 moved by
+    // 500 - 2500 us = -2 ms, the offset the Pod page lists. Each file counts from its earliest
+    // event (100 us), so both steps start at 500 - 100 = 400 us.
+    void runWithoutWallClockAlignedInTimeline() {
+        QTemporaryDir dir;
+        for (int r = 0; r < 2; ++r) {
+            QString events;
+            for (int s = 0; s < 2; ++s)
+                events += QString("{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#%1\",\"pid\":1,\"tid\":1,\"ts\":%2,\"dur\":9000},")
+                              .arg(5 + s)
+                              .arg(500 + r * 2000 + s * 10000);
+            events += "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"setup\",\"pid\":1,\"tid\":2,\"ts\":100,\"dur\":50}";
+            QFile f(dir.filePath(QString("rank-%1.json").arg(r)));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(("{\"traceEvents\":[" + events + "]}").toUtf8());
+        }
+        QString error;
+        LoadedRun loaded = RunLoader::load({dir.filePath("rank-0.json"), dir.filePath("rank-1.json")}, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(loaded.run->workers[1].offsetNs, TimeNs(-2'000'000));
+        QCOMPARE(loaded.run->workers[1].clock, WorkerClock::FirstStep);
+        std::vector<TimeNs> starts;
+        for (const Track& t : loaded.merged->tracks)
+            for (size_t i = 0; i < t.slices.size(); ++i)
+                if (loaded.merged->strings.get(t.slices.name[i]) == "ProfilerStep#5") starts.push_back(t.slices.start[i]);
+        QCOMPARE(starts, (std::vector<TimeNs>{400'000, 400'000}));
+    }
+
+    // Several files loading: each file's start and end reach the window's per-file list; the
+    // broken file is listed as failed (with why), the good one as done, and the rest opens.
+    void eachFileProgressIsListed() {
+        QTemporaryDir dir;
+        QFile f(dir.filePath("rank-1.bin"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("\x01\x02not a trace at all\xff", 21);
+        f.close();
+        const QString good = QStringLiteral(TRACESCOPE_SHARED_DIR) + "/testdata/public/hta/sampled_rank-0.json.gz";
+        MainWindow w;
+        closeMessageBoxes(&w);
+        auto* loader = w.findChild<RunLoader*>();
+        QVERIFY(loader);
+        QSignalSpy changed(loader, &RunLoader::fileStateChanged);
+        QSignalSpy loaded(&w, &MainWindow::traceLoaded);
+        w.openPaths({good, f.fileName()});
+        QVERIFY(loaded.wait(30000));
+        // Two files, each started and finished: four per-file signals, both files named.
+        QCOMPARE(changed.count(), 4);
+        QSet<int> files;
+        for (const auto& args : changed) files.insert(args.at(0).toInt());
+        QCOMPARE(files, (QSet<int>{0, 1}));
+        const std::vector<FileLoadState> states = loader->fileStates();
+        QCOMPARE(states.size(), size_t(2));
+        QCOMPARE(states[0].stage, FileLoadState::Stage::Done);
+        QCOMPARE(states[0].fraction, 1.0);
+        QCOMPARE(states[1].stage, FileLoadState::Stage::Failed);
+        QVERIFY(!states[1].error.isEmpty());
+        LoadProgressList* list = w.loadProgressList();
+        QVERIFY(list);
+        QCOMPARE(list->count(), 2);
+        QCOMPARE(list->item(0)->text(), QString("sampled_rank-0.json.gz — done"));
+        QVERIFY2(list->item(1)->text().startsWith("rank-1.bin — failed: "), qPrintable(list->item(1)->text()));
+        QCOMPARE(list->item(1)->data(Qt::UserRole).toInt(), int(FileLoadState::Stage::Failed));
+        QVERIFY(!list->item(1)->icon().isNull());
+        QVERIFY(w.trace());  // the good rank opened
+        if (qEnvironmentVariableIsSet("TRACESCOPE_TEST_SHOTS"))
+            list->grab().save(qEnvironmentVariable("TRACESCOPE_TEST_SHOTS") + "/load_progress_list.png");
     }
 
     // Two ranks open as one run held once (the workers' own traces let go, the view is the copy);

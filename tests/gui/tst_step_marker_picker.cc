@@ -1,5 +1,5 @@
 // The step-marker picker: a marker picked by name on one page is the steps of every step-based
-// page (Overview, Input Pipeline, Pod), the Overview names the rule, and "Automatic" goes back.
+// page (Overview, Input Pipeline, Pod, Compare), the Overview names the rule, and "Automatic" goes back.
 //
 // The file: a torch 2.11 profile of a loop without ProfilerStep#N. Counted from the raw file by
 //   python3 -c "import gzip,json,collections; j=json.load(gzip.open(F));
@@ -11,6 +11,7 @@
 #include "views/analysis_view.h"
 #include "views/overview/overview_view.h"
 #include "views/pipeline/input_pipeline_view.h"
+#include "views/pod/compare_view.h"
 #include "views/pod/pod_view.h"
 #include "views/step_marker_box.h"
 #include "views/step_marker_choice.h"
@@ -106,6 +107,50 @@ private slots:
         w.setTrace(std::shared_ptr<const Trace>(std::move(again.trace)), "other.json.gz");
         QVERIFY(w.stepMarker()->marker().isEmpty());
         QVERIFY(steps(5, 5, 5));
+    }
+
+    // The Compare page finds both runs' steps with the shared marker, and offers the picker too.
+    // A and B are the same file: 5 steps each automatically (aten::matmul inferred), 10 each
+    // with "aten::to" (counts in the comment at the top).
+    void compareUsesTheSharedMarker() {
+        ImportResult a = importTrace(testdata("gpu/torch2.11_cu130_h100_kineto_trace.json.gz"));
+        ImportResult b = importTrace(testdata("gpu/torch2.11_cu130_h100_kineto_trace.json.gz"));
+        QVERIFY2(a.ok() && b.ok(), a.error.c_str());
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        w.setTrace(std::shared_ptr<const Trace>(std::move(a.trace)), "a.json.gz");
+        w.setCompareTrace(std::shared_ptr<const Trace>(std::move(b.trace)), "b.json.gz");
+        auto* compare = w.findChild<CompareView*>();
+        auto* overview = w.findChild<OverviewView*>();
+        QVERIFY(compare && overview);
+        auto steps = [&](size_t n) {
+            for (const char* id : {"overview", "compare"}) {
+                w.showView(id);
+                if (!settle(w)) return false;
+            }
+            const RunDiff* d = compare->result();
+            return d && d->aSteps == n && d->bSteps == n && overview->result() &&
+                   overview->result()->steps.steps.size() == n;
+        };
+        QVERIFY(steps(5));
+        QCOMPARE(compare->result()->aStepSource, StepSource::InferredAnnotation);
+
+        // Picked on the Overview: the comparison follows.
+        pick(overview->findChild<StepMarkerBox*>(), "aten::to");
+        QVERIFY(steps(10));
+        QCOMPARE(compare->result()->aStepSource, StepSource::NamedMarker);
+        QCOMPARE(compare->result()->bStepSource, StepSource::NamedMarker);
+        auto* compareBox = compare->findChild<StepMarkerBox*>();
+        QVERIFY(compareBox);
+        QCOMPARE(compareBox->currentData().toString(), QString("aten::to"));
+        // The first step row counts the steps found in each run.
+        QCOMPARE(compare->result()->steps.front().aOccurrences, uint64_t(10));
+
+        // Automatic again from the Compare page's own picker: every page follows.
+        pick(compareBox, {});
+        QVERIFY(w.stepMarker()->marker().isEmpty());
+        QVERIFY(steps(5));
     }
 
     // ProfilerStep#551 and #552 (sampled_rank-0: two "ProfilerStep#" events in the raw file) are

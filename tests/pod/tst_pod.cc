@@ -161,6 +161,30 @@ private slots:
         QCOMPARE(pod.steps.size(), size_t(3));
         for (size_t s = 0; s < 3; ++s) QCOMPARE(pod.workers[1].steps[s].runStartNs, pod.workers[0].steps[s].runStartNs);
         QCOMPARE(pod.notes.size(), size_t(1));
+
+        // The same alignment on the run before merging: the merged view (the timeline) puts both
+        // first steps at one time, and the pod page reads the same offsets back. Each file's
+        // times count from its earliest event ("setup" at 100 us), so rank 0's ProfilerStep#5
+        // starts at 500 - 100 = 400 us, rank 1's at 2500 - 100 = 2400 us: rank 1 moves by
+        // 400 - 2400 = -2000 us and both start at 400 us = 400'000 ns in the view.
+        QVERIFY(alignWorkersOnFirstStep(r.run));
+        QCOMPARE(r.run.workers[0].offsetNs, TimeNs(0));
+        QCOMPARE(r.run.workers[1].offsetNs, TimeNs(-2'000'000));
+        QCOMPARE(r.run.workers[1].clock, WorkerClock::FirstStep);
+        const auto merged = mergeWorkers(r.run);
+        QVERIFY(merged);
+        std::vector<TimeNs> firstStepStart;
+        for (const Track& t : merged->tracks)
+            for (size_t i = 0; i < t.slices.size(); ++i)
+                if (merged->strings.get(t.slices.name[i]) == "ProfilerStep#5") firstStepStart.push_back(t.slices.start[i]);
+        QCOMPARE(firstStepStart.size(), size_t(2));
+        QCOMPARE(firstStepStart[0], TimeNs(400'000));
+        QCOMPARE(firstStepStart[1], TimeNs(400'000));
+        const PodResult again = computePod(r.run, {}, merged.get());
+        QCOMPARE(again.workers[1].offsetNs, TimeNs(-2'000'000));
+        QCOMPARE(again.workers[1].clock, WorkerClock::FirstStep);
+        for (size_t s = 0; s < 3; ++s) QCOMPARE(again.workers[1].steps[s].runStartNs, again.workers[0].steps[s].runStartNs);
+        QCOMPARE(again.notes.size(), size_t(1));
     }
 
     // The same rank's file twice: the workers are told apart by file name.

@@ -1,12 +1,15 @@
 #include "views/pod/compare_view.h"
 
+#include "model/analysis/op_classify.h"
 #include "views/name_style.h"
+#include "views/step_marker_box.h"
 #include "views/tables/table_page.h"
 #include "views/timeline/timeline_canvas.h"
 #include "views/timeline/timeline_view.h"
 #include "views/trace_selection.h"
 #include "views/tables/value_format.h"
 
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QSplitter>
 #include <QTabWidget>
@@ -51,6 +54,12 @@ CompareView::CompareView(QWidget* parent) : AnalysisView(parent) {
     auto* page = new QWidget;
     auto* layout = new QVBoxLayout(page);
     layout->setContentsMargins(8, 8, 8, 8);
+    // The steps of both runs come from the step marker every step-based page uses.
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Steps from:"), page));
+    bar->addWidget(stepMarkerBox());
+    bar->addStretch(1);
+    layout->addLayout(bar);
     summary_ = new QLabel(page);
     summary_->setWordWrap(true);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -139,11 +148,23 @@ void CompareView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
         return;
     }
     std::shared_ptr<const Trace> b = b_;
-    run<RunDiff>([trace, b] { return diffRuns(*trace, *b); },
-                 [this](RunDiff& d) {
-                     diff_ = std::make_shared<RunDiff>(std::move(d));
-                     showResult();
-                 });
+    const StepOptions options = stepOptions();
+    struct Data {
+        RunDiff diff;
+        std::vector<StepMarkerCandidate> candidates;  // offered from A, the open trace
+    };
+    run<Data>(
+        [trace, b, options] {
+            Data d;
+            d.diff = diffRuns(*trace, *b, options);
+            d.candidates = stepMarkerCandidates(classifyTrace(*trace), 40);
+            return d;
+        },
+        [this](Data& d) {
+            diff_ = std::make_shared<RunDiff>(std::move(d.diff));
+            stepMarkerBox()->setCandidates(d.candidates);
+            showResult();
+        });
 }
 
 void CompareView::clearResult() {

@@ -1,6 +1,7 @@
 // The Compare page (File > Compare with…): the open trace (A) against a second one (B):
 // step time, op stats and kernel stats side by side with absolute and relative deltas,
-// the largest regression first, new and vanished ops marked. Numbers from diffRuns.
+// the largest regression first, new and vanished ops marked. Numbers from diffRuns; both runs'
+// steps come from the step marker shared by every step-based page (its picker is here too).
 #pragma once
 
 #include "model/analysis/run_diff.h"
