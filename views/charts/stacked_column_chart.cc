@@ -23,6 +23,7 @@ StackedColumnChart::StackedColumnChart(const QString& title, QWidget* parent) : 
     titleFont.setBold(true);
     chart_->setTitleFont(titleFont);
     chart_->legend()->setAlignment(Qt::AlignBottom);
+    chart_->legend()->setShowToolTips(true);  // an elided name shows whole on hover
     chart_->setMargins(QMargins(4, 4, 4, 4));
     chart_->setBackgroundRoundness(0);
     view_ = new QChartView(chart_, this);

@@ -112,6 +112,9 @@ OverviewView::OverviewView(QWidget* parent) : AnalysisView(parent) {
     // lays out for its width (wrapped labels), and a tall preference would push the chart's
     // axis and legend below a 1280x800 window.
     chart_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Ignored);
+    // Nine category names do not fit in one row under a half-width chart at 1280 px (they were
+    // elided to "Device co..."): a column on the right shows each name whole.
+    chart_->setLegendAlignment(Qt::AlignRight);
     chartNote_ = new QLabel(chartBox);
     chartNote_->setWordWrap(true);
     plainFont(chartNote_);
