@@ -211,6 +211,8 @@ private slots:
         const int wb = std::max(fm.horizontalAdvance("Self CUDA"), fm.horizontalAdvance("%"));
         QCOMPARE(WrappingHeaderView::wrapped("Self CUDA %", fm), wa <= wb ? a : b);
         QCOMPARE(WrappingHeaderView::wrapped("Occurrences", fm), QString("Occurrences"));  // one word
+        // A parenthesised part is never split: the only space outside "(B − A)" is after "Δ".
+        QCOMPARE(WrappingHeaderView::wrapped(QString::fromUtf8("Δ (B − A)"), fm), QString::fromUtf8("Δ\n(B − A)"));
 
         std::vector<OpModel::Column> many = columns();
         for (int k = 0; k < 8; ++k)  // on one line their titles alone would not fit

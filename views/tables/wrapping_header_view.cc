@@ -11,6 +11,8 @@ QString WrappingHeaderView::wrapped(const QString& text, const QFontMetrics& fm)
     int best = fm.horizontalAdvance(text);
     qsizetype at = -1;
     for (qsizetype i = text.indexOf(QLatin1Char(' ')); i > 0; i = text.indexOf(QLatin1Char(' '), i + 1)) {
+        // A parenthesised part stays on one line: "Δ (B − A)" wraps before "(", not inside it.
+        if (text.left(i).count(QLatin1Char('(')) > text.left(i).count(QLatin1Char(')'))) continue;
         const int w = std::max(fm.horizontalAdvance(text.left(i)), fm.horizontalAdvance(text.mid(i + 1)));
         if (w < best) {
             best = w;

@@ -15,7 +15,7 @@ class WrappingHeaderView : public QHeaderView {
 public:
     explicit WrappingHeaderView(QWidget* parent = nullptr) : QHeaderView(Qt::Horizontal, parent) {}
 
-    // `text` on two lines split at the space that makes the wider line narrowest; unchanged
+    // `text` on two lines split at the space (outside parentheses) that makes the wider line narrowest; unchanged
     // when it has no space or splitting would not make it narrower.
     static QString wrapped(const QString& text, const QFontMetrics& fm);
     // A column whose title stays on one line (the wide name column: no width to save there).
