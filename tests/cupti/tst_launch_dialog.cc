@@ -6,6 +6,7 @@
 
 #include <QCheckBox>
 #include <QDir>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -70,6 +71,14 @@ private slots:
         QVERIFY(dialog.statusText().contains("exited with status 0"));
     }
 
+    // "… 1,234 records received …" -> 1234 (the status line's running total).
+    static qulonglong recordsReceived(const QString& status) {
+        const QRegularExpressionMatch m = QRegularExpression(QStringLiteral("([\\d.,\\s]+) records received")).match(status);
+        QString digits = m.captured(1);
+        digits.remove(QRegularExpression(QStringLiteral("\\D")));
+        return digits.toULongLong();
+    }
+
     void stopEndsTheCaptureNotTheProgram() {
         QTemporaryDir dir;
         LaunchDialog dialog;
@@ -93,6 +102,10 @@ private slots:
         // Start again while the program runs: a second window, saved in a run folder of its own.
         dialog.startLaunch();
         QTRY_VERIFY_WITH_TIMEOUT(dialog.statusText().contains("records received"), 5000);
+        // The count is the session's running total: the new window has records once it grows.
+        // (Stopping before that saves an empty window, which is not offered for opening.)
+        const qulonglong before = recordsReceived(dialog.statusText());
+        QTRY_VERIFY_WITH_TIMEOUT(recordsReceived(dialog.statusText()) > before, 10000);
         dialog.stopLaunch();
         QVERIFY(open.wait(10000));
         QCOMPARE(open.size(), 2);
