@@ -132,7 +132,7 @@ EventType groupedCpuType(const ClassifiedTrace& ct, const StepGroups& groups, Sl
     if (s == groups.groups[size_t(g)].root || isExplicitStepMarkerName(full)) return kEventTypeCount;
     for (std::string_view wrapper : {"EagerExecute", "EagerLocalExecute", "EagerKernelExecute", "FunctionRun"})
         if (startsWith(full, wrapper)) return kEventTypeCount;
-    const std::string_view type = splitTfOpName(full).type;
+    const std::string type = splitTfOpName(full).type;  // a copy: a view of the temporary would dangle
     if (startsWith(type, "InfeedEnqueue") || type == "MemcpyHToD") return kHostToDevice;
     if (type == "MemcpyHToH") return kHostToHost;
     if (full.size() >= 15 && std::equal(full.begin(), full.begin() + 15, "IteratorGetNext",

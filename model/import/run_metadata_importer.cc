@@ -157,6 +157,7 @@ public:
 
 private:
     const std::vector<uint8_t>& bytes_;
+    std::unordered_map<std::string, size_t> deviceIndex_;  // name -> index into devices
     const ImportOptions& options_;
     bool stopped_ = false;
 
@@ -183,11 +184,11 @@ private:
         stopped_ = true;
     }
 
+    // By name through an index (a linear search per device made a million devices quadratic).
     Device& deviceNamed(const std::string& name) {
-        for (Device& d : devices)
-            if (d.name == name) return d;
-        devices.push_back(Device{name, {}, {}});
-        return devices.back();
+        auto [it, inserted] = deviceIndex_.try_emplace(name, devices.size());
+        if (inserted) devices.push_back(Device{name, {}, {}});
+        return devices[it->second];
     }
 
     void walkDevice(const uint8_t* data, size_t size, size_t base) {

@@ -29,4 +29,12 @@ ImportOptions fuzzImportOptions();
 // Aborts when the exported JSON cannot be read back.
 void runAllAnalyses(const Trace& trace);
 
+// The analyses over more than one run, as the CLI's `pod` and `diff` and the GUI's pod page call
+// them: `path` (the file `trace` was imported from) opened as a one-worker run and, with a copy
+// of itself, as a two-worker run (pod, then merged and the pod again over the merged view, then
+// with one worker moved by hand); `trace` diffed against itself, an empty trace and a small
+// Kineto trace, both ways. Aborts when a run compared with itself shows a difference, or when a
+// two-worker run of one file shows a straggler.
+void runRunAnalyses(const std::string& path, const Trace& trace);
+
 }  // namespace tracescope::fuzz

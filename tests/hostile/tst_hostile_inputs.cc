@@ -444,6 +444,18 @@ private slots:
         QTest::newRow("fuzz: agent records far in time") << "fuzz_agent_records_far_times.tscupti" << true
                                                          << "implausible times";
     }
+    // Found by fuzz_analyses under ASan: an XSpace whose host events form CPU-only step groups;
+    // the step breakdown read each host event's op type through a view of a destroyed temporary
+    // (heap use after free). It keeps a copy now: the overview has steps and a host-side time,
+    // and the sanitizer build (which runs this test) sees no bad read.
+    void fuzzStepTypeUseAfterFree() {
+        ImportResult r = importWithDeadline(repoTestData("hostile/fuzz_step_type_use_after_free.xplane.pb"), 20);
+        QVERIFY2(r.ok(), r.error.c_str());
+        const Overview o = computeOverview(classifyTrace(*r.trace));
+        QVERIFY(!o.steps.steps.empty());
+        QVERIFY(o.categories[size_t(StepCategory::HostCompute)].ns.mean > 0);
+    }
+
     void binaryHostileFiles() {
         QFETCH(QString, file);
         QFETCH(bool, ok);

@@ -1,0 +1,121 @@
+// Import cost stays linear in the number of containers: a file with N and one with 10·N XSpace
+// lines, RunMetadata devices, Chrome JSON threads or distinct slice names (one event each) are
+// imported in one run; the larger may take about ten times as long, never a hundred (a cost
+// quadratic in the count). The largest files have a million of each. Files are built here: the
+// XSpace with the project's XSpace writer, the RunMetadata with our own copy of TensorFlow's
+// proto (same field numbers), the JSON by hand.
+#include "model/export/xspace_writer.h"
+#include "model/import/import.h"
+#include "model/proto/run_metadata.pb.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <ctime>
+#include <fstream>
+#include <functional>
+
+using namespace tracescope;
+
+namespace {
+
+bool writeFile(const std::string& path, const std::string& bytes) {
+    std::ofstream out(path, std::ios::binary);
+    out.write(bytes.data(), std::streamsize(bytes.size()));
+    return bool(out);
+}
+
+// An XSpace of one host plane with n lines (threads), one 1 µs event on each.
+std::string xspaceWithLines(int n) {
+    xspace::SpaceWriter space;
+    xspace::PlaneWriter& plane = space.addPlane(1, "/host:CPU");
+    const int64_t t0 = 1'700'000'000'000'000'000;
+    for (int i = 0; i < n; ++i) plane.addLine(i, "thread " + std::to_string(i)).addEvent("op", t0 + i * 1000, 1000);
+    return space.serialize();
+}
+
+// A RunMetadata of n devices, one 1 µs node on each.
+std::string runMetadataWithDevices(int n) {
+    tensorflow::RunMetadata run;
+    auto* steps = run.mutable_step_stats();
+    for (int i = 0; i < n; ++i) {
+        auto* dev = steps->add_dev_stats();
+        dev->set_device("/job:localhost/replica:0/task:0/device:CPU:" + std::to_string(i));
+        auto* node = dev->add_node_stats();
+        node->set_node_name("op");
+        node->set_all_start_micros(1'700'000'000'000'000 + i);
+        node->set_all_end_rel_micros(1);
+    }
+    return run.SerializeAsString();
+}
+
+// Chrome JSON: n complete events, each on a thread of its own (tid i) or each with a name of its own.
+std::string chromeJson(int n, bool distinctThreads) {
+    std::string text = "[";
+    for (int i = 0; i < n; ++i) {
+        const std::string s = std::to_string(i);
+        text += std::string(i ? "," : "") + "{\"ph\":\"X\",\"name\":\"" + (distinctThreads ? std::string("op") : "op " + s) +
+                "\",\"pid\":1,\"tid\":" + (distinctThreads ? s : "1") + ",\"ts\":" + s + ",\"dur\":1}";
+    }
+    return text + "]";
+}
+
+// CPU seconds of this process (all its threads): unlike wall time, other processes on a
+// shared machine (ctest -j2, CI neighbours) do not inflate it, so the ratio stays meaningful.
+double processCpuSeconds() {
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+}
+
+double importSeconds(const std::string& path, TraceCounts& counts) {
+    const double t0 = processCpuSeconds();
+    ImportResult r = importTrace(path);
+    const double s = processCpuSeconds() - t0;
+    if (!r.ok()) {
+        qWarning("%s: %s", path.c_str(), r.error.c_str());
+        return -1;
+    }
+    counts = r.trace->counts();
+    return s;
+}
+
+}  // namespace
+
+class LinearCostTest : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+    // Imports the file of n and of 10·n; the larger must hold 10·n slices and take less than
+    // 25 times the CPU time (linear: 10; n log n: about 12; quadratic: 100). A floor of 0.05 s on
+    // the smaller time keeps a very fast small import from making the ratio noise.
+    void checkLinear(const char* what, const std::function<std::string(int)>& make, int n, size_t tracksPerItem) {
+        TraceCounts small, large;
+        const std::string ps = dir_.filePath(QStringLiteral("small")).toStdString() + what;
+        const std::string pl = dir_.filePath(QStringLiteral("large")).toStdString() + what;
+        QVERIFY(writeFile(ps, make(n)));
+        QVERIFY(writeFile(pl, make(10 * n)));
+        const double ts = importSeconds(ps, small);
+        const double tl = importSeconds(pl, large);
+        QVERIFY(ts >= 0 && tl >= 0);
+        QCOMPARE(small.slices, size_t(n));
+        QCOMPARE(large.slices, size_t(10 * n));
+        QVERIFY(large.tracks >= tracksPerItem * size_t(10 * n));
+        const double ratio = tl / std::max(ts, 0.05);
+        qInfo("%s: %d in %.3f s, %d in %.3f s (ratio %.1f)", what, n, ts, 10 * n, tl, ratio);
+        QVERIFY2(ratio < 25, qPrintable(QString::number(ratio)));
+        QFile::remove(QString::fromStdString(ps));
+        QFile::remove(QString::fromStdString(pl));
+    }
+
+private slots:
+    void initTestCase() { QVERIFY(dir_.isValid()); }
+
+    void xspaceLines() { checkLinear(".xplane.pb", xspaceWithLines, 100000, 1); }
+    void runMetadataDevices() { checkLinear(".pb", runMetadataWithDevices, 100000, 1); }
+    void chromeThreads() { checkLinear(".json", [](int n) { return chromeJson(n, true); }, 100000, 1); }
+    void chromeDistinctNames() { checkLinear(".json", [](int n) { return chromeJson(n, false); }, 100000, 0); }
+};
+
+QTEST_GUILESS_MAIN(LinearCostTest)
+#include "tst_linear_cost.moc"
