@@ -25,6 +25,17 @@ bool wantsTextOnly(int argc, char** argv) {
     return false;
 }
 
+// True when `value` is one of `choices` (an empty value counts when `emptyOk`); otherwise
+// prints "--NAME takes a, b or c" and returns false.
+bool isOneOf(const QString& name, const QString& value, const QStringList& choices, bool emptyOk = false) {
+    if (choices.contains(value) || (emptyOk && value.isEmpty())) return true;
+    const QString list = choices.size() > 1 ? choices.mid(0, choices.size() - 1).join(QStringLiteral(", ")) +
+                                                  QStringLiteral(" or ") + choices.last()
+                                            : choices.value(0);
+    std::fprintf(stderr, "tracescope: --%s takes %s\n", qPrintable(name), qPrintable(list));
+    return false;
+}
+
 bool wantsScreenshot(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--")) break;
@@ -148,28 +159,19 @@ int main(int argc, char** argv) {
         o.hide = parser.value(hide);
         o.bookmarks = parser.values(bookmark);
         o.stepMarker = parser.value(stepMarker);
-        if (parser.value(minimap) != QLatin1String("on") && parser.value(minimap) != QLatin1String("off")) {
-            std::fprintf(stderr, "tracescope: --minimap takes on or off\n");
+        if (!isOneOf(QStringLiteral("minimap"), parser.value(minimap), {QStringLiteral("on"), QStringLiteral("off")}) ||
+            !isOneOf(QStringLiteral("counters"), parser.value(counters),
+                     {QStringLiteral("auto"), QStringLiteral("step"), QStringLiteral("line")}) ||
+            !isOneOf(QStringLiteral("names"), parser.value(names), {QStringLiteral("short"), QStringLiteral("full")}) ||
+            !isOneOf(QStringLiteral("convention"), parser.value(convention),
+                     {QStringLiteral("xprof"), QStringLiteral("pytorch")}, /*emptyOk=*/true))
             return 2;
-        }
         o.minimap = parser.value(minimap) == QLatin1String("on");
         o.counters = parser.value(counters);
-        if (o.counters != QLatin1String("auto") && o.counters != QLatin1String("step") && o.counters != QLatin1String("line")) {
-            std::fprintf(stderr, "tracescope: --counters takes auto, step or line\n");
-            return 2;
-        }
         o.hover = parser.value(hover);
         o.dark = parser.isSet(dark);
-        if (parser.value(names) != QLatin1String("short") && parser.value(names) != QLatin1String("full")) {
-            std::fprintf(stderr, "tracescope: --names takes short or full\n");
-            return 2;
-        }
         o.shortNames = parser.value(names) == QLatin1String("short");
         o.convention = parser.value(convention);
-        if (!o.convention.isEmpty() && o.convention != QLatin1String("xprof") && o.convention != QLatin1String("pytorch")) {
-            std::fprintf(stderr, "tracescope: --convention takes xprof or pytorch\n");
-            return 2;
-        }
         return tracescope::runScreenshot(o);
     }
 
