@@ -1,0 +1,25 @@
+// One completed CUPTI activity buffer as frames of our record format: the records CUPTI's
+// iterator hands out, each translated (cupti_translate.h). The iterator is a parameter (the
+// agent passes cuptiActivityGetNextRecord) so that tests and the fuzz target can walk
+// buffers without a live CUPTI through the same code as the agent.
+#pragma once
+
+#include "app/cupti_agent/cupti_translate.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace tracescope::agent {
+
+// cuptiActivityGetNextRecord's signature.
+using NextRecordFn = CUptiResult (*)(uint8_t* buffer, size_t validSize, CUpti_Activity** record);
+// Told the OS thread of every record that has one (activityThreadId), in buffer order.
+using NoteThreadFn = void (*)(int64_t threadId);
+
+// Appends the frames of the records of buffer[0, validSize) to `frames`; returns how many
+// were translated. The walk ends where the iterator says so.
+uint64_t translateBuffer(uint8_t* buffer, size_t validSize, NextRecordFn next, ApiNameFn apiName,
+                         NoteThreadFn noteThread, std::string& frames);
+
+}  // namespace tracescope::agent
