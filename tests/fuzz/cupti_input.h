@@ -90,7 +90,7 @@ public:
     // Copies up to n bytes (zeros after the end of the input).
     void copy(void* out, size_t n) {
         const size_t have = size_t(end_ - p_) < n ? size_t(end_ - p_) : n;
-        std::memcpy(out, p_, have);
+        if (have) std::memcpy(out, p_, have);
         std::memset(static_cast<char*>(out) + have, 0, n - have);
         p_ += have;
     }

@@ -98,7 +98,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
     // The buffer CUPTI completes: exactly the valid bytes, on the heap.
     std::unique_ptr<uint8_t[]> buffer(new uint8_t[layout.validSize ? layout.validSize : 1]);
-    std::memcpy(buffer.get(), layout.bytes.data(), layout.validSize);
+    if (layout.validSize) std::memcpy(buffer.get(), layout.bytes.data(), layout.validSize);
     g_layout = &layout;
     g_buffer = buffer.get();
     g_threadsNoted = 0;
