@@ -202,7 +202,11 @@ inline void appendRecord(std::string& out, const void* record, uint8_t units = 0
     if (pick == kKindCount) return;
     out += char(pick | (units ? kSizeGiven : 0));
     if (units) out += char(units);
-    out.append(static_cast<const char*>(record), kKinds[pick].size);
+    // The pointers are replaced when the input is decoded: zeros keep the seeds reproducible.
+    std::string bytes(static_cast<const char*>(record), kKinds[pick].size);
+    for (size_t i = 0; i < kKinds[pick].stringCount; ++i)
+        bytes.replace(kKinds[pick].strings[i], sizeof(const char*), sizeof(const char*), '\0');
+    out += bytes;
     for (size_t i = 0; i < kKinds[pick].stringCount; ++i) {
         const char* s = nullptr;
         std::memcpy(&s, static_cast<const char*>(record) + kKinds[pick].strings[i], sizeof s);
