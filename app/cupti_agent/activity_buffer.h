@@ -18,7 +18,9 @@ using NextRecordFn = CUptiResult (*)(uint8_t* buffer, size_t validSize, CUpti_Ac
 using NoteThreadFn = void (*)(int64_t threadId);
 
 // Appends the frames of the records of buffer[0, validSize) to `frames`; returns how many
-// were translated. The walk ends where the iterator says so.
+// were translated. The walk ends where the iterator says so, and also at a record that
+// would be read outside the valid bytes (a cut buffer, a kind whose size we mis-assume,
+// an iterator that steps backwards or off the buffer): nothing past validSize is read.
 uint64_t translateBuffer(uint8_t* buffer, size_t validSize, NextRecordFn next, ApiNameFn apiName,
                          NoteThreadFn noteThread, std::string& frames);
 

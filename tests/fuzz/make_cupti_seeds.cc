@@ -25,10 +25,10 @@ void write(const std::string& name, const std::string& bytes) {
     }
 }
 
-std::string batch(int index) {
+std::string batch(int index, bool cut = false, uint8_t cutBytes = 0) {
     fake::BufferBuilder b;
     fake::buildBatch(b, index, kT0 + uint64_t(index) * 1'000'000);
-    std::string out = cuptifuzz::header();
+    std::string out = cuptifuzz::header(cut, cutBytes);
     for (size_t at : b.offsets) cuptifuzz::appendRecord(out, b.bytes.data() + at);
     return out;
 }
@@ -153,6 +153,17 @@ int main(int argc, char** argv) {
         std::string out = cuptifuzz::header();
         cuptifuzz::appendRecord(out, &k);
         write("long-name", out);
+    }
+    // A buffer whose validSize ends inside its last record.
+    write("cut-buffer", batch(1, true, 20));
+    {
+        // A kernel record shorter than CUpti_ActivityKernel10 (a layout we mis-assume) at the
+        // end of the buffer.
+        auto k = timed<CUpti_ActivityKernel10>(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, kT0 + 1, kT0 + 2);
+        k.name = "short";
+        std::string out = batch(0);
+        cuptifuzz::appendRecord(out, &k, 8);
+        write("short-record", out);
     }
     return g_failed;
 }
