@@ -8,15 +8,18 @@ namespace {
 // 64-bit fields rely on.
 constexpr uintptr_t kRecordAlignment = 8;
 
-// True when the record at `at` lies wholly in buffer[0, validSize) as the struct we would
-// read for its kind (its header only, for kinds we do not translate).
-bool insideValidBytes(const uint8_t* buffer, size_t validSize, const uint8_t* at) {
-    if (at < buffer || size_t(at - buffer) >= validSize) return false;
-    if (reinterpret_cast<uintptr_t>(at) % kRecordAlignment != 0) return false;
-    const size_t left = validSize - size_t(at - buffer);
-    if (left < sizeof(CUpti_Activity)) return false;
-    const size_t size = activityRecordSize(activityKind(reinterpret_cast<const CUpti_Activity*>(at)));
-    return size <= left;
+// Where a record starts in the buffer, or SIZE_MAX when it is off the buffer or misaligned.
+size_t offsetOf(const uint8_t* buffer, size_t validSize, const CUpti_Activity* record) {
+    const auto at = reinterpret_cast<uintptr_t>(record), start = reinterpret_cast<uintptr_t>(buffer);
+    if (at < start || at - start >= validSize || at % kRecordAlignment != 0) return SIZE_MAX;
+    return at - start;
+}
+
+// True when `room` bytes hold the struct we read for the record's kind (its header only,
+// for kinds we do not translate).
+bool fits(const CUpti_Activity* record, size_t room) {
+    if (room < sizeof(CUpti_Activity)) return false;
+    return activityRecordSize(activityKind(record)) <= room;
 }
 
 }  // namespace
@@ -25,16 +28,26 @@ uint64_t translateBuffer(uint8_t* buffer, size_t validSize, NextRecordFn next, A
                          NoteThreadFn noteThread, std::string& frames) {
     uint64_t records = 0;
     if (!buffer || !validSize) return 0;
+    // MAX_LIMIT_REACHED at the end, INVALID_KIND for a cut record.
     CUpti_Activity* record = nullptr;
-    const uint8_t* previous = nullptr;
-    for (;;) {
-        // MAX_LIMIT_REACHED at the end, INVALID_KIND for a cut record.
-        if (next(buffer, validSize, &record) != CUPTI_SUCCESS || !record) break;
-        const auto* at = reinterpret_cast<const uint8_t*>(record);
-        if ((previous && at <= previous) || !insideValidBytes(buffer, validSize, at)) break;
-        previous = at;
-        if (translateActivity(record, frames, apiName)) ++records;
-        if (noteThread) noteThread(activityThreadId(record));
+    if (next(buffer, validSize, &record) != CUPTI_SUCCESS || !record) return 0;
+    size_t at = offsetOf(buffer, validSize, record);
+    while (at != SIZE_MAX) {
+        // The record's room ends where CUPTI's next record starts (or at validSize), which
+        // tells a record shorter than the struct we would read: that one is skipped.
+        CUpti_Activity* following = record;
+        size_t end = validSize, nextAt = SIZE_MAX;
+        if (next(buffer, validSize, &following) == CUPTI_SUCCESS && following) {
+            nextAt = offsetOf(buffer, validSize, following);
+            if (nextAt != SIZE_MAX && nextAt <= at) nextAt = SIZE_MAX;  // not moving forward
+            if (nextAt != SIZE_MAX) end = nextAt;
+        }
+        if (fits(record, end - at)) {
+            if (translateActivity(record, frames, apiName)) ++records;
+            if (noteThread) noteThread(activityThreadId(record));
+        }
+        record = following;
+        at = nextAt;
     }
     return records;
 }

@@ -18,9 +18,11 @@ using NextRecordFn = CUptiResult (*)(uint8_t* buffer, size_t validSize, CUpti_Ac
 using NoteThreadFn = void (*)(int64_t threadId);
 
 // Appends the frames of the records of buffer[0, validSize) to `frames`; returns how many
-// were translated. The walk ends where the iterator says so, and also at a record that
-// would be read outside the valid bytes (a cut buffer, a kind whose size we mis-assume,
-// an iterator that steps backwards or off the buffer): nothing past validSize is read.
+// were translated. The walk ends where the iterator says so, or where it steps backwards,
+// off the buffer or off CUPTI's 8-byte alignment. A record with less room than the struct
+// we read for its kind (up to the iterator's next record, or to validSize for the last:
+// a cut buffer, a kind whose size we mis-assume) is skipped: nothing past validSize, and
+// no part of another record, is read as a record's struct.
 uint64_t translateBuffer(uint8_t* buffer, size_t validSize, NextRecordFn next, ApiNameFn apiName,
                          NoteThreadFn noteThread, std::string& frames);
 
