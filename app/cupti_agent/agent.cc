@@ -1,7 +1,7 @@
 // libtracescope_cupti.so: our CUPTI agent, injected into any CUDA program with
 // CUDA_INJECTION64_PATH. The CUDA driver calls InitializeInjection once during cuInit
 // (CUPTI's documentation of CUDA_INJECTION64_PATH). The agent subscribes to CUPTI, collects
-// activity buffers, translates them into our framed records (cupti_translate.h) and, from
+// activity buffers, translates them into our framed records (activity_buffer.h) and, from
 // its own thread every TRACESCOPE_AGENT_FLUSH_MS (100-250 ms), sends them to the viewer's
 // Unix socket (TRACESCOPE_AGENT_SOCKET) or, when no viewer listens, appends them to a
 // fallback file <TRACESCOPE_AGENT_FALLBACK>/<host>.<pid>.tscupti. At exit (atexit) it
@@ -17,6 +17,7 @@
 // socket), bounded memory (records beyond the budget are dropped and counted), no timestamp
 // callback (CUPTI's default clock is CLOCK_REALTIME), CONCURRENT_KERNEL rather than the
 // serializing KERNEL kind, and libcupti is never unloaded. Depends on CUPTI and libc only.
+#include "app/cupti_agent/activity_buffer.h"
 #include "app/cupti_agent/agent_state.h"
 #include "app/cupti_agent/cupti_translate.h"
 
@@ -61,18 +62,13 @@ void CUPTIAPI bufferRequested(uint8_t** buffer, size_t* size, size_t* maxNumReco
     *maxNumRecords = 0;
 }
 
+void noteThread(int64_t tid) {
+    if (g_agent) g_agent->noteThread(tid);
+}
+
 void CUPTIAPI bufferCompleted(CUcontext ctx, uint32_t streamId, uint8_t* buffer, size_t, size_t validSize) {
     std::string frames;
-    uint64_t records = 0;
-    CUpti_Activity* record = nullptr;
-    if (buffer && validSize) {
-        for (;;) {
-            const CUptiResult rc = cuptiActivityGetNextRecord(buffer, validSize, &record);
-            if (rc != CUPTI_SUCCESS) break;  // MAX_LIMIT_REACHED at the end, INVALID_KIND for a cut record
-            if (translateActivity(record, frames, apiName)) ++records;
-            if (g_agent) g_agent->noteThread(activityThreadId(record));
-        }
-    }
+    const uint64_t records = translateBuffer(buffer, validSize, cuptiActivityGetNextRecord, apiName, noteThread, frames);
     size_t dropped = 0;
     if (cuptiActivityGetNumDroppedRecords(ctx, streamId, &dropped) != CUPTI_SUCCESS) dropped = 0;
     std::free(buffer);

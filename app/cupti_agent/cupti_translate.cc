@@ -3,12 +3,24 @@
 #include "model/capture/agent/record_encoder.h"
 
 #include <cstring>
+#include <type_traits>
 
 namespace tracescope::agent {
 
 namespace {
 
 std::string_view text(const char* s) { return s ? std::string_view(s) : std::string_view(); }
+
+// An enum field of a CUPTI record as the bits CUPTI wrote. CUPTI's enums have no fixed
+// underlying type, so loading a value outside their enumerators' range (a damaged record, or
+// a value newer than our headers) as the enum is undefined behaviour; the bytes are not.
+template <typename Field>
+uint32_t bits(const Field* field) {
+    static_assert(std::is_enum_v<Field> && sizeof(Field) == sizeof(uint32_t));
+    uint32_t v;
+    std::memcpy(&v, field, sizeof v);
+    return v;
+}
 
 bool kernel(const CUpti_ActivityKernel10& k, std::string& out) {
     if (k.start == 0 && k.end == 0) return false;  // no timing (cupti_activity.h)
@@ -56,24 +68,26 @@ MemcpyRecord memcpyCommon(const Copy& m) {
 
 }  // namespace
 
+uint32_t activityKind(const CUpti_Activity* record) { return bits(&record->kind); }
+
 int64_t activityThreadId(const CUpti_Activity* record) {
-    switch (record->kind) {
+    switch (activityKind(record)) {
     case CUPTI_ACTIVITY_KIND_RUNTIME:
     case CUPTI_ACTIVITY_KIND_DRIVER:
         return int64_t(reinterpret_cast<const CUpti_ActivityAPI*>(record)->threadId);
     case CUPTI_ACTIVITY_KIND_MARKER: {
         const auto* m = reinterpret_cast<const CUpti_ActivityMarker2*>(record);
-        return m->objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ? int64_t(m->objectId.pt.threadId) : 0;
+        return bits(&m->objectKind) == CUPTI_ACTIVITY_OBJECT_THREAD ? int64_t(m->objectId.pt.threadId) : 0;
     }
     case CUPTI_ACTIVITY_KIND_OVERHEAD: {
         const auto* o = reinterpret_cast<const CUpti_ActivityOverhead3*>(record);
-        return o->objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ? int64_t(o->objectId.pt.threadId) : 0;
+        return bits(&o->objectKind) == CUPTI_ACTIVITY_OBJECT_THREAD ? int64_t(o->objectId.pt.threadId) : 0;
     }
     default: return 0;
     }
 }
 
-size_t activityRecordSize(CUpti_ActivityKind kind) {
+size_t activityRecordSize(uint32_t kind) {
     switch (kind) {
     case CUPTI_ACTIVITY_KIND_KERNEL:
     case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: return sizeof(CUpti_ActivityKernel10);
@@ -95,7 +109,8 @@ size_t activityRecordSize(CUpti_ActivityKind kind) {
 }
 
 bool translateActivity(const CUpti_Activity* record, std::string& out, ApiNameFn apiName) {
-    switch (record->kind) {
+    const uint32_t kind = activityKind(record);
+    switch (kind) {
     case CUPTI_ACTIVITY_KIND_CUDA_EVENT: {
         const auto& e = *reinterpret_cast<const CUpti_ActivityCudaEvent2*>(record);
         CudaEventRecord r{};
@@ -115,7 +130,7 @@ bool translateActivity(const CUpti_Activity* record, std::string& out, ApiNameFn
         r.contextId = st.contextId;
         r.streamId = st.streamId;
         r.priority = int32_t(st.priority);
-        r.flag = uint32_t(st.flag);
+        r.flag = bits(&st.flag);
         r.correlationId = st.correlationId;
         appendFrame(out, kRecStream, r);
         return true;
@@ -168,7 +183,7 @@ bool translateActivity(const CUpti_Activity* record, std::string& out, ApiNameFn
         r.threadId = a.threadId;
         r.correlationId = a.correlationId;
         r.cbid = a.cbid;
-        r.domain = record->kind == CUPTI_ACTIVITY_KIND_RUNTIME ? kApiRuntime : kApiDriver;
+        r.domain = kind == CUPTI_ACTIVITY_KIND_RUNTIME ? kApiRuntime : kApiDriver;
         r.returnValue = int32_t(a.returnValue);
         appendFrame(out, kRecApi, r, {text(apiName ? apiName(r.domain, r.cbid) : nullptr)});
         return true;
@@ -179,7 +194,7 @@ bool translateActivity(const CUpti_Activity* record, std::string& out, ApiNameFn
         r.startNs = int64_t(s.start);
         r.endNs = int64_t(s.end);
         r.correlationId = s.correlationId;
-        r.type = uint32_t(s.type);
+        r.type = bits(&s.type);
         r.contextId = s.contextId;
         r.streamId = s.streamId;
         r.cudaEventId = s.cudaEventId;
@@ -191,9 +206,9 @@ bool translateActivity(const CUpti_Activity* record, std::string& out, ApiNameFn
         MarkerRecord r{};
         r.timestampNs = int64_t(m.timestamp);
         r.id = m.id;
-        r.flags = uint32_t(m.flags);
-        r.objectKind = uint32_t(m.objectKind);
-        if (m.objectKind == CUPTI_ACTIVITY_OBJECT_THREAD || m.objectKind == CUPTI_ACTIVITY_OBJECT_PROCESS) {
+        r.flags = bits(&m.flags);
+        r.objectKind = bits(&m.objectKind);
+        if (r.objectKind == CUPTI_ACTIVITY_OBJECT_THREAD || r.objectKind == CUPTI_ACTIVITY_OBJECT_PROCESS) {
             r.processId = m.objectId.pt.processId;
             r.threadId = m.objectId.pt.threadId;
         }
@@ -207,7 +222,7 @@ bool translateActivity(const CUpti_Activity* record, std::string& out, ApiNameFn
         std::memcpy(&r.payload, &d.payload, sizeof r.payload);
         // CUpti_MetricValueKind (cupti_metrics.h) to our payload kinds. DOUBLE is 0, which is
         // also what a marker without a payload carries: an all-zero double counts as none.
-        switch (d.payloadKind) {
+        switch (bits(&d.payloadKind)) {
         case CUPTI_METRIC_VALUE_KIND_UINT64: r.payloadKind = 1; break;
         case CUPTI_METRIC_VALUE_KIND_INT64: r.payloadKind = 2; break;
         case CUPTI_METRIC_VALUE_KIND_DOUBLE: r.payloadKind = r.payload ? 3 : 0; break;
@@ -229,10 +244,10 @@ bool translateActivity(const CUpti_Activity* record, std::string& out, ApiNameFn
         r.deviceId = m.deviceId;
         r.contextId = m.contextId;
         r.streamId = m.streamId;
-        r.memoryOperationType = uint32_t(m.memoryOperationType);
-        r.memoryKind = uint32_t(m.memoryKind);
+        r.memoryOperationType = bits(&m.memoryOperationType);
+        r.memoryKind = bits(&m.memoryKind);
         r.isAsync = m.isAsync;
-        r.poolType = uint32_t(m.memoryPoolConfig.memoryPoolType);
+        r.poolType = bits(&m.memoryPoolConfig.memoryPoolType);
         r.poolAddress = m.memoryPoolConfig.address;
         appendFrame(out, kRecMemory, r, {text(m.name)});
         return true;
@@ -260,9 +275,9 @@ bool translateActivity(const CUpti_Activity* record, std::string& out, ApiNameFn
         OverheadRecord r{};
         r.startNs = int64_t(o.start);
         r.endNs = int64_t(o.end);
-        r.overheadKind = uint32_t(o.overheadKind);
+        r.overheadKind = bits(&o.overheadKind);
         r.correlationId = o.correlationId;
-        if (o.objectKind == CUPTI_ACTIVITY_OBJECT_THREAD) r.threadId = o.objectId.pt.threadId;
+        if (bits(&o.objectKind) == CUPTI_ACTIVITY_OBJECT_THREAD) r.threadId = o.objectId.pt.threadId;
         appendFrame(out, kRecOverhead, r);
         return true;
     }

@@ -18,11 +18,15 @@ using ApiNameFn = const char* (*)(uint32_t domain, uint32_t cbid);
 // we do not translate and for records without timing (start = end = 0).
 bool translateActivity(const CUpti_Activity* record, std::string& out, ApiNameFn apiName);
 
+// The record's kind as CUPTI wrote it: any 32-bit value, also one outside CUpti_ActivityKind's
+// range (read as bytes, never loaded as the enum).
+uint32_t activityKind(const CUpti_Activity* record);
+
 // The OS thread a record belongs to (API calls, thread markers, overhead), or 0.
 int64_t activityThreadId(const CUpti_Activity* record);
 
 // The CUPTI struct size of a kind we translate (0 for others): what a CUPTI 13.0 buffer
 // holds for it, used by tests and the test-only fake libcupti to lay records out.
-size_t activityRecordSize(CUpti_ActivityKind kind);
+size_t activityRecordSize(uint32_t kind);
 
 }  // namespace tracescope::agent

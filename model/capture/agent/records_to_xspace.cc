@@ -370,7 +370,8 @@ private:
         for (const MarkerEntry* m : sorted) end = std::max(end, m->r.timestampNs);
         for (size_t i = 0; i < ranges_.size(); ++i) {
             NvtxRange& range = ranges_[i];
-            if (!(range.start->r.flags & kMarkerStart)) continue;
+            // A mark (INSTANT, whatever other bits a damaged record sets) is no range as well.
+            if (!(range.start->r.flags & kMarkerStart) || (range.start->r.flags & kMarkerInstant)) continue;
             if (range.open) {
                 ++stats_.unterminatedNvtx;
                 range.end = end;
