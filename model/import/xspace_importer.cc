@@ -171,8 +171,11 @@ private:
             auto it = deviceEnds_.find(launches_[i].correlationId);
             if (it != deviceEnds_.end()) {
                 for (const DeviceEnd& d : it->second) {
-                    size_t k = i;
-                    while (k + 1 < j && launches_[k + 1].start <= d.start) ++k;
+                    // The last launch of the id that started at or before the device event
+                    // (else the first): a binary search, since one id may repeat a million times.
+                    const auto later = std::upper_bound(launches_.begin() + i, launches_.begin() + j, d.start,
+                                                        [](int64_t t, const Launch& l) { return t < l.start; });
+                    const size_t k = later == launches_.begin() + i ? i : size_t(later - launches_.begin()) - 1;
                     b_.addFlow(launches_[k].end, d.end, launchName_, launchName_, nextFlowId_++);
                 }
             }

@@ -3,6 +3,7 @@
 # the seeds (make_seeds.sh) and the inputs found by earlier runs in WORK/corpus/<target>.
 # Fails when any target finds a crash, a leak, a timeout (10 s per input) or an out-of-memory
 # (2 GB); the input is kept in WORK/artifacts/<target>/. Prints executions per target.
+# FUZZ_MAX_LEN (default 65536) bounds an input's size: smaller runs many more inputs per second.
 #   tests/fuzz/run_all.sh BUILD SECONDS [WORK] [TARGET...]
 set -uo pipefail
 build=${1:?usage: run_all.sh BUILD SECONDS [WORK] [TARGET...]}
@@ -31,7 +32,7 @@ for t in "${targets[@]}"; do
   mkdir -p "$work/corpus/$t" "$work/artifacts/$t"
   log="$work/$t.log"
   start=$(date +%s)
-  "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
+  "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len="${FUZZ_MAX_LEN:-65536}" -print_final_stats=1 \
     -artifact_prefix="$work/artifacts/$t/" "$work/corpus/$t" "$work/seeds/$t" >"$log" 2>&1
   rc=$?
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)

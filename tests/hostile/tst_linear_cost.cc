@@ -1,9 +1,10 @@
 // Import cost stays linear in the number of containers: a file with N and one with 10·N XSpace
-// lines, RunMetadata devices, Chrome JSON threads or distinct slice names (one event each) are
-// imported in one run; the larger may take about ten times as long, never a hundred (a cost
-// quadratic in the count). The largest files have a million of each. Files are built here: the
-// XSpace with the project's XSpace writer, the RunMetadata with our own copy of TensorFlow's
-// proto (same field numbers), the JSON by hand.
+// lines, RunMetadata devices, Chrome JSON threads, distinct slice names or counter names (one
+// event each), or N launches and kernels, or flows, sharing one id, are imported in one run; the
+// larger may take about ten times as long, never a hundred (a cost quadratic in the count). The
+// largest files have a million of each. Files are built here: the XSpace with the project's
+// XSpace writer, the RunMetadata with our own copy of TensorFlow's proto (same field numbers),
+// the JSON by hand.
 #include "model/export/xspace_writer.h"
 #include "model/import/import.h"
 #include "model/proto/run_metadata.pb.h"
@@ -49,6 +50,43 @@ std::string runMetadataWithDevices(int n) {
     return run.SerializeAsString();
 }
 
+// An XSpace where n host launches and n GPU kernels all carry correlation id 7 (ids reused by
+// the runtime): each kernel links to the latest launch before it, one flow each.
+std::string xspaceWithSharedCorrelationId(int n) {
+    xspace::SpaceWriter space;
+    const int64_t t0 = 1'700'000'000'000'000'000;
+    xspace::LineWriter host = space.addPlane(1, "/host:CPU").addLine(11, "main");
+    for (int i = 0; i < n; ++i) host.addEvent("cudaLaunchKernel", t0 + i * 1000, 100).add("correlation_id", uint64_t(7));
+    xspace::LineWriter stream = space.addPlane(2, "/device:GPU:0").addLine(7, "Stream #7(Compute)");
+    for (int i = 0; i < n; ++i) stream.addEvent("gemm", t0 + i * 1000 + 200, 100).add("correlation_id", uint64_t(7));
+    return space.serialize();
+}
+
+// Chrome JSON: n counters, each with a name of its own and one sample.
+std::string chromeWithCounterNames(int n) {
+    std::string text = "[";
+    for (int i = 0; i < n; ++i) {
+        const std::string s = std::to_string(i);
+        text += std::string(i ? "," : "") + "{\"ph\":\"C\",\"name\":\"counter " + s + "\",\"pid\":1,\"ts\":" + s +
+                ",\"args\":{\"value\":" + s + "}}";
+    }
+    return text + "]";
+}
+
+// Chrome JSON: n flows that all use id 7, one after another, each from a slice on thread 1 to
+// a slice on thread 2 (an s opens, the next f closes).
+std::string chromeWithFlowsSharingOneId(int n) {
+    std::string text = "[";
+    for (int i = 0; i < n; ++i) {
+        const std::string ts = std::to_string(10 * i);
+        text += std::string(i ? "," : "") + "{\"ph\":\"X\",\"name\":\"launch\",\"pid\":1,\"tid\":1,\"ts\":" + ts +
+                ",\"dur\":2},{\"ph\":\"X\",\"name\":\"kernel\",\"pid\":1,\"tid\":2,\"ts\":" + ts +
+                ",\"dur\":2},{\"ph\":\"s\",\"name\":\"link\",\"cat\":\"ac2g\",\"id\":7,\"pid\":1,\"tid\":1,\"ts\":" + ts +
+                "},{\"ph\":\"f\",\"bp\":\"e\",\"name\":\"link\",\"cat\":\"ac2g\",\"id\":7,\"pid\":1,\"tid\":2,\"ts\":" + ts + "}";
+    }
+    return text + "]";
+}
+
 // Chrome JSON: n complete events, each on a thread of its own (tid i) or each with a name of its own.
 std::string chromeJson(int n, bool distinctThreads) {
     std::string text = "[";
@@ -86,10 +124,26 @@ class LinearCostTest : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
 
-    // Imports the file of n and of 10·n; the larger must hold 10·n slices and take less than
-    // 25 times the CPU time (linear: 10; n log n: about 12; quadratic: 100). A floor of 0.05 s on
-    // the smaller time keeps a very fast small import from making the ratio noise.
-    void checkLinear(const char* what, const std::function<std::string(int)>& make, int n, size_t tracksPerItem) {
+    // What each of the n items adds to the trace: exactly `slices` and `flows`, at least
+    // `tracks` thread tracks and `counterTracks` counter tracks.
+    struct PerItem {
+        size_t slices = 1;
+        size_t tracks = 0;
+        size_t counterTracks = 0;
+        size_t flows = 0;
+    };
+
+    static void checkCounts(const TraceCounts& c, int n, const PerItem& per) {
+        QCOMPARE(c.slices, per.slices * size_t(n));
+        QCOMPARE(c.flows, per.flows * size_t(n));
+        QVERIFY(c.tracks >= per.tracks * size_t(n));
+        QVERIFY(c.counterTracks >= per.counterTracks * size_t(n));
+    }
+
+    // Imports the file of n and of 10·n; the larger must hold what 10·n items make and take less
+    // than 25 times the CPU time (linear: 10; n log n: about 12; quadratic: 100). A floor of 0.05 s
+    // on the smaller time keeps a very fast small import from making the ratio noise.
+    void checkLinear(const char* what, const std::function<std::string(int)>& make, int n, const PerItem& per) {
         TraceCounts small, large;
         const std::string ps = dir_.filePath(QStringLiteral("small")).toStdString() + what;
         const std::string pl = dir_.filePath(QStringLiteral("large")).toStdString() + what;
@@ -98,9 +152,8 @@ class LinearCostTest : public QObject {
         const double ts = importSeconds(ps, small);
         const double tl = importSeconds(pl, large);
         QVERIFY(ts >= 0 && tl >= 0);
-        QCOMPARE(small.slices, size_t(n));
-        QCOMPARE(large.slices, size_t(10 * n));
-        QVERIFY(large.tracks >= tracksPerItem * size_t(10 * n));
+        checkCounts(small, n, per);
+        checkCounts(large, 10 * n, per);
         const double ratio = tl / std::max(ts, 0.05);
         qInfo("%s: %d in %.3f s, %d in %.3f s (ratio %.1f)", what, n, ts, 10 * n, tl, ratio);
         QVERIFY2(ratio < 25, qPrintable(QString::number(ratio)));
@@ -111,10 +164,18 @@ class LinearCostTest : public QObject {
 private slots:
     void initTestCase() { QVERIFY(dir_.isValid()); }
 
-    void xspaceLines() { checkLinear(".xplane.pb", xspaceWithLines, 100000, 1); }
-    void runMetadataDevices() { checkLinear(".pb", runMetadataWithDevices, 100000, 1); }
-    void chromeThreads() { checkLinear(".json", [](int n) { return chromeJson(n, true); }, 100000, 1); }
-    void chromeDistinctNames() { checkLinear(".json", [](int n) { return chromeJson(n, false); }, 100000, 0); }
+    void xspaceLines() { checkLinear(".xplane.pb", xspaceWithLines, 100000, {.slices = 1, .tracks = 1}); }
+    void runMetadataDevices() { checkLinear(".pb", runMetadataWithDevices, 100000, {.slices = 1, .tracks = 1}); }
+    void chromeThreads() {
+        checkLinear(".json", [](int n) { return chromeJson(n, true); }, 100000, {.slices = 1, .tracks = 1});
+    }
+    void chromeDistinctNames() { checkLinear(".json", [](int n) { return chromeJson(n, false); }, 100000, {.slices = 1}); }
+    void chromeCounterNames() { checkLinear(".json", chromeWithCounterNames, 100000, {.slices = 0, .counterTracks = 1}); }
+    // With a linear search of the launches of an id per kernel, the million did not end in 90 s.
+    void xspaceSharedCorrelationId() {
+        checkLinear(".xplane.pb", xspaceWithSharedCorrelationId, 100000, {.slices = 2, .flows = 1});
+    }
+    void chromeFlowsSharingOneId() { checkLinear(".json", chromeWithFlowsSharingOneId, 100000, {.slices = 2, .flows = 1}); }
 };
 
 QTEST_GUILESS_MAIN(LinearCostTest)
