@@ -1,9 +1,11 @@
 #include "views/analysis_queue.h"
 
 #include "model/import/memory_budget.h"
+#include "views/background_pools.h"
 
 #include <QCoreApplication>
 #include <QPointer>
+#include <QThreadPool>
 
 #include <algorithm>
 
@@ -14,6 +16,8 @@ AnalysisQueue* AnalysisQueue::instance() {
     if (!queue) queue = new AnalysisQueue(QCoreApplication::instance());
     return queue;
 }
+
+size_t AnalysisQueue::maxRunning() { return size_t(std::max(1, analysisPool()->maxThreadCount())); }
 
 uint64_t AnalysisQueue::budget() {
     // Measured again only when nothing runs: the running jobs' memory is in their reservations.
@@ -58,6 +62,7 @@ void AnalysisQueue::pump() {
         // With nothing running, the next job starts even if it needs more than the budget
         // (only a job the page chose to run anyway can); otherwise it waits for room.
         if (!running_.empty() && b != 0 && reserved_ + next.bytes > b) return;
+        if (running_.size() >= maxRunning()) return;
         Job job = std::move(waiting_.front());
         waiting_.pop_front();
         startJob(std::move(job));

@@ -1,7 +1,8 @@
 // Admission of the analysis pages' computations against the machine's memory: each job
 // reserves its estimated peak (model/analysis/analysis_cost.h) and starts only while the
-// reservations in flight fit the budget; the others wait their turn (first come, first
-// served). The budget is what model/import/memory_budget.h says is available when the
+// reservations in flight fit the budget and a thread of the analysis pool is free (so the
+// reservations are those of computations really running); the others wait their turn
+// (first come, first served). The budget is what model/import/memory_budget.h says is available when the
 // queue is idle: once jobs run, the memory they take is counted by their reservations, so
 // it is not measured again until all are done.
 #pragma once
@@ -32,9 +33,12 @@ public:
     // The job ended (or will never start): its reservation is released, the next ones start.
     void finished(uint64_t ticket);
 
-    // Reserved by the jobs running now, and how many wait.
+    // Reserved by the jobs running now, how many run and how many wait.
     uint64_t reserved() const { return reserved_; }
+    size_t running() const { return running_.size(); }
     size_t waiting() const { return waiting_.size(); }
+    // How many jobs run at once at most: the analysis pool's threads.
+    static size_t maxRunning();
 
 private:
     using QObject::QObject;

@@ -130,6 +130,7 @@ void AnalysisView::admit(uint64_t bytes, std::function<void(uint64_t)> start) {
         if (state_ == State::Queued) state_ = State::Running;
         start(ticket);
     });
+    showProgress();  // "Waiting…" only when it did not start at once
 }
 
 void AnalysisView::jobEnded(uint64_t ticket) {
@@ -178,7 +179,12 @@ void AnalysisView::showProgress() {
     if (!computing_ || !progress_) return;
     QString text;
     if (state_ == State::Queued) {
-        text = tr("Waiting for memory: other analyses are running.");
+        const AnalysisQueue* queue = AnalysisQueue::instance();
+        text = queue->running() >= AnalysisQueue::maxRunning()
+                   ? tr("Waiting for a free worker: %1 analyses run at a time.").arg(AnalysisQueue::maxRunning())
+                   : tr("Waiting for memory: the analyses running now hold %1 of the %2 they may use.")
+                         .arg(QString::fromStdString(formatBytes(queue->reserved())),
+                              QString::fromStdString(formatBytes(AnalysisQueue::instance()->budget())));
     } else {
         const QString step = QString::fromStdString(progress_->stepName());
         text = (step.isEmpty() ? tr("Analyzing") : step) + tr("… %1 %").arg(int(progress_->fraction() * 100));
