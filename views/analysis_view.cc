@@ -1,13 +1,17 @@
 #include "views/analysis_view.h"
 
+#include "model/import/memory_budget.h"
 #include "model/trace/partial_trace.h"
+#include "views/analysis_queue.h"
+#include "views/analysis_status.h"
 #include "views/partial_trace_note.h"
 #include "views/step_marker_box.h"
 #include "views/step_marker_choice.h"
 #include "views/trace_selection.h"
 
-#include <QLabel>
+#include <QPushButton>
 #include <QStackedLayout>
+#include <QTimer>
 
 #include <utility>
 
@@ -15,14 +19,19 @@ namespace tracescope {
 
 AnalysisView::AnalysisView(QWidget* parent) : TraceView(parent) {
     stack_ = new QStackedLayout(this);
-    message_ = new QLabel(this);
-    message_->setAlignment(Qt::AlignCenter);
-    message_->setWordWrap(true);
-    QFont f = message_->font();
-    f.setPointSizeF(f.pointSizeF() * 1.2);
-    message_->setFont(f);
+    message_ = new AnalysisStatus(this);
     stack_->addWidget(message_);
+    progressTimer_ = new QTimer(this);
+    progressTimer_->setInterval(200);
+    connect(progressTimer_, &QTimer::timeout, this, [this] { showProgress(); });
     showMessage(tr("No trace loaded."));
+}
+
+AnalysisView::~AnalysisView() {
+    // A waiting job would call into this page: it is withdrawn. A running one's watcher goes
+    // with the page: its reservation is released here.
+    if (computing_ && progress_) progress_->cancel();
+    if (ticket_) AnalysisQueue::instance()->finished(ticket_);
 }
 
 void AnalysisView::setContent(QWidget* content) {
@@ -71,17 +80,126 @@ void AnalysisView::setSelection(TraceSelection* selection) {
 }
 
 void AnalysisView::setTrace(std::shared_ptr<const Trace> trace) {
+    cancelRun();  // the old trace's analysis stops and frees its memory
     trace_ = std::move(trace);
     ++generation_;  // drops a result still in flight
     pendingFill_ = nullptr;
     computing_ = false;
+    runAnyway_ = false;
     clearResult();
     if (partialNote_) partialNote_->setTrace(trace_.get());
     if (!trace_) {
+        state_ = State::NoTrace;
         showMessage(tr("No trace loaded."));
         return;
     }
     startAnalysis(trace_);
+}
+
+unsigned AnalysisView::beginRun(const AnalysisCost& cost) {
+    cancelRun();
+    const unsigned generation = ++generation_;
+    pendingFill_ = nullptr;
+    const bool force = std::exchange(runAnyway_, false);
+    AnalysisQueue* queue = AnalysisQueue::instance();
+    if (!force && queue->exceedsBudget(cost.bytes)) {
+        computing_ = false;
+        state_ = State::Skipped;
+        const MemoryBudget budget = importMemoryBudget();
+        message_->showAction(
+            tr("%1 was not run: it needs about %2 of memory, and %3 is available (%4).\n"
+               "Running it could make the machine swap or stop the application.")
+                .arg(QString::fromStdString(cost.what), QString::fromStdString(formatBytes(cost.bytes)),
+                     QString::fromStdString(formatBytes(queue->budget())), QString::fromStdString(budget.source)),
+            tr("Run anyway"), [this] { startAgain(true); });
+        stack_->setCurrentWidget(message_);
+        emit stateChanged();
+        return 0;
+    }
+    computing_ = true;
+    state_ = State::Queued;
+    progress_ = std::make_shared<AnalysisProgress>(trace_ ? trace_->counts().slices + trace_->counts().asyncSlices : 0);
+    showProgress();
+    progressTimer_->start();
+    emit stateChanged();
+    return generation;
+}
+
+void AnalysisView::admit(uint64_t bytes, std::function<void(uint64_t)> start) {
+    ticket_ = AnalysisQueue::instance()->submit(bytes, false, [this, start](uint64_t ticket) {
+        if (state_ == State::Queued) state_ = State::Running;
+        start(ticket);
+    });
+    showProgress();  // "Waiting…" only when it did not start at once
+}
+
+void AnalysisView::jobEnded(uint64_t ticket) {
+    AnalysisQueue::instance()->finished(ticket);
+    if (ticket == ticket_) ticket_ = 0;
+}
+
+void AnalysisView::finishRun(bool ok, std::function<void()> fill) {
+    computing_ = false;
+    progressTimer_->stop();
+    ticket_ = 0;
+    state_ = ok ? State::Done : State::Failed;
+    applyWhenShown([this, ok, fill] {
+        if (ok) fill();
+        else showMessage(tr("The analysis failed."));
+        emit resultReady();
+    });
+    emit stateChanged();
+}
+
+void AnalysisView::cancelRun() {
+    if (!computing_ || !progress_) return;
+    progress_->cancel();
+    // A job still waiting never starts; a running one frees its memory when the worker
+    // unwinds, and releases its reservation then (jobEnded).
+    if (state_ == State::Queued && ticket_) {
+        AnalysisQueue::instance()->finished(ticket_);
+        ticket_ = 0;
+    }
+    ++generation_;
+    computing_ = false;
+    progressTimer_->stop();
+    state_ = State::Cancelled;
+    message_->showAction(tr("The analysis was cancelled."), tr("Run again"), [this] { startAgain(false); });
+    stack_->setCurrentWidget(message_);
+    emit stateChanged();
+}
+
+void AnalysisView::startAgain(bool force) {
+    if (!trace_) return;
+    runAnyway_ = force;
+    startAnalysis(trace_);
+}
+
+void AnalysisView::showProgress() {
+    if (!computing_ || !progress_) return;
+    QString text;
+    if (state_ == State::Queued) {
+        const AnalysisQueue* queue = AnalysisQueue::instance();
+        text = queue->running() >= AnalysisQueue::maxRunning()
+                   ? tr("Waiting for a free worker: %1 analyses run at a time.").arg(AnalysisQueue::maxRunning())
+                   : tr("Waiting for memory: the analyses running now hold %1 of the %2 they may use.")
+                         .arg(QString::fromStdString(formatBytes(queue->reserved())),
+                              QString::fromStdString(formatBytes(AnalysisQueue::instance()->budget())));
+    } else {
+        const QString step = QString::fromStdString(progress_->stepName());
+        text = (step.isEmpty() ? tr("Analyzing") : step) + tr("… %1 %").arg(int(progress_->fraction() * 100));
+    }
+    message_->showProgress(text, progress_->fraction(), [this] { cancelRun(); });
+    stack_->setCurrentWidget(message_);
+}
+
+QString AnalysisView::statusText() const { return message_->text(); }
+
+bool AnalysisView::pressStatusButton() {
+    QPushButton* b = message_->button();
+    if (!b) return false;
+    b->click();
+    return true;
 }
 
 void AnalysisView::applyWhenShown(std::function<void()> fill) {
@@ -97,7 +215,7 @@ void AnalysisView::showEvent(QShowEvent* event) {
 }
 
 void AnalysisView::showMessage(const QString& text) {
-    message_->setText(text);
+    message_->showMessage(text);
     stack_->setCurrentWidget(message_);
 }
 

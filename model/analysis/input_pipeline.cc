@@ -1,5 +1,7 @@
 #include "model/analysis/input_pipeline.h"
 
+#include "model/analysis/analysis_progress.h"
+
 #include "model/analysis/self_time.h"
 
 #include <algorithm>
@@ -78,6 +80,7 @@ void forEachInputOp(const ClassifiedTrace& ct, Visit visit) {
         std::vector<int8_t> cat(c.size(), -1);
         bool any = false;
         for (uint32_t i = 0; i < c.size(); ++i) {
+            analysisTick();
             const SliceRole r = ct.roles[ti][i];
             if (r == SliceRole::Kernel || r == SliceRole::Memcpy || r == SliceRole::Memset) continue;
             names[i] = ct.isXSpace ? fullNameOf(t, {ti, i}) : std::string(t.str(c.name[i]));

@@ -1,5 +1,7 @@
 #include "model/analysis/kernel_stats.h"
 
+#include "model/analysis/analysis_progress.h"
+
 #include "model/analysis/producer_notes.h"
 
 #include "model/analysis/tensor_core_rules.h"
@@ -216,6 +218,7 @@ void forEachKernel(const ClassifiedTrace& ct, Visit visit) {
         if (ct.trackSkipped[ti]) continue;
         const SliceColumns& c = t.tracks[ti].slices;
         for (uint32_t i = 0; i < c.size(); ++i) {
+            analysisTick();
             if (ct.roles[ti][i] != SliceRole::Kernel) continue;
             // XProf keeps kernels with duration > 0 only (§7.3).
             if (ct.isXSpace && c.duration[i] <= 0) continue;

@@ -1,5 +1,7 @@
 #include "model/analysis/memory_events.h"
 
+#include "model/analysis/analysis_progress.h"
+
 #include "model/trace/text_match.h"
 
 #include "model/trace/arg_number.h"
@@ -235,6 +237,7 @@ private:
         RawMemoryId& id = idNamed(track.name, MemorySource::Counter, track.process);
         const CounterSeries& c = track.counter;
         for (size_t i = 0; i < c.size(); ++i) {
+            analysisTick();
             MemorySnapshot s;
             s.time = c.time[i];
             s.heapBytes = saturatedInt(c.value[i]);

@@ -1,5 +1,7 @@
 #include "model/analysis/op_classify.h"
 
+#include "model/analysis/analysis_progress.h"
+
 #include "model/analysis/self_time.h"
 #include "model/import/xspace_tracks.h"
 #include "model/trace/text_match.h"
@@ -190,6 +192,7 @@ ClassifiedTrace classifyTrace(const Trace& trace) {
         if (tr.kind == TrackKind::Counter) continue;
 
         for (size_t i = 0; i < c.size(); ++i) {
+            analysisTick();
             std::string_view cat = trace.str(c.category[i]);
             const std::string_view name = trace.str(c.name[i]);
             SliceRole role = SliceRole::None;

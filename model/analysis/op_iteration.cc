@@ -1,5 +1,7 @@
 #include "model/analysis/op_iteration.h"
 
+#include "model/analysis/analysis_progress.h"
+
 #include "model/analysis/kernel_stats.h"
 #include "model/analysis/self_time.h"
 
@@ -66,6 +68,7 @@ void forEachOpOccurrence(const ClassifiedTrace& ct, OpGrouping grouping,
                        ? computeSelfTimes(c, [&](size_t i) { return roles[i] == SliceRole::HostOp; })
                        : std::vector<TimeNs>(c.duration.begin(), c.duration.end());
         for (uint32_t i = 0; i < c.size(); ++i) {
+            analysisTick();
             const SliceRole role = roles[i];
             const SliceRef ref{ti, i};
             OpNameType nt;

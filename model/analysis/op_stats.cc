@@ -1,5 +1,7 @@
 #include "model/analysis/op_stats.h"
 
+#include "model/analysis/analysis_progress.h"
+
 #include "model/analysis/op_iteration.h"
 #include "model/analysis/self_time.h"
 
@@ -69,6 +71,7 @@ void computeIdle(const ClassifiedTrace& ct, TimeNs& hostIdle, TimeNs& deviceIdle
         const SliceColumns& c = t.tracks[ti].slices;
         auto& hostOps = perHostLine[ct.isTf1 ? int64_t(t.tracks[ti].process) : -1 - int64_t(ti)];
         for (size_t i = 0; i < c.size(); ++i) {
+            analysisTick();
             const SliceRole r = ct.roles[ti][i];
             if (r == SliceRole::Kernel || r == SliceRole::Memcpy || r == SliceRole::Memset)
                 perDevice[t.tracks[ti].process < deviceOf.size() ? deviceOf[t.tracks[ti].process] : t.tracks[ti].process]

@@ -1,5 +1,7 @@
 #include "model/analysis/overview.h"
 
+#include "model/analysis/analysis_progress.h"
+
 #include "model/analysis/producer_notes.h"
 
 #include "model/analysis/precision.h"
@@ -273,6 +275,7 @@ Overview computeOverview(const ClassifiedTrace& ct, const StepOptions& stepOptio
         if (ct.trackSkipped[ti]) continue;
         const SliceColumns& c = t.tracks[ti].slices;
         for (uint32_t i = 0; i < c.size(); ++i) {
+            analysisTick();
             if (ct.roles[ti][i] != SliceRole::Kernel) continue;
             addSat(isSixteenBitKernel(fullNameOf(t, {ti, i})) ? k16 : k32, c.duration[i]);
         }

@@ -1,5 +1,7 @@
 #include "model/analysis/pod.h"
 
+#include "model/analysis/analysis_progress.h"
+
 #include "model/analysis/op_classify.h"
 #include "model/import/merge_workers.h"
 
@@ -64,6 +66,7 @@ KernelUnions kernelUnionsOf(const ClassifiedTrace& ct) {
         if (ct.trackSkipped[ti] || t.tracks[ti].kind != TrackKind::Thread) continue;
         const SliceColumns& c = t.tracks[ti].slices;
         for (uint32_t i = 0; i < c.size(); ++i) {
+            analysisTick();
             if (ct.roles[ti][i] != SliceRole::Kernel || c.duration[i] <= 0) continue;
             (isCollectiveKernelName(fullNameView(ct, {ti, i})) ? k.communication : k.compute)
                 .push_back({c.start[i], c.end(i)});

@@ -1,5 +1,7 @@
 #include "model/analysis/scope_tree.h"
 
+#include "model/analysis/analysis_progress.h"
+
 #include "model/analysis/producer_notes.h"
 
 #include "model/analysis/op_iteration.h"
@@ -197,6 +199,7 @@ void build(const ClassifiedTrace& ct, ScopeTree& tree, std::vector<Occ>* occurre
         for (TrackIndex ti = 0; ti < t.tracks.size(); ++ti) {
             if (ct.trackSkipped[ti] || ct.trackOnDevice[ti] || t.tracks[ti].kind != TrackKind::Thread) continue;
             for (uint32_t i = 0; i < t.tracks[ti].slices.size(); ++i) {
+                analysisTick();
                 const SliceRef s{ti, i};
                 if (ct.role(s) == SliceRole::HostOp || kinetoScopeName(ct, s).empty()) continue;
                 std::vector<std::string> parts = scopePath(ct, s);
@@ -258,6 +261,7 @@ void build(const ClassifiedTrace& ct, ScopeTree& tree, std::vector<Occ>* occurre
         // Instants first, then zero-length MemoryAllocation slices.
         const size_t allocSlices = memAlloc == kNoIndex ? 0 : tr.slices.size();
         for (uint32_t k = 0; k < ins.size() + allocSlices; ++k) {
+            analysisTick();
             const bool isSlice = k >= ins.size();
             const uint32_t si = isSlice ? uint32_t(k - ins.size()) : 0;
             if (isSlice && (tr.slices.name[si] != memAlloc || tr.slices.duration[si] != 0)) continue;

@@ -1,5 +1,7 @@
 #include "model/analysis/self_time.h"
 
+#include "model/analysis/analysis_progress.h"
+
 #include <algorithm>
 
 namespace tracescope {
@@ -15,6 +17,7 @@ void walkCounted(const SliceColumns& c, const std::function<bool(size_t)>& count
     // nearestCounted[d] = nearest counted slice at depth <= d on the current ancestor chain.
     std::vector<uint32_t> nearestCounted;
     for (size_t i = 0; i < c.size(); ++i) {
+        analysisTick();
         const size_t d = c.depth(i);
         if (nearestCounted.size() < d + 1) nearestCounted.resize(d + 1, kNoIndex);
         const uint32_t parent = d > 0 ? nearestCounted[d - 1] : kNoIndex;

@@ -2,6 +2,8 @@
 // where events overlap the higher-priority type wins; step time no event covers is "other".
 #include "model/analysis/steps.h"
 
+#include "model/analysis/analysis_progress.h"
+
 #include "model/analysis/compile_activity.h"
 #include "model/analysis/precision.h"
 
@@ -176,6 +178,7 @@ std::vector<StepBreakdown> breakdownSteps(const ClassifiedTrace& ct, const Steps
         if (ct.trackSkipped[ti] || t.tracks[ti].kind != TrackKind::Thread) continue;
         const SliceColumns& c = t.tracks[ti].slices;
         for (uint32_t i = 0; i < c.size(); ++i) {
+            analysisTick();
             const EventType e = typeOf(ct, {ti, i});
             if (e == kEventTypeCount || c.duration[i] <= 0) continue;
             all.push_back({c.start[i], c.end(i), e});

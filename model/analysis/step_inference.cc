@@ -3,6 +3,8 @@
 // device work. Each rule says in StepsResult::rule what it did.
 #include "model/analysis/steps.h"
 
+#include "model/analysis/analysis_progress.h"
+
 #include <algorithm>
 #include <map>
 #include <unordered_map>
@@ -32,6 +34,7 @@ TopLevel topLevelOf(const ClassifiedTrace& ct, TrackIndex ti) {
     tl.track = ti;
     const SliceColumns& c = ct.trace->tracks[ti].slices;
     for (uint32_t i = 0; i < c.size(); ++i) {
+        analysisTick();
         if (c.depth(i) != 0 || c.duration[i] <= 0 || ct.roles[ti][i] == SliceRole::StepMarker) continue;
         tl.byName[c.name[i]].push_back(uint32_t(tl.index.size()));
         tl.index.push_back(i);
@@ -60,6 +63,7 @@ StepsResult stepsFromNamedMarker(const ClassifiedTrace& ct, const std::string& m
         if (!isHostThread(ct, ti)) continue;
         const SliceColumns& c = t.tracks[ti].slices;
         for (uint32_t i = 0; i < c.size(); ++i) {
+            analysisTick();
             const std::string_view n = t.str(c.name[i]);
             if (n != marker && !startsWith(n, prefix)) continue;
             int64_t number = -1;  // an ordinal, given after sorting

@@ -1,5 +1,7 @@
 #include "model/analysis/steps.h"
 
+#include "model/analysis/analysis_progress.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -149,6 +151,7 @@ StepsResult findSteps(const ClassifiedTrace& ct, const StepOptions& options) {
             if (!ct.trackOnDevice[ti] || t.tracks[ti].name != "Steps") continue;
             const SliceColumns& c = t.tracks[ti].slices;
             for (uint32_t i = 0; i < c.size(); ++i) {
+                analysisTick();
                 const SliceRef ref{ti, i};
                 int64_t num = 0, group = 0;
                 const bool hasGroup = sliceArgInt(t, ref, "group_id", group);
@@ -169,6 +172,7 @@ StepsResult findSteps(const ClassifiedTrace& ct, const StepOptions& options) {
                 if (ct.trackOnDevice[ti] || ct.trackSkipped[ti]) continue;
                 const SliceColumns& c = t.tracks[ti].slices;
                 for (uint32_t i = 0; i < c.size(); ++i) {
+                    analysisTick();
                     int64_t group;
                     if (ct.roles[ti][i] != SliceRole::StepMarker || !sliceArgInt(t, {ti, i}, "group_id", group)) continue;
                     auto [it, inserted] = hostLongest.try_emplace(group, c.start[i], c.end(i));
@@ -196,6 +200,7 @@ StepsResult findSteps(const ClassifiedTrace& ct, const StepOptions& options) {
                 if (ti >= groups->groupOf.size() || groups->groupOf[ti].empty()) continue;
                 const SliceColumns& c = t.tracks[ti].slices;
                 for (uint32_t i = 0; i < c.size(); ++i) {
+                    analysisTick();
                     const int32_t g = groups->groupOf[ti][i];
                     if (g == kNoStepGroup) continue;
                     const SliceRef ref{ti, i};
@@ -242,6 +247,7 @@ StepsResult findSteps(const ClassifiedTrace& ct, const StepOptions& options) {
             if (ct.trackSkipped[ti] || ct.trackOnDevice[ti]) continue;
             const SliceColumns& c = t.tracks[ti].slices;
             for (uint32_t i = 0; i < c.size(); ++i) {
+                analysisTick();
                 if (ct.roles[ti][i] != SliceRole::StepMarker) continue;
                 const SliceRef ref{ti, i};
                 const std::string_view name = t.str(c.name[i]);
@@ -273,6 +279,7 @@ StepsResult findSteps(const ClassifiedTrace& ct, const StepOptions& options) {
             if (ct.trackSkipped[ti] || ct.trackOnDevice[ti]) continue;
             const SliceColumns& c = t.tracks[ti].slices;
             for (uint32_t i = 0; i < c.size(); ++i) {
+                analysisTick();
                 if (ct.roles[ti][i] != SliceRole::UserAnnotation) continue;
                 int64_t num = 0;
                 bool hasNum = false;

@@ -1,5 +1,7 @@
 #include "model/analysis/tf_data.h"
 
+#include "model/analysis/analysis_progress.h"
+
 #include "model/analysis/producer_notes.h"
 #include "model/trace/arg_number.h"
 #include "model/trace/args.h"
@@ -114,6 +116,7 @@ Forest buildForest(const ClassifiedTrace& ct, const Keys& keys) {
         const SliceColumns& c = tr.slices;
         std::vector<uint32_t> nodeOf;  // slice -> node, made when the track has tf.data events
         for (uint32_t i = 0; i < c.size(); ++i) {
+            analysisTick();
             // Iterator events show "Iterator::<Dn>" (or their long name) as their name: only those
             // need the long_name lookup.
             const std::string_view shown = t.str(c.name[i]);

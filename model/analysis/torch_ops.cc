@@ -1,5 +1,7 @@
 #include "model/analysis/torch_ops.h"
 
+#include "model/analysis/analysis_progress.h"
+
 #include <algorithm>
 #include <tuple>
 #include <unordered_map>
@@ -269,6 +271,7 @@ TorchOpsResult computeTorchOps(const ClassifiedTrace& ct, const TorchOpsOptions&
         if (!tree.onHostThread(ti)) continue;
         const SliceColumns& c = t.tracks[ti].slices;
         for (uint32_t i = 0; i < c.size(); ++i) {
+            analysisTick();
             if (!tree.isNode({ti, i}) || tree.merged({ti, i})) continue;
             if (keys.isCpuEvent(ti, i)) addSat(selfCpu[ti][i], c.duration[i]);
             const SliceRef p = tree.parent({ti, i});
@@ -290,6 +293,7 @@ TorchOpsResult computeTorchOps(const ClassifiedTrace& ct, const TorchOpsOptions&
         const SliceColumns& c = t.tracks[ti].slices;
         if (!usableTrack(ct, ti)) continue;
         for (uint32_t i = 0; i < c.size(); ++i) {
+            analysisTick();
             if (!isDeviceActivity(ct.roles[ti][i])) continue;
             const TimeNs dur = c.duration[i];
             TorchOpRow& row = rowFor({ti, i}, true);
@@ -309,6 +313,7 @@ TorchOpsResult computeTorchOps(const ClassifiedTrace& ct, const TorchOpsOptions&
         if (selfCpu[ti].empty()) continue;
         const SliceColumns& c = t.tracks[ti].slices;
         for (uint32_t i = 0; i < c.size(); ++i) {
+            analysisTick();
             if (!tree.isRowEvent({ti, i})) continue;
             TorchOpRow& row = rowFor({ti, i}, false);
             ++row.calls;

@@ -150,7 +150,11 @@ MemoryProfileView::MemoryProfileView(QWidget* parent) : AnalysisView(parent) {
 
 void MemoryProfileView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
     std::shared_ptr<const Trace> t = trace;
-    run<MemoryProfileResult>([t] { return computeMemoryProfile(*t); },
+    run<MemoryProfileResult>(estimateAnalysisCost(AnalysisKind::MemoryProfile, *t),
+                             [t] {
+                                 analysisStep("Replaying allocations", 0, 1);
+                                 return computeMemoryProfile(*t);
+                             },
                              [this](MemoryProfileResult& r) {
                                  result_ = std::make_shared<MemoryProfileResult>(std::move(r));
                                  showResult();

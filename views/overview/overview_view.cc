@@ -167,9 +167,14 @@ OverviewView::OverviewView(QWidget* parent) : AnalysisView(parent) {
 void OverviewView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
     std::shared_ptr<const Trace> t = trace;
     run<Computed>(
+        estimateAnalysisCost(AnalysisKind::Overview, *t),
         [t, options = stepOptions()] {
+            analysisStep("Classifying slices", 0, 0.15);
             const ClassifiedTrace ct = classifyTrace(*t);
-            return Computed{computeOverview(ct, options), stepMarkerCandidates(ct, 40)};
+            analysisStep("Finding steps and summing them", 0.15, 0.85);
+            Overview overview = computeOverview(ct, options);
+            analysisStep("Looking for step markers", 0.85, 1);
+            return Computed{std::move(overview), stepMarkerCandidates(ct, 40)};
         },
         [this](Computed& c) {
             overview_ = std::make_shared<Computed>(std::move(c));

@@ -165,13 +165,19 @@ InputPipelineView::InputPipelineView(QWidget* parent) : AnalysisView(parent) {
 void InputPipelineView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
     std::shared_ptr<const Trace> t = trace;
     run<Computed>(
+        estimateAnalysisCost(AnalysisKind::InputPipeline, *t),
         [t, options = stepOptions()] {
             Computed c;
+            analysisStep("Classifying slices", 0, 0.1);
             const ClassifiedTrace ct = classifyTrace(*t);
+            analysisStep("Measuring input waits", 0.1, 0.4);
             c.result = computeInputPipeline(ct, options);
+            analysisStep("Indexing input ops", 0.4, 0.5);
             c.sliceRows = sliceRowIndexOf(*t, c.result);
+            analysisStep("Breaking steps down", 0.5, 0.9);
             c.breakdown = breakdownSteps(ct, findSteps(ct, options));
             c.categories = summarizeBreakdown(c.breakdown);
+            analysisStep("Looking for step markers", 0.9, 1);
             c.markerCandidates = stepMarkerCandidates(ct, 40);
             return c;
         },

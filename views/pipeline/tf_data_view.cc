@@ -170,7 +170,11 @@ TfDataView::TfDataView(QWidget* parent) : AnalysisView(parent) {
 
 void TfDataView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
     std::shared_ptr<const Trace> t = trace;
-    run<TfDataResult>([t] { return computeTfData(*t); },
+    run<TfDataResult>(estimateAnalysisCost(AnalysisKind::TfData, *t),
+                      [t] {
+                          analysisStep("Reading tf.data iterators", 0, 1);
+                          return computeTfData(*t);
+                      },
                       [this](TfDataResult& r) {
                           result_ = std::make_shared<TfDataResult>(std::move(r));
                           showResult();

@@ -153,10 +153,15 @@ void CompareView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
         RunDiff diff;
         std::vector<StepMarkerCandidate> candidates;  // offered from A, the open trace
     };
+    const TraceCounts countsB = b->counts();
     run<Data>(
+        estimateAnalysisCost(AnalysisKind::Diff, *trace,
+                             trace->counts().slices + trace->counts().asyncSlices + countsB.slices + countsB.asyncSlices),
         [trace, b, options] {
             Data d;
+            analysisStep("Comparing the runs", 0, 0.8);
             d.diff = diffRuns(*trace, *b, options);
+            analysisStep("Looking for step markers", 0.8, 1);
             d.candidates = stepMarkerCandidates(classifyTrace(*trace), 40);
             return d;
         },

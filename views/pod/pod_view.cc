@@ -171,9 +171,12 @@ void PodView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
     const StepOptions options = stepOptions();
     std::shared_ptr<const Trace> view = trace;  // a run's workers are cut out of its merged view
     run<Data>(
+        estimateAnalysisCost(AnalysisKind::Pod, *view),
         [workers, options, view] {
             Data d;
+            analysisStep("Breaking each worker's steps down", 0, 0.8);
             d.pod = computePod(*workers, options, view.get());
+            analysisStep("Looking for step markers", 0.8, 1);
             d.candidates = stepMarkerCandidates(classifyTrace(*view), 40);
             return d;
         },

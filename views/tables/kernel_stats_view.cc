@@ -85,8 +85,10 @@ KernelStatsView::KernelStatsView(QWidget* parent) : AnalysisView(parent) {
 void KernelStatsView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
     std::shared_ptr<const Trace> t = trace;
     run<Computed>(
+        estimateAnalysisCost(AnalysisKind::KernelStats, *t),
         [t] {
             Computed c;
+            analysisStep("Summing kernels by launch configuration", 0, 0.7);
             c.result = computeKernelStats(*t);
             // Only the rows the table shows are kept (with the row index built for them):
             // millions of distinct configurations would otherwise stay in memory unused.
@@ -95,6 +97,7 @@ void KernelStatsView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
                 c.result.rows.resize(kMaxTableRows);
                 c.result.rows.shrink_to_fit();
             }
+            analysisStep("Indexing kernel slices", 0.7, 1);
             c.sliceRows = sliceRowIndexOf(*t, c.result);
             return c;
         },

@@ -207,9 +207,12 @@ void OpStatsView::recompute() {
     options.grouping = OpGrouping(group_->currentData().toInt());
     options.includeIdle = idle_->isChecked();
     run<Computed>(
+        estimateAnalysisCost(AnalysisKind::OpStats, *t),
         [t, options] {
             Computed c;
+            analysisStep("Summing ops", 0, 0.6);
             c.result = computeOpStats(*t, options);
+            analysisStep("Indexing op slices", 0.6, 1);
             c.sliceRows = sliceRowIndexOf(*t, c.result);
             return c;
         },
@@ -284,9 +287,12 @@ void OpStatsView::recomputeTorch() {
     if (!t) return;
     const TorchOpsOptions options = torchTable_->options();
     run<TorchComputed>(
+        estimateAnalysisCost(AnalysisKind::TorchOps, *t),
         [t, options] {
             TorchComputed c;
+            analysisStep("Summing PyTorch ops", 0, 0.6);
             c.result = computeTorchOps(*t, options);
+            analysisStep("Indexing op slices", 0.6, 1);
             c.sliceRows = sliceRowIndexOf(*t, c.result);
             return c;
         },

@@ -136,10 +136,14 @@ ScopeTreeView::ScopeTreeView(QWidget* parent) : AnalysisView(parent) {
 void ScopeTreeView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
     std::shared_ptr<const Trace> t = trace;
     run<Computed>(
+        estimateAnalysisCost(AnalysisKind::ScopeTree, *t),
         [t] {
             Computed c;
+            analysisStep("Building the scope tree", 0, 0.5);
             auto tree = std::make_shared<ScopeTree>(computeScopeTree(*t));
+            analysisStep("Indexing slices by scope", 0.5, 0.75);
             c.sliceNodes = sliceNodeIndexOf(*t, *tree);
+            analysisStep("Indexing slices by op type", 0.75, 1);
             c.sliceTypes = sliceOpTypeIndexOf(*t, *tree);
             c.tree = std::move(tree);
             return c;

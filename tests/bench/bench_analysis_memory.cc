@@ -1,0 +1,110 @@
+// What each analysis page's computation costs on one trace: wall time and the growth of
+// the process's peak resident memory over the loaded trace, per slice.
+//
+//   bench_analysis_memory FILE
+//
+// Imports FILE, then runs each page's computation (as the page runs it, the result kept
+// until the next one starts) with the kernel's peak counter reset before each (writing 5 to
+// /proc/self/clear_refs resets VmHWM), so each line is that analysis alone. These figures
+// are what the GUI's admission estimates (views/analysis_cost.cc) are based on.
+#include "model/analysis/input_pipeline.h"
+#include "model/analysis/kernel_stats.h"
+#include "model/analysis/memory_profile.h"
+#include "model/analysis/op_classify.h"
+#include "model/analysis/op_stats.h"
+#include "model/analysis/overview.h"
+#include "model/analysis/scope_tree.h"
+#include "model/analysis/steps.h"
+#include "model/analysis/tf_data.h"
+#include "model/analysis/torch_ops.h"
+#include "model/import/import.h"
+#include "model/import/memory_budget.h"
+
+#include <malloc.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <string>
+
+using namespace tracescope;
+
+namespace {
+
+uint64_t peakResidentBytes() {
+    std::ifstream in("/proc/self/status");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
+    return 0;
+}
+
+// Returns the heap the previous analysis freed to the system first: otherwise the next one
+// reuses it without growing the resident set, and its cost would not show.
+void resetPeak() {
+    malloc_trim(0);
+    std::ofstream("/proc/self/clear_refs") << "5";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 2) {
+        std::fprintf(stderr, "usage: bench_analysis_memory FILE\n");
+        return 2;
+    }
+    ImportResult r = importTrace(argv[1]);
+    if (!r.ok()) {
+        std::fprintf(stderr, "cannot load %s: %s\n", argv[1], r.error.c_str());
+        return 1;
+    }
+    const Trace& t = *r.trace;
+    const TraceCounts counts = t.counts();
+    const double slices = double(counts.slices + counts.asyncSlices);
+    std::printf("%s: %.0f slices, %s resident after import\n\n", argv[1], slices, formatBytes(residentBytes()).c_str());
+    std::printf("| analysis | wall (s) | peak growth | bytes/slice |\n|---|---|---|---|\n");
+    auto measure = [&](const char* name, const std::function<void()>& run) {
+        resetPeak();
+        const uint64_t before = residentBytes();
+        const auto t0 = std::chrono::steady_clock::now();
+        run();
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const uint64_t peak = peakResidentBytes();
+        const uint64_t grown = peak > before ? peak - before : 0;
+        std::printf("| %s | %.1f | %s | %.0f |\n", name, s, formatBytes(grown).c_str(), double(grown) / slices);
+        std::fflush(stdout);
+    };
+    measure("classify", [&] { (void)classifyTrace(t); });
+    measure("overview", [&] {
+        const ClassifiedTrace ct = classifyTrace(t);
+        auto o = computeOverview(ct, {});
+        auto c = stepMarkerCandidates(ct, 40);
+    });
+    measure("op stats", [&] {
+        auto o = computeOpStats(t, {});
+        auto i = sliceRowIndexOf(t, o);
+    });
+    measure("kernel stats", [&] {
+        auto k = computeKernelStats(t);
+        auto i = sliceRowIndexOf(t, k);
+    });
+    measure("input pipeline", [&] {
+        const ClassifiedTrace ct = classifyTrace(t);
+        auto p = computeInputPipeline(ct, {});
+        auto i = sliceRowIndexOf(t, p);
+        auto b = breakdownSteps(ct, findSteps(ct, {}));
+    });
+    measure("tf.data", [&] { (void)computeTfData(t); });
+    measure("scopes", [&] {
+        ScopeTree tree = computeScopeTree(t);
+        auto n = sliceNodeIndexOf(t, tree);
+        auto y = sliceOpTypeIndexOf(t, tree);
+    });
+    measure("torch ops", [&] {
+        auto o = computeTorchOps(t, {});
+        auto i = sliceRowIndexOf(t, o);
+    });
+    measure("memory profile", [&] { (void)computeMemoryProfile(t); });
+    return 0;
+}

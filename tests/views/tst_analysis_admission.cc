@@ -1,0 +1,99 @@
+// The analysis pages run what the memory budget holds (views/analysis_queue.h), with
+// TRACESCOPE_MEMORY_LIMIT standing in for the machine: a page whose analysis needs more than
+// the budget says so with both figures and runs it when asked; a page that fits waits while
+// another holds the memory; a running analysis can be cancelled and run again.
+#include "view_test_traces.h"
+
+#include "model/analysis/analysis_cost.h"
+#include "model/import/memory_budget.h"
+#include "views/analysis_queue.h"
+#include "views/tables/kernel_stats_view.h"
+#include "views/tables/op_stats_view.h"
+
+#include <QtTest>
+
+using namespace tracescope;
+using namespace tracescope::testing;
+
+class AnalysisAdmissionTest : public QObject {
+    Q_OBJECT
+    std::shared_ptr<const Trace> trace_;
+
+    static void setLimit(const char* limit) { qputenv("TRACESCOPE_MEMORY_LIMIT", limit); }
+
+private slots:
+    void initTestCase() { trace_ = makeKinetoTrainingTrace(); }
+    void cleanup() { qunsetenv("TRACESCOPE_MEMORY_LIMIT"); }
+
+    // 1 MiB cannot hold Kernel stats' fixed 16 MiB: skipped, with both figures on the page.
+    void skippedThenRunAnyway() {
+        setLimit("1M");
+        KernelStatsView view;
+        view.resize(900, 600);
+        view.show();
+        QSignalSpy ready(&view, &AnalysisView::resultReady);
+        view.setTrace(trace_);
+        QCOMPARE(view.state(), AnalysisView::State::Skipped);
+        QVERIFY(!view.isComputing());
+        const QString text = view.statusText();
+        const uint64_t need = estimateAnalysisCost(AnalysisKind::KernelStats, *trace_).bytes;
+        QVERIFY(need > (16u << 20));
+        QVERIFY2(text.contains(QStringLiteral("Kernel stats was not run")), qPrintable(text));
+        QVERIFY2(text.contains(QString::fromStdString(formatBytes(need))), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("1.0 MB is available (TRACESCOPE_MEMORY_LIMIT)")), qPrintable(text));
+        QCOMPARE(view.result(), nullptr);
+
+        QVERIFY(view.pressStatusButton());  // Run anyway
+        QVERIFY(ready.wait(20000));
+        QCOMPARE(view.state(), AnalysisView::State::Done);
+        // The trace's three kernel launches: two sgemm with one configuration, one relu.
+        QVERIFY(view.result() != nullptr);
+        QCOMPARE(view.result()->kernelCount, size_t(3));
+        QCOMPARE(view.result()->rows.size(), size_t(2));
+    }
+
+    // Room for one at a time: the second page waits until the first is done, then runs.
+    void secondWaitsForTheFirst() {
+        const uint64_t kernels = estimateAnalysisCost(AnalysisKind::KernelStats, *trace_).bytes;
+        const uint64_t ops = estimateAnalysisCost(AnalysisKind::OpStats, *trace_).bytes;
+        const QByteArray limit = QByteArray::number(qulonglong(std::max(kernels, ops) + std::min(kernels, ops) / 2));
+        setLimit(limit.constData());
+        KernelStatsView first;
+        OpStatsView second;
+        QSignalSpy firstReady(&first, &AnalysisView::resultReady), secondReady(&second, &AnalysisView::resultReady);
+        first.setTrace(trace_);
+        second.setTrace(trace_);
+        QCOMPARE(first.state(), AnalysisView::State::Running);
+        QCOMPARE(second.state(), AnalysisView::State::Queued);
+        QVERIFY2(second.statusText().contains(QStringLiteral("Waiting for memory")), qPrintable(second.statusText()));
+        QCOMPARE(AnalysisQueue::instance()->reserved(), kernels);
+        QVERIFY(firstReady.wait(20000));
+        QVERIFY(secondReady.count() > 0 || secondReady.wait(20000));
+        QCOMPARE(second.state(), AnalysisView::State::Done);
+        QCOMPARE(AnalysisQueue::instance()->reserved(), uint64_t(0));
+    }
+
+    // Cancel, then Run again; a new trace cancels the old one's analysis.
+    void cancelAndRunAgain() {
+        KernelStatsView view;
+        QSignalSpy ready(&view, &AnalysisView::resultReady);
+        view.setTrace(trace_);
+        QVERIFY(view.isComputing());
+        QVERIFY(view.pressStatusButton());  // Cancel
+        QCOMPARE(view.state(), AnalysisView::State::Cancelled);
+        QVERIFY(!view.isComputing());
+        QVERIFY2(view.statusText().contains(QStringLiteral("cancelled")), qPrintable(view.statusText()));
+        QTest::qWait(200);
+        QCOMPARE(ready.count(), 0);  // the cancelled run's result, if any, is dropped
+        QCOMPARE(view.result(), nullptr);
+
+        QVERIFY(view.pressStatusButton());  // Run again
+        QVERIFY(ready.wait(20000));
+        QCOMPARE(view.state(), AnalysisView::State::Done);
+        QCOMPARE(view.result()->kernelCount, size_t(3));
+        QTRY_COMPARE(AnalysisQueue::instance()->reserved(), uint64_t(0));
+    }
+};
+
+QTEST_MAIN(AnalysisAdmissionTest)
+#include "tst_analysis_admission.moc"
