@@ -22,7 +22,7 @@ size_t AnalysisQueue::maxRunning() { return size_t(std::max(1, analysisPool()->m
 uint64_t AnalysisQueue::budget() {
     // Measured again only when nothing runs: the running jobs' memory is in their reservations.
     if (running_.empty() || !budgetKnown_) {
-        budget_ = importMemoryBudget().bytes;
+        budget_ = analysisMemoryBudget().bytes;
         budgetKnown_ = true;
     }
     return budget_;

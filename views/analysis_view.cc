@@ -105,7 +105,7 @@ unsigned AnalysisView::beginRun(const AnalysisCost& cost) {
     if (!force && queue->exceedsBudget(cost.bytes)) {
         computing_ = false;
         state_ = State::Skipped;
-        const MemoryBudget budget = importMemoryBudget();
+        const MemoryBudget budget = analysisMemoryBudget();
         message_->showAction(
             tr("%1 was not run: it needs about %2 of memory, and %3 is available (%4).\n"
                "Running it could make the machine swap or stop the application.")

@@ -42,6 +42,8 @@ constexpr size_t kSampleBytes = 2u << 20;
 // The share of MemAvailable an import may take: the rest is for the page cache the file
 // itself needs, and for the programs around.
 constexpr double kAvailableShare = 0.9;
+// The viewer's analyses keep the process within this share of the machine (analysisMemoryBudget).
+constexpr double kProcessShare = 0.6;
 
 uint64_t meminfoField(const char* name) {
     std::ifstream in("/proc/meminfo");
@@ -172,6 +174,20 @@ MemoryBudget importMemoryBudget() {
     if (const uint64_t room = cgroupRoom(); room && (!available || room < available)) available = room;
     b.bytes = available;
     b.source = "available memory";
+    return b;
+}
+
+MemoryBudget analysisMemoryBudget() {
+    MemoryBudget b = importMemoryBudget();
+    if (b.source == "TRACESCOPE_MEMORY_LIMIT") return b;
+    const uint64_t total = meminfoField("MemTotal");
+    if (!total) return b;
+    const uint64_t share = uint64_t(double(total) * kProcessShare), resident = residentBytes();
+    const uint64_t room = std::max<uint64_t>(share > resident ? share - resident : 0, 1);
+    if (!b.bytes || room < b.bytes) {
+        b.bytes = room;
+        b.source = "60% of the machine's memory, less the " + formatBytes(resident) + " the viewer holds";
+    }
     return b;
 }
 

@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <vector>
 
 using namespace tracescope;
 using namespace tracescope::testsupport;
@@ -53,12 +54,12 @@ size_t writeCompactEvents(const std::string& path, bool gzip, size_t blanks, int
 }
 
 // MemAvailable of /proc/meminfo, read here on its own.
-unsigned long long memAvailableBytes() {
+unsigned long long meminfoBytes(const std::string& field) {
     std::ifstream in("/proc/meminfo");
     std::string key, unit;
     unsigned long long kb = 0;
     while (in >> key >> kb >> unit)
-        if (key == "MemAvailable:") return kb * 1024;
+        if (key == field + ":") return kb * 1024;
     return 0;
 }
 
@@ -91,7 +92,7 @@ private slots:
     void budgetFromMeminfoOrOverride() {
         qunsetenv("TRACESCOPE_MEMORY_LIMIT");
         const MemoryBudget machine = importMemoryBudget();
-        const unsigned long long available = memAvailableBytes();
+        const unsigned long long available = meminfoBytes("MemAvailable");
         QVERIFY(available > 0);
         QVERIFY(machine.bytes > 0);
         QVERIFY2(machine.bytes <= available, (std::to_string(machine.bytes) + " > " + std::to_string(available)).c_str());
@@ -99,6 +100,28 @@ private slots:
         const MemoryBudget given = importMemoryBudget();
         QCOMPARE(given.bytes, uint64_t(3) << 30);
         QCOMPARE(given.source, std::string("TRACESCOPE_MEMORY_LIMIT"));
+    }
+
+    // The analyses' budget keeps the process within 60% of MemTotal, and never above the
+    // import's; memory the process takes comes off it; the variable replaces it.
+    void analysesKeepTheProcessWithinItsShare() {
+        qunsetenv("TRACESCOPE_MEMORY_LIMIT");
+        const double share = 0.6 * double(meminfoBytes("MemTotal"));
+        QVERIFY(share > 0);
+        const MemoryBudget before = analysisMemoryBudget();
+        QVERIFY(before.bytes >= 1);
+        const uint64_t slack = 64ull << 20;  // the resident size moves a little between reads
+        QVERIFY2(double(before.bytes + residentBytes()) <= share + double(slack), before.source.c_str());
+        QVERIFY(before.bytes <= importMemoryBudget().bytes + slack);
+        if (before.source.rfind("60%", 0) == 0) {  // the share is the tighter bound here
+            std::vector<char> held(256u << 20, 1);  // 256 MiB, touched: resident
+            const MemoryBudget after = analysisMemoryBudget();
+            const std::string change = std::to_string(before.bytes) + " -> " + std::to_string(after.bytes);
+            QVERIFY2(after.bytes + (192ull << 20) <= before.bytes, change.c_str());
+            QVERIFY(held.back() == 1);
+        }
+        LimitScope limit("3G");
+        QCOMPARE(analysisMemoryBudget().bytes, uint64_t(3) << 30);
     }
 
     // 600,000 compact slices gzip-compressed (~1 MB on disk, 32 MB inflated): refused at once
