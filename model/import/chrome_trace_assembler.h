@@ -37,7 +37,8 @@ public:
 private:
     struct PidHash {
         size_t operator()(const ProcessThreadId& p) const noexcept {
-            return std::hash<int64_t>{}(p.value * 2 + (p.isString ? 1 : 0));
+            // Unsigned: a pid or tid near the int64 limits must not overflow (undefined in int64_t).
+            return std::hash<uint64_t>{}(uint64_t(p.value) * 2 + (p.isString ? 1 : 0));
         }
     };
     struct ThreadKey {
