@@ -44,8 +44,4 @@ std::vector<std::vector<CounterRun>> memoryRuns(const MemoryIdProfile& profile,
                                                 const std::vector<MemoryQuantity>& quantities, TimeNs begin,
                                                 TimeNs end, int columns);
 
-// The snapshots a polyline would draw: per column the least and the most in use (and the
-// most reserved) and the last, in time order, plus the last one before the window.
-std::vector<uint32_t> memoryPointsToDraw(const MemoryIdProfile& profile, TimeNs begin, TimeNs end, int columns);
-
 }  // namespace tracescope
