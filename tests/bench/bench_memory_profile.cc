@@ -5,8 +5,8 @@
 // Builds PyTorch-shaped traces (one thread: ProfilerStep#N > aten::linear > aten::empty
 // slices, one [memory] instant per aten::empty, allocations freed a few events later, so
 // a few hundred stay alive) of N/10 and N memory events (N = 1,000,000 by default), and
-// prints for each: computeMemoryProfile time, the time to pick the points of a 1,600 px
-// chart (fit-all and a 1% window), and the chart's full frame (points + Qt Charts paint
+// prints for each: computeMemoryProfile time, the time to find the runs of a 1,600 px
+// chart (fit-all and a 1% window), and the chart's full frame (runs + Qt Charts paint
 // into a 1,600 x 500 image). Times are this thread's CPU time (medians of 5), and the
 // ratios big/small show how each scales with the event count.
 #include "model/analysis/memory_downsample.h"
@@ -104,18 +104,19 @@ Times measure(size_t events) {
     r.noSteps = medianMs(5, [&] { (void)computeMemoryProfile(*trace, false); });
     const MemoryIdProfile& p = res.ids.at(0);
     const TimeNs b = p.timeline.front().time, e = p.timeline.back().time;
-    r.pointsAll = medianMs(5, [&] { r.points = memoryPointsToDraw(p, b, e, 1600).size(); });
-    r.pointsZoom = medianMs(5, [&] { memoryPointsToDraw(p, b + (e - b) / 2, b + (e - b) / 2 + (e - b) / 100, 1600); });
+    const std::vector<MemoryQuantity> layers = memoryChartLayers(p, true);
+    r.pointsAll = medianMs(5, [&] { r.points = memoryRuns(p, layers, b, e, 1600).front().size(); });
+    r.pointsZoom = medianMs(5, [&] { memoryRuns(p, layers, b + (e - b) / 2, b + (e - b) / 2 + (e - b) / 100, 1600); });
     MemoryChart chart;
     chart.resize(1600, 500);
     chart.setProfile(&p, trace->startNs, trace->endNs);
     QImage img(1600, 500, QImage::Format_ARGB32_Premultiplied);
     r.frame = medianMs(5, [&] {
-        chart.showAll();  // picks the points again and replaces the series
+        chart.showAll();  // finds the runs again
         QPainter painter(&img);
         chart.chartView()->render(&painter);
     });
-    std::printf("%9zu events: analysis %8.1f ms (%.1f ms without finding steps), points fit-all %6.2f ms (%zu points), 1%% window %6.2f ms, "
+    std::printf("%9zu events: analysis %8.1f ms (%.1f ms without finding steps), runs fit-all %6.2f ms (%zu runs), 1%% window %6.2f ms, "
                 "chart frame %7.1f ms; peak %lld B, %zu breakdown rows\n",
                 events, r.analysis, r.noSteps, r.pointsAll, r.points, r.pointsZoom, r.frame, (long long)p.peakBytes,
                 p.breakdown.size());

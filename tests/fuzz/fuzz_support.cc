@@ -74,7 +74,9 @@ void runAllAnalyses(const Trace& trace) {
     for (size_t i = 0; i < memory.ids.size(); ++i) {
         const MemoryIdProfile& m = memory.ids[i];
         if (m.timeline.empty()) continue;
-        (void)memoryPointsToDraw(m, m.timeline.front().time, m.timeline.back().time, 100);
+        std::vector<MemoryQuantity> quantities = memoryChartLayers(m, true);
+        quantities.push_back(MemoryQuantity::Fragmentation);
+        (void)memoryRuns(m, quantities, m.timeline.front().time, m.timeline.back().time, 100);
         for (size_t s = 0; s < m.timeline.size(); s += 1 + m.timeline.size() / 8) (void)memoryEventInfo(trace, m, s);
     }
 

@@ -11,6 +11,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 
 using namespace tracescope;
@@ -237,26 +238,80 @@ private slots:
         QCOMPARE(m.breakdown[1].op, std::string("aten::ones"));
     }
 
-    // Downsampling for the chart: 10,000 events with one spike (index 6,789); at 20 pixel
-    // columns the spike and the columns' minima are drawn, and no more than 4 points per
-    // column plus the one entering the window.
-    void downsampleKeepsPeak() {
+    // The chart's runs on a small hand-made timeline. Window [0, 100] at 10 columns: column
+    // c holds t in [10c, 10c + 10), the window's end in column 9. Allocated bytes:
+    // t=5: 100, t=7: 300 (a spike), t=8: 50, t=35: 200, t=100: 10. Expected runs:
+    //   column 0: 100, 300, 50 -> 50..300 (the spike kept though the column ends at 50)
+    //   columns 1-2: 50 held; column 3: 50 carried in, then 200 -> 50..200
+    //   columns 4-8: 200 held; column 9: 200 carried in, then 10 -> 10..200
+    void runsOnSmallTimeline() {
         MemoryIdProfile p;
-        for (int i = 0; i < 10000; ++i) {
+        p.source = MemorySource::Counter;
+        for (auto [time, bytes] : {std::pair<TimeNs, int64_t>{5, 100}, {7, 300}, {8, 50}, {35, 200}, {100, 10}}) {
+            MemorySnapshot s;
+            s.time = time;
+            s.heapBytes = bytes;
+            p.timeline.push_back(s);
+        }
+        const std::vector<MemoryQuantity> layers = memoryChartLayers(p, true);
+        QCOMPARE(layers, std::vector<MemoryQuantity>{MemoryQuantity::Allocated});
+        auto check = [](const std::vector<CounterRun>& got, const std::vector<CounterRun>& want) {
+            QCOMPARE(got.size(), want.size());
+            for (size_t k = 0; k < want.size(); ++k) {
+                QCOMPARE(got[k].x0, want[k].x0);
+                QCOMPARE(got[k].x1, want[k].x1);
+                QCOMPARE(got[k].min, want[k].min);
+                QCOMPARE(got[k].max, want[k].max);
+            }
+        };
+        const auto all = memoryRuns(p, layers, 0, 100, 10);
+        QCOMPARE(all.size(), size_t(1));
+        check(all[0], {{0, 1, 50, 300}, {1, 3, 50, 50}, {3, 4, 50, 200}, {4, 9, 200, 200}, {9, 10, 10, 200}});
+        // Window [20, 60] at 4 columns (10 ns each): 50 enters from the left (t=8), 200 at t=35
+        // in column 1, and holds to the right edge (t=100 is past the window).
+        check(memoryRuns(p, layers, 20, 60, 4)[0], {{0, 1, 50, 50}, {1, 2, 50, 200}, {2, 4, 200, 200}});
+        // Before the first snapshot there is nothing to draw: [0, 4] at 4 columns holds no event.
+        check(memoryRuns(p, layers, 0, 4, 4)[0], {});
+        // A quantity the snapshots do not know (fragmentation) keeps the runs aligned, unknown.
+        const auto frag = memoryRuns(p, {MemoryQuantity::Allocated, MemoryQuantity::Fragmentation}, 0, 100, 10);
+        QCOMPARE(frag[1].size(), frag[0].size());
+        QVERIFY(std::isnan(frag[1][0].min) && std::isnan(frag[1][0].max));
+    }
+
+    // However many events, at most one run per pixel column, covering the columns from the
+    // first event's without gaps, and every column's peak drawn: 100,000 events with one
+    // spike (index 67,891) at 50 columns.
+    void runsBoundedByColumns() {
+        MemoryIdProfile p;
+        p.source = MemorySource::XSpace;
+        p.hasStack = true;
+        for (int i = 0; i < 100000; ++i) {
             MemorySnapshot s;
             s.time = i * 10;
-            s.heapBytes = i == 6789 ? 1'000'000 : 1000 + (i % 7);
+            s.stackBytes = 500;
+            s.heapBytes = i == 67891 ? 1'000'000 : 1000 + (i % 7) * 100;
             s.kind = MemoryEventKind::Allocation;
             p.timeline.push_back(s);
         }
-        const std::vector<uint32_t> pts = memoryPointsToDraw(p, 0, 99990, 20);
-        QVERIFY(std::find(pts.begin(), pts.end(), 6789u) != pts.end());
-        QVERIFY(pts.size() <= 20 * 4 + 1);
-        QVERIFY(std::is_sorted(pts.begin(), pts.end()));
-        // A window in the middle: starts with the last event before it.
-        const std::vector<uint32_t> mid = memoryPointsToDraw(p, 50005, 60000, 20);
-        QCOMPARE(mid.front(), 5000u);
-        QVERIFY(std::find(mid.begin(), mid.end(), 6789u) == mid.end());
+        const std::vector<MemoryQuantity> layers = memoryChartLayers(p, true);
+        QCOMPARE(layers, (std::vector<MemoryQuantity>{MemoryQuantity::Stack, MemoryQuantity::InUse}));
+        const auto runs = memoryRuns(p, layers, 0, 999990, 50);
+        QCOMPARE(runs.size(), size_t(2));
+        QCOMPARE(runs[1].size(), size_t(50));  // every column holds events
+        int x = 0;
+        for (const CounterRun& r : runs[1]) {
+            QCOMPARE(r.x0, x);
+            x = r.x1;
+        }
+        QCOMPARE(x, 50);
+        // Column 33 holds t in [659,993.4, 679,993.2): events 66,000..67,999 after the state of
+        // event 65,999 carried in, the spike (1,000,000 + 500 of stack) among them; the others
+        // swing between 1,500 and 2,100 in use (1,000 + 0..600 of heap, 500 of stack).
+        QCOMPARE(runs[1][33].max, 1'000'500.0);
+        QCOMPARE(runs[1][33].min, 1500.0);
+        QCOMPARE(runs[1][32].max, 2100.0);
+        QCOMPARE(runs[0][33].min, 500.0);
+        QCOMPARE(runs[0][33].max, 500.0);
     }
 
     // Old Kineto: only Bytes. +100, -300 (allocated before the profile), +50:

@@ -2,6 +2,7 @@
 
 #include "model/analysis/memory_downsample.h"
 #include "views/charts/chart_palette.h"
+#include "views/memory/memory_runs_item.h"
 #include "views/tables/value_format.h"
 
 #include <QAreaSeries>
@@ -24,41 +25,33 @@ namespace tracescope {
 
 namespace {
 
-// One stacked layer: its name, colour and its upper bound at a snapshot (bytes).
-struct Layer {
+// How the page names and colours a stacked layer.
+struct LayerStyle {
     QString name;
     QColor color;
-    std::function<double(const MemorySnapshot&)> upper;
 };
 
-std::vector<Layer> layersOf(const MemoryIdProfile& p, bool showFree) {
-    std::vector<Layer> out;
-    if (p.source == MemorySource::XSpace) {
-        if (p.hasStack)
-            out.push_back({QObject::tr("Stack"), QColor(0xe0, 0x8e, 0x2b), [](const MemorySnapshot& s) { return double(s.stackBytes); }});
-        out.push_back({QObject::tr("Heap"), QColor(0x3b, 0x7d, 0xd8), [](const MemorySnapshot& s) { return double(s.inUseBytes()); }});
-        if (p.hasFree && showFree)
-            out.push_back({QObject::tr("Free"), QColor(0x9c, 0xc9, 0x8a), [](const MemorySnapshot& s) {
-                               return double(s.inUseBytes()) + double(std::max<int64_t>(s.freeBytes, 0));
-                           }});
-    } else if (p.source == MemorySource::Kineto) {
-        out.push_back({QObject::tr("Allocated"), QColor(0x3b, 0x7d, 0xd8), [](const MemorySnapshot& s) { return double(s.heapBytes); }});
-        if (p.hasReserved)
-            out.push_back({QObject::tr("Reserved"), QColor(0xa8, 0xc8, 0xef), [](const MemorySnapshot& s) {
-                               return double(std::max(s.reservedBytes, s.heapBytes));
-                           }});
-    } else {
-        out.push_back({QObject::tr("In use"), QColor(0x3b, 0x7d, 0xd8), [](const MemorySnapshot& s) { return double(s.heapBytes); }});
+LayerStyle styleOf(MemoryQuantity q, MemorySource source) {
+    switch (q) {
+    case MemoryQuantity::Stack: return {QObject::tr("Stack"), QColor(0xe0, 0x8e, 0x2b)};
+    case MemoryQuantity::InUse: return {QObject::tr("Heap"), QColor(0x3b, 0x7d, 0xd8)};
+    case MemoryQuantity::InUseAndFree: return {QObject::tr("Free"), QColor(0x9c, 0xc9, 0x8a)};
+    case MemoryQuantity::Reserved: return {QObject::tr("Reserved"), QColor(0xa8, 0xc8, 0xef)};
+    default:
+        return {source == MemorySource::Counter || source == MemorySource::KinetoBytesOnly ? QObject::tr("In use")
+                                                                                            : QObject::tr("Allocated"),
+                QColor(0x3b, 0x7d, 0xd8)};
     }
-    return out;
 }
 
-double largest(const MemoryIdProfile& p, const std::vector<Layer>& layers) {
+double largest(const MemoryIdProfile& p, const std::vector<MemoryQuantity>& layers) {
     double m = 0;
     if (layers.empty()) return 1;
-    for (const MemorySnapshot& s : p.timeline) m = std::max(m, layers.back().upper(s));
+    for (const MemorySnapshot& s : p.timeline) m = std::max(m, memoryQuantity(layers.back(), s));
     return m;
 }
+
+const QColor kFragmentationColor(0xc0, 0x39, 0x2b);
 
 }  // namespace
 
@@ -139,6 +132,12 @@ MemoryChart::MemoryChart(QWidget* parent) : QWidget(parent) {
     layout->addWidget(view_);
     setMinimumSize(400, 240);
     applyPaletteToChart(chart_, palette());
+    runs_ = new MemoryRunsItem(chart_);
+    // Above the grid and axis lines, below the series (the peak marker): Qt Charts' own
+    // z-values are 2 for the grid, 3 for the axes and 4 for the series.
+    runs_->setZValue(3.5);
+    // The plot area's width decides the columns; it is known once the chart is laid out.
+    connect(chart_, &QChart::plotAreaChanged, this, [this] { redrawRuns(); });
 }
 
 QChartView* MemoryChart::chartView() const { return view_; }
@@ -146,11 +145,6 @@ QChartView* MemoryChart::chartView() const { return view_; }
 void MemoryChart::changeEvent(QEvent* e) {
     if (e->type() == QEvent::PaletteChange) applyPaletteToChart(chart_, palette());
     QWidget::changeEvent(e);
-}
-
-void MemoryChart::resizeEvent(QResizeEvent* e) {
-    QWidget::resizeEvent(e);
-    rebuild();  // the pixel width decides the points
 }
 
 void MemoryChart::setProfile(const MemoryIdProfile* profile, TimeNs traceStart, TimeNs traceEnd) {
@@ -202,12 +196,14 @@ QString MemoryChart::hoverTextAt(TimeNs time) const {
 }
 
 void MemoryChart::buildSeries() {
+    // No run drawing against the axes about to go (removing them may lay the chart out).
+    x_ = y_ = nullptr;
     chart_->removeAllSeries();
     for (QAbstractAxis* axis : chart_->axes()) {
         chart_->removeAxis(axis);
         delete axis;
     }
-    bounds_.clear();
+    layerColors_.clear();
     fragLine_ = nullptr;
     peak_ = nullptr;
     x_ = new QValueAxis;
@@ -223,27 +219,26 @@ void MemoryChart::buildSeries() {
         applyPaletteToChart(chart_, palette());
         return;
     }
-    const std::vector<Layer> layers = layersOf(*profile_, showFree_);
+    const std::vector<MemoryQuantity> layers = memoryChartLayers(*profile_, showFree_);
     const double top = std::max(largest(*profile_, layers), 1.0);
     unit_ = top >= 1024.0 * 1024 * 1024 ? 1024.0 * 1024 * 1024 : top >= 1024.0 * 1024 ? 1024.0 * 1024 : 1024.0;
     y_->setTitleText(unit_ >= 1024.0 * 1024 * 1024 ? tr("Memory (GiB)") : unit_ >= 1024.0 * 1024 ? tr("Memory (MiB)") : tr("Memory (KiB)"));
     y_->setRange(0, top / unit_ * 1.05);
     y_->applyNiceNumbers();
-    QLineSeries* lower = nullptr;
-    for (const Layer& l : layers) {
+    for (MemoryQuantity q : layers) {
+        const LayerStyle style = styleOf(q, profile_->source);
         auto* upper = new QLineSeries;
-        auto* area = new QAreaSeries(upper, lower);
+        auto* area = new QAreaSeries(upper);
         upper->setParent(area);
-        area->setName(l.name);
-        QColor fill = l.color;
+        area->setName(style.name);
+        QColor fill = style.color;
         fill.setAlpha(200);
         area->setBrush(fill);
-        area->setPen(QPen(l.color.darker(130), 1));
+        area->setPen(QPen(style.color.darker(130), 1));
         chart_->addSeries(area);
         area->attachAxis(x_);
         area->attachAxis(y_);
-        bounds_.push_back(upper);
-        lower = upper;
+        layerColors_.push_back(style.color);
     }
     if (profile_->hasFragmentation) {
         frag_ = new QValueAxis;
@@ -253,8 +248,7 @@ void MemoryChart::buildSeries() {
         chart_->addAxis(frag_, Qt::AlignRight);
         fragLine_ = new QLineSeries;
         fragLine_->setName(tr("Fragmentation"));
-        QPen pen(QColor(0xc0, 0x39, 0x2b), 1.5, Qt::DashLine);
-        fragLine_->setPen(pen);
+        fragLine_->setPen(QPen(kFragmentationColor, 1.5));
         chart_->addSeries(fragLine_);
         fragLine_->attachAxis(x_);
         fragLine_->attachAxis(frag_);
@@ -283,41 +277,40 @@ void MemoryChart::rebuild() {
     x_->setTickInterval(step);
     const int decimals = std::clamp(int(-std::floor(std::log10(step))), 0, 6);
     x_->setLabelFormat(QStringLiteral("%.") + QString::number(decimals) + QStringLiteral("f"));
-    pointsDrawn_ = 0;
-    if (!profile_) return;
-    const int columns = std::max(1, int(chart_->plotArea().width()));
-    const std::vector<uint32_t> picks = memoryPointsToDraw(*profile_, begin_, end_, columns);
-    const std::vector<Layer> layers = layersOf(*profile_, showFree_);
-    const auto& tl = profile_->timeline;
-    auto ms = [this](TimeNs t) { return double(t - traceStart_) / 1e6; };
-    for (size_t k = 0; k < layers.size() && k < bounds_.size(); ++k) {
-        QList<QPointF> pts;
-        pts.reserve(qsizetype(picks.size() * 2 + 2));
-        double prev = 0;
-        bool first = true;
-        for (uint32_t i : picks) {
-            const double v = layers[k].upper(tl[i]) / unit_;
-            const TimeNs t = std::max(tl[i].time, begin_);
-            if (!first) pts.append(QPointF(ms(t), prev));  // a step: the value holds until the event
-            pts.append(QPointF(ms(t), v));
-            prev = v;
-            first = false;
-        }
-        if (!pts.isEmpty()) pts.append(QPointF(ms(std::min(end_, std::max(tl.back().time, end_))), prev));
-        bounds_[k]->replace(pts);
-        pointsDrawn_ += size_t(pts.size());
-    }
-    if (fragLine_) {
-        QList<QPointF> pts;
-        for (uint32_t i : picks)
-            if (tl[i].fragmentation >= 0) pts.append(QPointF(ms(std::max(tl[i].time, begin_)), 100.0 * tl[i].fragmentation));
-        fragLine_->replace(pts);
-    }
+    redrawRuns();
     if (peak_) {
         peak_->clear();
         if (profile_->peakTimeNs >= begin_ && profile_->peakTimeNs <= end_)
-            peak_->append(ms(profile_->peakTimeNs), double(profile_->peakBytes) / unit_);
+            peak_->append(double(profile_->peakTimeNs - traceStart_) / 1e6, double(profile_->peakBytes) / unit_);
     }
+}
+
+void MemoryChart::redrawRuns() {
+    runsDrawn_ = 0;
+    columns_ = 0;
+    const QRectF plot = chart_->plotArea();
+    if (!profile_ || !x_ || plot.width() < 1) {
+        runs_->clear();
+        return;
+    }
+    columns_ = int(plot.width());
+    std::vector<MemoryQuantity> quantities = memoryChartLayers(*profile_, showFree_);
+    const size_t layerCount = quantities.size();
+    if (fragLine_) quantities.push_back(MemoryQuantity::Fragmentation);
+    std::vector<std::vector<CounterRun>> runs = memoryRuns(*profile_, quantities, begin_, end_, columns_);
+    std::vector<MemoryRunsItem::Layer> layers;
+    for (size_t k = 0; k < layerCount && k < layerColors_.size(); ++k) {
+        QColor fill = layerColors_[k];
+        fill.setAlpha(200);
+        runsDrawn_ += runs[k].size();
+        layers.push_back({fill, layerColors_[k].darker(130), std::move(runs[k])});
+    }
+    std::vector<CounterRun> fragmentation;
+    if (fragLine_) {
+        fragmentation = std::move(runs.back());
+        runsDrawn_ += fragmentation.size();
+    }
+    runs_->setFrame(plot, y_->max() * unit_, std::move(layers), std::move(fragmentation), kFragmentationColor);
 }
 
 }  // namespace tracescope

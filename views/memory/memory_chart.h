@@ -1,8 +1,10 @@
 // The memory timeline chart (Qt Charts): stacked areas of stack / heap / free (XSpace
 // allocators) or allocated / reserved (PyTorch), the in-use line of allocator counters,
-// fragmentation % on a second axis, and the peak marked. It draws the points
-// memoryPointsToDraw picks for the visible window (min and max per pixel column), so the
-// peak stays visible at any zoom and a frame does not grow with the event count.
+// fragmentation % on a second axis, and the peak marked. Qt Charts gives the axes, grid
+// and legend; the data are the runs memoryRuns finds for the visible window (min and max
+// per pixel column), drawn as rects by a MemoryRunsItem, so the peak stays visible at any
+// zoom and a frame does not grow with the event count (see memory_runs_item.h for why
+// not an area series).
 // Input: hover shows the event at that time (hoverText), drag selects a time range to
 // zoom into, the wheel zooms, double-click or right-click shows everything again, and a
 // click reports the time (timeClicked).
@@ -19,6 +21,10 @@ class QChartView;
 class QLineSeries;
 class QValueAxis;
 class QScatterSeries;
+
+namespace tracescope {
+class MemoryRunsItem;
+}
 
 namespace tracescope {
 
@@ -43,8 +49,10 @@ public:
 
     QChart* chart() const { return chart_; }
     QChartView* chartView() const;
-    // Points drawn by the last rebuild (per series), for tests and the benchmark.
-    size_t pointsDrawn() const { return pointsDrawn_; }
+    // Runs (column spans) drawn by the last rebuild, summed over the series: at most the
+    // plot's width per series whatever the event count. For tests and the benchmark.
+    size_t runsDrawn() const { return runsDrawn_; }
+    int columnsDrawn() const { return columns_; }
     // The time at a widget x of the chart view, clamped to the window.
     TimeNs timeAtViewX(double x) const;
     // The popup text at a time (what hovering shows).
@@ -55,7 +63,6 @@ signals:
     void windowChanged();
 
 protected:
-    void resizeEvent(QResizeEvent* e) override;
     void changeEvent(QEvent* e) override;
 
 private:
@@ -65,19 +72,23 @@ private:
     QValueAxis* x_ = nullptr;
     QValueAxis* y_ = nullptr;
     QValueAxis* frag_ = nullptr;
-    std::vector<QLineSeries*> bounds_;  // upper bounds of the stacked areas, bottom first
+    // The series are empty: they give the legend its entries; runs_ draws their data.
+    std::vector<QColor> layerColors_;  // of the stacked layers, bottom first
     QLineSeries* fragLine_ = nullptr;
+    MemoryRunsItem* runs_ = nullptr;
     QScatterSeries* peak_ = nullptr;
     const MemoryIdProfile* profile_ = nullptr;
     TimeNs traceStart_ = 0, traceEnd_ = 0;
     TimeNs begin_ = 0, end_ = 0;
     double unit_ = 1;  // bytes per y-axis unit
-    size_t pointsDrawn_ = 0;
+    size_t runsDrawn_ = 0;
+    int columns_ = 0;
     bool showFree_ = true;
     std::function<QString(size_t)> hoverText_;
 
     void buildSeries();
-    void rebuild();
+    void rebuild();      // the x axis for the window, then the runs
+    void redrawRuns();   // the runs for the window at the plot area's width
 };
 
 }  // namespace tracescope

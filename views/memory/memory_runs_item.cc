@@ -1,0 +1,86 @@
+#include "views/memory/memory_runs_item.h"
+
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+namespace tracescope {
+
+namespace {
+
+// The edge of a series: each run's least..most (at least a pixel tall) and, where a run
+// follows the previous one directly, the riser joining their values.
+void addEdges(const std::vector<CounterRun>& runs, int left, const std::function<int(double)>& y,
+              std::vector<QRect>& out) {
+    for (size_t k = 0; k < runs.size(); ++k) {
+        const CounterRun& r = runs[k];
+        if (std::isnan(r.min)) continue;
+        const int yMax = y(r.max), yMin = y(r.min);
+        out.emplace_back(left + r.x0, yMax, r.x1 - r.x0, std::max(1, yMin - yMax + 1));
+        if (k > 0 && runs[k - 1].x1 == r.x0 && !std::isnan(runs[k - 1].min)) {
+            const CounterRun& prev = runs[k - 1];
+            const int y0 = y(std::max(prev.max, r.max)), y1 = y(std::min(prev.min, r.min));
+            if (y1 > y0) out.emplace_back(left + r.x0, y0, 1, y1 - y0 + 1);
+        }
+    }
+}
+
+}  // namespace
+
+void MemoryRunsItem::setFrame(const QRectF& plot, double top, std::vector<Layer> layers,
+                              std::vector<CounterRun> fragmentation, QColor fragmentationColor) {
+    prepareGeometryChange();
+    plot_ = plot;
+    top_ = top > 0 ? top : 1;
+    layers_ = std::move(layers);
+    fragmentation_ = std::move(fragmentation);
+    fragmentationColor_ = fragmentationColor;
+    update();
+}
+
+void MemoryRunsItem::clear() { setFrame(QRectF(), 1, {}, {}, {}); }
+
+void MemoryRunsItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) {
+    if (plot_.isEmpty()) return;
+    const int left = int(std::lround(plot_.left()));
+    const double bottom = plot_.bottom(), height = plot_.height();
+    const auto yAt = [&](double fraction) {
+        return int(std::lround(bottom - std::clamp(fraction, 0.0, 1.0) * height));
+    };
+    const std::function<int(double)> layerY = [&](double v) { return yAt(v / top_); };
+    painter->save();
+    // The rects sit on whole pixels: antialiasing would only send them through the
+    // path rasterizer instead of the raster engine's rect fill.
+    painter->setRenderHint(QPainter::Antialiasing, false);
+    painter->setPen(Qt::NoPen);
+    std::vector<QRect> fills, edges;
+    for (size_t l = 0; l < layers_.size(); ++l) {
+        const std::vector<CounterRun>& runs = layers_[l].runs;
+        const std::vector<CounterRun>* below = l > 0 ? &layers_[l - 1].runs : nullptr;
+        fills.clear();
+        edges.clear();
+        // The fill reaches down to the layer below's most in the same columns, so the
+        // layers tile the area under the top one without overlapping.
+        for (size_t k = 0; k < runs.size(); ++k) {
+            const CounterRun& r = runs[k];
+            if (std::isnan(r.max)) continue;
+            const double floor = below && k < below->size() && !std::isnan((*below)[k].max) ? (*below)[k].max : 0.0;
+            const int yTop = layerY(r.max), yBottom = layerY(floor);
+            if (yBottom > yTop) fills.emplace_back(left + r.x0, yTop, r.x1 - r.x0, yBottom - yTop);
+        }
+        addEdges(runs, left, layerY, edges);
+        painter->setBrush(layers_[l].fill);
+        painter->drawRects(fills.data(), int(fills.size()));
+        painter->setBrush(layers_[l].edge);
+        painter->drawRects(edges.data(), int(edges.size()));
+    }
+    edges.clear();
+    addEdges(fragmentation_, left, [&](double f) { return yAt(f); }, edges);
+    painter->setBrush(fragmentationColor_);
+    painter->drawRects(edges.data(), int(edges.size()));
+    painter->restore();
+}
+
+}  // namespace tracescope
