@@ -244,9 +244,9 @@ KernelStatsRow rowOf(const KernelConfig& c) {
 
 // "The table is bounded at ...": what the rows leave out, for the page's notes.
 std::string boundNote(const KernelStatsResult& r) {
-    return "The table is bounded at " + std::to_string(r.maxRows) +
+    return "The table is bounded at " + formatWarningCount(r.maxRows) +
            " distinct kernel configurations (the first met in the trace) to fit in memory; " +
-           std::to_string(r.unlistedCount) + " further launches (" + formatWarningDuration(r.unlistedNs) +
+           formatWarningCount(r.unlistedCount) + " further launches (" + formatWarningDuration(r.unlistedNs) +
            ") are counted in the totals only.";
 }
 

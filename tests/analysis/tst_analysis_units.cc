@@ -7,6 +7,7 @@
 #include "model/analysis/scope_tree.h"
 #include "model/analysis/self_time.h"
 #include "model/analysis/steps.h"
+#include "model/trace/import_warning.h"
 #include "model/trace/trace_builder.h"
 
 #include <QtTest>
@@ -375,6 +376,15 @@ private slots:
         QCOMPARE(top.rows[1].totalNs, TimeNs(40));
         QCOMPARE(top.totalKernelNs, TimeNs(176));
         QCOMPARE(top.unlistedCount, uint64_t(0));
+    }
+
+    // Counts in notes (the bound above) are grouped by thousands, as the pages show counts.
+    void noteCounts() {
+        QCOMPARE(formatWarningCount(0), std::string("0"));
+        QCOMPARE(formatWarningCount(999), std::string("999"));
+        QCOMPARE(formatWarningCount(1000), std::string("1,000"));
+        QCOMPARE(formatWarningCount(1014750), std::string("1,014,750"));
+        QCOMPARE(formatWarningCount(UINT64_MAX), std::string("18,446,744,073,709,551,615"));
     }
 
     // Without a flow, the correlation arg links launch and kernel.

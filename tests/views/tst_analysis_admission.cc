@@ -115,7 +115,7 @@ private slots:
         QCOMPARE(r->rows[0].occurrences, uint64_t(199'998));  // launch 0's: 1 + 300 000 - 100 003
         const QString summary = view.summaryText();
         QVERIFY2(summary.contains(formatCount(100'000) + "+</b> distinct"), qPrintable(summary));
-        QVERIFY2(summary.contains("The table is bounded at 100000 distinct kernel configurations"), qPrintable(summary));
+        QVERIFY2(summary.contains("The table is bounded at 100,000 distinct kernel configurations"), qPrintable(summary));
         QVERIFY2(summary.contains("3 further launches (30 ns) are counted in the totals only."), qPrintable(summary));
     }
 
