@@ -1,10 +1,10 @@
 #include "model/analysis/kernel_stats.h"
 
 #include "model/analysis/analysis_progress.h"
-
+#include "model/analysis/kernel_config_table.h"
 #include "model/analysis/producer_notes.h"
-
 #include "model/analysis/tensor_core_rules.h"
+#include "model/trace/import_warning.h"
 
 #include <algorithm>
 #include <array>
@@ -189,27 +189,6 @@ KernelLaunchParams kernelParamsOf(const Trace& trace, SliceRef s) { return readP
 
 namespace {
 
-struct KernelKey {
-    std::string_view name, op;
-    Dim3 grid, block;
-    uint32_t regs;
-    uint64_t shared;
-    friend bool operator==(const KernelKey&, const KernelKey&) = default;
-};
-
-struct KernelKeyHash {
-    size_t operator()(const KernelKey& k) const noexcept {
-        size_t h = std::hash<std::string_view>{}(k.name);
-        auto mix = [&](uint64_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
-        mix(std::hash<std::string_view>{}(k.op));
-        for (uint32_t d : k.grid) mix(d);
-        for (uint32_t d : k.block) mix(d);
-        mix(k.regs);
-        mix(k.shared);
-        return h;
-    }
-};
-
 template <typename Visit>
 void forEachKernel(const ClassifiedTrace& ct, Visit visit) {
     const Trace& t = *ct.trace;
@@ -241,49 +220,99 @@ bool keyLess(const KernelKey& a, const KernelKey& b) {
            std::tie(b.name, b.op, b.grid, b.block, b.regs, b.shared);
 }
 
+// The final row of a configuration: its strings are copied only now, for the rows kept.
+KernelStatsRow rowOf(const KernelConfig& c) {
+    KernelStatsRow r;
+    r.name = std::string(c.name);
+    r.op = std::string(c.op);
+    r.grid = c.grid;
+    r.block = c.block;
+    r.registersPerThread = c.regs;
+    r.sharedMemBytes = c.shared;
+    if (c.hasOccupancy) r.occupancyPct = c.occupancyPct;
+    const TensorCoreVerdict tc = classifyTensorCore(c.name);
+    r.usesTensorCore = tc.usesTensorCore;
+    r.tensorCoreRule = tc.rule;
+    r.tensorCoreEligible = r.usesTensorCore || opIsTensorCoreEligible(c.op);
+    r.occurrences = c.occurrences;
+    r.totalNs = c.totalNs;
+    r.minNs = c.minNs;
+    r.maxNs = c.maxNs;
+    r.avgNs = c.occurrences ? double(c.totalNs) / double(c.occurrences) : 0;
+    return r;
+}
+
+// "The table is bounded at ...": what the rows leave out, for the page's notes.
+std::string boundNote(const KernelStatsResult& r) {
+    return "The table is bounded at " + formatWarningCount(r.maxRows) +
+           " distinct kernel configurations (the first met in the trace) to fit in memory; " +
+           formatWarningCount(r.unlistedCount) + " further launches (" + formatWarningDuration(r.unlistedNs) +
+           ") are counted in the totals only.";
+}
+
 }  // namespace
 
-KernelStatsResult computeKernelStats(const Trace& trace) { return computeKernelStats(classifyTrace(trace)); }
+KernelStatsResult computeKernelStats(const Trace& trace, const KernelStatsOptions& options) {
+    return computeKernelStats(classifyTrace(trace), options);
+}
 
-KernelStatsResult computeKernelStats(const ClassifiedTrace& ct) {
+KernelStatsResult computeKernelStats(const ClassifiedTrace& ct, const KernelStatsOptions& options) {
     KernelStatsResult res;
-    // Keys view the trace's strings, so building the index allocates only per distinct row.
-    std::unordered_map<KernelKey, size_t, KernelKeyHash> index;
+    res.maxRows = options.maxRows;
+    KernelConfigTable table;
     forEachKernel(ct, [&](SliceRef, const KernelKey& key, const KernelLaunchParams& p, TimeNs dur) {
-        auto [it, inserted] = index.try_emplace(key, res.rows.size());
-        if (inserted) {
-            KernelStatsRow r;
-            r.name = std::string(key.name);
-            r.grid = p.grid;
-            r.block = p.block;
-            r.registersPerThread = p.registersPerThread;
-            r.sharedMemBytes = p.sharedMemBytes();
-            r.op = std::string(key.op);
-            r.occupancyPct = p.occupancyPct;
-            const TensorCoreVerdict tc = classifyTensorCore(r.name);
-            r.usesTensorCore = tc.usesTensorCore;
-            r.tensorCoreRule = tc.rule;
-            r.tensorCoreEligible = r.usesTensorCore || opIsTensorCoreEligible(r.op);
-            r.minNs = r.maxNs = dur;
-            res.rows.push_back(std::move(r));
-        }
-        KernelStatsRow& r = res.rows[it->second];
-        ++r.occurrences;
-        addSat(r.totalNs, dur);
-        r.minNs = std::min(r.minNs, dur);
-        r.maxNs = std::max(r.maxNs, dur);
         ++res.kernelCount;
         addSat(res.totalKernelNs, dur);
-        if (r.usesTensorCore) addSat(res.tensorCoreNs, dur);
+        KernelConfig* c = table.find(key);
+        if (!c && options.maxRows != 0 && table.size() >= options.maxRows) {
+            // Past the bound: exact totals, no row.
+            ++res.unlistedCount;
+            addSat(res.unlistedNs, dur);
+            if (kernelUsesTensorCore(key.name)) addSat(res.tensorCoreNs, dur);
+            return;
+        }
+        if (!c) {
+            c = &table.add(key);
+            c->usesTensorCore = kernelUsesTensorCore(key.name);
+            c->hasOccupancy = p.occupancyPct.has_value();
+            c->occupancyPct = p.occupancyPct.value_or(0);
+            c->minNs = c->maxNs = dur;
+        }
+        ++c->occurrences;
+        addSat(c->totalNs, dur);
+        c->minNs = std::min(c->minNs, dur);
+        c->maxNs = std::max(c->maxNs, dur);
+        if (c->usesTensorCore) addSat(res.tensorCoreNs, dur);
     });
-    index = {};  // free the key index before sorting (it is as big as the rows)
-    for (auto& r : res.rows) r.avgNs = r.occurrences ? double(r.totalNs) / double(r.occurrences) : 0;
-    // In place: a sorted copy would double the peak memory on traces with millions of rows.
-    std::sort(res.rows.begin(), res.rows.end(), [](const KernelStatsRow& a, const KernelStatsRow& b) {
-        if (a.totalNs != b.totalNs) return a.totalNs > b.totalNs;
-        return keyLess(keyOf(a), keyOf(b));
-    });
+    table.dropIndex();  // before the rows are made: it is not needed for them
+    res.configurations = table.size();
+    if (options.keepRows != 0 && table.size() > options.keepRows) {
+        // The top rows only: the configurations are ranked through 4-byte row numbers and
+        // just the kept ones become rows (with their strings).
+        std::vector<uint32_t> order(table.size());
+        for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+        auto more = [&](uint32_t a, uint32_t b) {
+            const KernelConfig &x = table[a], &y = table[b];
+            if (x.totalNs != y.totalNs) return x.totalNs > y.totalNs;
+            return keyLess(x.key(), y.key());
+        };
+        const auto kept = order.begin() + ptrdiff_t(options.keepRows);
+        std::nth_element(order.begin(), kept, order.end(), more);
+        std::sort(order.begin(), kept, more);
+        res.rows.reserve(options.keepRows);
+        for (auto it = order.begin(); it != kept; ++it) res.rows.push_back(rowOf(table[*it]));
+    } else {
+        // Every configuration: each chunk of them is freed once its rows are made, then the
+        // rows are sorted in place (a sorted copy would double the peak on millions of rows).
+        res.rows.reserve(table.size());
+        table.drain([&](const KernelConfig& c) { res.rows.push_back(rowOf(c)); });
+        std::sort(res.rows.begin(), res.rows.end(), [](const KernelStatsRow& a, const KernelStatsRow& b) {
+            if (a.totalNs != b.totalNs) return a.totalNs > b.totalNs;
+            return keyLess(keyOf(a), keyOf(b));
+        });
+    }
     res.notes = kernelStatsNotes(ct, res);
+    if (res.unlistedCount > 0) res.notes.push_back(boundNote(res));
     return res;
 }
 

@@ -5,7 +5,8 @@
 // parameters come from args grid, block, "registers per thread", "shared memory",
 // "est. achieved occupancy %" (Kineto's own estimate; XSpace: occ_pct).
 // One row per (kernel name, grid, block, registers, shared memory, op, flags); rows sorted
-// by total duration, descending.
+// by total duration, descending. Optionally bounded (KernelStatsOptions::maxRows): the first
+// configurations met get rows, the launches of later ones count in the totals only.
 #pragma once
 
 #include "model/analysis/op_classify.h"
@@ -71,17 +72,35 @@ struct KernelStatsRow {
     double avgNs = 0;
 };
 
+struct KernelStatsOptions {
+    // At most this many rows (0: one per distinct configuration, however many). Each costs
+    // memory while summing (see analysis_cost.h); the GUI bounds them to what the machine
+    // holds. Configurations met once the bound is reached get no row: their launches count in
+    // the totals and in unlistedCount / unlistedNs.
+    size_t maxRows = 0;
+    // Only the rows with the most time are returned (0: all): a page that shows the top rows
+    // needs no full row (with its copied strings) for the others. `configurations` counts all.
+    size_t keepRows = 0;
+};
+
 struct KernelStatsResult {
     std::vector<KernelStatsRow> rows;
     uint64_t kernelCount = 0;   // all kernel occurrences
     TimeNs totalKernelNs = 0;   // sum of all kernel durations
     TimeNs tensorCoreNs = 0;    // of which by TensorCore kernels
+    // Launches (and their time) of configurations past KernelStatsOptions::maxRows: counted
+    // above, in no row. 0 when every configuration has its row.
+    uint64_t unlistedCount = 0;
+    TimeNs unlistedNs = 0;
+    size_t maxRows = 0;  // the bound the rows were summed under (0: none)
+    // Rows summed (distinct configurations up to maxRows) before keepRows cut the list.
+    size_t configurations = 0;
     // What the file does not carry for this page (producer_notes.h), as sentences.
     std::vector<std::string> notes;
 };
 
-KernelStatsResult computeKernelStats(const Trace& trace);
-KernelStatsResult computeKernelStats(const ClassifiedTrace& ct);
+KernelStatsResult computeKernelStats(const Trace& trace, const KernelStatsOptions& options = {});
+KernelStatsResult computeKernelStats(const ClassifiedTrace& ct, const KernelStatsOptions& options = {});
 
 // Launch parameters of one kernel slice (from kernel_details or Kineto args).
 KernelLaunchParams kernelParamsOf(const Trace& trace, SliceRef kernel);

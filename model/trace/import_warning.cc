@@ -1,5 +1,6 @@
 #include "model/trace/import_warning.h"
 
+#include <cstddef>
 #include <cstdio>
 #include <utility>
 
@@ -117,6 +118,12 @@ std::string formatWarningDuration(TimeNs ns) {
     else if (a >= 1e3) std::snprintf(buf, sizeof buf, "%.3f µs", v / 1e3);
     else std::snprintf(buf, sizeof buf, "%lld ns", static_cast<long long>(ns));
     return buf;
+}
+
+std::string formatWarningCount(uint64_t n) {
+    std::string digits = std::to_string(n);
+    for (ptrdiff_t i = ptrdiff_t(digits.size()) - 3; i > 0; i -= 3) digits.insert(size_t(i), 1, ',');
+    return digits;
 }
 
 }  // namespace tracescope

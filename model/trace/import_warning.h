@@ -63,5 +63,7 @@ bool anyDataLost(const std::vector<ImportWarning>& warnings);
 
 // "12.5 ms": a duration for warning texts (the model has no Qt formatter).
 std::string formatWarningDuration(TimeNs ns);
+// "1,234,567": a count for warning and note texts, grouped as the pages show counts.
+std::string formatWarningCount(uint64_t n);
 
 }  // namespace tracescope

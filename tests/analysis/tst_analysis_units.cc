@@ -7,6 +7,7 @@
 #include "model/analysis/scope_tree.h"
 #include "model/analysis/self_time.h"
 #include "model/analysis/steps.h"
+#include "model/trace/import_warning.h"
 #include "model/trace/trace_builder.h"
 
 #include <QtTest>
@@ -305,6 +306,85 @@ private slots:
         QCOMPARE(*row.occupancyPct, 25.0);
         QCOMPARE(occurrencesOf(*trace, k, 0).size(), size_t(1));
         QCOMPARE(k.rows[1].op, std::string());
+    }
+
+    // One stream, five distinct kernels met in this order (start, duration):
+    //   k_a [0,10)  k_b [20,40)  k_a [50,80)  k_c [100,105)  k_d [110,117)
+    //   volta_h884gemm_e [120,220) (a TensorCore kernel)  k_b [300,301)  k_d [310,313)
+    // All: 8 launches, 10+20+30+5+7+100+1+3 = 176 ns, TensorCore 100 ns (the gemm).
+    // maxRows 3: rows k_a (2 launches, 40 ns), k_b (2, 21), k_c (1, 5); k_d and the gemm come
+    // after the bound: 3 launches, 7+100+3 = 110 ns, in the totals only (66 + 110 = 176).
+    void kernelStatsBounded() {
+        TraceBuilder b("chrome-json");
+        const auto dev = b.addProcess(ProcessKind::Device, 0, "GPU 0");
+        const auto st = b.addTrack(dev, TrackKind::Thread, "stream 7", 7);
+        const StringId cat = b.intern("kernel");
+        const std::pair<TimeNs, TimeNs> spans[] = {{0, 10},   {20, 20},   {50, 30}, {100, 5},
+                                                   {110, 7},  {120, 100}, {300, 1}, {310, 3}};
+        const char* names[] = {"k_a", "k_b", "k_a", "k_c", "k_d", "volta_h884gemm_e", "k_b", "k_d"};
+        for (size_t i = 0; i < 8; ++i) b.addSlice(st, spans[i].first, spans[i].second, b.intern(names[i]), cat);
+        auto trace = b.finish();
+        QVERIFY(trace);
+
+        const KernelStatsResult k = computeKernelStats(*trace, {.maxRows = 3});
+        QCOMPARE(k.kernelCount, uint64_t(8));
+        QCOMPARE(k.totalKernelNs, TimeNs(176));
+        QCOMPARE(k.tensorCoreNs, TimeNs(100));
+        QCOMPARE(k.rows.size(), size_t(3));
+        QCOMPARE(k.configurations, size_t(3));
+        QCOMPARE(k.rows[0].name, std::string("k_a"));
+        QCOMPARE(k.rows[0].occurrences, uint64_t(2));
+        QCOMPARE(k.rows[0].totalNs, TimeNs(40));
+        QCOMPARE(k.rows[0].minNs, TimeNs(10));
+        QCOMPARE(k.rows[0].maxNs, TimeNs(30));
+        QCOMPARE(k.rows[1].name, std::string("k_b"));
+        QCOMPARE(k.rows[1].totalNs, TimeNs(21));
+        QCOMPARE(k.rows[2].name, std::string("k_c"));
+        QCOMPARE(k.rows[2].totalNs, TimeNs(5));
+        QCOMPARE(k.unlistedCount, uint64_t(3));
+        QCOMPARE(k.unlistedNs, TimeNs(110));
+        QCOMPARE(k.maxRows, size_t(3));
+        QVERIFY(std::find(k.notes.begin(), k.notes.end(),
+                          "The table is bounded at 3 distinct kernel configurations (the first met in the trace) "
+                          "to fit in memory; 3 further launches (110 ns) are counted in the totals only.") !=
+                k.notes.end());
+        // The unlisted launches belong to no row.
+        QCOMPARE(occurrencesOf(*trace, k, 0).size(), size_t(2));
+        QCOMPARE(sliceRowIndexOf(*trace, k).size(), size_t(5));
+
+        // Unbounded (and bounded at exactly the five): every kernel has its row, no note.
+        for (size_t bound : {size_t(0), size_t(5)}) {
+            const KernelStatsResult all = computeKernelStats(*trace, {.maxRows = bound});
+            QCOMPARE(all.rows.size(), size_t(5));
+            QCOMPARE(all.rows[0].name, std::string("volta_h884gemm_e"));  // 100 > 40 > 21 > 10 > 5
+            QCOMPARE(all.rows[3].name, std::string("k_d"));
+            QCOMPARE(all.rows[3].totalNs, TimeNs(10));
+            QCOMPARE(all.kernelCount, uint64_t(8));
+            QCOMPARE(all.totalKernelNs, TimeNs(176));
+            QCOMPARE(all.tensorCoreNs, TimeNs(100));
+            QCOMPARE(all.unlistedCount, uint64_t(0));
+            QCOMPARE(all.unlistedNs, TimeNs(0));
+            for (const std::string& n : all.notes) QVERIFY2(n.find("bounded") == std::string::npos, n.c_str());
+        }
+
+        // keepRows: the two with the most time are made rows; all five were summed.
+        const KernelStatsResult top = computeKernelStats(*trace, {.keepRows = 2});
+        QCOMPARE(top.rows.size(), size_t(2));
+        QCOMPARE(top.configurations, size_t(5));
+        QCOMPARE(top.rows[0].name, std::string("volta_h884gemm_e"));
+        QCOMPARE(top.rows[1].name, std::string("k_a"));
+        QCOMPARE(top.rows[1].totalNs, TimeNs(40));
+        QCOMPARE(top.totalKernelNs, TimeNs(176));
+        QCOMPARE(top.unlistedCount, uint64_t(0));
+    }
+
+    // Counts in notes (the bound above) are grouped by thousands, as the pages show counts.
+    void noteCounts() {
+        QCOMPARE(formatWarningCount(0), std::string("0"));
+        QCOMPARE(formatWarningCount(999), std::string("999"));
+        QCOMPARE(formatWarningCount(1000), std::string("1,000"));
+        QCOMPARE(formatWarningCount(1014750), std::string("1,014,750"));
+        QCOMPARE(formatWarningCount(UINT64_MAX), std::string("18,446,744,073,709,551,615"));
     }
 
     // Without a flow, the correlation arg links launch and kernel.

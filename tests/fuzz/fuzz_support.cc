@@ -58,6 +58,7 @@ void runAllAnalyses(const Trace& trace) {
         (void)computeOpStats(ct, o);
     }
     (void)computeKernelStats(ct);
+    (void)computeKernelStats(ct, {.maxRows = 2, .keepRows = 1});  // the bounded, cut paths
     (void)computeOverview(ct);
     (void)computeInputPipeline(ct);
     (void)computeScopeTree(ct);

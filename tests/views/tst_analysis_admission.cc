@@ -1,14 +1,18 @@
 // The analysis pages run what the memory budget holds (views/analysis_queue.h), with
 // TRACESCOPE_MEMORY_LIMIT standing in for the machine: a page whose analysis needs more than
 // the budget says so with both figures and runs it when asked; a page that fits waits while
-// another holds the memory; a running analysis can be cancelled and run again.
+// another holds the memory; a running analysis can be cancelled and run again. Kernel stats
+// is bounded to what the budget holds rather than skipped.
 #include "view_test_traces.h"
 
 #include "model/analysis/analysis_cost.h"
 #include "model/import/memory_budget.h"
+#include "model/trace/trace_builder.h"
 #include "views/analysis_queue.h"
 #include "views/tables/kernel_stats_view.h"
 #include "views/tables/op_stats_view.h"
+#include "views/tables/table_page.h"
+#include "views/tables/value_format.h"
 
 #include <QtTest>
 
@@ -71,6 +75,48 @@ private slots:
         QVERIFY(secondReady.count() > 0 || secondReady.wait(20000));
         QCOMPARE(second.state(), AnalysisView::State::Done);
         QCOMPARE(AnalysisQueue::instance()->reserved(), uint64_t(0));
+    }
+
+    // 300 000 kernel launches of 10 ns on one stream: launch i has i registers for i < 100 003
+    // (100 003 distinct configurations), the others repeat launch 0's. Unbounded, Kernel stats
+    // would need more than a 50 MiB budget; bounded at the least, 100 000 rows, it fits and
+    // runs: the 3 launches past the bound (30 ns) count in the totals only, the page says so.
+    void kernelStatsBoundedInsteadOfSkipped() {
+        TraceBuilder b("chrome-json");
+        const auto dev = b.addProcess(ProcessKind::Device, 0, "GPU 0");
+        const auto st = b.addTrack(dev, TrackKind::Thread, "stream 7", 7);
+        const StringId name = b.intern("gemm_kernel"), cat = b.intern("kernel");
+        const StringId regs = b.intern("registers per thread");
+        for (int64_t i = 0; i < 300'000; ++i) {
+            ArgsWriter w;
+            w.add(regs, ArgValue::integer(i < 100'003 ? i : 0));
+            b.addSlice(st, 20 * i, 10, name, cat, w);
+        }
+        std::shared_ptr<const Trace> trace = b.finish();
+        QVERIFY(trace);
+        setLimit("50M");
+        QVERIFY(estimateAnalysisCost(AnalysisKind::KernelStats, *trace).bytes > (50u << 20));
+
+        KernelStatsView view;
+        QSignalSpy ready(&view, &AnalysisView::resultReady);
+        view.setTrace(trace);
+        QVERIFY(view.state() != AnalysisView::State::Skipped);
+        QCOMPARE(AnalysisQueue::instance()->reserved(), estimateKernelStatsCost(*trace, 100'000).bytes);
+        QVERIFY(ready.wait(60000));
+        const KernelStatsResult* r = view.result();
+        QVERIFY(r);
+        QCOMPARE(r->kernelCount, uint64_t(300'000));
+        QCOMPARE(r->totalKernelNs, TimeNs(3'000'000));
+        QCOMPARE(r->maxRows, size_t(100'000));
+        QCOMPARE(r->configurations, size_t(100'000));
+        QCOMPARE(r->unlistedCount, uint64_t(3));
+        QCOMPARE(r->unlistedNs, TimeNs(30));
+        QCOMPARE(r->rows.size(), kMaxTableRows);  // the table's rows only
+        QCOMPARE(r->rows[0].occurrences, uint64_t(199'998));  // launch 0's: 1 + 300 000 - 100 003
+        const QString summary = view.summaryText();
+        QVERIFY2(summary.contains(formatCount(100'000) + "+</b> distinct"), qPrintable(summary));
+        QVERIFY2(summary.contains("The table is bounded at 100,000 distinct kernel configurations"), qPrintable(summary));
+        QVERIFY2(summary.contains("3 further launches (30 ns) are counted in the totals only."), qPrintable(summary));
     }
 
     // Cancel, then Run again; a new trace cancels the old one's analysis.

@@ -1,5 +1,6 @@
 #include "views/tables/kernel_stats_view.h"
 
+#include "views/analysis_queue.h"
 #include "views/partial_trace_note.h"
 #include "views/tables/table_page.h"
 #include "views/tables/value_format.h"
@@ -84,19 +85,17 @@ KernelStatsView::KernelStatsView(QWidget* parent) : AnalysisView(parent) {
 
 void KernelStatsView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
     std::shared_ptr<const Trace> t = trace;
+    // Distinct configurations past what the memory budget holds get no row (the totals stay
+    // exact, the result's note says what was left out): the page runs on any trace.
+    const size_t maxRows = kernelStatsRowBound(AnalysisQueue::instance()->budget());
     run<Computed>(
-        estimateAnalysisCost(AnalysisKind::KernelStats, *t),
-        [t] {
+        estimateKernelStatsCost(*t, maxRows),
+        [t, maxRows] {
             Computed c;
             analysisStep("Summing kernels by launch configuration", 0, 0.7);
-            c.result = computeKernelStats(*t);
-            // Only the rows the table shows are kept (with the row index built for them):
+            // Only the rows the table shows are made (with the row index built for them):
             // millions of distinct configurations would otherwise stay in memory unused.
-            c.distinctRows = c.result.rows.size();
-            if (c.result.rows.size() > kMaxTableRows) {
-                c.result.rows.resize(kMaxTableRows);
-                c.result.rows.shrink_to_fit();
-            }
+            c.result = computeKernelStats(*t, {.maxRows = maxRows, .keepRows = kMaxTableRows});
             analysisStep("Indexing kernel slices", 0.7, 1);
             c.sliceRows = sliceRowIndexOf(*t, c.result);
             return c;
@@ -121,9 +120,10 @@ void KernelStatsView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
             summary_->setText(tr("<b>%1</b> kernel launches in <b>%2</b> distinct kernel/op configurations, "
                                  "total kernel time <b>%3</b>; TensorCore kernels: %4 of kernel time. "
                                  "Double-click a row to highlight its launches in the timeline.")
-                                  .arg(formatCount(qint64(r.kernelCount)), formatCount(qint64(computed_->distinctRows)),
+                                  .arg(formatCount(qint64(r.kernelCount)),
+                                       formatCount(qint64(r.configurations)) + (r.unlistedCount ? "+" : ""),
                                        formatDuration(r.totalKernelNs), formatPercent(tc)) +
-                              (shown < computed_->distinctRows
+                              (shown < r.configurations
                                    ? tr(" <b>The table shows the %1 with the most time</b>; "
                                         "<tt>tracescope-cli kernels</tt> lists all.")
                                          .arg(formatCount(qint64(shown)))

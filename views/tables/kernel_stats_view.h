@@ -38,8 +38,7 @@ protected:
 
 private:
     struct Computed {
-        KernelStatsResult result;  // rows cut to the kMaxTableRows the table shows
-        size_t distinctRows = 0;   // before the cut
+        KernelStatsResult result;  // the kMaxTableRows rows the table shows at most
         SliceRowIndex sliceRows;
     };
     std::shared_ptr<Computed> computed_;
