@@ -42,6 +42,8 @@ constexpr size_t kSampleBytes = 2u << 20;
 // The share of MemAvailable an import may take: the rest is for the page cache the file
 // itself needs, and for the programs around.
 constexpr double kAvailableShare = 0.9;
+// The variable that replaces the machine's figure; also the budget's source when it did.
+constexpr const char* kLimitVariable = "TRACESCOPE_MEMORY_LIMIT";
 // The viewer's analyses keep the process within this share of the machine (analysisMemoryBudget).
 constexpr double kProcessShare = 0.6;
 
@@ -163,10 +165,10 @@ uint64_t parseByteSize(const std::string& text) {
 
 MemoryBudget importMemoryBudget() {
     MemoryBudget b;
-    if (const char* limit = std::getenv("TRACESCOPE_MEMORY_LIMIT"); limit && *limit) {
+    if (const char* limit = std::getenv(kLimitVariable); limit && *limit) {
         b.bytes = parseByteSize(limit);
         if (b.bytes) {
-            b.source = "TRACESCOPE_MEMORY_LIMIT";
+            b.source = kLimitVariable;
             return b;
         }
     }
@@ -179,7 +181,7 @@ MemoryBudget importMemoryBudget() {
 
 MemoryBudget analysisMemoryBudget() {
     MemoryBudget b = importMemoryBudget();
-    if (b.source == "TRACESCOPE_MEMORY_LIMIT") return b;
+    if (b.source == kLimitVariable) return b;  // the user's figure, as it is
     const uint64_t total = meminfoField("MemTotal");
     if (!total) return b;
     const uint64_t share = uint64_t(double(total) * kProcessShare), resident = residentBytes();
