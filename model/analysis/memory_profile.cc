@@ -1,6 +1,7 @@
 #include "model/analysis/memory_profile.h"
 
 #include "model/analysis/memory_events.h"
+#include "model/analysis/memory_xprof_peak.h"
 #include "model/analysis/steps.h"
 #include "model/trace/arg_number.h"
 #include "model/trace/args.h"
@@ -11,6 +12,8 @@
 #include <cstdio>
 #include <limits>
 #include <map>
+#include <memory>
+#include <numeric>
 #include <tuple>
 #include <unordered_map>
 
@@ -102,6 +105,7 @@ private:
 struct Builder {
     const Trace& trace;
     const std::vector<Step>& steps;
+    const StepGroups* groups;  // the host step groups, as XProf makes them; null when steps were not looked for
 
     MemoryIdProfile build(RawMemoryId& raw) {
         MemoryIdProfile p;
@@ -189,26 +193,54 @@ struct Builder {
         if (s.fragmentation >= 0) p.fragmentationAtPeak = s.fragmentation;
     }
 
-    // XProf's Memory Profile breaks the peak down otherwise (xplane_to_memory_profile.cc
-    // ProcessActiveAllocations): only the allocations made in the peak's step are rows, the rest of
-    // the heap is one "unused preallocated device memory" row. Both are named, with XProf's numbers
-    // worked out on this timeline (its steps are group ids; ours the step windows).
-    static void notePeakStepView(MemoryIdProfile& p, const std::vector<uint32_t>& liveAtPeak) {
-        const int64_t step = p.timeline[p.peakSnapshot].step;
-        if (step < 0) return;
-        uint64_t count = 0;
-        int64_t bytes = 0;
-        for (uint32_t idx : liveAtPeak)
-            if (p.timeline[idx].step == step) ++count, addSat(bytes, p.timeline[idx].allocationBytes);
-        int64_t rest = p.heapAtPeak;
-        subSat(rest, bytes);
-        char mib[32];
-        std::snprintf(mib, sizeof mib, "%.1f", double(rest) / double(1 << 20));
-        p.notes.push_back("the breakdown at the peak lists every allocation alive then (" +
-                          std::to_string(liveAtPeak.size()) + "); XProf's lists the " + std::to_string(count) +
-                          " made in the peak's step " + std::to_string(step) + " and shows the other " +
-                          std::to_string(rest) + " bytes (" + mib +
-                          " MiB) of the heap as \"unused preallocated device memory\"");
+    // XProf's Memory Profile breaks the peak down otherwise (xplane_to_memory_profile.cc): only
+    // the allocations made in the peak's step are rows, and the rest of the heap, by its reckoning
+    // of that step's allocations and frees, is one "unused preallocated device memory" row. Its
+    // steps are the host step groups (memory_xprof_peak.h), so its figures are worked out here as
+    // it works them out and named beside ours.
+    void noteXprofBreakdown(MemoryIdProfile& p, size_t liveAtPeak) const {
+        if (!groups || p.timeline.empty()) return;
+        const std::vector<int64_t> stepIds = xprofMemoryStepIds(trace, *groups, p.timeline);
+        // XProf reads the host plane line by line: our tracks in order, each track's events in order.
+        std::vector<uint32_t> readOrder(p.timeline.size());
+        std::iota(readOrder.begin(), readOrder.end(), 0u);
+        std::stable_sort(readOrder.begin(), readOrder.end(), [&](uint32_t a, uint32_t b) {
+            const MemorySnapshot &x = p.timeline[a], &y = p.timeline[b];
+            return x.track != y.track ? x.track < y.track : x.index < y.index;
+        });
+        std::vector<XprofMemoryEvent> events;
+        events.reserve(readOrder.size());
+        for (uint32_t i : readOrder) {
+            const MemorySnapshot& s = p.timeline[i];
+            events.push_back({s.time, s.heapBytes, s.stackBytes, s.allocationBytes, s.address, stepIds[i],
+                              s.kind == MemoryEventKind::Allocation});
+        }
+        const XprofPeakBreakdown x = xprofPeakBreakdown(events);
+        const auto plural = [](size_t n, const char* one, const char* many) {
+            return std::to_string(n) + " " + (n == 1 ? one : many);
+        };
+        // XProf's step ids are group ids (0, 1, ... in root order); name the step number too.
+        std::string step = "XProf's step id " + std::to_string(x.peakStep);
+        for (const StepGroups::Group& g : groups->groups)
+            if (g.id == x.peakStep) {
+                step += " = step " + std::to_string(g.number);
+                break;
+            }
+        std::string note = "XProf's Memory Profile lists the " + plural(x.active.size(), "allocation", "allocations") +
+                           " made in its peak's step (" + step + ") and alive at its peak, and ";
+        if (x.unmappedBytes > 0) {
+            char mib[32];
+            std::snprintf(mib, sizeof mib, "%.1f", double(x.unmappedBytes) / double(1 << 20));
+            note += "shows the other " + std::to_string(x.unmappedBytes) + " bytes (" + mib +
+                    " MiB) of the heap as \"unused preallocated device memory\"";
+        } else {
+            note += "no \"unused preallocated device memory\" row (its reckoning of the rest of the heap: " +
+                    std::to_string(x.unmappedBytes) + " bytes)";
+        }
+        note += "; its step of an event is the host step group of the event's enclosing event, and an event outside "
+                "every group takes the step after the one before it (0 at the start); this breakdown lists all " +
+                plural(liveAtPeak, "allocation", "allocations") + " alive at the peak";
+        p.notes.push_back(std::move(note));
     }
 
     // One walk over the timeline: pairs allocations with deallocations by address (a
@@ -244,8 +276,7 @@ struct Builder {
         }
         p.hasAddresses = hasAddresses;
         breakdown(p, liveAtPeak, hasAddresses);
-        if (p.source == MemorySource::XSpace && hasAddresses && p.peakSnapshot < p.timeline.size())
-            notePeakStepView(p, liveAtPeak);
+        if (p.source == MemorySource::XSpace && hasAddresses) noteXprofBreakdown(p, liveAtPeak.size());
         if (!hasAddresses) p.notes.push_back("the trace records no allocation addresses: allocations cannot be matched to "
                                              "their deallocations, so there is no breakdown by op and no leak hints");
         std::vector<uint32_t> atEnd;
@@ -350,9 +381,17 @@ MemoryProfileResult computeMemoryProfile(const Trace& trace, bool findStepsToo) 
             "TF1: RunMetadata from a FULL_TRACE run records allocator memory.";
         return res;
     }
-    const StepsResult steps = findStepsToo ? findSteps(trace) : StepsResult{};
+    StepsResult steps;
+    std::shared_ptr<const StepGroups> groups;
+    if (findStepsToo) {
+        const ClassifiedTrace ct = classifyTrace(trace);
+        steps = findSteps(ct);
+        groups = steps.hostGroups;
+        if (!groups && std::any_of(raw.begin(), raw.end(), [](const RawMemoryId& r) { return r.source == MemorySource::XSpace; }))
+            groups = std::make_shared<const StepGroups>(groupHostEvents(ct));
+    }
     res.stepCount = steps.steps.size();
-    Builder b{trace, steps.steps};
+    Builder b{trace, steps.steps, groups.get()};
     for (RawMemoryId& r : raw) res.ids.push_back(b.build(r));
     std::sort(res.ids.begin(), res.ids.end(),
               [](const MemoryIdProfile& a, const MemoryIdProfile& b) { return a.memoryId < b.memoryId; });

@@ -14,7 +14,9 @@
 //    of Chrome JSON: each sample is the memory in use; rises count as allocations and falls
 //    as deallocations.
 // The window peak is the largest stack + heap (ties: the later event), as in XProf; the
-// timeline is never sampled for the numbers (views downsample for drawing only).
+// timeline is never sampled for the numbers (views downsample for drawing only). Our breakdown
+// lists every allocation alive at the peak; a note gives XProf's, which lists only those of the
+// peak's step (memory_xprof_peak.h).
 #pragma once
 
 #include "model/trace/trace.h"

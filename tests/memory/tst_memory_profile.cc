@@ -3,6 +3,9 @@
 // data/memory_reference.json.
 #include "model/analysis/memory_downsample.h"
 #include "model/analysis/memory_profile.h"
+#include "model/analysis/memory_xprof_peak.h"
+#include "model/analysis/op_classify.h"
+#include "model/analysis/step_groups.h"
 #include "model/import/import.h"
 #include "model/trace/trace_builder.h"
 
@@ -387,6 +390,94 @@ private slots:
         QCOMPARE(gpu->allocations, uint64_t(1));
         QCOMPARE(gpu->deallocations, uint64_t(1));
         QCOMPARE(gpu->peakBytes, int64_t(4096));
+    }
+
+    // XProf's breakdown of the peak (xplane_to_memory_profile.cc), worked by hand. Heap before
+    // the profile: 1000 B. Events in XProf's reading order, line 1 then line 2 (step id -1 = none):
+    //   line 1: #0 t=5  alloc Z @1 30 B   heap 1030 step -1
+    //           #1 t=10 alloc A @A 100 B  heap 1130 step 0
+    //           #2 t=20 alloc B @B 50 B   heap 1180 step -1
+    //           #3 t=25 free  A @A 100 B  heap 1080 step 1   (made in step 0)
+    //           #4 t=50 alloc D @D 300 B  heap 1380 step 1   (ties the peak)
+    //           #5 t=70 free  D @D 300 B  heap 1080 step -1
+    //   line 2: #6 t=30 alloc C @C 300 B  heap 1380 step 1   (ties the peak, read last)
+    //           #7 t=40 free  C @C 300 B  heap 1080 step 1
+    // Peak 1380: read last is #6, so the peak time is 30 (not 50) and the heap at the peak 1380.
+    // By time: #0 #1 #2 #3 #6 #7 #4 #5; step ids fixed: #0 -1 -> 0 (leading), #2 -1 -> 0 + 1 = 1,
+    // #5 -1 -> 1 + 1 = 2. Peak step: the last in time at 1380 is #4 -> step 1.
+    // Walk of step 1 up to t=30: #2 alloc B: unmapped 1380 - 50 = 1330; #3 free A, not live (made
+    // in step 0): freed-earlier 100, unmapped 1430; #6 alloc C: 1130; #7 (t=40) ends the walk.
+    // Unmapped 1130 - 100 = 1030 (= Z's 30 + the 1000 before the profile); listed: B and C.
+    void xprofPeakWalk() {
+        using E = XprofMemoryEvent;
+        const std::vector<E> events = {
+            E{5, 1030, 0, 30, 0x1, -1, true},    E{10, 1130, 0, 100, 0xA, 0, true},
+            E{20, 1180, 0, 50, 0xB, -1, true},   E{25, 1080, 0, 100, 0xA, 1, false},
+            E{50, 1380, 0, 300, 0xD, 1, true},   E{70, 1080, 0, 300, 0xD, -1, false},
+            E{30, 1380, 0, 300, 0xC, 1, true},   E{40, 1080, 0, 300, 0xC, 1, false}};
+        const XprofPeakBreakdown x = xprofPeakBreakdown(events);
+        QVERIFY(x.found);
+        QCOMPARE(x.peakEvent, size_t(6));
+        QCOMPARE(x.peakBytes, int64_t(1380));
+        QCOMPARE(x.peakTime, TimeNs(30));
+        QCOMPARE(x.peakStep, int64_t(1));
+        QCOMPARE(x.active, (std::vector<size_t>{2, 6}));
+        QCOMPARE(x.activeBytes, int64_t(350));
+        QCOMPARE(x.unmappedBytes, int64_t(1030));
+
+        // Without step ids every event is step 0 and the walk sees them all: X and Y both listed,
+        // heap 30 - 10 - 20 = 0 unmapped (no "unused preallocated device memory" row).
+        const XprofPeakBreakdown all = xprofPeakBreakdown({E{1, 10, 0, 10, 0x1, -1, true}, E{2, 30, 0, 20, 0x2, -1, true}});
+        QCOMPARE(all.peakStep, int64_t(0));
+        QCOMPARE(all.active, (std::vector<size_t>{0, 1}));
+        QCOMPARE(all.unmappedBytes, int64_t(0));
+    }
+
+    // XProf's step ids come from the host step groups, not from step windows. Heap before: 1000 B.
+    // python: train (step_num 10) [0,100) and train (step_num 11) [100,200), both roots (_r=1):
+    // groups 0 and 1; "loader": a thread with no events linked to a step. Memory events (time,
+    // thread, what, heap after):
+    //   20  python  alloc A @1 100 B  1100   group 0
+    //   120 python  alloc B @2 200 B  1300   group 1
+    //   130 python  free  A @1 100 B  1200   group 1 (made in group 0)
+    //   150 loader  alloc C @3 300 B  1500   none -> after group 1: step id 2 (though in step 11's window)
+    //   170 python  alloc E @5 400 B  1900   group 1
+    //   200 python  alloc F @6 10 B   1910   group 1 (the end of step 11 still holds it)
+    // The peak is F's 1910 at t=200, step id 1 (step 11). Walk of step id 1 up to 200: B: 1910 -
+    // 200 = 1710; free A (not live): freed-earlier 100, 1810; E: 1410; F: 1400; 1400 - 100 = 1300 unmapped
+    // (the 1000 before + C's 300). XProf lists B, E, F (3); ours every allocation alive at the
+    // peak: B, C, E, F (4).
+    void xprofNoteFollowsStepGroups() {
+        TraceBuilder b("xspace");
+        const auto host = b.addProcess(ProcessKind::Host, 0, "/host:CPU");
+        const auto py = b.addTrack(host, TrackKind::Thread, "python", 1);
+        const auto loader = b.addTrack(host, TrackKind::Thread, "loader", 2);
+        for (int n = 0; n < 2; ++n) {
+            ArgsWriter w;
+            w.add(b.intern("_r"), ArgValue::integer(1));
+            w.add(b.intern("step_num"), ArgValue::integer(10 + n));
+            b.addSlice(py, n * 100, 100, b.intern("train"), b.intern(""), w);
+        }
+        addBfc(b, py, {"MemoryAllocation", 20, 1100, 0, 0, 0, 100, 100, 1, "A", "", 1, ""}, "cpu");
+        addBfc(b, py, {"MemoryAllocation", 120, 1300, 0, 0, 0, 200, 200, 2, "B", "", 1, ""}, "cpu");
+        addBfc(b, py, {"MemoryDeallocation", 130, 1200, 0, 0, 0, 100, 100, 1, "", "", 0, ""}, "cpu");
+        addBfc(b, loader, {"MemoryAllocation", 150, 1500, 0, 0, 0, 300, 300, 3, "C", "", 1, ""}, "cpu");
+        addBfc(b, py, {"MemoryAllocation", 170, 1900, 0, 0, 0, 400, 400, 5, "E", "", 1, ""}, "cpu");
+        addBfc(b, py, {"MemoryAllocation", 200, 1910, 0, 0, 0, 10, 10, 6, "F", "", 1, ""}, "cpu");
+        auto trace = b.finish();
+        QVERIFY(trace);
+        const MemoryProfileResult res = computeMemoryProfile(*trace);
+        const MemoryIdProfile& m = res.ids.at(0);
+        QCOMPARE(m.timeline.size(), size_t(6));
+        const StepGroups groups = groupHostEvents(classifyTrace(*trace));
+        QCOMPARE(xprofMemoryStepIds(*trace, groups, m.timeline), (std::vector<int64_t>{0, 1, 1, -1, 1, 1}));
+        const auto note = std::find_if(m.notes.begin(), m.notes.end(),
+                                       [](const std::string& n) { return n.find("XProf's Memory Profile") == 0; });
+        QVERIFY(note != m.notes.end());
+        QVERIFY2(note->find("lists the 3 allocations made in its peak's step (XProf's step id 1 = step 11) and alive "
+                            "at its peak, and shows the other 1300 bytes") != std::string::npos, note->c_str());
+        QVERIFY2(note->find("this breakdown lists all 4 allocations alive at the peak") != std::string::npos,
+                 note->c_str());
     }
 
     void realFiles_data() {

@@ -468,25 +468,32 @@ EXPECTED += [
              "(xplane_to_memory_profile.cc overwrites it per event, line after line); ours is the largest value "
              "the allocator reported (TF 2.4 GPU_4_bfc: XProf 5,006,386,688, ours 6,208,853,760 = its peak in "
              "the window, which the allocator's own lifetime peak cannot be below)"),
-    Expected("memory_profile", r"peak step|our note on XProf's breakdown .*", r".*",
+    Expected("memory_profile", r"peak step", r".*",
              r"jax0\.11\.2_h100_(steady|warmup)_emit_xspace\.xplane\.pb|" + JAX_ROCM,
              "XProf finds no step group in these files (no step marker it groups by: its overview has no step), so "
              "every memory event is its step 0 (UpdateStepId fills events without a group_id with the last step "
-             "+ 1) and its breakdown lists every allocation made up to the peak and still alive; ours are the "
-             "host annotations (steady) or the inferred iterations (warmup, ROCm), so our peak step and our note's "
-             "reckoning of XProf's breakdown count the allocations of that step only"),
+             "+ 1); our peak step is the step of our step list (the host annotations in steady, the inferred "
+             "iterations in warmup and ROCm) whose window holds the peak, none where no step does. Our note on "
+             "XProf's breakdown uses XProf's step ids"),
     Expected("memory_profile", r"peak time after the first event", r".*", r"tw003\.xplane\.pb",
              "XProf's memory event time is the event's offset within its line (time_offset_ps), not a time on "
              "one clock: tw003's allocator events come from threads whose lines start at different times, so "
              "XProf's times of one allocator are shifted by 6 us to -863 us against each other (ours are on the "
              "trace's clock); the peak's bytes agree"),
-    Expected("memory_profile", r"peak step|our note on XProf's breakdown .*", r".*", TF24_GPU,
+    Expected("memory_profile", r"our note on XProf's breakdown .*", r"GPU_[1-7]_bfc", r"tw003\.xplane\.pb",
+             "XProf sorts the events and ends its walk at the peak by each event's offset within its line; tw003's "
+             "lines start at different times (entry above) and a trace keeps no line's start, so our note walks on "
+             "the trace's clock: 4 allocations and 8,388,608 bytes where XProf lists 3 and 9,043,968 (the same walk "
+             "over the raw file by line offsets gives XProf's figures, by line start + offset ours)"),
+    Expected("memory_profile", r"peak step", r".*", TF24_GPU,
              "XProf's step of a memory event is its group_id, and an event without one takes the last step seen "
-             "+ 1 (UpdateStepId); ours is the step whose time window holds the event, none outside every step "
-             "(GPU_1's, GPU_4's and the host allocator's peaks fall outside step 0, which is GPU_6's window), so "
-             "our note's reckoning of XProf's breakdown (the allocations made in the peak's step) counts our "
-             "step: none for those three, and 466 allocations in step 0's window on GPU_6 where XProf has 554 "
-             "in group 0"),
+             "+ 1 (UpdateStepId); our peak step is the step whose time window holds the peak, none outside every "
+             "step (GPU_1's, GPU_4's and the host allocator's peaks fall outside step 0, which is GPU_6's window). "
+             "Our note on XProf's breakdown uses XProf's step ids"),
+    Expected("memory_profile", r"peak step", r".*", r"tf_keras_fit\.xplane\.pb",
+             "XProf's step id is the step group's id, counted from 0 in the profile; our peak step is the step's "
+             "number, its step_num (Keras' batch index: the profile starts at batch 1), so ours is XProf's + 1 "
+             "(XProf 5, ours 6); our note on XProf's breakdown names both"),
 ]
 
 
@@ -547,11 +554,16 @@ def compare_memory(res, ours, timeline_rows, xprof):
         else:
             res.notes.append(f"{tool}: {mid}: XProf sampled {len(sampled)} of the events (ours {len(events)}): "
                              "counts and peak time not compared")
-        # The peak's step: XProf's is that of the last snapshot at the peak value.
-        x_peak_snaps = [s for s in x.get("memoryProfileSnapshots", []) + sampled
-                        if int(s["timeOffsetPs"]) == int(summary["peakStatsTimePs"])]
-        if x_peak_snaps:
-            res.same(tool, "peak step", mid, o["peak_step"], int(x_peak_snaps[-1]["activityMetadata"]["stepId"]))
+        # The peak's step: XProf's is that of the last snapshot (in time) at the peak value; every row
+        # of its breakdown carries it, else the last snapshot at the peak's time stands in.
+        snaps = x.get("memoryProfileSnapshots", [])
+        x_rows = [snaps[int(a["snapshotIndex"])]["activityMetadata"] for a in x.get("activeAllocations", [])
+                  if int(a["snapshotIndex"]) >= 0] + x.get("specialAllocations", [])
+        x_peak_snaps = [s for s in snaps + sampled if int(s["timeOffsetPs"]) == int(summary["peakStatsTimePs"])]
+        x_peak_step = (int(x_rows[0]["stepId"]) if x_rows else
+                       int(x_peak_snaps[-1]["activityMetadata"]["stepId"]) if x_peak_snaps else None)
+        if x_peak_step is not None:
+            res.same(tool, "peak step", mid, o["peak_step"], x_peak_step)
 
         # Allocations alive at the peak: XProf's breakdown lists those made in the peak's step (each
         # is alive at the peak on our timeline too, same address and sizes); the rest of the heap is
@@ -563,7 +575,6 @@ def compare_memory(res, ours, timeline_rows, xprof):
             res.check(tool, "peak event on our timeline", mid, None, summary["peakStatsTimePs"], False)
             continue
         alive = alive_at(events, peak_index)
-        snaps = x.get("memoryProfileSnapshots", [])
         x_active = []
         for a in x.get("activeAllocations", []):
             i = int(a["snapshotIndex"])
@@ -586,12 +597,14 @@ def compare_memory(res, ours, timeline_rows, xprof):
         ours_rows = sum(r["allocation_bytes"] for r in o.get("breakdown", []))
         res.same(tool, "breakdown total", mid, ours_rows,
                  sum(int(m["allocationBytes"]) for m in x_active) + special)
-        # Our notes name XProf's breakdown with its numbers worked out on our timeline.
-        named = next((re.search(r"XProf's lists the (\d+) made in the peak's step (-?\d+) and shows the other (-?\d+) "
-                                r"bytes", n) for n in o.get("notes", []) if "XProf's lists" in n), None)
+        # Our note names XProf's breakdown with its figures worked out as XProf works them out:
+        # the allocations it lists, its peak step, its "unused preallocated device memory" (0: no row).
+        named = next((re.search(r"XProf's Memory Profile lists the (\d+) allocations? made in its peak's step \(XProf's step "
+                                r"id (-?\d+)[^)]*\) and alive at its peak, and (?:shows the other (-?\d+) bytes|no \"unused)", n)
+                      for n in o.get("notes", []) if n.startswith("XProf's Memory Profile lists")), None)
         res.same(tool, "our note on XProf's breakdown (allocations, step, other bytes)", mid,
-                 named and tuple(int(g) for g in named.groups()),
-                 (len(x_active), int(x_peak_snaps[-1]["activityMetadata"]["stepId"]) if x_peak_snaps else None, special))
+                 named and tuple(int(g or 0) for g in named.groups()),
+                 (len(x_active), x_peak_step, special))
         res.notes.append(f"{tool}: {mid}: breakdown at the peak: XProf lists the {len(x_active)} allocation(s) made "
                          f"in the peak's step and {special:,} bytes of 'unused preallocated device memory'; ours "
                          f"lists all {len(alive)} alive at the peak")
