@@ -1,5 +1,7 @@
 #include "model/analysis/step_groups.h"
 
+#include "model/analysis/analysis_progress.h"
+
 #include <algorithm>
 #include <deque>
 #include <map>
@@ -75,6 +77,52 @@ bool groupedTrack(const ClassifiedTrace& ct, TrackIndex ti) {
     return tr.kind == TrackKind::Thread && !ct.trackOnDevice[ti] && !ct.trackSkipped[ti];
 }
 
+// Nesting on one thread as XProf's EventForest connects it (ConnectIntraThread): the thread's
+// events in start order (longer first on ties), each one the child of the latest event still
+// open that contains it in time; events that do not contain it are closed. An event that only
+// partly overlaps an open one (a step annotation that begins inside a Python frame and ends after
+// it) closes that one and still owns what starts inside its own interval. The display puts such
+// events in overflow lanes; here a thread's lanes are one sequence again, so grouping does not
+// depend on how the timeline draws them.
+std::vector<std::pair<uint32_t, uint32_t>> nestingEdges(const ClassifiedTrace& ct, const std::vector<uint32_t>& base) {
+    const Trace& t = *ct.trace;
+    const size_t nt = t.tracks.size();
+    std::vector<std::vector<TrackIndex>> lanesOf(nt);  // a thread's own track first, then its overflow lanes
+    for (TrackIndex ti = 0; ti < nt; ++ti) {
+        if (!groupedTrack(ct, ti)) continue;
+        const TrackIndex owner = t.tracks[ti].overflowOf;
+        lanesOf[owner != kNoIndex && owner < nt ? owner : ti].push_back(ti);
+    }
+    struct Event {
+        TimeNs start, end;
+        uint32_t node;
+    };
+    std::vector<std::pair<uint32_t, uint32_t>> edges;
+    std::vector<Event> order, open;
+    for (TrackIndex ti = 0; ti < nt; ++ti) {
+        const auto& lanes = lanesOf[ti];
+        if (lanes.empty()) continue;
+        order.clear();
+        for (TrackIndex lane : lanes) {
+            const SliceColumns& c = t.tracks[lane].slices;
+            for (uint32_t i = 0; i < c.size(); ++i) order.push_back({c.start[i], c.end(i), base[lane] + i});
+        }
+        // One lane is sorted already (start, longer first), as XProf sorts a line's events.
+        if (lanes.size() > 1)
+            std::stable_sort(order.begin(), order.end(), [](const Event& a, const Event& b) {
+                return a.start != b.start ? a.start < b.start : a.end > b.end;
+            });
+        open.clear();
+        for (const Event& ev : order) {
+            analysisTick();
+            while (!open.empty() && !(open.back().start <= ev.start && ev.end <= open.back().end)) open.pop_back();
+            if (!open.empty()) edges.push_back({open.back().node, ev.node});
+            open.push_back(ev);
+        }
+    }
+    return edges;
+}
+
 }  // namespace
 
 bool isExplicitStepMarkerName(std::string_view n) {
@@ -132,13 +180,7 @@ StepGroups groupHostEvents(const ClassifiedTrace& ct) {
     }
 
     // Edges parent -> child.
-    std::vector<std::pair<uint32_t, uint32_t>> edges;
-    for (TrackIndex ti = 0; ti < nt; ++ti) {
-        if (!groupedTrack(ct, ti)) continue;
-        const auto& parents = ct.parents[ti];
-        for (uint32_t i = 0; i < parents.size(); ++i)
-            if (parents[i] != kNoIndex) edges.push_back({base[ti] + parents[i], base[ti] + i});
-    }
+    std::vector<std::pair<uint32_t, uint32_t>> edges = nestingEdges(ct, base);
     struct ContextGroup {
         std::vector<uint32_t> producers, consumers;
     };
