@@ -114,33 +114,34 @@ InputPipelineResult computeInputPipeline(const ClassifiedTrace& ct, const StepOp
     InputPipelineResult res;
     const StepsResult steps = findSteps(ct, stepOptions);
     res.stepSource = steps.source;
-    const auto breakdown = breakdownSteps(ct, steps);
+    res.breakdown = breakdownSteps(ct, steps);
+    res.stepSet = chooseStepSet(ct, res.breakdown, stepOptions.allSteps);
+    res.categories = summarizeBreakdown(res.breakdown, res.stepSet);
     std::vector<double> waits, percents;
-    TimeNs totalStep = 0, totalWait = 0, totalOther = 0;
-    for (const auto& b : breakdown) {
+    for (size_t i = 0; i < res.breakdown.size(); ++i) {
+        const StepBreakdown& b = res.breakdown[i];
         DeviceInputStep s;
         s.stepNumber = b.step.number;
         s.stepNs = b.step.durationNs;
         s.waitInputNs = b.at(StepCategory::Input);
         s.waitPercent = s.stepNs > 0 ? 100.0 * double(s.waitInputNs) / double(s.stepNs) : 0;
-        waits.push_back(double(s.waitInputNs));
-        percents.push_back(s.waitPercent);
-        addSat(totalStep, s.stepNs);
-        addSat(totalWait, s.waitInputNs);
-        addSat(totalOther, b.at(StepCategory::Other));
+        s.inStepSet = res.stepSet.contains(i);
+        if (s.inStepSet) {
+            waits.push_back(double(s.waitInputNs));
+            percents.push_back(s.waitPercent);
+        }
         res.steps.push_back(s);
     }
     res.waitNs = distributionOf(waits);
     res.waitPercent = distributionOf(percents);
-    const double inputPct = totalStep > 0 ? 100.0 * double(totalWait) / double(totalStep) : 0;
-    const double otherPct = totalStep > 0 ? 100.0 * double(totalOther) / double(totalStep) : 0;
-    res.verdict = classifyInputBound(inputPct, otherPct, !breakdown.empty());
-    if (breakdown.empty())
+    res.inputPercent = res.categories[size_t(StepCategory::Input)].percentOfStep;
+    const double otherPct = res.categories[size_t(StepCategory::Other)].percentOfStep;
+    res.verdict = classifyInputBound(res.inputPercent, otherPct, res.stepSet.count > 0);
+    if (res.breakdown.empty())
         res.summary = "No step marker observed: the device-side input wait per step cannot be computed.";
     else
-        res.summary = std::string("The program is ") + inputBoundName(res.verdict) + ": on average " +
-                      pct(inputPct) + " of the step time (" + std::to_string(breakdown.size()) +
-                      " steps) is spent waiting for input.";
+        res.summary = std::string("The program is ") + inputBoundName(res.verdict) + ": " + pct(res.inputPercent) +
+                      " of the step time is spent waiting for input (over " + res.stepSet.description + ").";
 
     std::unordered_map<std::string, size_t> index;
     forEachInputOp(ct, [&](SliceRef, const std::string& name, InputOpCategory cat, TimeNs dur, TimeNs self) {

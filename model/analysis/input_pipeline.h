@@ -5,6 +5,7 @@
 #include "model/query/slice_row_index.h"
 
 #include "model/analysis/overview.h"
+#include "model/analysis/step_set.h"
 #include "model/analysis/steps.h"
 
 #include <array>
@@ -32,6 +33,7 @@ struct DeviceInputStep {
     TimeNs stepNs = 0;
     TimeNs waitInputNs = 0;  // Input category of the step breakdown
     double waitPercent = 0;
+    bool inStepSet = true;  // the step is one the averages are taken over (step_set.h)
 };
 
 struct InputOpRow {
@@ -46,9 +48,15 @@ struct InputOpRow {
 
 struct InputPipelineResult {
     StepSource stepSource = StepSource::None;
-    std::vector<DeviceInputStep> steps;
-    Distribution waitNs;         // over steps
-    Distribution waitPercent;    // over steps
+    std::vector<DeviceInputStep> steps;  // every step
+    std::vector<StepBreakdown> breakdown;  // every step, in the same order
+    StepSet stepSet;                       // the steps the figures below are taken over
+    std::array<CategorySummary, kStepCategoryCount> categories{};  // over the step set
+    // Input time summed over the step set / step time summed over it, in % (XProf's input %;
+    // the Overview's input_percent).
+    double inputPercent = 0;
+    Distribution waitNs;       // over the step set
+    Distribution waitPercent;  // the mean of per-step ratios over the step set (not inputPercent)
     InputBound verdict = InputBound::Unknown;
     std::string summary;         // one paragraph
     // Host side.

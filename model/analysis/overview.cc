@@ -253,8 +253,10 @@ Overview computeOverview(const ClassifiedTrace& ct, const StepOptions& stepOptio
     o.environment = runEnvironmentOf(ct);
     o.steps = findSteps(ct, stepOptions);
     o.breakdown = breakdownSteps(ct, o.steps);
-    o.categories = summarizeBreakdown(o.breakdown);
-    o.averageStepNs = o.steps.stepTimeNs.mean;
+    o.stepSet = chooseStepSet(ct, o.breakdown, stepOptions.allSteps);
+    o.categories = summarizeBreakdown(o.breakdown, o.stepSet);
+    o.stepTimeNs = stepTimeOf(o.breakdown, o.stepSet);
+    o.averageStepNs = o.stepTimeNs.mean;
 
     OpStatsOptions opt;
     opt.includeIdle = false;
@@ -285,7 +287,7 @@ Overview computeOverview(const ClassifiedTrace& ct, const StepOptions& stepOptio
         o.compute32Percent = 100.0 - o.compute16Percent;
     }
 
-    const bool haveSteps = !o.steps.steps.empty();
+    const bool haveSteps = o.stepSet.count > 0;
     o.inputPercent = o.categories[size_t(StepCategory::Input)].percentOfStep;
     o.kernelLaunchPercent = o.categories[size_t(StepCategory::KernelLaunch)].percentOfStep;
     o.outputPercent = o.categories[size_t(StepCategory::Output)].percentOfStep;

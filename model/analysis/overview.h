@@ -3,6 +3,7 @@
 #pragma once
 
 #include "model/analysis/op_stats.h"
+#include "model/analysis/step_set.h"
 #include "model/analysis/steps.h"
 
 #include <string>
@@ -47,8 +48,11 @@ struct TopOp {
 struct Overview {
     RunEnvironment environment;
     StepsResult steps;
-    std::vector<StepBreakdown> breakdown;
-    std::array<CategorySummary, kStepCategoryCount> categories{};
+    std::vector<StepBreakdown> breakdown;  // every step
+    // The steps the averages and percentages below are taken over (step_set.h).
+    StepSet stepSet;
+    std::array<CategorySummary, kStepCategoryCount> categories{};  // over the step set
+    Distribution stepTimeNs;                                        // over the step set
     double averageStepNs = 0;
     std::vector<TopOp> topDeviceOps;  // top 10 device ops by self time
     // Op placement: share of op self time on host vs device (idle excluded), in %.
@@ -57,7 +61,8 @@ struct Overview {
     // Device compute precision: share of device compute time in 16-bit vs 32-bit kernels, in %.
     double compute16Percent = 0;
     double compute32Percent = 0;
-    // Percent of step time, averaged over steps (0 without steps).
+    // Percent of step time over the step set: the category's time summed over the set divided by
+    // the step time summed over it (0 without steps).
     double inputPercent = 0;
     double kernelLaunchPercent = 0;
     double outputPercent = 0;

@@ -184,7 +184,8 @@ PodResult computePod(const MultiWorkerRun& run, const StepOptions& stepOptions, 
             per[w].kernels = kernelUnionsOf(ct);
             pw.stepSource = per[w].steps.source;
             pw.stepRule = per[w].steps.rule;
-            pw.stepTimeNs = per[w].steps.stepTimeNs;
+            pw.stepSet = chooseStepSet(ct, per[w].breakdown, stepOptions.allSteps);
+            pw.stepTimeNs = stepTimeOf(per[w].breakdown, pw.stepSet);
             for (const Step& s : per[w].steps.steps) numbers.emplace(s.number, 0);
         }
         res.workers.push_back(std::move(pw));
@@ -216,10 +217,12 @@ PodResult computePod(const MultiWorkerRun& run, const StepOptions& stepOptions, 
     for (size_t w = 0; w < per.size(); ++w) {
         PodWorker& pw = res.workers[w];
         pw.steps.resize(res.steps.size());
-        for (const StepBreakdown& b : per[w].breakdown) {
+        for (size_t i = 0; i < per[w].breakdown.size(); ++i) {
+            const StepBreakdown& b = per[w].breakdown[i];
             WorkerStep& ws = pw.steps[numbers.at(b.step.number)];
             if (ws.present) continue;  // a repeated number: the first one counts
             ws.present = true;
+            ws.inStepSet = pw.stepSet.contains(i);
             ws.breakdown = b;
             ws.runStartNs = b.step.startNs + pw.offsetNs;
             ws.overlap = overlapIn(per[w].kernels, b.step.startNs, b.step.endNs());

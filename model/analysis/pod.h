@@ -4,6 +4,7 @@
 // is hidden behind compute kernels and how much is exposed.
 #pragma once
 
+#include "model/analysis/step_set.h"
 #include "model/analysis/steps.h"
 #include "model/import/workers.h"
 
@@ -26,6 +27,7 @@ struct WorkerStep {
     StepBreakdown breakdown;  // times in the worker's own clock
     TimeNs runStartNs = 0;   // the step start on the run's clock (worker offset applied)
     CommOverlap overlap;
+    bool inStepSet = false;  // one of the worker's steps its averages are taken over
 };
 
 struct PodWorker {
@@ -40,7 +42,8 @@ struct PodWorker {
     std::string stepRule;
     std::vector<WorkerStep> steps;  // indexed like PodResult::steps
     CommOverlap overlap;             // over all its steps
-    Distribution stepTimeNs;
+    StepSet stepSet;                 // which of its steps stepTimeNs is taken over (step_set.h)
+    Distribution stepTimeNs;         // over its step set
 };
 
 struct PodStep {

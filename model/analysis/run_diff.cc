@@ -96,8 +96,10 @@ RunDiff diffRuns(const Trace& a, const Trace& b, const StepOptions& stepOptions)
     d.bStepSource = ob.steps.source;
     auto rounded = [](double x) { return TimeNs(std::llround(x)); };
     const auto both = DiffStatus::Both;
-    d.steps.push_back(rowOf("Step time (average)", "", rounded(oa.steps.stepTimeNs.mean),
-                            rounded(ob.steps.stepTimeNs.mean), d.aSteps, d.bSteps, both));
+    d.aStepSet = oa.stepSet.description;
+    d.bStepSet = ob.stepSet.description;
+    d.steps.push_back(rowOf("Step time (average)", "", rounded(oa.stepTimeNs.mean), rounded(ob.stepTimeNs.mean),
+                            d.aSteps, d.bSteps, both));
     for (size_t c = 0; c < kStepCategoryCount; ++c)
         d.steps.push_back(rowOf(stepCategoryName(StepCategory(c)), "average per step",
                                 rounded(oa.categories[c].ns.mean), rounded(ob.categories[c].ns.mean), d.aSteps,

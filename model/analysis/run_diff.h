@@ -30,6 +30,8 @@ struct DiffRow {
 struct RunDiff {
     size_t aSteps = 0, bSteps = 0;
     StepSource aStepSource = StepSource::None, bStepSource = StepSource::None;
+    // Which steps each run's averages are taken over (step_set.h), in words.
+    std::string aStepSet, bStepSet;
     // Where each run's first step starts and how long it is (to show the two timelines aligned).
     std::optional<Step> aFirstStep, bFirstStep;
     std::vector<DiffRow> steps;    // average step time, then each breakdown category per step

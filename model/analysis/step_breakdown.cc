@@ -237,6 +237,7 @@ std::vector<StepBreakdown> breakdownSteps(const ClassifiedTrace& ct, const Steps
         b.hostWaitInputNs = perType[kHostWaitInput];
         b.hostToDeviceNs = perType[kHostToDevice];
         b.deviceWaitHostNs = perType[kDeviceWaitHost];
+        b.hasCompute = hasDevice ? perType[kDeviceCompute16] + perType[kDeviceCompute32] > 0 : perType[kHostCompute] > 0;
         out.push_back(std::move(b));
     }
     return out;

@@ -82,6 +82,9 @@ struct StepOptions {
     // When set, host slices named exactly this (or "<marker>#N") are the steps and no other
     // rule is tried ("ProfilerStep" matches "ProfilerStep#12").
     std::string marker;
+    // Average over every step instead of the trace's step set (step_set.h): the pages' "All
+    // steps" switch, the CLI's --all-steps.
+    bool allSteps = false;
 };
 
 StepsResult findSteps(const Trace& trace, const StepOptions& options = {});
@@ -131,6 +134,9 @@ struct StepBreakdown {
     TimeNs hostWaitInputNs = 0;  // input part: host waiting for the input pipeline
     TimeNs hostToDeviceNs = 0;   // input part: H2D copies
     TimeNs deviceWaitHostNs = 0;
+    // XProf's "well-formed" step: it holds device compute (profiles with a device) or host
+    // compute (CPU-only profiles); steps without are left out of XProf's step set.
+    bool hasCompute = false;
 
     TimeNs at(StepCategory c) const { return ns[static_cast<size_t>(c)]; }
 };
