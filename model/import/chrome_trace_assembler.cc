@@ -313,8 +313,9 @@ void ChromeTraceAssembler::resolveBeginEnd() {
         }
         const BeginEnd& b = *open.back();
         open.pop_back();
-        Track& track = builder_.track(threads_[r.thread].track);
-        track.slices.duration.set(b.slice, std::max<int64_t>(0, r.ts - b.ts));
+        const TrackIndex t = threads_[r.thread].track;
+        builder_.endSlice(t, b.slice, r.ts);  // clamped like the B's start, so the slice stays in range
+        Track& track = builder_.track(t);
         if (r.name != kEmptyString && r.name != b.name) ++mismatchedNames;
         if (r.argsSize > 0) {
             // E args are merged into the B's (E wins on equal keys).
@@ -366,7 +367,8 @@ void ChromeTraceAssembler::resolveAsync() {
                 blob.insert(blob.end(), asyncArgs_.begin() + b.argsBegin, asyncArgs_.begin() + b.argsBegin + b.argsSize);
             }
         }
-        builder_.addSlice(t, b.ts, isUnfinished ? 0 : std::max<int64_t>(0, end - b.ts), b.name, b.cat, args, isUnfinished);
+        const uint32_t slice = builder_.addSlice(t, b.ts, 0, b.name, b.cat, args, isUnfinished);
+        if (!isUnfinished) builder_.endSlice(t, slice, end);
         noteCategory(b.pidSlot, b.cat);
         noteTime(b.ts);
     };

@@ -63,6 +63,25 @@ bool toDouble(std::string_view t, double& out) {
     return end == buf + t.size() && std::isfinite(out) && (isDigit(t[0]) || t[0] == '-' || t[0] == '.');
 }
 
+namespace {
+
+// The JSON grammar of an exponent ("e", an optional sign, digits, nothing after).
+bool isExponent(std::string_view t) {
+    if (t.empty() || (t[0] != 'e' && t[0] != 'E')) return false;
+    t.remove_prefix(1);
+    if (!t.empty() && (t[0] == '+' || t[0] == '-')) t.remove_prefix(1);
+    if (t.empty()) return false;
+    for (char c : t)
+        if (!isDigit(c)) return false;
+    return true;
+}
+
+int64_t saturated(bool negative) {
+    return negative ? std::numeric_limits<int64_t>::min() : std::numeric_limits<int64_t>::max();
+}
+
+}  // namespace
+
 bool microsToNs(std::string_view t, int64_t& ns) {
     t = trim(t);
     if (t.empty()) return false;
@@ -99,21 +118,30 @@ bool microsToNs(std::string_view t, int64_t& ns) {
     if (!hasInt && !hasFrac) return false;
     if (i < t.size()) {
         // Exponent notation (or junk): fall back to double, the only lossy path.
-        if (t[i] != 'e' && t[i] != 'E') return false;
+        if (!isExponent(t.substr(i)) || t.size() > 256) return false;
         double d = 0;
-        if (!toDouble(t, d)) return false;
+        if (!toDouble(t, d)) {
+            // Valid number text that overflows a double (1e400): beyond any time.
+            ns = saturated(negative);
+            return true;
+        }
         const double scaled = std::round(d * 1000.0);
-        if (!(std::fabs(scaled) < 9.2e18)) return false;
-        ns = int64_t(scaled);
+        ns = std::fabs(scaled) < 9.2e18 ? int64_t(scaled) : saturated(negative);
         return true;
     }
-    if (overflow || whole > uint64_t(std::numeric_limits<int64_t>::max()) / 1000) return false;
+    if (overflow || whole > uint64_t(std::numeric_limits<int64_t>::max()) / 1000) {
+        ns = saturated(negative);
+        return true;
+    }
     while (fracDigits < 3) {
         frac *= 10;
         ++fracDigits;
     }
     const uint64_t total = whole * 1000 + frac + (roundUp ? 1 : 0);
-    if (total > uint64_t(std::numeric_limits<int64_t>::max())) return false;
+    if (total > uint64_t(std::numeric_limits<int64_t>::max())) {
+        ns = saturated(negative);
+        return true;
+    }
     ns = negative ? -int64_t(total) : int64_t(total);
     return true;
 }

@@ -14,7 +14,9 @@ namespace tracescope::json {
 // Microseconds as JSON number text (or the content of a numeric string) to
 // nanoseconds: integer part * 1000 + the first 3 fraction digits, rounded half
 // away from zero at the 4th. Exponent notation falls back to double. Leading and
-// trailing whitespace is ignored. False for non-numbers and values outside int64 ns.
+// trailing whitespace is ignored. False for non-numbers. A number beyond the int64 ns
+// range (|µs| > ~9.2e15, 1e400) saturates at INT64_MIN / INT64_MAX: the event is kept
+// and the trace builder clamps its time, with a warning, like any other far time.
 bool microsToNs(std::string_view text, int64_t& ns);
 
 // A plain decimal integer ("-12", "25738"; no sign '+', no fraction, no exponent).

@@ -115,7 +115,7 @@ struct Trace {
     // What the importer could not read or had to change (a cut file, dropped events).
     std::vector<ImportWarning> warnings;
 
-    TimeNs spanNs() const { return endNs - startNs; }
+    TimeNs spanNs() const { return durationBetween(startNs, endNs); }  // >= 0, saturated
     TraceCounts counts() const;
     // Bytes held by event data (columns, args, flows and the flow index once built)
     // excluding the string table.

@@ -119,7 +119,10 @@ uint32_t TraceBuilder::addSlice(TrackIndex t, TimeNs start, TimeNs duration, Str
                                 ArgsOffset args, bool unfinished) {
     SliceColumns& c = trace_->tracks[t].slices;
     const TimeNs clampedStart = clampTime(start);
-    duration = std::max<TimeNs>(duration, 0);
+    if (duration < 0) {
+        ++negativeDurations_;
+        duration = 0;
+    }
     if (duration > kMaxTimeNs - clampedStart) {  // the end would lie beyond the representable range
         if (clampedStart == start) ++clampedTimes_;
         duration = kMaxTimeNs - clampedStart;
@@ -136,6 +139,11 @@ uint32_t TraceBuilder::addSlice(TrackIndex t, TimeNs start, TimeNs duration, Str
 uint32_t TraceBuilder::addSlice(TrackIndex t, TimeNs start, TimeNs duration, StringId name, StringId category,
                                 const ArgsWriter& args, bool unfinished) {
     return addSlice(t, start, duration, name, category, args.appendTo(trace_->tracks[t].argBlob), unfinished);
+}
+
+void TraceBuilder::endSlice(TrackIndex t, uint32_t slice, TimeNs end) {
+    SliceColumns& c = trace_->tracks[t].slices;
+    c.duration.set(slice, durationBetween(c.start[slice], clampTime(end)));
 }
 
 void TraceBuilder::addInstant(TrackIndex t, TimeNs time, StringId name, StringId category, ArgsOffset args) {
@@ -499,6 +507,9 @@ std::unique_ptr<Trace> TraceBuilder::finish(const std::atomic<bool>* cancel, uns
             WarningKind::AdjustedEvents, clampedTimes_,
             "event time(s) beyond +-" + std::to_string(kMaxTimeNs) +
                 " ns (the range a span can be computed in; about the year 2096 as Unix time) clamped to it"));
+    if (negativeDurations_)
+        tr.warnings.push_back(ImportWarning::events(WarningKind::AdjustedEvents, negativeDurations_,
+                                                    "slice(s) with a negative duration made 0 long"));
 
     // 1. Trace bounds in the importer's clock (unfinished slices excluded: they end at the trace end).
     bool any = false;
@@ -511,14 +522,14 @@ std::unique_ptr<Trace> TraceBuilder::finish(const std::atomic<bool>* cancel, uns
     for (const Track& t : tr.tracks) {
         const SliceColumns& c = t.slices;
         for (size_t i = 0; i < c.size(); ++i)
-            see(c.start[i], (c.depthAndFlags[i] & kSliceUnfinished) ? c.start[i] : c.start[i] + c.duration[i]);
+            see(c.start[i], (c.depthAndFlags[i] & kSliceUnfinished) ? c.start[i] : c.end(i));
         for (TimeNs x : t.instants.time) see(x, x);
         for (TimeNs x : t.counter.time) see(x, x);
     }
     for (Track& t : tr.tracks) {
         SliceColumns& c = t.slices;
         for (size_t i = 0; i < c.size(); ++i)
-            if (c.depthAndFlags[i] & kSliceUnfinished) c.duration.set(i, std::max<TimeNs>(0, hi - c.start[i]));
+            if (c.depthAndFlags[i] & kSliceUnfinished) c.duration.set(i, durationBetween(c.start[i], hi));
     }
 
     // 2. Per track: sort, nest / pack lanes, sort instants and counters.
@@ -573,8 +584,8 @@ std::unique_ptr<Trace> TraceBuilder::finish(const std::atomic<bool>* cancel, uns
     // 3. Rebase to the first event and trim capacity.
     tr.originNs = any ? lo : 0;
     tr.startNs = 0;
-    tr.endNs = any ? hi - lo : 0;
-    if (unixNsOfZero_) tr.originUnixNs = *unixNsOfZero_ + tr.originNs;
+    tr.endNs = any ? durationBetween(lo, hi) : 0;
+    if (unixNsOfZero_) tr.originUnixNs = plusSat(*unixNsOfZero_, tr.originNs);  // a file's base time may be any int64
     // A cut file: the trace ends where the last event read ends; what came later is missing.
     for (ImportWarning& w : tr.warnings)
         if (w.kind == WarningKind::Truncated && !w.lastEventNs) w.lastEventNs = tr.endNs;

@@ -37,13 +37,16 @@ public:
                       ArgsOffset args = kNoArgs, bool unfinished = false);
     uint32_t addSlice(TrackIndex t, TimeNs start, TimeNs duration, StringId name, StringId category,
                       const ArgsWriter& args, bool unfinished = false);
+    // Ends slice `slice` (an id addSlice returned) at time `end` (B/E pairs, async b/e): the end is
+    // clamped like every time, and an end before the slice's start makes it 0 long.
+    void endSlice(TrackIndex t, uint32_t slice, TimeNs end);
     void addInstant(TrackIndex t, TimeNs time, StringId name, StringId category, ArgsOffset args = kNoArgs);
     void addInstant(TrackIndex t, TimeNs time, StringId name, StringId category, const ArgsWriter& args);
     void addCounterSample(TrackIndex t, TimeNs time, double value);
 
     // Event times are kept within +-kMaxTimeNs so that every end, span and difference of two
     // times fits in 64 bits: times beyond are clamped to it (and slices cut there), with an
-    // AdjustedEvents warning that counts them.
+    // AdjustedEvents warning that counts them. A negative duration is made 0, with a warning too.
     static constexpr TimeNs kMaxTimeNs = 4'000'000'000'000'000'000;
 
     // One end of a flow: a slice by provisional id, or the slice of a track found by time.
@@ -86,6 +89,7 @@ private:
     // Overflow lanes of each track, built once before flows are resolved.
     std::vector<std::vector<TrackIndex>> overflowLanes_;
     uint64_t clampedTimes_ = 0;
+    uint64_t negativeDurations_ = 0;
 
     TimeNs clampTime(TimeNs t);
 

@@ -35,7 +35,7 @@ struct SliceColumns {
 
     size_t size() const { return start.size(); }
     bool empty() const { return start.empty(); }
-    TimeNs end(size_t i) const { return start[i] + duration[i]; }
+    TimeNs end(size_t i) const { return plusSat(start[i], duration[i]); }
     uint16_t depth(size_t i) const { return depthAndFlags[i] & kSliceDepthMask; }
     bool unfinished(size_t i) const { return depthAndFlags[i] & kSliceUnfinished; }
     size_t memoryBytes() const;

@@ -24,6 +24,20 @@ inline void subSat(T& acc, U v) {
     acc = r;
 }
 
+// The value forms for times: every end (start + duration), span (end - start) and shift of a
+// time goes through these, so hostile times (Chrome µs near 1e16, XSpace ps near INT64_MAX,
+// far-apart worker clocks) saturate instead of wrapping (signed overflow is undefined).
+inline TimeNs plusSat(TimeNs a, TimeNs b) {
+    addSat(a, b);
+    return a;
+}
+inline TimeNs minusSat(TimeNs a, TimeNs b) {
+    subSat(a, b);
+    return a;
+}
+// The length from `start` to `end`: end - start, saturated, and 0 when end is before start.
+inline TimeNs durationBetween(TimeNs start, TimeNs end) { return end > start ? minusSat(end, start) : 0; }
+
 // Index into a Trace's StringTable.
 using StringId = uint32_t;
 inline constexpr StringId kEmptyString = 0;  // id 0 is always ""

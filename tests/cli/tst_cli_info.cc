@@ -94,6 +94,25 @@ private slots:
         QCOMPARE(truncated, want["truncated"].get<bool>());
     }
 
+    // The reported case (tests/data/hostile/huge_ts_mixed.json): a B/E pair from 0 to 9e15 µs next
+    // to an X at -5e15 µs printed span_ns -5446744073709551616 (9e18 - -4e18 wrapped). Every time is
+    // clamped to +-4e18 ns, so the span is 8e18 (by hand), with the clamped times counted (9, by hand:
+    // see tst_chrome_hostile's hugeTimestampsClampAndSaturate) in a warning.
+    void hugeTimestampsSpan() {
+        const Run r = runCli({"info", QStringLiteral(TRACESCOPE_SOURCE_DIR "/tests/data/hostile/huge_ts_mixed.json"),
+                              "--json"});
+        QVERIFY2(r.finished, "tracescope-cli did not finish in 30 s");
+        QVERIFY2(r.exitCode == 0, r.err.c_str());
+        const nlohmann::json j = nlohmann::json::parse(r.out);
+        QCOMPARE(j["span_ns"].get<long long>(), 8'000'000'000'000'000'000ll);
+        bool clamped = false;
+        for (const auto& w : j["warnings"])
+            clamped = clamped || (w["message"].get<std::string>().find("clamped") != std::string::npos &&
+                                  w["count"] == 9);
+        QVERIFY2(clamped, j["warnings"].dump().c_str());
+        QVERIFY2(r.err.find("clamped") != std::string::npos, r.err.c_str());  // and on stderr
+    }
+
     void errors_data() {
         QTest::addColumn<QString>("path");
         QTest::newRow("missing file") << QStringLiteral(TRACESCOPE_SOURCE_DIR "/tests/data/hostile/no-such-file.json");

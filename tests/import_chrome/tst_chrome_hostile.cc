@@ -5,12 +5,14 @@
 #include "import_test_support.h"
 
 #include "model/trace/args.h"
+#include "model/trace/trace_builder.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 
@@ -124,10 +126,10 @@ private slots:
         // Bad bytes in a name, a category, an arg key and an arg value: replaced, with a warning.
         QTest::newRow("invalid UTF-8") << "invalid_utf8.json" << true << "UTF-8" << 1 << 1 << 0 << "";
         // Valid JSON throughout. "big args" (ts 1, dur 1; args u64max, 2^64, a 39-digit integer, 1e400,
-        // 1e-400) and "dur 1e400" (dur not representable: 0 long, warned) are slices; the events whose
-        // ts is 2^64 µs or 1e400 are dropped with a warning; the counter keeps b (2^64) and c (7) but
-        // not a (1e400, not finite as a double); the instant loads.
-        QTest::newRow("huge numbers") << "huge_numbers.json" << true << "valid ts" << 2 << 1 << 2 << "";
+        // 1e-400) is a slice; so are the events whose ts is 2^64 µs or 1e400 and "dur 1e400": those
+        // numbers lie beyond any time, so they are clamped to +-4e18 ns (warned), like nearer far times;
+        // the counter keeps b (2^64) and c (7) but not a (1e400, not finite as a double); the instant loads.
+        QTest::newRow("huge numbers") << "huge_numbers.json" << true << "clamped" << 4 << 1 << 2 << "";
         // NaN / Infinity are not JSON: only the event holding them is skipped, with its byte offset.
         QTest::newRow("NaN-like tokens") << "nan_tokens.json" << true << "not valid JSON" << 2 << 0 << 0 << "";
         // A JSON object without traceEvents loads as an empty trace, saying why it is empty.
@@ -192,6 +194,111 @@ private slots:
         QCOMPARE(got["inf"], std::string("1e400"));
         QCOMPARE(got["neg"], std::string("-9223372036854775809"));
         QVERIFY(got.count("tiny"));  // 1e-400: 0 or its text, but present
+    }
+
+    // Times at +-1e16 .. 1e19 µs (1e19 .. 1e22 ns, beyond int64 ns) in B/E, X, async b/e and C events,
+    // and mixtures of an event near 0 with one near 1e18 µs. Every time is clamped to +-4e18 ns
+    // (TraceBuilder::kMaxTimeNs) and counted in one "clamped" warning; a slice whose both ends are
+    // clamped to one limit is 0 long; an X whose dur reaches past +4e18 ns is cut there; a negative
+    // dur is 0 with its own warning. So each file spans exactly 8e18 ns (-4e18 .. +4e18). Expected
+    // values are worked out by hand from the file's lines (each slice's comment says how).
+    // huge_ts_mixed.json's first three events are the reported case: the B/E pair's end (9e15 µs)
+    // was not clamped, so the span (9e18 - -4e18) wrapped to -5446744073709551616.
+    void hugeTimestampsClampAndSaturate() {
+        constexpr TimeNs K = TraceBuilder::kMaxTimeNs;  // times become t + K (the origin is -K)
+        struct Slice {
+            TrackKind kind;
+            const char* name;
+            TimeNs start, duration;  // relative to the trace's start
+        };
+        struct Case {
+            const char* file;
+            size_t slices, asyncSlices, counterSamples, instants;
+            uint64_t clamped, negative;  // counts in the two warnings (0: no such warning)
+            std::vector<Slice> expected;
+            std::vector<std::pair<TimeNs, double>> samples;  // every counter sample, sorted
+        };
+        const TrackKind T = TrackKind::Thread, A = TrackKind::Async;
+        const std::vector<Case> cases = {
+            {"huge_ts_begin_end.json", 6, 0, 0, 0, 7, 0,
+             {{T, "near zero", K, 1'000},                     // 0 .. 1 µs
+              {T, "to 1e16", K + 5'000, K - 5'000},           // 5 µs .. K (E clamped)
+              {T, "from -1e17", 0, K + 7'000},                // -K (B clamped) .. 7 µs
+              {T, "1e18 to 1e19", 2 * K, 0},                  // K .. K
+              {T, "-1e19 to -1e16", 0, 0},                    // -K .. -K
+              {T, "open at 1e18", 2 * K, 0}},                 // K, never ended: up to the end, K
+             {}},
+            {"huge_ts_complete.json", 7, 0, 0, 0, 5, 1,
+             {{T, "near zero", K, 1'000},
+              {T, "at 1e16", 2 * K, 0},                       // K + 1 µs cut at K
+              {T, "at -1e17", 0, 5'000},                      // -K, 5 µs long
+              {T, "at 1e18 for 1e18", 2 * K, 0},              // K, cut at K
+              {T, "at -1e19 for 1e19", 0, 2 * K},             // -K, cut at K
+              {T, "at 0 for 1e19", K, K},                     // 0, cut at K
+              {T, "at 1 for -1e16", K + 1'000, 0}},           // negative dur: 0
+             {}},
+            {"huge_ts_async.json", 0, 6, 0, 0, 8, 0,
+             {{A, "near zero", K, 2'000},
+              {A, "to 1e16", K + 1'000, K - 1'000},
+              {A, "-1e17 to 1e17", 0, 2 * K},
+              {A, "1e18 to 1e19", 2 * K, 0},
+              {A, "-1e19 to -1e16", 0, 0},
+              {A, "open at -1e18", 0, 2 * K}},                // never ended: up to K
+             {}},
+            {"huge_ts_counters.json", 0, 0, 7, 0, 4, 0, {},
+             {{0, 3}, {0, 5}, {K, 1}, {K + 5'000, 6}, {K + 5'000, 7}, {2 * K, 2}, {2 * K, 4}}},
+            {"huge_ts_mixed.json", 6, 2, 2, 1, 9, 0,
+             {{T, "early", 0, 1'000},                         // -5e15 µs: -K
+              {T, "long", K, K},                              // 0 .. 9e15 µs: 0 .. K
+              {T, "x near zero", K + 1'500, 2'000},
+              {T, "x near 1e18", 2 * K, 0},
+              {T, "b near zero", K, 3'000},
+              {T, "b near 1e18", 2 * K, 0},
+              {A, "a near zero", K + 2'000, 2'000},
+              {A, "a near 1e18", 2 * K, 0}},
+             {{K, 1}, {2 * K, 2}}},
+        };
+        for (const Case& c : cases) {
+            const std::string path = repoTestData(std::string("hostile/") + c.file);
+            const ImportResult r = importWithDeadline(path, 20);
+            QVERIFY2(r.ok(), (path + ": " + r.error).c_str());
+            const Trace& t = *r.trace;
+            const std::string where = std::string(c.file) + " (warnings: " + joinWarnings(t) + ")";
+            QCOMPARE(t.startNs, TimeNs(0));
+            QVERIFY2(t.spanNs() == 2 * K, (where + ": span " + std::to_string(t.spanNs())).c_str());
+            const TraceCounts n = t.counts();
+            QVERIFY2(n.slices == c.slices && n.asyncSlices == c.asyncSlices && n.counterSamples == c.counterSamples &&
+                         n.instants == c.instants,
+                     where.c_str());
+            auto warningCount = [&](const std::string& text) -> uint64_t {
+                for (const ImportWarning& w : t.warnings)
+                    if (containsNoCase(w.detail, text)) return w.count.value_or(0);
+                return 0;
+            };
+            QVERIFY2(warningCount("clamped") == c.clamped, where.c_str());
+            QVERIFY2(warningCount("negative duration") == c.negative, where.c_str());
+            for (const Slice& e : c.expected) {
+                const auto found = findSlices(t, e.name, e.kind);
+                QVERIFY2(found.size() == 1, (where + ": " + e.name).c_str());
+                const SliceColumns& sc = t.tracks[found[0].track].slices;
+                const std::string got = std::to_string(sc.start[found[0].index]) + " +" +
+                                        std::to_string(sc.duration[found[0].index]);
+                QVERIFY2(sc.start[found[0].index] == e.start && sc.duration[found[0].index] == e.duration,
+                         (where + ": " + e.name + " is " + got).c_str());
+            }
+            std::vector<std::pair<TimeNs, double>> samples;
+            for (const Track& track : t.tracks) {
+                for (size_t i = 0; i < track.counter.size(); ++i) samples.emplace_back(track.counter.time[i], track.counter.value[i]);
+                // Every slice, instant and sample lies in the trace's span.
+                for (size_t i = 0; i < track.slices.size(); ++i) {
+                    QVERIFY(track.slices.duration[i] >= 0);
+                    QVERIFY(track.slices.start[i] >= t.startNs && track.slices.end(i) <= t.endNs);
+                }
+                for (TimeNs x : track.instants.time) QVERIFY(x >= t.startNs && x <= t.endNs);
+            }
+            std::sort(samples.begin(), samples.end());
+            QVERIFY2(samples == c.samples, where.c_str());
+        }
     }
 
     // 100,000 nested objects in one event's args: a clear error, no stack overflow.

@@ -6,6 +6,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <limits>
 #include <random>
 #include <thread>
 
@@ -133,6 +134,62 @@ private slots:
         QVERIFY(c.unfinished(0));
         QCOMPARE(c.end(0), TimeNs(40));
         QCOMPARE(c.depth(1), uint16_t(1));
+    }
+
+    // The shared saturating time helpers at the int64 limits (values by hand).
+    void saturatingTimeHelpers() {
+        constexpr TimeNs kMax = std::numeric_limits<TimeNs>::max(), kMin = std::numeric_limits<TimeNs>::min();
+        QCOMPARE(plusSat(kMax, 1), kMax);
+        QCOMPARE(plusSat(kMin, -1), kMin);
+        QCOMPARE(plusSat(-5, 3), TimeNs(-2));
+        QCOMPARE(minusSat(kMin, 1), kMin);
+        QCOMPARE(minusSat(0, kMin), kMax);  // -INT64_MIN does not exist
+        QCOMPARE(durationBetween(kMin, kMax), kMax);
+        QCOMPARE(durationBetween(kMax, kMin), TimeNs(0));
+        QCOMPARE(durationBetween(-3, 4), TimeNs(7));
+        QCOMPARE(durationBetween(4, 4), TimeNs(0));
+        SliceColumns c;
+        c.start = {kMax - 1};
+        c.duration.push_back(kMax);
+        QCOMPARE(c.end(0), kMax);
+    }
+
+    // endSlice (B/E pairs, async b/e) clamps the end like every other time: a pair from 0 to
+    // INT64_MAX ends at +kMaxTimeNs, a pair whose both times lie past it is 0 long, and an end
+    // before the start gives 0. Each clamped time is counted once.
+    void endSliceClampsTheEnd() {
+        constexpr TimeNs K = TraceBuilder::kMaxTimeNs;
+        TraceBuilder b("test");
+        auto p = b.addProcess(ProcessKind::Host, 1, "proc");
+        auto t1 = b.addTrack(p, TrackKind::Thread, "1", 1);
+        auto t2 = b.addTrack(p, TrackKind::Thread, "2", 2);
+        auto t3 = b.addTrack(p, TrackKind::Thread, "3", 3);
+        b.endSlice(t1, b.addSlice(t1, 0, 0, b.intern("to max"), 0), std::numeric_limits<TimeNs>::max());
+        b.endSlice(t2, b.addSlice(t2, std::numeric_limits<TimeNs>::min(), 0, b.intern("min to min"), 0),
+                   std::numeric_limits<TimeNs>::min());
+        b.endSlice(t3, b.addSlice(t3, 100, 0, b.intern("backwards"), 0), 50);
+        auto trace = b.finish();
+        QCOMPARE(trace->spanNs(), 2 * K);  // -K .. +K
+        QCOMPARE(trace->tracks[t1].slices.duration[0], K);
+        QCOMPARE(trace->tracks[t2].slices.duration[0], TimeNs(0));
+        QCOMPARE(trace->tracks[t3].slices.duration[0], TimeNs(0));
+        bool counted = false;
+        for (const ImportWarning& w : trace->warnings)
+            counted = counted || (w.detail.find("clamped") != std::string::npos && w.count == uint64_t(3));
+        QVERIFY(counted);
+    }
+
+    // A negative duration is stored as 0 and said in a warning.
+    void negativeDurationIsZeroAndWarned() {
+        TraceBuilder b("test");
+        auto p = b.addProcess(ProcessKind::Host, 1, "proc");
+        auto t = b.addTrack(p, TrackKind::Thread, "main", 1);
+        b.addSlice(t, 10, -5, b.intern("negative"), 0);
+        auto trace = b.finish();
+        QCOMPARE(trace->tracks[t].slices.duration[0], TimeNs(0));
+        QCOMPARE(trace->warnings.size(), size_t(1));
+        QVERIFY(trace->warnings[0].detail.find("negative duration") != std::string::npos);
+        QCOMPARE(trace->warnings[0].count, std::optional<uint64_t>(1));
     }
 
     void flowsBindByTime() {
