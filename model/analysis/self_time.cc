@@ -58,7 +58,7 @@ TimeNs unionLength(std::vector<std::pair<TimeNs, TimeNs>> iv) {
     for (const auto& [s, e] : iv) {
         if (e <= s) continue;
         if (!open || s > curEnd) {
-            if (open) addSat(total, curEnd - curStart);
+            if (open) addSat(total, durationBetween(curStart, curEnd));
             curStart = s;
             curEnd = e;
             open = true;
@@ -66,7 +66,7 @@ TimeNs unionLength(std::vector<std::pair<TimeNs, TimeNs>> iv) {
             curEnd = std::max(curEnd, e);
         }
     }
-    if (open) addSat(total, curEnd - curStart);
+    if (open) addSat(total, durationBetween(curStart, curEnd));
     return total;
 }
 

@@ -48,7 +48,7 @@ Step makeStep(int64_t number, std::string name, TimeNs start, TimeNs end, std::v
     s.number = number;
     s.name = std::move(name);
     s.startNs = start;
-    s.durationNs = std::max<TimeNs>(0, end - start);
+    s.durationNs = durationBetween(start, end);
     s.markers = std::move(markers);
     return s;
 }

@@ -99,7 +99,7 @@ struct StepAcc {
 StepsResult finish(StepSource source, std::map<int64_t, StepAcc>& acc, std::string rule) {
     std::vector<Step> steps;
     for (auto& [k, a] : acc) {
-        a.step.durationNs = a.end - a.step.startNs;
+        a.step.durationNs = durationBetween(a.step.startNs, a.end);
         steps.push_back(std::move(a.step));
     }
     return stepsResultOf(source, std::move(steps), std::move(rule));
@@ -115,7 +115,7 @@ void addLongest(std::map<int64_t, StepAcc>& acc, int64_t key, int64_t number, st
         a.step.number = number;
         a.step.name = std::move(name);
         a.step.startNs = start;
-        a.end = start + dur;
+        a.end = plusSat(start, dur);
         a.step.groupId = group;
     }
 }

@@ -389,7 +389,7 @@ private:
             if (s.depth(j) <= depth) break;
             if (s.depth(j) != depth + 1 || s.end(j) < at) continue;
             if (s.start[j] > at) break;  // a gap before this child
-            at = s.end(j) + 1;
+            at = plusSat(s.end(j), 1);
         }
         return at <= end ? at : -1;
     }

@@ -74,17 +74,17 @@ WorkerSpan appendRange(Trace& out, const Trace& src, const WorkerSpan& from, Tim
         nt.overflowOf = tr.overflowOf == kNoIndex ? kNoIndex : newTrack(tr.overflowOf);
         nt.maxDepth = tr.maxDepth;
         nt.slices = tr.slices;
-        for (TimeNs& x : nt.slices.start) x += shift;
+        for (TimeNs& x : nt.slices.start) addSat(x, shift);
         for (StringId& s : nt.slices.name) s = map(s);
         for (StringId& s : nt.slices.category) s = map(s);
         for (ArgsOffset& a : nt.slices.args) a = remapArgs(tr.argBytes(), a, map, nt.argBlob);
         nt.instants = tr.instants;
-        for (TimeNs& x : nt.instants.time) x += shift;
+        for (TimeNs& x : nt.instants.time) addSat(x, shift);
         for (StringId& s : nt.instants.name) s = map(s);
         for (StringId& s : nt.instants.category) s = map(s);
         for (ArgsOffset& a : nt.instants.args) a = remapArgs(tr.argBytes(), a, map, nt.argBlob);
         nt.counter = tr.counter;
-        for (TimeNs& x : nt.counter.time) x += shift;
+        for (TimeNs& x : nt.counter.time) addSat(x, shift);
         out.tracks.push_back(std::move(nt));
     }
     // Flows are sorted by `from`: those leaving these tracks stay sorted after the ones already in `out`.
@@ -104,8 +104,8 @@ void setRunSpan(Trace& m, const MultiWorkerRun& run) {
     TimeNs lo = std::numeric_limits<TimeNs>::max(), hi = std::numeric_limits<TimeNs>::min();
     for (const WorkerTrace& w : run.workers) {
         if (!w.merged || (w.merged->endNs <= w.merged->startNs && w.merged->processCount == 0)) continue;
-        lo = std::min(lo, w.merged->startNs + w.offsetNs);
-        hi = std::max(hi, w.merged->endNs + w.offsetNs);
+        lo = std::min(lo, plusSat(w.merged->startNs, w.offsetNs));
+        hi = std::max(hi, plusSat(w.merged->endNs, w.offsetNs));
     }
     if (lo <= hi) {
         m.startNs = lo;
@@ -159,7 +159,7 @@ std::shared_ptr<const Trace> remergeWorkers(const Trace& view, MultiWorkerRun& r
         WorkerTrace& wt = run.workers[w];
         if (!wt.merged) continue;
         const TimeNs offset = w < offsets.size() ? offsets[w] : wt.offsetNs;
-        wt.merged = appendRange(m, view, *wt.merged, offset - wt.offsetNs, nullptr, flowKinds);
+        wt.merged = appendRange(m, view, *wt.merged, minusSat(offset, wt.offsetNs), nullptr, flowKinds);
         if (offset != wt.offsetNs) setWorkerOffset(wt, offset);
     }
     setRunSpan(m, run);
@@ -173,10 +173,10 @@ std::unique_ptr<Trace> workerTraceOf(const Trace& view, const WorkerTrace& w) {
     auto out = std::make_unique<Trace>();
     Trace& t = *out;
     t.format = view.format;
-    if (view.originUnixNs) t.originUnixNs = *view.originUnixNs + w.offsetNs;
+    if (view.originUnixNs) t.originUnixNs = plusSat(*view.originUnixNs, w.offsetNs);
     const std::string prefix = workerProcessPrefix(w);
     FlowKindIds flowKinds;
-    appendRange(t, view, *w.merged, -w.offsetNs, [&](Process& p) {
+    appendRange(t, view, *w.merged, minusSat(0, w.offsetNs), [&](Process& p) {
         if (p.name.rfind(prefix, 0) == 0) p.name.erase(0, prefix.size());
         if (p.host == w.name) p.host.clear();
     }, flowKinds);

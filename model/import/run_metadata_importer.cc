@@ -278,7 +278,7 @@ std::vector<uint32_t> assignLanes(const std::vector<NodeRecord>& nodes, const st
             busy.pop();
         }
         uint32_t l;
-        TimeNs end = n.start + n.duration;
+        TimeNs end = plusSat(n.start, n.duration);
         if (!freeLanes.empty()) {
             l = freeLanes.top();
             freeLanes.pop();
@@ -468,8 +468,8 @@ private:
                 }
                 s.records.push_back({t, rec.alloc_bytes()});
             }
-            if (m.allocator_bytes_in_use() > 0) s.inUse.push_back({r.start + r.duration, m.allocator_bytes_in_use()});
-            s.nodeTotal.push_back({r.start + r.duration, m.total_bytes()});
+            if (m.allocator_bytes_in_use() > 0) s.inUse.push_back({plusSat(r.start, r.duration), m.allocator_bytes_in_use()});
+            s.nodeTotal.push_back({plusSat(r.start, r.duration), m.total_bytes()});
         }
     }
 

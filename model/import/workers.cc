@@ -119,7 +119,7 @@ void alignWorkersOnWallClock(MultiWorkerRun& run) {
     run.originUnixNs = earliest;
     for (auto& w : run.workers) {
         if (!w.trace || !w.trace->originUnixNs) continue;
-        w.offsetNs = *w.trace->originUnixNs - *earliest;
+        w.offsetNs = durationBetween(*earliest, *w.trace->originUnixNs);
         w.clock = WorkerClock::WallClock;
     }
 }

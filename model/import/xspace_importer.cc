@@ -33,13 +33,6 @@ int64_t psToNs(int64_t ps) {
 
 bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
-// a + b, saturated (hostile files may hold any 64-bit values).
-int64_t addSaturated(int64_t a, int64_t b) {
-    int64_t r;
-    if (__builtin_add_overflow(a, b, &r)) return b > 0 ? INT64_MAX : INT64_MIN;
-    return r;
-}
-
 // One XSpace being imported.
 struct Source {
     std::string host;
@@ -404,8 +397,8 @@ private:
 
         // Start and end are each rounded to ns (rather than start and duration), so an event
         // nested in another in ps stays nested in ns.
-        const int64_t base = addSaturated(line.timestampNs, source_->shiftNs);
-        const int64_t start = addSaturated(base, psToNs(e.offset_ps()));
+        const int64_t base = plusSat(line.timestampNs, source_->shiftNs);
+        const int64_t start = plusSat(base, psToNs(e.offset_ps()));
         const int64_t durationPs = e.duration_ps();
 
         if (ls.kind == LineKind::Counters) {
@@ -432,8 +425,8 @@ private:
             b_.addInstant(t, start, name, category, args_);
             return;
         }
-        const int64_t endNs = addSaturated(base, psToNs(addSaturated(e.offset_ps(), durationPs)));
-        const uint32_t id = b_.addSlice(t, start, endNs - start, name, category, args_);
+        const int64_t endNs = plusSat(base, psToNs(plusSat(e.offset_ps(), durationPs)));
+        const uint32_t id = b_.addSlice(t, start, durationBetween(start, endNs), name, category, args_);
         const End end = End::ofSlice(t, id);
         if (roles.hasCorrelation) {
             if (ls.kind == LineKind::Stream) deviceEnds_[roles.correlation].push_back({end, start});
@@ -548,7 +541,7 @@ ImportResult importXSpaces(const std::vector<XSpaceSource>& inputs, const Import
     }
     if (earliest) {
         for (auto& s : sources)
-            if (s->startUnixNs) s->shiftNs = *s->startUnixNs - *earliest;
+            if (s->startUnixNs) s->shiftNs = durationBetween(*earliest, *s->startUnixNs);
         builder.setOriginUnixNs(*earliest);
         if (withStart != sources.size())
             builder.addWarning(ImportWarning::events(WarningKind::AdjustedEvents, sources.size() - withStart,

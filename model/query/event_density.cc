@@ -5,13 +5,13 @@
 namespace tracescope {
 
 std::vector<uint32_t> eventDensity(const Trace& trace, size_t buckets, const std::atomic<bool>* cancel) {
-    const TimeNs span = trace.endNs - trace.startNs;
+    const TimeNs span = trace.spanNs();
     if (span <= 0 || buckets == 0) return {};
     std::vector<uint32_t> out(buckets, 0);
     // (t - start) * buckets / span without overflow: 128-bit intermediate.
     auto add = [&](const std::vector<TimeNs>& times) {
         for (TimeNs t : times) {
-            const __int128 offset = std::clamp<TimeNs>(t - trace.startNs, 0, span);
+            const __int128 offset = std::clamp<TimeNs>(minusSat(t, trace.startNs), 0, span);
             const size_t b = std::min(buckets - 1, size_t(offset * __int128(buckets) / span));
             if (out[b] != UINT32_MAX) ++out[b];
         }

@@ -6,7 +6,7 @@ namespace tracescope {
 
 size_t SliceDepthMipmap::Level::bucketOf(TimeNs time) const {
     if (time <= origin) return 0;
-    return size_t(std::min<TimeNs>((time - origin) / width, TimeNs(rep.size())));
+    return size_t(std::min<TimeNs>(durationBetween(origin, time) / width, TimeNs(rep.size())));
 }
 
 bool SliceDepthMipmap::build(const Trace& trace, const SliceDepthIndex& depths, const std::atomic<bool>* cancel,
@@ -35,7 +35,7 @@ bool SliceDepthMipmap::build(const Trace& trace, const SliceDepthIndex& depths, 
                     const TimeNs dur = c.duration[k];
                     const size_t first = shape.bucketOf(c.start[k]);
                     // A zero-length slice still marks the bucket it sits in.
-                    const size_t last = std::min<size_t>(count - 1, shape.bucketOf(c.start[k] + std::max<TimeNs>(dur, 1) - 1));
+                    const size_t last = std::min<size_t>(count - 1, shape.bucketOf(plusSat(c.start[k], std::max<TimeNs>(dur, 1) - 1)));
                     for (size_t b = std::min<size_t>(first, count - 1); b <= last; ++b) {
                         if (dur > repDuration[b]) {  // ties keep the earlier slice
                             repDuration[b] = dur;

@@ -19,8 +19,10 @@ void TimeAxis::setWidth(int widthPx) {
 }
 
 void TimeAxis::setBounds(double minTime, double maxTime) {
-    minTime_ = minTime;
-    maxTime_ = std::max(maxTime, minTime + 1);
+    // Inside int64 with room to spare: the layout turns window times (and a few pixels past
+    // them) back into TimeNs, and a double beyond int64 does not convert (undefined).
+    minTime_ = std::clamp(minTime, -kMaxBoundNs, kMaxBoundNs - 1);
+    maxTime_ = std::clamp(maxTime, minTime_ + 1, kMaxBoundNs);
     clamp();
 }
 

@@ -39,6 +39,7 @@ public:
     Ticks ticks(double minSpacingPx) const;
 
     static constexpr double kMinNsPerPx = 0.02;  // deepest zoom: 50 px per ns
+    static constexpr double kMaxBoundNs = 9e18;  // |bounds| at most this (int64 ends at ~9.22e18)
 
 private:
     double begin_ = 0;

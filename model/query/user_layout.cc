@@ -134,7 +134,7 @@ std::string bookmarksJson(const std::vector<Bookmark>& bookmarks, const Trace& t
         out += "{\"time_ns\":";
         jsontext::appendInt(out, bookmarks[i].time);
         out += ",\"offset_ns\":";
-        jsontext::appendInt(out, bookmarks[i].time - trace.startNs);
+        jsontext::appendInt(out, minusSat(bookmarks[i].time, trace.startNs));  // a saved time may be any int64
         out += ",\"label\":";
         jsontext::appendString(out, bookmarks[i].label);
         out += "}";
