@@ -1,7 +1,8 @@
-// tracescope-cli diff A B [--json|--csv] [--step-marker NAME]
+// tracescope-cli diff A B [--json|--csv] [--step-marker NAME] [--all-steps]
 // Step time, op stats and kernel stats of two runs with deltas, largest regression first.
 #include "app/cli/analysis_cli.h"
 #include "app/cli/commands.h"
+#include "app/cli/step_set_cli.h"
 
 #include "model/analysis/run_diff.h"
 
@@ -43,7 +44,7 @@ void printSection(const char* title, const std::vector<DiffRow>& rows, size_t li
 int runDiff(const Args& args) {
     const auto files = positionals(args, {"--step-marker"});
     if (files.size() != 2) {
-        std::fprintf(stderr, "usage: tracescope-cli diff A B [--json|--csv] [--step-marker NAME]\n");
+        std::fprintf(stderr, "usage: tracescope-cli diff A B [--json|--csv] [--step-marker NAME] [--all-steps]\n");
         return 2;
     }
     std::unique_ptr<Trace> a = loadTraceOrReport(files[0]);
@@ -54,12 +55,18 @@ int runDiff(const Args& args) {
     for (auto [which, t] : {std::pair{"A", a.get()}, std::pair{"B", b.get()}})
         for (const ImportWarning& w : t->warnings) warnings.push_back(workerWarning(w, which));
     reportImportWarnings(warnings);
-    const RunDiff d = diffRuns(*a, *b, StepOptions{flagValue(args, "--step-marker")});
+    const RunDiff d = diffRuns(*a, *b, stepOptionsOf(args));
 
     if (hasFlag(args, "--json")) {
         nlohmann::json j;
-        j["a"] = {{"path", files[0]}, {"steps", d.aSteps}, {"step_source", stepSourceName(d.aStepSource)}};
-        j["b"] = {{"path", files[1]}, {"steps", d.bSteps}, {"step_source", stepSourceName(d.bStepSource)}};
+        j["a"] = {{"path", files[0]},
+                  {"steps", d.aSteps},
+                  {"step_source", stepSourceName(d.aStepSource)},
+                  {"step_set", d.aStepSet}};
+        j["b"] = {{"path", files[1]},
+                  {"steps", d.bSteps},
+                  {"step_source", stepSourceName(d.bStepSource)},
+                  {"step_set", d.bStepSet}};
         j["new_ops"] = d.newOps;
         j["vanished_ops"] = d.vanishedOps;
         j["new_kernels"] = d.newKernels;
@@ -82,8 +89,9 @@ int runDiff(const Args& args) {
             }
         return 0;
     }
-    std::printf("A: %s (%zu steps, %s)\nB: %s (%zu steps, %s)\n", files[0].c_str(), d.aSteps,
-                stepSourceName(d.aStepSource), files[1].c_str(), d.bSteps, stepSourceName(d.bStepSource));
+    std::printf("A: %s (%zu steps, %s; averaged over %s)\nB: %s (%zu steps, %s; averaged over %s)\n", files[0].c_str(),
+                d.aSteps, stepSourceName(d.aStepSource), d.aStepSet.c_str(), files[1].c_str(), d.bSteps,
+                stepSourceName(d.bStepSource), d.bStepSet.c_str());
     printSection("Step time:", d.steps, d.steps.size());
     printSection("Ops (self time), largest regression first:", d.ops, 20);
     printSection("Kernels (total time), largest regression first:", d.kernels, 20);

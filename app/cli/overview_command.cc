@@ -1,6 +1,7 @@
-// tracescope-cli overview FILE [--json] [--step-marker NAME]
+// tracescope-cli overview FILE [--json] [--step-marker NAME] [--all-steps]
 #include "app/cli/analysis_cli.h"
 #include "app/cli/commands.h"
+#include "app/cli/step_set_cli.h"
 
 #include "model/analysis/compile_activity.h"
 #include "model/analysis/overview.h"
@@ -12,12 +13,12 @@ namespace tracescope::cli {
 int runOverview(const Args& args) {
     const auto files = positionals(args, {"--step-marker"});
     if (files.size() != 1) {
-        std::fprintf(stderr, "usage: tracescope-cli overview FILE [--json] [--step-marker NAME]\n");
+        std::fprintf(stderr, "usage: tracescope-cli overview FILE [--json] [--step-marker NAME] [--all-steps]\n");
         return 2;
     }
     auto trace = loadTraceOrReport(files[0]);
     if (!trace) return 1;
-    const Overview o = computeOverview(*trace, StepOptions{flagValue(args, "--step-marker")});
+    const Overview o = computeOverview(*trace, stepOptionsOf(args));
 
     if (hasFlag(args, "--json")) {
         nlohmann::json j;
@@ -37,13 +38,17 @@ int runOverview(const Args& args) {
         j["step_source"] = stepSourceName(o.steps.source);
         j["step_rule"] = o.steps.rule;
         j["step_count"] = o.steps.steps.size();
+        // Averages and percentages are over the step set; `steps` lists every step.
+        j["step_set"] = stepSetJson(o.stepSet, o.breakdown);
         j["average_step_ns"] = static_cast<long long>(o.averageStepNs + 0.5);
         j["steps"] = nlohmann::json::array();
-        for (const auto& b : o.breakdown) {
+        for (size_t i = 0; i < o.breakdown.size(); ++i) {
+            const StepBreakdown& b = o.breakdown[i];
             nlohmann::json s = {{"name", b.step.name},
                                 {"number", b.step.number},
                                 {"start_ns", b.step.startNs},
-                                {"duration_ns", b.step.durationNs}};
+                                {"duration_ns", b.step.durationNs},
+                                {"in_step_set", o.stepSet.contains(i)}};
             for (size_t c = 0; c < kStepCategoryCount; ++c) s["breakdown_ns"][stepCategoryName(StepCategory(c))] = b.ns[c];
             j["steps"].push_back(std::move(s));
         }
@@ -89,6 +94,7 @@ int runOverview(const Args& args) {
     std::printf("Steps: %zu (%s), average step time %.3f ms\n", o.steps.steps.size(), stepSourceName(o.steps.source),
                 o.averageStepNs / 1e6);
     std::printf("  Step rule: %s\n", o.steps.rule.c_str());
+    std::printf("  Averaged over: %s\n", o.stepSet.description.c_str());
     for (size_t c = 0; c < kStepCategoryCount; ++c)
         std::printf("  %-32s %6.2f%%  avg %.3f ms\n", stepCategoryName(StepCategory(c)),
                     o.categories[c].percentOfStep, o.categories[c].ns.mean / 1e6);

@@ -1,7 +1,8 @@
-// tracescope-cli pod FILE|DIR... [--json|--csv] [--step-marker NAME] [--offset WORKER=NS]...
+// tracescope-cli pod FILE|DIR... [--json|--csv] [--step-marker NAME] [--all-steps] [--offset WORKER=NS]...
 // Per worker and step: the step-time breakdown, stragglers, communication overlap.
 #include "app/cli/analysis_cli.h"
 #include "app/cli/commands.h"
+#include "app/cli/step_set_cli.h"
 
 #include "model/analysis/pod.h"
 
@@ -70,14 +71,14 @@ bool applyOffsets(const Args& args, MultiWorkerRun& run) {
 int runPod(const Args& args) {
     const auto files = positionals(args, {"--step-marker", "--offset"});
     if (files.empty()) {
-        std::fprintf(stderr, "usage: tracescope-cli pod FILE|DIR... [--json|--csv] [--step-marker NAME] "
+        std::fprintf(stderr, "usage: tracescope-cli pod FILE|DIR... [--json|--csv] [--step-marker NAME] [--all-steps] "
                              "[--offset WORKER=NS]...\n");
         return 2;
     }
     MultiWorkerRun run;
     if (!loadWorkersOrReport(files, run)) return 1;
     if (!applyOffsets(args, run)) return 2;
-    const PodResult pod = computePod(run, StepOptions{flagValue(args, "--step-marker")});
+    const PodResult pod = computePod(run, stepOptionsOf(args));
 
     if (hasFlag(args, "--json")) {
         nlohmann::json j;
@@ -96,6 +97,7 @@ int runPod(const Args& args) {
                                 {"step_source", stepSourceName(w.stepSource)},
                                 {"step_rule", w.stepRule},
                                 {"average_step_ns", static_cast<long long>(w.stepTimeNs.mean + 0.5)},
+                                {"step_set", w.stepSet.description},
                                 {"overlap", overlapJson(w.overlap)}};
             if (!w.loaded) o["error"] = w.error;
             j["workers"].push_back(std::move(o));
@@ -120,6 +122,7 @@ int runPod(const Args& args) {
                 nlohmann::json x = {{"worker", w.name},
                                     {"run_start_ns", ws.runStartNs},
                                     {"duration_ns", ws.breakdown.step.durationNs},
+                                    {"in_step_set", ws.inStepSet},
                                     {"overlap", overlapJson(ws.overlap)}};
                 for (size_t c = 0; c < kStepCategoryCount; ++c)
                     x["breakdown_ns"][stepCategoryName(StepCategory(c))] = ws.breakdown.ns[c];

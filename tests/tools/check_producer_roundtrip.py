@@ -157,8 +157,10 @@ def same_tree(c, what, a, b, ns_tol, skip=frozenset()):
 
 # Keys of the step breakdown. On a CPU-only XSpace a step's host events are XProf's step group
 # (_r/_p/_c stats); XProf's trace JSON drops those stats as internal, so there the host events
-# in the step's window count (the overview's notes say so), and these keys may differ.
-BREAKDOWN_KEYS = {"wait_input_ns", "wait_percent", "wait_ns", "summary", "verdict"}
+# in the step's window count (the overview's notes say so), and these keys may differ; so may the
+# step set, which leaves out the steps without host compute.
+BREAKDOWN_KEYS = {"wait_input_ns", "wait_percent", "wait_ns", "summary", "verdict", "step_set", "in_step_set",
+                  "input_percent"}
 
 
 def compare_pages(c, binary, native_path, json_path, ns_tol, memory_in_json, internal_events=False):
