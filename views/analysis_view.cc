@@ -7,6 +7,7 @@
 #include "views/partial_trace_note.h"
 #include "views/step_marker_box.h"
 #include "views/step_marker_choice.h"
+#include "views/step_set_box.h"
 #include "views/trace_selection.h"
 
 #include <QPushButton>
@@ -50,25 +51,43 @@ PartialTraceNote* AnalysisView::partialTraceNote() {
 StepMarkerBox* AnalysisView::stepMarkerBox() {
     if (!markerBox_) {
         markerBox_ = new StepMarkerBox(this);
-        followStepMarker(markerChoice_ ? markerChoice_ : new StepMarkerChoice(this));
+        followStepChoice();
+        markerBox_->setChoice(markerChoice_);
     }
     return markerBox_;
 }
 
+StepSetBox* AnalysisView::stepSetBox() {
+    if (!setBox_) {
+        setBox_ = new StepSetBox(this);
+        followStepChoice();
+        setBox_->setChoice(markerChoice_);
+    }
+    return setBox_;
+}
+
+void AnalysisView::followStepChoice() {
+    if (followsStepChoice_) return;
+    followsStepChoice_ = true;
+    followStepMarker(markerChoice_ ? markerChoice_ : new StepMarkerChoice(this));
+}
+
 void AnalysisView::setStepMarkerChoice(StepMarkerChoice* choice) {
-    if (markerBox_ && choice) followStepMarker(choice);
-    else markerChoice_ = choice;  // followed once the page makes its picker
+    if (followsStepChoice_ && choice) followStepMarker(choice);
+    else markerChoice_ = choice;  // followed once the page asks for it
 }
 
 void AnalysisView::followStepMarker(StepMarkerChoice* choice) {
+    const StepOptions before = stepOptions();
     if (markerChoice_) disconnect(markerChoice_, nullptr, this, nullptr);
-    const QString before = markerChoice_ ? markerChoice_->marker() : QString();
     markerChoice_ = choice;
-    markerBox_->setChoice(choice);
-    connect(choice, &StepMarkerChoice::markerChanged, this, [this] {
+    if (markerBox_) markerBox_->setChoice(choice);
+    if (setBox_) setBox_->setChoice(choice);
+    connect(choice, &StepMarkerChoice::changed, this, [this] {
         if (trace_) startAnalysis(trace_);
     });
-    if (trace_ && choice->marker() != before) startAnalysis(trace_);
+    const StepOptions now = stepOptions();
+    if (trace_ && (now.marker != before.marker || now.allSteps != before.allSteps)) startAnalysis(trace_);
 }
 
 StepOptions AnalysisView::stepOptions() const { return markerChoice_ ? markerChoice_->stepOptions() : StepOptions{}; }

@@ -25,6 +25,7 @@ namespace tracescope {
 class AnalysisStatus;
 class PartialTraceNote;
 class StepMarkerBox;
+class StepSetBox;
 class StepMarkerChoice;
 
 class AnalysisView : public TraceView {
@@ -71,7 +72,11 @@ protected:
     // The step-marker picker, made on the first call, for a page whose analysis uses steps to place;
     // from then on the page follows the step marker choice (its own until the main window's is set).
     StepMarkerBox* stepMarkerBox();
-    // The steps the analysis should use: the chosen marker, or automatic.
+    // The "All steps" switch, made on the first call, likewise (and following the choice too).
+    StepSetBox* stepSetBox();
+    // For a page whose analysis uses steps but shows neither picker: it follows the choice.
+    void followStepChoice();
+    // The steps the analysis should use: the chosen marker, or automatic; all steps or the step set.
     StepOptions stepOptions() const;
 
     // Runs `compute` on a worker once the memory it needs (`cost`, see
@@ -157,7 +162,9 @@ private:
     QWidget* content_ = nullptr;
     PartialTraceNote* partialNote_ = nullptr;
     StepMarkerBox* markerBox_ = nullptr;
+    StepSetBox* setBox_ = nullptr;
     StepMarkerChoice* markerChoice_ = nullptr;
+    bool followsStepChoice_ = false;
     void followStepMarker(StepMarkerChoice* choice);
 };
 

@@ -598,12 +598,8 @@ void MainWindow::rebuildRunsMenu(const QString& current) {
 }
 
 void MainWindow::setTrace(std::shared_ptr<const Trace> trace, const QString& path) {
-    // Another trace: its steps are found automatically until the user picks a marker for it
-    // (quietly: the pages analyse the new trace below anyway).
-    if (path != path_) {
-        const QSignalBlocker block(stepMarker_);
-        stepMarker_->setMarker({});
-    }
+    // Another trace: automatic steps, and its own remembered "all steps" choice.
+    if (path != path_) stepMarker_->setTracePath(path);
     trace_ = std::move(trace);
     path_ = path;
     selection_->selectSlice({});

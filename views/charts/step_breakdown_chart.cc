@@ -24,9 +24,12 @@ QColor categoryColour(StepCategory c) {
     return {};
 }
 
-void showStepBreakdown(StackedColumnChart* chart, const std::vector<StepBreakdown>& steps) {
+void showStepBreakdown(StackedColumnChart* chart, const std::vector<StepBreakdown>& steps, const StepSet* set) {
     QStringList categories;
-    for (const StepBreakdown& s : steps) categories << QString::number(s.step.number);
+    for (size_t i = 0; i < steps.size(); ++i) {
+        const QString number = QString::number(steps[i].step.number);
+        categories << (set && !set->contains(i) ? QStringLiteral("(%1)").arg(number) : number);
+    }
     std::vector<StackedSeries> series;
     for (size_t c = 0; c < kStepCategoryCount; ++c) {
         StackedSeries one{QString::fromUtf8(stepCategoryName(StepCategory(c))), {}, categoryColour(StepCategory(c))};

@@ -4,6 +4,7 @@
 #include "views/charts/step_breakdown_chart.h"
 #include "views/partial_trace_note.h"
 #include "views/step_marker_box.h"
+#include "views/step_set_box.h"
 #include "views/tables/value_format.h"
 
 #include <QFormLayout>
@@ -84,6 +85,7 @@ OverviewView::OverviewView(QWidget* parent) : AnalysisView(parent) {
     auto* markerBar = new QHBoxLayout;
     markerBar->addWidget(new QLabel(tr("Steps from:"), page));
     markerBar->addWidget(stepMarkerBox());
+    markerBar->addWidget(stepSetBox());
     markerBar->addStretch(1);
     pageLayout->addLayout(markerBar);
     auto* grid = new QGridLayout;
@@ -222,7 +224,9 @@ void OverviewView::showResult(const Overview& o) {
     // How the steps were found (or why none were), whichever rule it was.
     if (!steps.rule.empty()) add(summary_, tr("Step rule"), q(steps.rule));
     if (haveSteps) {
-        const Distribution& d = steps.stepTimeNs;
+        // Every average and percentage below is over the step set, which says which steps and why.
+        add(summary_, tr("Averaged over"), q(o.stepSet.description));
+        const Distribution& d = o.stepTimeNs;
         add(summary_, tr("Average step time"),
             tr("%1  (σ %2, min %3, max %4)")
                 .arg(formatDuration(qint64(o.averageStepNs)), formatDuration(qint64(d.stddev)),
@@ -265,10 +269,13 @@ void OverviewView::showResult(const Overview& o) {
     if (haveSteps) grid_->addWidget(topBox_, 1, 1);
     else grid_->addWidget(topBox_, 1, 0, 2, 1);
     if (haveSteps) {
-        chartNote_->setText(tr("%1 steps; each column splits one step's time by what the host and devices were "
-                               "doing (overlaps resolved by priority).")
-                                .arg(o.breakdown.size()));
-        showStepBreakdown(chart_, o.breakdown);
+        QString note = tr("%1 steps; each column splits one step's time by what the host and devices were doing "
+                          "(overlaps resolved by priority). The averages are over %2.")
+                           .arg(o.breakdown.size())
+                           .arg(q(o.stepSet.description));
+        if (o.stepSet.count < o.breakdown.size()) note += tr(" A step number in parentheses is listed, not averaged.");
+        chartNote_->setText(note);
+        showStepBreakdown(chart_, o.breakdown, &o.stepSet);
     } else {
         chartNote_->setText(tr("No step marker observed, so no per-step breakdown. Annotate steps (e.g. "
                                "tf.profiler.experimental.Trace('train', step_num=...), "

@@ -4,6 +4,7 @@
 #include "views/charts/step_breakdown_chart.h"
 #include "views/partial_trace_note.h"
 #include "views/step_marker_box.h"
+#include "views/step_set_box.h"
 #include "views/tables/table_page.h"
 #include "views/tables/value_format.h"
 #include "views/trace_selection.h"
@@ -54,7 +55,8 @@ std::vector<RowTableModel<StatRow>::Column> statColumns() {
          [](const StatRow& r) { return statValue(r, r.d.stddev); }},
         {{QObject::tr("Min"), ColumnKind::Duration, {}}, [](const StatRow& r) { return statValue(r, r.d.min); }},
         {{QObject::tr("Max"), ColumnKind::Duration, {}}, [](const StatRow& r) { return statValue(r, r.d.max); }},
-        {{QObject::tr("% of step time"), ColumnKind::Percent, QObject::tr("Category time / all step time")},
+        {{QObject::tr("% of step time"), ColumnKind::Percent, QObject::tr("The category's time summed over the step set / the step time summed over it "
+                                                              "(TensorBoard's input %)")},
          [](const StatRow& r) { return r.shareOfStep >= 0 ? QVariant(r.shareOfStep) : QVariant(); }},
     };
 }
@@ -113,6 +115,7 @@ InputPipelineView::InputPipelineView(QWidget* parent) : AnalysisView(parent) {
     auto* markerBar = new QHBoxLayout;
     markerBar->addWidget(new QLabel(tr("Steps from:"), content));
     markerBar->addWidget(stepMarkerBox());
+    markerBar->addWidget(stepSetBox());
     markerBar->addStretch(1);
     layout->addLayout(markerBar);
     layout->addWidget(verdict_);
@@ -130,8 +133,8 @@ InputPipelineView::InputPipelineView(QWidget* parent) : AnalysisView(parent) {
     auto* statsColumn = new QVBoxLayout;
     statsColumn->addWidget(deviceStatsView_);
     statsColumn->addStretch(1);
-    deviceLayout->addWidget(chart_, 3);
-    deviceLayout->addLayout(statsColumn, 2);
+    deviceLayout->addWidget(chart_, 1);
+    deviceLayout->addLayout(statsColumn, 1);
     split->addWidget(device);
 
     // Host side: categories + op table.
@@ -172,12 +175,9 @@ void InputPipelineView::startAnalysis(const std::shared_ptr<const Trace>& trace)
             const ClassifiedTrace ct = classifyTrace(*t);
             analysisStep("Measuring input waits", 0.1, 0.4);
             c.result = computeInputPipeline(ct, options);
-            analysisStep("Indexing input ops", 0.4, 0.5);
+            analysisStep("Indexing input ops", 0.4, 0.8);
             c.sliceRows = sliceRowIndexOf(*t, c.result);
-            analysisStep("Breaking steps down", 0.5, 0.9);
-            c.breakdown = breakdownSteps(ct, findSteps(ct, options));
-            c.categories = summarizeBreakdown(c.breakdown);
-            analysisStep("Looking for step markers", 0.9, 1);
+            analysisStep("Looking for step markers", 0.8, 1);
             c.markerCandidates = stepMarkerCandidates(ct, 40);
             return c;
         },
@@ -207,12 +207,14 @@ void InputPipelineView::showResult(const Computed& c) {
     chart_->setVisible(haveSteps);
     std::vector<StatRow> stats;
     if (haveSteps) {
-        showStepBreakdown(chart_, c.breakdown);
-        stats.push_back({tr("Input wait time"), r.waitNs, false});
-        stats.push_back({tr("Input wait % of step"), r.waitPercent, true});
+        showStepBreakdown(chart_, r.breakdown, &r.stepSet);
+        stats.push_back({tr("Input wait time"), r.waitNs, false, r.inputPercent});
+        // The mean of the per-step ratios differs from the ratio of the sums (the Input row's %,
+        // as TensorBoard): the label says which it is.
+        stats.push_back({tr("Input wait % (per-step mean)"), r.waitPercent, true});
         // Then every category the steps spent time in.
         for (size_t k = 0; k < kStepCategoryCount; ++k) {
-            const CategorySummary& cs = c.categories[k];
+            const CategorySummary& cs = r.categories[k];
             if (cs.ns.max <= 0) continue;
             stats.push_back({QString::fromUtf8(stepCategoryName(StepCategory(k))), cs.ns, false, cs.percentOfStep});
         }

@@ -51,9 +51,6 @@ private:
     struct Computed {
         InputPipelineResult result;
         SliceRowIndex sliceRows;
-        // The full step-time breakdown, shown beside the input wait (§7.5).
-        std::vector<StepBreakdown> breakdown;
-        std::array<CategorySummary, kStepCategoryCount> categories{};
         std::vector<StepMarkerCandidate> markerCandidates;
     };
     std::shared_ptr<Computed> computed_;

@@ -3,6 +3,7 @@
 #include "model/analysis/op_classify.h"
 #include "views/name_style.h"
 #include "views/step_marker_box.h"
+#include "views/step_set_box.h"
 #include "views/tables/table_page.h"
 #include "views/timeline/timeline_canvas.h"
 #include "views/timeline/timeline_view.h"
@@ -58,6 +59,7 @@ CompareView::CompareView(QWidget* parent) : AnalysisView(parent) {
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Steps from:"), page));
     bar->addWidget(stepMarkerBox());
+    bar->addWidget(stepSetBox());
     bar->addStretch(1);
     layout->addLayout(bar);
     summary_ = new QLabel(page);
@@ -200,6 +202,9 @@ void CompareView::showResult() {
                           .arg(d.vanishedOps)
                           .arg(d.newKernels)
                           .arg(d.vanishedKernels));
+    if (d.aSteps && d.bSteps)
+        summary_->setText(summary_->text() + tr("<br>Averages over A: %1; B: %2")
+                                                 .arg(q(d.aStepSet).toHtmlEscaped(), q(d.bStepSet).toHtmlEscaped()));
     // The largest regression among ops and kernels, named up front.
     for (const auto& [rows, what] : {std::pair{&d.kernels, tr("kernel")}, std::pair{&d.ops, tr("op")}})
         if (!rows->empty() && rows->front().deltaNs > 0) {

@@ -6,6 +6,7 @@
 #include "views/partial_trace_note.h"
 #include "views/pod/straggler_heatmap.h"
 #include "views/step_marker_box.h"
+#include "views/step_set_box.h"
 #include "views/tables/table_page.h"
 #include "views/tables/value_format.h"
 
@@ -87,6 +88,7 @@ PodView::PodView(QWidget* parent) : AnalysisView(parent) {
     bar->addSpacing(12);
     bar->addWidget(new QLabel(tr("Steps from:"), page));
     bar->addWidget(stepMarkerBox());
+    bar->addWidget(stepSetBox());
     bar->addSpacing(12);
     auto* offsets = new QPushButton(tr("Clock offsets…"), page);
     offsets->setToolTip(tr("Shift a worker's clock by hand when the files' clocks disagree"));
@@ -198,7 +200,7 @@ QString PodView::summaryText() const { return summary_->text(); }
 void PodView::showResult() {
     const PodResult& pod = data_->pod;
     size_t loaded = 0;
-    QStringList failed, clocks, rules;
+    QStringList failed, clocks, rules, sets;
     for (const PodWorker& w : pod.workers) {
         if (!w.loaded) {
             failed << q(w.name);
@@ -209,6 +211,8 @@ void PodView::showResult() {
         if (!clocks.contains(c)) clocks << c;
         const QString r = q(w.stepRule);
         if (!r.isEmpty() && !rules.contains(r)) rules << r;
+        const QString set = q(w.stepSet.description);
+        if (!set.isEmpty() && !sets.contains(set)) sets << set;
     }
     QStringList parts;
     parts << tr("%n worker(s)", nullptr, int(pod.workers.size()));
@@ -216,13 +220,14 @@ void PodView::showResult() {
     if (pod.workers.size() > 1) parts << tr("clocks aligned by %1").arg(clocks.join(" / "));
     parts << tr("%n step(s)", nullptr, int(pod.steps.size()));
     parts << tr("steps: %1").arg(rules.join("; ").toHtmlEscaped());
+    if (!sets.isEmpty()) parts << tr("averages over: %1").arg(sets.join("; ").toHtmlEscaped());
     for (const auto& n : pod.notes) parts << q(n).toHtmlEscaped();
     summary_->setText(parts.join(QStringLiteral("  ·  ")));
     offsetsButton_->setEnabled(run_ != nullptr && pod.workers.size() > 1);
 
     const QSignalBlocker block(step_);
     step_->clear();
-    step_->addItem(tr("All steps (average per worker)"));
+    step_->addItem(tr("Average step (per worker, over its step set)"));
     for (const PodStep& s : pod.steps) {
         if (s.workerCount > 1)
             step_->addItem(tr("Step %1 — slowest %2, +%3 over median")
@@ -312,7 +317,8 @@ void PodView::refreshStep() {
         row.clock = QString::fromUtf8(workerClockName(pw.clock));
         size_t n = 0;
         for (size_t s = 0; s < pw.steps.size(); ++s) {
-            if (!pw.steps[s].present || (stepIndex >= 0 && int(s) != stepIndex)) continue;
+            // The average is over the worker's step set, as its Overview's.
+            if (!pw.steps[s].present || (stepIndex >= 0 ? int(s) != stepIndex : !pw.steps[s].inStepSet)) continue;
             ++n;
             for (size_t c = 0; c < kStepCategoryCount; ++c) ns[w][c] += double(pw.steps[s].breakdown.ns[c]);
             row.stepNs += pw.steps[s].breakdown.step.durationNs;
