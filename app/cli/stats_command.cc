@@ -48,6 +48,7 @@ int runStats(const Args& args) {
         head["device_count"] = res.deviceCount;  // devices with activity, over which device idle is summed
         head["host_idle_definition"] = kHostIdleDefinition;
         head["device_idle_definition"] = kDeviceIdleDefinition;
+        head["notes"] = res.notes;  // e.g. what XProf's op-name rule left out
         std::vector<const OpStatsRow*> rows;
         for (const auto& r : res.rows)
             if (wanted(r)) rows.push_back(&r);
@@ -95,6 +96,7 @@ int runStats(const Args& args) {
                     (unsigned long long)r.occurrences, double(r.totalNs) / 1e3, double(r.selfNs) / 1e3, r.selfPercent,
                     r.cumulativeSelfPercent, r.name.c_str(), r.type.c_str());
     }
+    for (const auto& n : res.notes) std::printf("Note: %s\n", n.c_str());
     return 0;
 }
 

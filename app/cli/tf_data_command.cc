@@ -24,6 +24,8 @@ nlohmann::json nodeJson(const TfDataPipeline& p, const TfDataCall& call, const T
     j["is_async"] = it && it->isAsync;
     j["start_offset_ns"] = s.startNs - call.startNs;
     j["total_ns"] = s.totalNs;
+    j["end_offset_ns"] = s.endNs - call.startNs;
+    j["ahead_ns"] = s.aheadNs;
     j["self_ns"] = s.selfNs;
     j["calls"] = s.calls;
     j["blocking"] = s.blocking;
@@ -116,17 +118,22 @@ int runTfData(const Args& args) {
                     double(p.minNs) / 1e3, p.avgNs / 1e3, double(p.maxNs) / 1e3);
         if (p.calls.empty()) continue;
         const TfDataCall& c = p.calls.front();
-        std::printf("  slowest call: %-44s %12s %12s %12s %6s\n", "iterator", "start (us)", "total (us)", "self (us)",
-                    "calls");
+        std::printf("  slowest call: %-44s %12s %12s %12s %12s %6s\n", "iterator", "start (us)", "total (us)",
+                    "self (us)", "ahead (us)", "events");
         for (const TfDataIteratorStat& st : c.iterators) {
             const TfDataIterator* it = p.iterator(st.id);
             const char* mark = st.id == c.bottleneckId ? "bottleneck" : st.blocking ? "blocking" : "";
-            std::printf("  %-58s %12.3f %12.3f %12.3f %6llu  %s\n", it ? it->longName.c_str() : "?",
+            std::printf("  %-58s %12.3f %12.3f %12.3f %12.3f %6llu  %s\n", it ? it->longName.c_str() : "?",
                         double(st.startNs - c.startNs) / 1e3, double(st.totalNs) / 1e3, double(st.selfNs) / 1e3,
-                        (unsigned long long)st.calls, mark);
+                        double(st.aheadNs) / 1e3, (unsigned long long)st.calls, mark);
         }
     }
     return 0;
 }
+    if (!r.pipelines.empty())
+        std::printf("\nPer iterator: its events in that call, summed. start: its first event, from the call's "
+                    "start;\nnegative, and \"ahead\": time before the call began, work done ahead by an "
+                    "asynchronous producer\n(Prefetch, ParallelMap, ...), whose input runs on other threads, so "
+                    "its total can exceed its parent's.\n");
 
 }  // namespace tracescope::cli

@@ -53,6 +53,43 @@ bool looksLikeTfOp(std::string_view n) {
 
 bool isProfilerStepName(std::string_view n) { return startsWith(n, "ProfilerStep#"); }
 
+// The character classes of XProf's op-name patterns (TSL's tf_op_utils.cc), in ASCII.
+bool asciiAlnum(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
+bool lowerDigitOrUnderscore(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; }
+
+// [A-Za-z0-9.][A-Za-z0-9_./>-]*
+bool isXprofTfOpName(std::string_view n) {
+    if (n.empty() || !(asciiAlnum(n[0]) || n[0] == '.')) return false;
+    for (char c : n.substr(1))
+        if (!(asciiAlnum(c) || c == '_' || c == '.' || c == '/' || c == '>' || c == '-')) return false;
+    return true;
+}
+
+// [A-Z_][a-zA-Z0-9_]*
+bool isXprofTfOpType(std::string_view t) {
+    if (t.empty() || !((t[0] >= 'A' && t[0] <= 'Z') || t[0] == '_')) return false;
+    for (char c : t)
+        if (!(asciiAlnum(c) || c == '_')) return false;
+    return true;
+}
+
+// [a-z_][a-z0-9_]*(\[.*\])?  (RE2's '.' does not match a newline)
+bool isXprofJaxOpType(std::string_view t) {
+    if (t.empty() || !((t[0] >= 'a' && t[0] <= 'z') || t[0] == '_')) return false;
+    size_t i = 1;
+    while (i < t.size() && lowerDigitOrUnderscore(t[i])) ++i;
+    if (i == t.size()) return true;
+    return t[i] == '[' && t.size() - i >= 2 && t.back() == ']' && !contains(t.substr(i), "\n");
+}
+
+bool startsWithIgnoringCase(std::string_view s, std::string_view p) {
+    if (s.size() < p.size()) return false;
+    for (size_t i = 0; i < p.size(); ++i)
+        if (std::tolower(static_cast<unsigned char>(s[i])) != std::tolower(static_cast<unsigned char>(p[i])))
+            return false;
+    return true;
+}
+
 struct KeyIds {
     StringId longName, tfOp, kernelDetails, correlation, correlationId, stepName, memcpyDetails, stepNum;
     std::array<StringId, 2> memsetDetails;
@@ -323,6 +360,32 @@ OpNameType splitTfOpName(std::string_view full) {
     if (end > 0 && end < type.size() && (type[end - 1] == '_' || type[end - 1] == '.')) type = type.substr(0, end - 1);
     if (type.empty()) type = full;
     return {std::string(full), std::string(type)};
+}
+
+bool isXprofOpName(std::string_view full) {
+    const size_t colon = full.find(':');
+    if (colon == std::string_view::npos) {
+        for (std::string_view copy : {"MEMCPYHToD", "MEMCPYDToH", "MEMCPYDToD", "MEMCPYHToH"})
+            if (startsWithIgnoringCase(full, copy)) return true;
+        return false;
+    }
+    const std::string_view name = full.substr(0, colon), type = full.substr(colon + 1);
+    if (name == "Iterator") return true;
+    if (isXprofTfOpName(name) && isXprofTfOpType(type)) return true;
+    // An empty type is taken whatever the name (XProf derives one from the name).
+    return type.empty() || isXprofJaxOpType(type);
+}
+
+bool xprofLeavesOutHostOp(const ClassifiedTrace& ct, SliceRef s) {
+    if (!ct.isXSpace || ct.role(s) != SliceRole::HostOp) return false;
+    if (isXprofOpName(fullNameView(ct, s))) return false;
+    // XProf also counts every host event by its tf_op stat, whatever its name.
+    return sliceArgView(*ct.trace, s, ct.keys.tfOp).empty();
+}
+
+OpNameType splitXprofDeviceOp(std::string_view op) {
+    if (op.find(':') != std::string_view::npos && !isXprofOpName(op)) return {std::string(op), kXprofUnknownOpType};
+    return splitTfOpName(op);
 }
 
 SliceRef launchOf(const ClassifiedTrace& ct, SliceRef s) {

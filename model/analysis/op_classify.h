@@ -102,6 +102,29 @@ struct OpNameType {
 };
 OpNameType splitTfOpName(std::string_view fullName);
 
+// Whether XProf takes an event or tf_op name for a framework op (TSL's tf_op_utils.cc,
+// ParseTfOpFullname, any category but Unknown). It splits at the first ':'. "Iterator::…" is
+// tf.data; a TensorFlow op has a name of [A-Za-z0-9.][A-Za-z0-9_./>-]* (IsTfOpName) and a type of
+// [A-Z_][A-Za-z0-9_]*; a JAX op has any name and a type of [a-z_][a-z0-9_]* (optionally "[…]");
+// an empty type is taken too; without ':' only "MemcpyHToD"-style names are. So TensorFlow's
+// internal "_send_y_0:_Send" / "_recv_x_0:_Recv" are no ops (the name begins with '_'), while
+// "n/_1:_HostRecv" is one.
+bool isXprofOpName(std::string_view fullName);
+
+// XProf's op tables take a host event for an op by its name (or by its tf_op stat), so a host op
+// of ours whose name XProf does not take (isXprofOpName) and that carries no tf_op stat is no op
+// there: XProf's host op statistics leave it out of the rows, of busy time and of IDLE (a line's
+// span runs from its first to its last op), and an op around it keeps that time as self time.
+// True for such a HostOp slice of an XSpace or of XProf's trace JSON; the XProf-convention tables
+// (op stats and what follows them: overview, scopes, run diff) leave it out too, with a note.
+bool xprofLeavesOutHostOp(const ClassifiedTrace& ct, SliceRef hostOp);
+
+// The (name, type) row of a device op annotation in XProf's convention: splitTfOpName, except that
+// an annotation with ':' that XProf does not take for an op is named by its whole text, type
+// "Unknown", as XProf's device op rows are ("_send_y_0:_Send", "Unknown").
+OpNameType splitXprofDeviceOp(std::string_view op);
+inline constexpr const char* kXprofUnknownOpType = "Unknown";
+
 // The framework op a device activity belongs to ("" when unknown):
 // XSpace: tf_op stat (older files: "level 0" / "annotation"; hlo_op when the op is empty or
 // the generic "XlaModule:");

@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace tracescope {
 
@@ -21,8 +22,24 @@ struct OpOccurrence {
     bool usesTensorCore = false;
 };
 
+// What XProf's op-name rule (isXprofOpName) did to a walk: host events left out
+// (xprofLeavesOutHostOp) and device activities named as XProf names them (splitXprofDeviceOp).
+struct XprofRuleTally {
+    uint64_t hostEvents = 0;
+    TimeNs hostNs = 0;  // their durations, summed
+    std::string hostExample;
+    uint64_t deviceActivities = 0;
+    TimeNs deviceNs = 0;
+    std::string deviceExample;
+};
+
+// Every op occurrence of the XProf-convention tables; `tally`, when given, counts what XProf's
+// op-name rule left out or renamed on the way.
 void forEachOpOccurrence(const ClassifiedTrace& ct, OpGrouping grouping,
-                         const std::function<void(const OpOccurrence&)>& visit);
+                         const std::function<void(const OpOccurrence&)>& visit, XprofRuleTally* tally = nullptr);
+
+// The sentences that tell the reader what the rule did (none when it did nothing).
+std::vector<std::string> xprofRuleNotes(const XprofRuleTally& tally);
 
 // Row name/type of a host op slice and of a device activity (grouping ByName).
 OpNameType hostOpNameType(const ClassifiedTrace& ct, SliceRef s);

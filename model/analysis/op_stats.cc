@@ -76,7 +76,7 @@ void computeIdle(const ClassifiedTrace& ct, TimeNs& hostIdle, TimeNs& deviceIdle
             if (r == SliceRole::Kernel || r == SliceRole::Memcpy || r == SliceRole::Memset)
                 perDevice[t.tracks[ti].process < deviceOf.size() ? deviceOf[t.tracks[ti].process] : t.tracks[ti].process]
                     .push_back({c.start[i], c.end(i)});
-            else if (r == SliceRole::HostOp)
+            else if (r == SliceRole::HostOp && !xprofLeavesOutHostOp(ct, {ti, uint32_t(i)}))
                 hostOps.push_back({c.start[i], c.end(i)});
         }
     }
@@ -111,6 +111,7 @@ OpStatsResult computeOpStats(const ClassifiedTrace& ct, const OpStatsOptions& op
     OpStatsResult res;
     res.options = options;
     std::unordered_map<std::string, size_t> index;
+    XprofRuleTally xprofRule;
     forEachOpOccurrence(ct, options.grouping, [&](const OpOccurrence& o) {
         const std::string key = rowKey(o.side, *o.name, *o.type);
         auto [it, inserted] = index.try_emplace(key, res.rows.size());
@@ -133,7 +134,8 @@ OpStatsResult computeOpStats(const ClassifiedTrace& ct, const OpStatsOptions& op
             addSat(row.kernelNs, o.durationNs);
             if (o.usesTensorCore) addSat(row.tensorCoreNs, o.durationNs);
         }
-    });
+    }, &xprofRule);
+    res.notes = xprofRuleNotes(xprofRule);
 
     computeIdle(ct, res.hostIdleNs, res.deviceIdleNs, res.deviceCount);
 

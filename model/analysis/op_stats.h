@@ -7,6 +7,10 @@
 // A device activity with no known op is its own row (its name, type = its kind).
 // Device activities do not nest, so device self time = device time.
 //
+// XSpace and XProf's trace JSON follow XProf's op-name rule (isXprofOpName): host events whose
+// names XProf does not take for ops (TensorFlow's internal "_send_y_0:_Send") are left out of the
+// rows, busy and IDLE time, and `notes` says so.
+//
 // Percentages are of the side's total self time (idle included when options.includeIdle).
 // Rows are sorted by side (device first), then self time descending; cumulative % runs
 // within a side.
@@ -88,6 +92,9 @@ struct OpStatsResult {
     size_t deviceCount = 0;
     // Pies: self time per op name and per op type, top N + "other" (idle excluded).
     std::vector<PieEntry> hostByOp, hostByType, deviceByOp, deviceByType;
+    // What XProf's op-name rule left out or renamed (op_iteration.h), as sentences; empty when
+    // nothing. The figures above are already without what it left out.
+    std::vector<std::string> notes;
 };
 
 OpStatsResult computeOpStats(const Trace& trace, const OpStatsOptions& options = {});

@@ -161,7 +161,8 @@ void computeTimes(ScopeTree& tree, std::vector<std::vector<Interval>>& own) {
 
 // Builds the tree; `occurrences`, when given, receives every counted slice with its node.
 void build(const ClassifiedTrace& ct, ScopeTree& tree, std::vector<Occ>* occurrences,
-           std::vector<std::pair<std::string, std::vector<SliceRef>>>* typeSlices) {
+           std::vector<std::pair<std::string, std::vector<SliceRef>>>* typeSlices,
+           XprofRuleTally* xprofRule = nullptr) {
     const Trace& t = *ct.trace;
     Builder b(tree);
     std::unordered_map<uint64_t, uint32_t> eventNode;  // scope event (track << 32 | index) -> node
@@ -193,7 +194,7 @@ void build(const ClassifiedTrace& ct, ScopeTree& tree, std::vector<Occ>* occurre
         addSat(tr.totalNs, o.durationNs);
         addSat(tr.selfNs, o.selfNs);
         if (typeSlices) typeRefs[*o.type].push_back(o.slice);
-    });
+    }, xprofRule);  // one walk sees every slice: the rule is tallied once
     // Kineto annotations and module spans are scopes with events of their own.
     if (!ct.isXSpace && !ct.isTf1)
         for (TrackIndex ti = 0; ti < t.tracks.size(); ++ti) {
@@ -234,7 +235,7 @@ void build(const ClassifiedTrace& ct, ScopeTree& tree, std::vector<Occ>* occurre
                     const std::string module = sliceArgText(t, o.slice, "hlo_module");
                     if (!module.empty()) parts.push_back(module);
                 }
-                appendSplit(splitTfOpName(op).name, parts);
+                appendSplit(*o.name, parts);  // the op table's row name (XProf's, splitXprofDeviceOp)
                 capDepth(parts);
                 if (!parts.empty()) node = b.nodeFor(parts);
             } else {
@@ -339,8 +340,10 @@ ScopeTree computeScopeTree(const Trace& trace) { return computeScopeTree(classif
 
 ScopeTree computeScopeTree(const ClassifiedTrace& ct) {
     ScopeTree tree;
-    build(ct, tree, nullptr, nullptr);
+    XprofRuleTally xprofRule;
+    build(ct, tree, nullptr, nullptr, &xprofRule);
     if (!tree.hasMemory) tree.notes = fileNotes(ct);
+    for (std::string& n : xprofRuleNotes(xprofRule)) tree.notes.push_back(std::move(n));
     return tree;
 }
 

@@ -11,7 +11,8 @@
 // and Kineto [memory] instants (arg "Bytes" > 0) add their bytes to the op slice that encloses
 // them on the same thread (or the tf_op scope).
 //
-// Scope events: the host slices a node is made of. XSpace: host ops. Kineto: cpu_op slices,
+// Scope events: the host slices a node is made of. XSpace: host ops, as the op table counts them
+// (XProf's op-name rule, op_stats.h, leaves some out and notes say so). Kineto: cpu_op slices,
 // user annotations (not ProfilerStep#N, not gpu_user_annotation) and "nn.Module: X" spans; each
 // event's own (deepest) scope is the node of its full path, e.g. an "Optimizer.step#AdamW.step"
 // annotation is one event of the node "Optimizer.step#AdamW.step", and the aten::mul_ it encloses
@@ -72,7 +73,8 @@ struct ScopeTree {
     uint64_t scopeEvents = 0;  // scope events in the tree (the sum of every node's occurrences)
     std::vector<OpTypeRow> opView;  // sorted by selfNs descending
     bool hasMemory = false;
-    // What the file does not carry for this page (producer_notes.h), e.g. no allocator events.
+    // What the file does not carry for this page (producer_notes.h), e.g. no allocator events;
+    // and what XProf's op-name rule left out (op_iteration.h).
     std::vector<std::string> notes;
 };
 

@@ -199,6 +199,7 @@ struct CallBuilder {
     std::vector<uint32_t> visited;  // node indices, for the event index and the metadata
 
     void visit(uint32_t k, bool blocking, int level) {
+    std::vector<TimeNs> visitedSelf;  // each visited event's self time
         if (level > kMaxDepth) return;
         const Node& n = forest.nodes[k];
         if (!n.hasId) return;
@@ -209,6 +210,7 @@ struct CallBuilder {
             s.startNs = n.start;
             call.iterators.push_back(s);
         }
+            s.endNs = n.end;
         const TimeNs duration = n.end - n.start;
         TimeNs self = duration;
         for (uint32_t c : n.children) {
@@ -221,11 +223,14 @@ struct CallBuilder {
         s.startNs = std::min(s.startNs, n.start);
         addSat(s.totalNs, duration);
         addSat(s.selfNs, std::max<TimeNs>(self, 0));
+        s.endNs = std::max(s.endNs, n.end);
         ++s.calls;
         s.blocking = s.blocking || blocking;
+        if (n.start < call.startNs) addSat(s.aheadNs, std::min(n.end, call.startNs) - n.start);
         visited.push_back(k);
     }
 };
+        visitedSelf.push_back(std::max<TimeNs>(self, 0));
 
 std::string durationText(TimeNs ns) { return formatWarningDuration(ns); }
 
@@ -421,14 +426,15 @@ TfDataResult computeTfData(const ClassifiedTrace& ct) {
     // Calls.
     for (size_t pi = 0; pi < res.pipelines.size(); ++pi) {
         TfDataPipeline& p = res.pipelines[pi];
-        std::vector<std::pair<TfDataCall, std::vector<uint32_t>>> calls;
+        // Each call with the events it visited and their self times.
+        std::vector<std::pair<TfDataCall, std::pair<std::vector<uint32_t>, std::vector<TimeNs>>>> calls;
         for (uint32_t root : rootsOf[pi]) {
             TfDataCall call;
             const Node& n = forest.nodes[root];
             call.root = n.slice;
             call.startNs = n.start;
             call.durationNs = n.end - n.start;
-            CallBuilder b{forest, call, {}, {}};
+            CallBuilder b{forest, call, {}, {}, {}};
             b.visit(root, true, 0);
             bool have = false;
             for (const TfDataIteratorStat& s : call.iterators) {
@@ -437,7 +443,7 @@ TfDataResult computeTfData(const ClassifiedTrace& ct) {
                 call.bottleneckId = s.id;
                 call.bottleneckSelfNs = s.selfNs;
             }
-            calls.emplace_back(std::move(call), std::move(b.visited));
+            calls.emplace_back(std::move(call), std::make_pair(std::move(b.visited), std::move(b.visitedSelf)));
         }
         std::stable_sort(calls.begin(), calls.end(), [](const auto& a, const auto& b) {
             return a.first.durationNs != b.first.durationNs ? a.first.durationNs > b.first.durationNs
@@ -448,9 +454,10 @@ TfDataResult computeTfData(const ClassifiedTrace& ct) {
             TfDataCall& call = calls[ci].first;
             sum += double(call.durationNs);
             if (call.durationNs > kTfDataSlowCallNs) ++p.slowCalls;
-            for (uint32_t k : calls[ci].second) {
-                const Node& n = forest.nodes[k];
-                res.events.push_back({n.slice, uint32_t(pi), uint32_t(ci), n.id});
+            const auto& [visited, visitedSelf] = calls[ci].second;
+            for (size_t vi = 0; vi < visited.size(); ++vi) {
+                const Node& n = forest.nodes[visited[vi]];
+                res.events.push_back({n.slice, uint32_t(pi), uint32_t(ci), n.id, visitedSelf[vi]});
                 if (p.iterator(n.id)) continue;
                 TfDataIterator it;
                 it.id = n.id;
@@ -566,6 +573,18 @@ std::vector<SliceRef> tfDataEventsOf(const TfDataResult& r, size_t pipeline, siz
     std::vector<SliceRef> out;
     for (const TfDataEventRef& e : r.events)
         if (e.pipeline == pipeline && e.call == call && e.iteratorId == iteratorId) out.push_back(e.slice);
+    return out;
+}
+
+std::vector<TfDataEventRef> tfDataCallEvents(const Trace& trace, const TfDataResult& r, size_t pipeline, size_t call,
+                                             uint64_t iteratorId) {
+    std::vector<TfDataEventRef> out;
+    for (const TfDataEventRef& e : r.events)
+        if (e.pipeline == pipeline && e.call == call && e.iteratorId == iteratorId) out.push_back(e);
+    auto startOf = [&](const TfDataEventRef& e) { return trace.tracks[e.slice.track].slices.start[e.slice.index]; };
+    std::stable_sort(out.begin(), out.end(), [&](const TfDataEventRef& a, const TfDataEventRef& b) {
+        return startOf(a) != startOf(b) ? startOf(a) < startOf(b) : a.slice.track < b.slice.track;
+    });
     return out;
 }
 

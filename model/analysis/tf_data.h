@@ -53,12 +53,17 @@ struct TfDataIterator {
     bool isAsync = false;
 };
 
-// One iterator within one root call.
+// One iterator within one root call: its events reached from that root event, summed.
+// An asynchronous iterator's input (below Prefetch, ParallelMap, ...) runs on other threads, often
+// before the consumer asked: its start can precede the call's, and its total exceed its parent's.
 struct TfDataIteratorStat {
     uint64_t id = 0;
     TimeNs startNs = 0;   // its first event in the call (trace time)
+    TimeNs endNs = 0;     // the end of its last event in the call (trace time)
     TimeNs totalNs = 0;   // sum of its event durations in the call
     TimeNs selfNs = 0;    // total minus the overlap of its iterator children with it
+    // The part of totalNs before the root call began: work done ahead by an asynchronous producer.
+    TimeNs aheadNs = 0;
     uint64_t calls = 0;   // its events in the call
     bool blocking = false;  // on the critical path of the call
 };
@@ -142,6 +147,10 @@ struct TfDataEventRef {
     uint32_t call = 0;  // rank within the pipeline
     uint64_t iteratorId = 0;
 };
+    // This event's share of its iterator's self time in the call: its duration minus the overlap
+    // of its iterator children. Work it runs itself (a map function) is not subtracted, unlike
+    // the timeline's self time, which subtracts every slice nested in the event.
+    TimeNs selfNs = 0;
 
 struct TfDataResult {
     std::vector<TfDataPipeline> pipelines;  // by host, then in the order found
@@ -158,10 +167,14 @@ struct TfDataResult {
 TfDataResult computeTfData(const Trace& trace);
 TfDataResult computeTfData(const ClassifiedTrace& ct);
 
-// The events of one iterator in one call (sorted by start).
+// The events of one iterator in one call (by track, then start).
 std::vector<SliceRef> tfDataEventsOf(const TfDataResult& r, size_t pipeline, size_t call, uint64_t iteratorId);
 // Where an event counted; nullptr when it is not an iterator event of any call.
 const TfDataEventRef* tfDataEventAt(const TfDataResult& r, SliceRef slice);
+// The same events in time order (start, then track), each with its self time: the events a
+// graph box sums.
+std::vector<TfDataEventRef> tfDataCallEvents(const Trace& trace, const TfDataResult& r, size_t pipeline, size_t call,
+                                             uint64_t iteratorId);
 
 // What to record when a trace has no tf.data events (for the CLI and the page).
 std::string tfDataNothingRecordedText();

@@ -118,8 +118,20 @@ private slots:
                             {"Range", 5, 14, 14, 2, true}});
         QCOMPARE(slow.bottleneckId, uint64_t(4));
         QCOMPARE(slow.bottleneckSelfNs, 814 * kUs);
-        // Start of each iterator: its first event in the call.
+        // Start of each iterator: its first event in the call; end: its last event's end.
         QCOMPARE(slow.stat(5)->startNs - slow.startNs, TimeNs(34 * kUs));
+        QCOMPARE(slow.stat(5)->endNs - slow.startNs, TimeNs(50 * kUs));
+        QCOMPARE(slow.stat(4)->endNs - slow.startNs, TimeNs(860 * kUs));
+        // Everything of this call ran after the root call began: nothing was done ahead.
+        for (const TfDataIteratorStat& s : slow.iterators) QCOMPARE(s.aheadNs, TimeNs(0));
+        // The two ParallelMapV2 events, in time order: [1030, 1430) less Range [1034, 1040) = 394,
+        // [1440, 1860) whose Range ran before it = 420 (sum 814, the box's self).
+        const std::vector<TfDataEventRef> pmapEvents = tfDataCallEvents(*trace, r, 0, 0, 4);
+        QCOMPARE(pmapEvents.size(), size_t(2));
+        QCOMPARE(pmapEvents[0].selfNs, 394 * kUs);
+        QCOMPARE(pmapEvents[1].selfNs, 420 * kUs);
+        auto startOf = [&](SliceRef e) { return trace->tracks[e.track].slices.start[e.index]; };
+        QCOMPARE(startOf(pmapEvents[1].slice) - startOf(pmapEvents[0].slice), 410 * kUs);  // 1440 - 1030
 
         // Rank 1: the prefetched element was made ahead: below Prefetch nothing blocks.
         const TfDataCall& fast = p.calls[1];
@@ -130,6 +142,21 @@ private slots:
                             {"Range", 5, 9, 9, 2, false}});
         QCOMPARE(fast.bottleneckId, uint64_t(2));
         QCOMPARE(fast.bottleneckSelfNs, 20 * kUs);
+        // Made ahead, before the call began at 3000: BatchV2 [1902, 2497) starts 1098 before it and
+        // lies wholly before it (595); ParallelMapV2 [1905, 2195) + [2200, 2490) = 580 ahead;
+        // Range 5 + 4 = 9. Root and Prefetch ran in the call.
+        QCOMPARE(fast.stat(3)->startNs - fast.startNs, TimeNs(-1098 * kUs));
+        QCOMPARE(fast.stat(3)->endNs - fast.startNs, TimeNs(-503 * kUs));
+        QCOMPARE(fast.stat(3)->aheadNs, 595 * kUs);
+        QCOMPARE(fast.stat(4)->aheadNs, 580 * kUs);
+        QCOMPARE(fast.stat(5)->aheadNs, 9 * kUs);
+        QCOMPARE(fast.stat(1)->aheadNs, TimeNs(0));
+        QCOMPARE(fast.stat(2)->aheadNs, TimeNs(0));
+        // Per event: 290 - 5 and 290 - 4 (each less its Range).
+        const std::vector<TfDataEventRef> fastPmap = tfDataCallEvents(*trace, r, 0, 1, 4);
+        QCOMPARE(fastPmap.size(), size_t(2));
+        QCOMPARE(fastPmap[0].selfNs, 285 * kUs);
+        QCOMPARE(fastPmap[1].selfNs, 286 * kUs);
 
         // Summary: one host pipeline slower than 50 us; ParallelMapV2 is not in XProf's list.
         QVERIFY(r.summary.hasTfData);
@@ -181,6 +208,13 @@ private slots:
                                   {"TFRecord", 18, 1480, 1480, 1, true}});
         QCOMPARE(p.calls[0].bottleneckId, uint64_t(18));
         QCOMPARE(p.calls[0].bottleneckSelfNs, 1480 * kUs);
+        // Before the call began at 10000: BatchV2 from 9005 (995), Shuffle's first call
+        // [9010, 10410) (990), TFRecord#17 [9040, 10390) (960); TFRecord#18 began at 10430 (0).
+        QCOMPARE(p.calls[0].stat(13)->aheadNs, 995 * kUs);
+        QCOMPARE(p.calls[0].stat(14)->aheadNs, 990 * kUs);
+        QCOMPARE(p.calls[0].stat(17)->aheadNs, 960 * kUs);
+        QCOMPARE(p.calls[0].stat(18)->aheadNs, TimeNs(0));
+        QCOMPARE(p.calls[0].stat(14)->endNs - p.calls[0].startNs, 1920 * kUs);
         checkCall(p, p.calls[1], {{"Root", 11, 25, 10, 1, true},
                                   {"Prefetch", 12, 15, 15, 1, true},
                                   {"BatchV2", 13, 495, 15, 1, false},
@@ -325,9 +359,15 @@ private slots:
     }
 
     // TF 2.21 on a CPU (tests/peers/generators/tf_data_slow_map.py: a map sleeping 4 ms per
-    // element, batch 4, prefetch 1). Expected from `tests/tools/tf_data_calls.py FILE`, slowest call:
+    // element, batch 4, prefetch 1). Expected from `tests/tools/tf_data_calls.py FILE --events`,
+    // slowest call:
     //   Root 16959181 ns self 10393; Prefetch 16948788 self 40240; BatchV2 18003764 self 13355;
     //   Map 17990409 (4 calls) self 17983755; Range 6654 (4 calls); all blocking -> Map.
+    //   BatchV2 starts -1088191 from the call's start, ends at 16915573, 1088191 ahead; Map starts
+    //   -1085622, ends 16909214, 1085622 ahead. Map's events (duration / self): 5034384 / 5032643,
+    //   4352008 / 4349856, 4207415 / 4205728, 4396602 / 4395528. (A Map event's own work, the map
+    //   function InstantiatedCapturedFunction::Run nested in it, is self time here: the first
+    //   event's timeline self time, 5034384 - 1741 (Range) - 5020828 (the function) = 11815, is not.)
     void tf221Fixture() {
         const std::string path = std::string(TRACESCOPE_SOURCE_DIR) + "/tests/data/peers/tf_data_slow_map.xplane.pb";
         ImportResult imported = importXSpace(path);
@@ -358,6 +398,24 @@ private slots:
         }
         QCOMPARE(p.iterator(c.bottleneckId)->name, std::string("Map"));
         QCOMPARE(r.bottlenecks[0].category, TfDataBottleneckCategory::TransformationWithParallelVersion);
+        const TfDataIteratorStat& batch = statNamed(p, c, "BatchV2");
+        const TfDataIteratorStat& map = statNamed(p, c, "Map");
+        QVERIFY(std::abs(batch.startNs - c.startNs - -1088191) <= 2);
+        QVERIFY(std::abs(batch.endNs - c.startNs - 16915573) <= 2);
+        QVERIFY(std::abs(batch.aheadNs - 1088191) <= 2);
+        QVERIFY(std::abs(map.startNs - c.startNs - -1085622) <= 2);
+        QVERIFY(std::abs(map.endNs - c.startNs - 16909214) <= 2);
+        QVERIFY(std::abs(map.aheadNs - 1085622) <= 2);
+        QCOMPARE(statNamed(p, c, "Prefetch").aheadNs, TimeNs(0));
+        const std::vector<TfDataEventRef> events = tfDataCallEvents(*imported.trace, r, 0, 0, map.id);
+        const TimeNs wantDuration[] = {5034384, 4352008, 4207415, 4396602};
+        const TimeNs wantSelf[] = {5032643, 4349856, 4205728, 4395528};
+        QCOMPARE(events.size(), size_t(4));
+        for (size_t i = 0; i < events.size(); ++i) {
+            const SliceColumns& cols = imported.trace->tracks[events[i].slice.track].slices;
+            QVERIFY(std::abs(cols.duration[events[i].slice.index] - wantDuration[i]) <= 2);
+            QVERIFY(std::abs(events[i].selfNs - wantSelf[i]) <= 4);
+        }
         // 6 "train" steps: the step breakdown is joined into the summary.
         QCOMPARE(r.summary.steps, size_t(6));
     }
@@ -418,12 +476,15 @@ private slots:
         QCOMPARE(call["bottleneck"].get<std::string>(), std::string("4"));
         QCOMPARE(call["nodes"].size(), size_t(5));
         for (const auto& n : call["nodes"]) {
-            for (const char* key : {"id", "parent_id", "name", "long_name", "self_ns", "total_ns", "blocking"})
+            for (const char* key : {"id", "parent_id", "name", "long_name", "self_ns", "total_ns", "blocking",
+                                    "start_offset_ns", "end_offset_ns", "ahead_ns"})
                 QVERIFY2(n.contains(key), key);
         }
         QCOMPARE(call["nodes"][3]["name"].get<std::string>(), std::string("ParallelMapV2"));
         QCOMPARE(call["nodes"][3]["self_ns"].get<int64_t>(), 814 * kUs);
         QCOMPARE(call["nodes"][3]["parent_id"].get<std::string>(), std::string("3"));
+        QCOMPARE(call["nodes"][3]["end_offset_ns"].get<int64_t>(), 860 * kUs);
+        QCOMPARE(call["nodes"][3]["ahead_ns"].get<int64_t>(), 0);
         QVERIFY(j["summary"]["is_input_bound"].get<bool>());
         QVERIFY(!j["summary"]["suggestion"].get<std::string>().empty());
         QVERIFY(j["warnings"].is_array());

@@ -2,9 +2,11 @@
 """An independent oracle for the tf.data analysis (no protobuf package, no TraceScope code):
 reads an .xplane.pb with the wire walker, rebuilds each root iterator call as XProf's
 xplane_to_tf_data_stats.cc describes it, and prints per call (slowest first) every iterator's
-total, self, calls and blocking flag, in ns rounded from the file's picoseconds.
+total, self, calls and blocking flag, its first start and last end relative to the call's start,
+and "ahead" (its events' time before the call began), in ns rounded from the file's picoseconds.
+With --events, each iterator event of the call follows (start offset, duration, its own self).
 
-    tf_data_calls.py FILE.xplane.pb [--calls N]
+    tf_data_calls.py FILE.xplane.pb [--calls N] [--events]
 
 Nesting on a line is by interval containment (the innermost enclosing event is the parent);
 producer iterators (first iterator child of a *Produce event, keyed by (parent_id, element_id))
@@ -94,28 +96,41 @@ def main(argv):
             if e["name"].startswith("Iterator::") and e["name"].count("::") == 1 and "id" in e["args"]:
                 roots.append(e)
 
-    def visit(e, stats, blocking, depth=0):
+    def visit(e, stats, blocking, t0, depth=0):
         if depth > 100:
             return
         s = stats.setdefault(e["name"] + "#" + str(u64(e["args"]["id"])),
-                             {"total": 0, "self": 0, "calls": 0, "blocking": False})
+                             {"total": 0, "self": 0, "calls": 0, "blocking": False, "start": e["start"],
+                              "end": e["end"], "ahead": 0, "events": []})
         self_ps = e["end"] - e["start"]
         for c in e["children"]:
             o = max(0, min(e["end"], c["end"]) - max(e["start"], c["start"]))
-            visit(c, stats, blocking and o > 0, depth + 1)
+            visit(c, stats, blocking and o > 0, t0, depth + 1)
             self_ps -= o
         s["total"] += e["end"] - e["start"]
         s["self"] += self_ps
         s["calls"] += 1
         s["blocking"] = s["blocking"] or blocking
+        s["start"] = min(s["start"], e["start"])
+        s["end"] = max(s["end"], e["end"])
+        s["ahead"] += max(0, min(e["end"], t0) - e["start"])
+        s["events"].append((e["start"] - t0, e["end"] - e["start"], self_ps))
+
+    def ns(ps):
+        return round(ps / 1000)
 
     for root in sorted(roots, key=lambda r: r["start"] - r["end"])[:max_calls]:
         stats = {}
-        visit(root, stats, True)
-        print(f"call {root['name']}#{u64(root['args']['id'])} duration {round((root['end'] - root['start']) / 1000)} ns")
+        t0 = root["start"]
+        visit(root, stats, True, t0)
+        print(f"call {root['name']}#{u64(root['args']['id'])} duration {ns(root['end'] - root['start'])} ns")
         for k, s in stats.items():
-            print(f"  {k:70s} total {round(s['total'] / 1000):>10} self {round(s['self'] / 1000):>10} "
-                  f"calls {s['calls']:>3} {'blocking' if s['blocking'] else ''}")
+            print(f"  {k:70s} total {ns(s['total']):>10} self {ns(s['self']):>10} "
+                  f"calls {s['calls']:>3} {'blocking' if s['blocking'] else '        '} "
+                  f"start {ns(s['start'] - t0):>10} end {ns(s['end'] - t0):>10} ahead {ns(s['ahead']):>10}")
+            if "--events" in argv:
+                for start, dur, self_ps in sorted(s["events"]):
+                    print(f"      event start {ns(start):>10} duration {ns(dur):>10} self {ns(self_ps):>10}")
 
 
 if __name__ == "__main__":

@@ -271,6 +271,7 @@ void OpStatsView::showSide() {
     if (shown < rowsOnSide)
         text += tr(" <b>The table shows the %1 with the most self time</b>; <tt>tracescope-cli stats</tt> lists all.")
                     .arg(formatCount(qint64(shown)));
+    for (const std::string& n : r.notes) text += QStringLiteral("<br><i>%1</i>").arg(QString::fromStdString(n).toHtmlEscaped());
     summary_->setText(text);
 
     auto fmt = [](double ns) { return formatDuration(qint64(ns)); };
