@@ -8,7 +8,8 @@ wrote <name>.producer.json beside its outputs (steps it annotated, node stats it
 Checks:
   every fixture opens (info --json) with events and no import warning (or a known one);
   JAX: overview finds the annotated steps ("train", 0..N-1) in the XSpace and in the Perfetto
-       trace JSON of the same run, with the same step times;
+       trace JSON of the same run, with the same step times; in the default capture (Python
+       tracer on) every step has host compute;
   TF tf.data: input-pipeline says input-bound and its host input op with the most self time is
        the slow stage (the Map that sleeps); tfdata names that Map as the bottleneck;
   TF1: the RunMetadata and the timeline JSON of the same run hold the same op count, which is
@@ -32,6 +33,9 @@ KNOWN_GAPS = {
 
 # (file, warning kind, text in the message) -> reason.
 KNOWN_WARNINGS = {
+    ("jax_default_capture.xplane.pb", "adjusted_events", "partially overlap"):
+        "with the Python tracer on, each StepTraceAnnotation begins inside the Python frame of its __init__ and "
+        "ends after it: the timeline draws such events in an overflow lane (step grouping does not depend on it)",
     ("torch_cpu_ops.json.gz", "adjusted_events", "partially overlap"):
         "with with_stack=True a record_function (ProfilerStep#N, my_block, Optimizer.step) is entered and left inside "
         "Python frames (__enter__/__exit__), so it partially overlaps them; torch's own tree does not nest them either",
@@ -94,6 +98,7 @@ def check_jax_steps(c, cli_path, data):
     c.expect("jax xspace steps", xs["step_count"] == want and numbers == list(range(want)) and names == {p["step_name"]},
              f"{xs['step_count']} steps {sorted(names)} numbered {numbers} from '{xs['step_source']}' "
              f"({p['producer']} annotated {want})")
+    check_jax_default_capture(c, cli_path, data)
     if not p.get("perfetto_trace"):
         print(f"      {p['producer']} wrote no Perfetto trace JSON: not checked")
         return
@@ -101,6 +106,36 @@ def check_jax_steps(c, cli_path, data):
     c.expect("jax perfetto steps", js["step_count"] == want and steps_of(js) == steps_of(xs),
              f"{js['step_count']} steps from '{js['step_source']}' in the trace JSON of the same run "
              f"(XSpace: {xs['step_count']})")
+
+
+def check_jax_default_capture(c, cli_path, data):
+    """jax.profiler.trace() with the Python tracer on: every step made its batch in Python and ran
+    the jitted step, so every step has host compute (it had none when the step annotations, which
+    partly overlap Python frames, were grouped by the timeline's lanes)."""
+    p = producer(data, "jax_default_capture")
+    want = p["steps"]
+    ov = cli(cli_path, "overview", os.path.join(data, "jax_default_capture.xplane.pb"))
+    numbers = [s["number"] for s in ov["steps"]]
+    c.expect("jax default capture steps", ov["step_count"] == want and numbers == list(range(want)),
+             f"{ov['step_count']} steps numbered {numbers} ({p['producer']} annotated {want})")
+    # TensorBoard's step set (every step has compute: all but the first and the last), named in the JSON
+    # of every step page; --all-steps takes every step.
+    inner = list(range(1, want - 1))
+    ip = cli(cli_path, "input-pipeline", os.path.join(data, "jax_default_capture.xplane.pb"))
+    c.expect("jax default capture step set",
+             ov["step_set"]["rule"] == "xprof" and ov["step_set"]["numbers"] == inner and
+             [s["number"] for s in ov["steps"] if s["in_step_set"]] == inner and ip["step_set"] == ov["step_set"] and
+             abs(ip["input_percent"] - ov["input_percent"]) < 1e-9,
+             f"overview: {ov['step_set']['description']}; input-pipeline: {ip['step_set']['description']}")
+    every = cli(cli_path, "overview", os.path.join(data, "jax_default_capture.xplane.pb"), "--all-steps")
+    c.expect("jax default capture --all-steps",
+             every["step_set"]["rule"] == "all" and every["step_set"]["count"] == want and
+             all(s["in_step_set"] for s in every["steps"]),
+             every["step_set"]["description"])
+    without = [s["number"] for s in ov["steps"] if s["breakdown_ns"]["Host compute"] <= 0]
+    c.expect("jax default capture host compute", not without,
+             f"steps without Host compute: {without or 'none'}; input {ov['input_percent']:.1f}%, "
+             f"verdict {ov['input_bound']}")
 
 
 def check_tf_data(c, cli_path, data):

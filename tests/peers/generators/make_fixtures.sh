@@ -9,7 +9,7 @@ build="$1"
 out="${2:-$here/../../data/peers}"
 py="$build/peers-venv/bin/python"
 "$here/../setup.sh" --check "$build"
-for g in jax_train_steps.py tf_data_slow_map.py tf1_run_metadata.py tf_memory_heavy.py tf_keras_fit.py; do
+for g in jax_train_steps.py jax_default_capture.py tf_data_slow_map.py tf1_run_metadata.py tf_memory_heavy.py tf_keras_fit.py; do
   echo "== $g"
   "$py" "$here/$g" "$out" 2> >(grep -v -E '^(WARNING: All log messages|[IWE][0-9]{4} )' >&2)
 done
