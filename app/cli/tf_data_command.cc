@@ -23,9 +23,9 @@ nlohmann::json nodeJson(const TfDataPipeline& p, const TfDataCall& call, const T
     j["long_name"] = it ? it->longName : "";
     j["is_async"] = it && it->isAsync;
     j["start_offset_ns"] = s.startNs - call.startNs;
-    j["total_ns"] = s.totalNs;
     j["end_offset_ns"] = s.endNs - call.startNs;
     j["ahead_ns"] = s.aheadNs;
+    j["total_ns"] = s.totalNs;
     j["self_ns"] = s.selfNs;
     j["calls"] = s.calls;
     j["blocking"] = s.blocking;
@@ -128,12 +128,12 @@ int runTfData(const Args& args) {
                         double(st.aheadNs) / 1e3, (unsigned long long)st.calls, mark);
         }
     }
-    return 0;
-}
     if (!r.pipelines.empty())
         std::printf("\nPer iterator: its events in that call, summed. start: its first event, from the call's "
                     "start;\nnegative, and \"ahead\": time before the call began, work done ahead by an "
                     "asynchronous producer\n(Prefetch, ParallelMap, ...), whose input runs on other threads, so "
                     "its total can exceed its parent's.\n");
+    return 0;
+}
 
 }  // namespace tracescope::cli

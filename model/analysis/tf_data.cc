@@ -197,9 +197,9 @@ struct CallBuilder {
     TfDataCall& call;
     std::unordered_map<uint64_t, size_t> statOf;
     std::vector<uint32_t> visited;  // node indices, for the event index and the metadata
+    std::vector<TimeNs> visitedSelf;  // each visited event's self time
 
     void visit(uint32_t k, bool blocking, int level) {
-    std::vector<TimeNs> visitedSelf;  // each visited event's self time
         if (level > kMaxDepth) return;
         const Node& n = forest.nodes[k];
         if (!n.hasId) return;
@@ -208,9 +208,9 @@ struct CallBuilder {
             TfDataIteratorStat s;
             s.id = n.id;
             s.startNs = n.start;
+            s.endNs = n.end;
             call.iterators.push_back(s);
         }
-            s.endNs = n.end;
         const TimeNs duration = n.end - n.start;
         TimeNs self = duration;
         for (uint32_t c : n.children) {
@@ -221,16 +221,16 @@ struct CallBuilder {
         }
         TfDataIteratorStat& s = call.iterators[pos->second];
         s.startNs = std::min(s.startNs, n.start);
+        s.endNs = std::max(s.endNs, n.end);
         addSat(s.totalNs, duration);
         addSat(s.selfNs, std::max<TimeNs>(self, 0));
-        s.endNs = std::max(s.endNs, n.end);
+        if (n.start < call.startNs) addSat(s.aheadNs, std::min(n.end, call.startNs) - n.start);
         ++s.calls;
         s.blocking = s.blocking || blocking;
-        if (n.start < call.startNs) addSat(s.aheadNs, std::min(n.end, call.startNs) - n.start);
         visited.push_back(k);
+        visitedSelf.push_back(std::max<TimeNs>(self, 0));
     }
 };
-        visitedSelf.push_back(std::max<TimeNs>(self, 0));
 
 std::string durationText(TimeNs ns) { return formatWarningDuration(ns); }
 

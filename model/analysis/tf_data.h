@@ -146,11 +146,11 @@ struct TfDataEventRef {
     uint32_t pipeline = 0;
     uint32_t call = 0;  // rank within the pipeline
     uint64_t iteratorId = 0;
-};
     // This event's share of its iterator's self time in the call: its duration minus the overlap
     // of its iterator children. Work it runs itself (a map function) is not subtracted, unlike
     // the timeline's self time, which subtracts every slice nested in the event.
     TimeNs selfNs = 0;
+};
 
 struct TfDataResult {
     std::vector<TfDataPipeline> pipelines;  // by host, then in the order found
@@ -169,12 +169,12 @@ TfDataResult computeTfData(const ClassifiedTrace& ct);
 
 // The events of one iterator in one call (by track, then start).
 std::vector<SliceRef> tfDataEventsOf(const TfDataResult& r, size_t pipeline, size_t call, uint64_t iteratorId);
-// Where an event counted; nullptr when it is not an iterator event of any call.
-const TfDataEventRef* tfDataEventAt(const TfDataResult& r, SliceRef slice);
 // The same events in time order (start, then track), each with its self time: the events a
 // graph box sums.
 std::vector<TfDataEventRef> tfDataCallEvents(const Trace& trace, const TfDataResult& r, size_t pipeline, size_t call,
                                              uint64_t iteratorId);
+// Where an event counted; nullptr when it is not an iterator event of any call.
+const TfDataEventRef* tfDataEventAt(const TfDataResult& r, SliceRef slice);
 
 // What to record when a trace has no tf.data events (for the CLI and the page).
 std::string tfDataNothingRecordedText();
