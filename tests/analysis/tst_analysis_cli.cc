@@ -138,6 +138,28 @@ private slots:
         QVERIFY(csv.out.startsWith("side,name,type,occurrences,total_ns,"));
     }
 
+    // XProf's op-name rule on tests/data/xprof_send_recv.xplane.pb (figures worked out in
+    // tst_xprof_op_rule): no _send/_recv host row, host IDLE without them, and the note in the
+    // JSON and under the text table.
+    void statsXprofOpNameRule() {
+        const QString file = QStringLiteral(TRACESCOPE_SOURCE_DIR "/tests/data/xprof_send_recv.xplane.pb");
+        const Run r = cli({"stats", file, "--json"});
+        QCOMPARE(r.rc, 0);
+        const json j = json::parse(r.out.toStdString());
+        QCOMPARE(j["notes"].size(), size_t(2));
+        QCOMPARE(j["host_idle_ns"].get<int64_t>(), int64_t(2000));
+        size_t hostRows = 0;
+        for (const auto& row : j["rows"])
+            if (row["side"] == "host" && !row["is_idle"].get<bool>()) {
+                ++hostRows;
+                QVERIFY(row["name"].get<std::string>()[0] != '_');
+            }
+        QCOMPARE(hostRows, size_t(2));
+        const Run text = cli({"stats", file});
+        QCOMPARE(text.rc, 0);
+        QVERIFY(text.out.contains("Note: Left out as XProf leaves them out: 4 host events"));
+    }
+
     void overviewJson() {
         const Run r = cli({"overview", torchFile(), "--json"});
         QCOMPARE(r.rc, 0);

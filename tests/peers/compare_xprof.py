@@ -67,6 +67,8 @@ JAX_CPU = r"jax_train_steps\.xplane\.pb|captured_jax_cpu\.xplane\.pb"
 TF_DATA_CPU = r"tf_data_slow_map\.xplane\.pb|captured_tf_cpu\.xplane\.pb"
 TF_MEMORY_CPU = r"tf_memory_heavy\.xplane\.pb"
 GPU_FILES = f"{JAX_NVIDIA}|{JAX_ROCM}|{TF24_GPU}"
+# Hand-made (tests/tools/make_xspace_send_recv.py): TensorFlow's internal _send/_recv ops beside normal ones
+SEND_RECV = r"xprof_send_recv\.xplane\.pb"
 
 
 # ----------------------------------------------------------------------------------------
@@ -252,6 +254,9 @@ EXPECTED += [
              "ROCm kernel_details give group_mem (LDS) instead of static_shared/dynamic_shared: we report "
              "group_mem as shared memory, XProf 2.24 parses only the CUDA keys and shows 0, so the same kernel "
              "has another row key (the kernel count and total kernel time agree)"),
+    Expected("kernel_stats", r"op", r".*", SEND_RECV,
+             "our kernel table's op column is the kernel's whole tf_op ('model/dense/MatMul:MatMul'), XProf's the op's "
+             "name ('model/dense/MatMul'); for an op XProf does not take ('_send_y_0:_Send') both show the whole text"),
     Expected("kernel_stats", r"op|rows", r".*", TF24_GPU,
              "TF 2.4 kernels have no tf_op stat: XProf leaves the op empty and merges each launch configuration "
              "into one row (15 rows); we take the op from the annotation stack, one row per (configuration, op) "

@@ -4,6 +4,7 @@
 // SliceRefs on double-click and selects the row of a slice selected elsewhere.
 #include "view_test_traces.h"
 
+#include "model/import/import.h"
 #include "model/trace/trace_builder.h"
 
 #include "views/charts/pie_chart.h"
@@ -22,6 +23,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
+#include <QLabel>
 #include <QComboBox>
 #include <QLineEdit>
 #include <QTableView>
@@ -177,6 +179,33 @@ private slots:
     // table, Self CPU (1000 - 30 - 400 - 100) + (1000 - 200) = 1270 (the nn.Module python frame
     // [50,450) is a node of torch's tree: aten::mm is its child, not the step's); the sgemm
     // kernel is a device row of 250.
+    // XProf's op-name rule on tests/data/xprof_send_recv.xplane.pb (figures in tst_xprof_op_rule):
+    // the host table has no _send/_recv row and the page says why, on both sides.
+    void opStatsNotesXprofOpNameRule() {
+        ImportResult imported = importTrace(std::string(TRACESCOPE_SOURCE_DIR) + "/tests/data/xprof_send_recv.xplane.pb");
+        QVERIFY(imported.ok());
+        const std::shared_ptr<const Trace> trace(std::move(imported.trace));
+        OpStatsView view;
+        view.resize(1400, 900);
+        view.show();
+        QVERIFY(waitForResult(view, trace));
+        QCOMPARE(view.convention(), OpStatsView::Convention::XProf);
+        auto noteShown = [&] {
+            for (const QLabel* l : view.findChildren<QLabel*>())
+                if (l->isVisible() && l->text().contains(QStringLiteral("Left out as XProf leaves them out: 4 host events")))
+                    return true;
+            return false;
+        };
+        QCOMPARE(view.side(), OpSide::Device);
+        QVERIFY(findRow(*view.model(), OpStatsView::Name, "_send_y_0:_Send") >= 0);  // device copy kept
+        QVERIFY(noteShown());
+        view.sideBox()->setCurrentIndex(view.sideBox()->findData(int(OpSide::Host)));
+        QCOMPARE(view.side(), OpSide::Host);
+        QCOMPARE(view.model()->rowCount(), 3);  // MatMul, IDLE, n/_1
+        QVERIFY(findRow(*view.model(), OpStatsView::Name, "n/_1") >= 0);
+        QVERIFY(noteShown());
+    }
+
     void opStatsPyTorchConvention() {
         OpStatsView view;
         TraceSelection selection;
