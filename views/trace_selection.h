@@ -2,10 +2,14 @@
 #pragma once
 
 #include "model/trace/types.h"
+#include "views/details/details_item.h"
 
 #include <QObject>
+#include <QPointer>
 #include <QString>
 
+#include <functional>
+#include <utility>
 #include <vector>
 
 namespace tracescope {
@@ -16,6 +20,19 @@ public:
     using QObject::QObject;
 
     SliceRef selectedSlice() const { return selected_; }
+
+    // A page that knows more about some slices (the tf.data page: which call of which pipeline an
+    // iterator event counted in) adds rows to their details; it returns none for other slices.
+    // Dropped when `owner` is destroyed.
+    using Annotator = std::function<std::vector<DetailsItem>(SliceRef)>;
+    void addAnnotator(QObject* owner, Annotator annotate) { annotators_.emplace_back(owner, std::move(annotate)); }
+    std::vector<DetailsItem> annotations(SliceRef slice) const {
+        std::vector<DetailsItem> out;
+        for (const auto& [owner, annotate] : annotators_)
+            if (owner)
+                for (DetailsItem& item : annotate(slice)) out.push_back(std::move(item));
+        return out;
+    }
 
 public slots:
     // One slice was selected (in the timeline, or from a table / details link).
@@ -31,14 +48,19 @@ public slots:
     // Show a moment in the timeline (e.g. a click on the memory chart): the timeline centres
     // on it and marks it.
     void showTime(qint64 timeNs) { emit timeRequested(timeNs); }
+    // Details a page composed for what it picked (e.g. a tf.data iterator's events in one call,
+    // summed): the Details panel shows them.
+    void showDetails(const tracescope::DetailsGroup& details) { emit detailsRequested(details); }
 
 signals:
     void sliceSelected(tracescope::SliceRef slice);
     void slicesHighlighted(std::vector<tracescope::SliceRef> slices, QString label);
     void timeRequested(qint64 timeNs);
+    void detailsRequested(const tracescope::DetailsGroup& details);
 
 private:
     SliceRef selected_;
+    std::vector<std::pair<QPointer<QObject>, Annotator>> annotators_;
 };
 
 }  // namespace tracescope

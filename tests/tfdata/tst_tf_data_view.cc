@@ -1,11 +1,13 @@
 // The tf.data page (offscreen) on the hand-built pipelines of tf_data_cases.cc: the table, the
 // graph of the selected call laid out by Graphviz without overlapping boxes, node styles from
 // the critical path, clicking a box highlights that iterator's events of the call in the
-// timeline, selecting an iterator event elsewhere shows its call and box, and a trace without
-// tf.data events shows what to record.
+// timeline and shows the box's figures in the Details panel (call, events summed, a link per
+// event), selecting an iterator event elsewhere shows its call and box (and its details say
+// which box it counted in), and a trace without tf.data events shows what to record.
 #include "model/import/import.h"
 #include "model/import/xspace_importer.h"
 #include "tests/tfdata/tf_data_cases.h"
+#include "views/details/details_panel.h"
 #include "views/pipeline/pipeline_graph_view.h"
 #include "views/pipeline/tf_data_view.h"
 #include "views/tables/table_page.h"
@@ -13,6 +15,7 @@
 
 #include <QLabel>
 #include <QTableView>
+#include <QTreeWidget>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -47,6 +50,11 @@ int nodeOf(const TfDataView& view, uint64_t id) {
     return -1;
 }
 
+QTreeWidgetItem* row(const DetailsPanel& panel, const QString& key) {
+    const auto items = panel.sliceTree()->findItems(key, Qt::MatchExactly | Qt::MatchRecursive, 0);
+    return items.isEmpty() ? nullptr : items.front();
+}
+
 }  // namespace
 
 class TfDataViewTest : public QObject {
@@ -79,7 +87,18 @@ private slots:
         QVERIFY(g->nodeRect(root).bottom() < g->nodeRect(interleave).top());
         QVERIFY(g->nodeRect(interleave).bottom() < g->nodeRect(record).top());
 
-        // Clicking the bottleneck box highlights its one event of the slowest call.
+        // The box's tooltip names the call its figures are summed over.
+        QVERIFY2(view.nodeToolTip(record).startsWith(QStringLiteral("TFRecord [1] in call #0 (the slowest of 2): 1 event summed")),
+                 qPrintable(view.nodeToolTip(record)));
+        // Interleave, BatchV2 and Shuffle began before the call (at 9020, 9005, 9010 us; the call at 10000).
+        QVERIFY(view.nodeToolTip(interleave).contains(QStringLiteral("start −980 µs")));
+        QVERIFY(view.nodeToolTip(interleave).contains(QStringLiteral("before the call began")));
+
+        // Clicking the bottleneck box highlights its one event of the slowest call, and the
+        // Details panel shows the box's figures (not the event's alone).
+        DetailsPanel panel;
+        panel.setTrace(trace);
+        panel.setSelection(&selection);
         QSignalSpy spy(&selection, &TraceSelection::slicesHighlighted);
         const QPoint at = g->mapFromScene(g->nodeRect(record).center());
         QTest::mouseClick(g->viewport(), Qt::LeftButton, {}, at);
@@ -89,6 +108,32 @@ private slots:
         QCOMPARE(g->selectedNode(), record);
         const Track& track = trace->tracks[slices[0].track];
         QCOMPARE(track.slices.duration[slices[0].index], TimeNs(1'480'000));
+        const QString title = panel.sliceTree()->topLevelItem(0)->text(0);
+        QVERIFY2(title.contains(QStringLiteral("TFRecord [1] in call #0 (the slowest of 2)")), qPrintable(title));
+        QVERIFY2(title.contains(QStringLiteral("1 event summed")), qPrintable(title));
+        QVERIFY(panel.fieldText(QStringLiteral("Events summed")).startsWith(QStringLiteral("1 ")));
+        QVERIFY(panel.fieldText(QStringLiteral("Total")).startsWith(QStringLiteral("1.48 ms")));
+        QVERIFY(panel.fieldText(QStringLiteral("Self (tf.data)")).startsWith(QStringLiteral("1.48 ms")));
+        QVERIFY(panel.fieldText(QStringLiteral("Call")).startsWith(QStringLiteral("#0 of 2, slowest first; its root event · Iterator::Root")));
+        QTreeWidgetItem* list = row(panel, QStringLiteral("Events"));
+        QVERIFY(list);
+        QCOMPARE(list->childCount(), 1);
+        QCOMPARE(list->child(0)->text(0), QStringLiteral("#1"));
+        QVERIFY(list->child(0)->text(1).startsWith(QStringLiteral("self 1.48 ms · Iterator::TFRecord")));
+        // Its Interleave box: 2 events, begun 980 us before the call (9020 vs 10000 us), 980 us of
+        // its 2870 ahead ([9020, 10400) has 980 before 10000, [10425, 11915) none).
+        view.activateNode(interleave);
+        QVERIFY(panel.sliceTree()->topLevelItem(0)->text(0).contains(QStringLiteral("2 events summed")));
+        QVERIFY(panel.fieldText(QStringLiteral("Start")).startsWith(QStringLiteral("−980 µs")));
+        QVERIFY(panel.fieldText(QStringLiteral("Before the call")).startsWith(QStringLiteral("980 µs")));
+        QVERIFY(panel.fieldText(QStringLiteral("Self (tf.data)")).contains(QStringLiteral("(TensorSlice, TFRecord [0], TFRecord [1])")));
+        QCOMPARE(row(panel, QStringLiteral("Events"))->childCount(), 2);
+        // A link of the list selects that event (its own details follow).
+        QTreeWidgetItem* first = row(panel, QStringLiteral("Events"))->child(0);
+        emit panel.sliceTree()->itemActivated(first, 1);
+        QVERIFY(selection.selectedSlice().valid());
+        QCOMPARE(trace->tracks[selection.selectedSlice().track].slices.duration[selection.selectedSlice().index],
+                 TimeNs(1'380'000));
 
         // The reverse: the fast call's TFRecord event selected in the timeline shows rank 1.
         const TfDataResult* r = view.result();
@@ -98,6 +143,21 @@ private slots:
         QCOMPARE(view.shownRank(), 1);
         QCOMPARE(g->nodeCount(), 6);
         QCOMPARE(g->selectedNode(), nodeOf(view, 18));
+        // Its details say which box it counted in, with a way to the box's figures.
+        QCOMPARE(panel.fieldText(QStringLiteral("tf.data")),
+                 QStringLiteral("TFRecord [1]: event 1 of 1 in call #1 of 2 (slowest first) of Host:0"));
+        QTreeWidgetItem* box = row(panel, QStringLiteral("In the graph"));
+        QVERIFY(box);
+        QVERIFY(box->text(1).contains(QStringLiteral("total 460 µs, self 460 µs")));
+        emit panel.sliceTree()->itemActivated(box, 1);
+        QVERIFY(panel.sliceTree()->topLevelItem(0)->text(0).contains(QStringLiteral("in call #1 of 2")));
+        QCOMPARE(view.shownRank(), 1);
+        // Not an iterator event (the prefetch thread's first slice, PrefetchProduce at 9000 us): no tf.data rows.
+        const SliceRef produce{slices[0].track, 0};
+        QCOMPARE(trace->str(trace->tracks[produce.track].slices.name[produce.index]), std::string_view("PrefetchProduce"));
+        selection.selectSlice(produce);
+        QCOMPARE(panel.fieldText(QStringLiteral("Name")), QStringLiteral("PrefetchProduce"));
+        QVERIFY(panel.fieldText(QStringLiteral("tf.data")).isEmpty());
     }
 
     void twoRanksAndPipelines() {

@@ -21,6 +21,7 @@ namespace tracescope {
 namespace {
 
 constexpr int kRefRole = Qt::UserRole + 1;
+constexpr int kActionRole = Qt::UserRole + 2;  // index into actions_
 constexpr int kMaxChildrenListed = 200;
 
 QString qstr(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
@@ -44,6 +45,13 @@ DetailsPanel::DetailsPanel(QWidget* parent) : QWidget(parent) {
     tree_->header()->resizeSection(0, 170);
     tree_->setSelectionMode(QAbstractItemView::SingleSelection);
     connect(tree_, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
+        const QVariant action = item->data(1, kActionRole);
+        if (action.isValid() && action.toULongLong() < actions_.size()) {
+            // The action may show other details, which clears the tree: run a copy.
+            const std::function<void()> run = actions_[size_t(action.toULongLong())];
+            run();
+            return;
+        }
         const QVariant v = item->data(1, kRefRole);
         if (!v.isValid() || !selection_) return;
         const qulonglong key = v.toULongLong();
@@ -132,11 +140,18 @@ void DetailsPanel::setTrace(std::shared_ptr<const Trace> trace) {
 void DetailsPanel::setSelection(TraceSelection* selection) {
     if (selection_) disconnect(selection_, nullptr, this, nullptr);
     selection_ = selection;
-    if (selection_) connect(selection_, &TraceSelection::sliceSelected, this, &DetailsPanel::showSlice);
+    if (!selection_) return;
+    connect(selection_, &TraceSelection::sliceSelected, this, &DetailsPanel::showSlice);
+    connect(selection_, &TraceSelection::detailsRequested, this, &DetailsPanel::showGroup);
+}
+
+void DetailsPanel::clearTree() {
+    tree_->clear();
+    actions_.clear();
 }
 
 void DetailsPanel::clear() {
-    tree_->clear();
+    clearTree();
     rangeModel_->setAggregate(trace_, {});
     showPage(hint_);
 }
@@ -180,8 +195,45 @@ QTreeWidgetItem* DetailsPanel::addSliceLink(QTreeWidgetItem* parent, const QStri
     return item;
 }
 
+void DetailsPanel::addItem(QTreeWidgetItem* parent, const DetailsItem& d) {
+    QTreeWidgetItem* item = d.link.valid() && trace_ && d.link.track < trace_->tracks.size() &&
+                                    d.link.index < trace_->tracks[d.link.track].slices.size()
+                                ? addSliceLink(parent, d.key, d.link)
+                                : addField(parent, d.key, d.value);
+    if (d.link.valid() && !d.value.isEmpty()) item->setText(1, d.value + QStringLiteral(" · ") + item->text(1));
+    if (d.action && !d.link.valid()) {
+        item->setData(1, kActionRole, QVariant(qulonglong(actions_.size())));
+        actions_.push_back(d.action);
+        QFont f = item->font(1);
+        f.setUnderline(true);
+        item->setFont(1, f);
+        item->setForeground(1, palette().brush(QPalette::Link));
+    }
+    if (!d.toolTip.isEmpty()) {
+        item->setToolTip(0, d.toolTip);
+        item->setToolTip(1, d.toolTip);
+    }
+    for (const DetailsItem& c : d.children) addItem(item, c);
+    item->setExpanded(d.expanded);
+}
+
+void DetailsPanel::showGroup(const DetailsGroup& group) {
+    clearTree();
+    if (!group.title.isEmpty()) {
+        auto* title = new QTreeWidgetItem(tree_);
+        title->setText(0, group.title);
+        title->setToolTip(0, group.title);
+        title->setFirstColumnSpanned(true);
+        QFont f = title->font(0);
+        f.setBold(true);
+        title->setFont(0, f);
+    }
+    for (const DetailsItem& d : group.items) addItem(nullptr, d);
+    showPage(tree_);
+}
+
 void DetailsPanel::showSlice(SliceRef s) {
-    tree_->clear();
+    clearTree();
     if (!trace_ || !s.valid() || s.track >= trace_->tracks.size() || s.index >= trace_->tracks[s.track].slices.size()) {
         showPage(hint_);
         return;
@@ -194,6 +246,9 @@ void DetailsPanel::showSlice(SliceRef s) {
     addField(nullptr, tr("Duration"), formatDurationExact(c.duration[s.index]) +
                                           (c.unfinished(s.index) ? tr("  (unfinished: no end event)") : QString()));
     addField(nullptr, tr("Self time"), formatDurationExact(selfTime(*trace_, s)));
+    // What pages add (e.g. the tf.data figures this event counts in) next to the figures they qualify.
+    if (selection_)
+        for (const DetailsItem& d : selection_->annotations(s)) addItem(nullptr, d);
     addField(nullptr, tr("Track"), trackLabel(s.track));
     addField(nullptr, track.kind == TrackKind::Async ? tr("Lane") : tr("Depth"), QString::number(c.depth(s.index)));
 

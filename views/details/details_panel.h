@@ -1,10 +1,13 @@
 // The details dock: for a selected slice its name, category, times, self time,
 // track, decoded args, parent, children and flows (each linked slice is
-// clickable); for a range selection the per-name aggregate table.
+// clickable), and the rows pages add about it (TraceSelection::annotations); for a
+// range selection the per-name aggregate table; for a group a page picked (a tf.data
+// iterator's events in one call) the rows the page composed.
 #pragma once
 
 #include "model/query/range_aggregate.h"
 #include "model/trace/trace.h"
+#include "views/details/details_item.h"
 
 #include <QFutureWatcher>
 #include <QWidget>
@@ -36,6 +39,7 @@ public:
     void showRange(qint64 begin, qint64 end);
     // Something that is not a slice (a point of a derived memory track), as rich text.
     void showText(const QString& html);
+    void showGroup(const DetailsGroup& group);
     void clear();
 
     // Nothing selected: only a one-line hint, and the dock can shrink to compactHeight().
@@ -67,10 +71,13 @@ private:
     RangeAggregateModel* rangeModel_;
     QSortFilterProxyModel* rangeProxy_;
     QFutureWatcher<std::shared_ptr<RangeAggregate>> rangeWatcher_;
+    std::vector<std::function<void()>> actions_;  // of the tree's action rows, by index
 
     void showPage(QWidget* page);
     QTreeWidgetItem* addField(QTreeWidgetItem* parent, const QString& key, const QString& value);
     QTreeWidgetItem* addSliceLink(QTreeWidgetItem* parent, const QString& key, SliceRef slice);
+    void addItem(QTreeWidgetItem* parent, const DetailsItem& item);
+    void clearTree();
     QString sliceLabel(SliceRef slice) const;
     QString trackLabel(TrackIndex t) const;
 };

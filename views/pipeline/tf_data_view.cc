@@ -2,6 +2,7 @@
 
 #include "views/pipeline/pipeline_graph_legend.h"
 #include "views/pipeline/pipeline_graph_view.h"
+#include "views/pipeline/tf_data_details.h"
 #include "views/partial_trace_note.h"
 #include "views/tables/table_page.h"
 #include "views/tables/value_format.h"
@@ -111,7 +112,8 @@ TfDataView::TfDataView(QWidget* parent) : AnalysisView(parent) {
     pipeline_ = new QComboBox(graphBox);
     pipeline_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     rank_ = new QSpinBox(graphBox);
-    rank_->setToolTip(tr("The root iterator's calls, slowest first (0 = the slowest)"));
+    rank_->setPrefix(QStringLiteral("#"));
+    rank_->setToolTip(tr("The root iterator's calls (its GetNext), slowest first: #0 is the slowest"));
     callInfo_ = new QLabel(graphBox);
     controls->addWidget(new QLabel(tr("Host"), graphBox));
     controls->addWidget(host_);
@@ -119,7 +121,7 @@ TfDataView::TfDataView(QWidget* parent) : AnalysisView(parent) {
     controls->addWidget(new QLabel(tr("Pipeline"), graphBox));
     controls->addWidget(pipeline_);
     controls->addSpacing(8);
-    controls->addWidget(new QLabel(tr("Call rank"), graphBox));
+    controls->addWidget(new QLabel(tr("Call"), graphBox));
     controls->addWidget(rank_);
     controls->addWidget(callInfo_, 1);
     QToolButton* out = toolButton(QStringLiteral("−"), tr("Zoom out (-, Ctrl+wheel)"), graphBox);
@@ -130,10 +132,19 @@ TfDataView::TfDataView(QWidget* parent) : AnalysisView(parent) {
     controls->addWidget(in);
     gl->addLayout(controls);
     gl->addWidget(new PipelineGraphLegend(graphBox));
+    // What the figures in a box are, and why they can look inconsistent.
+    auto* figures = new QLabel(
+        tr("Each box: the iterator's events in this call, summed. Self: their time less what their input iterators "
+           "overlapped. An asynchronous iterator's input (below Prefetch, ParallelMap, ...) runs on other threads, "
+           "so its total can exceed its parent's; a negative start is time before the call began, work done ahead."),
+        graphBox);
+    figures->setObjectName(QStringLiteral("TfDataFigures"));
+    figures->setWordWrap(true);
+    gl->addWidget(figures);
     graph_ = new PipelineGraphView(graphBox);
     gl->addWidget(graph_, 1);
-    auto* hint = new QLabel(tr("Click a box to select that iterator's events of this call in the timeline. Drag to "
-                               "pan; Ctrl+wheel to zoom."),
+    auto* hint = new QLabel(tr("Click a box to select its events in the timeline and see its figures in Details. "
+                               "Drag to pan; Ctrl+wheel to zoom."),
                             graphBox);
     hint->setEnabled(false);
     gl->addWidget(hint);
@@ -181,6 +192,17 @@ void TfDataView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
                       });
 }
 
+void TfDataView::setSelection(TraceSelection* selection) {
+    AnalysisView::setSelection(selection);
+    if (!selection) return;
+    selection->addAnnotator(this, [this](SliceRef slice) -> std::vector<DetailsItem> {
+        const std::shared_ptr<const Trace>& t = trace();
+        if (!result_ || !t) return {};
+        return tfDataEventAnnotation(*t, *result_, slice,
+                                     [this](size_t pipeline, size_t rank, uint64_t id) { showBox(pipeline, rank, id); });
+    });
+}
+
 void TfDataView::clearResult() {
     result_.reset();
     notes_->clear();
@@ -188,6 +210,7 @@ void TfDataView::clearResult() {
     model_->setRows({});
     graph_->setGraph({}, {});
     nodeIds_.clear();
+    nodeTips_.clear();
     shownPipeline_ = shownRank_ = -1;
 }
 
@@ -277,6 +300,7 @@ void TfDataView::showPipeline(int pipeline, int rank) {
 
 void TfDataView::showGraph() {
     nodeIds_.clear();
+    nodeTips_.clear();
     if (!result_ || shownPipeline_ < 0 || shownRank_ < 0) {
         graph_->setGraph({}, {});
         callInfo_->clear();
@@ -284,10 +308,10 @@ void TfDataView::showGraph() {
     }
     const TfDataPipeline& p = result_->pipelines[size_t(shownPipeline_)];
     const TfDataCall& call = p.calls[size_t(shownRank_)];
-    callInfo_->setText(tr("of %1: this call took %2 (%3)")
+    const QString callName = tfDataCallName(size_t(shownRank_), p.calls.size());
+    callInfo_->setText(tr("of %1, slowest first: this call took %2. Boxes: its iterators in this call.")
                            .arg(p.calls.size())
-                           .arg(formatDuration(call.durationNs),
-                                shownRank_ == 0 ? tr("the slowest") : tr("slowest first")));
+                           .arg(formatDuration(call.durationNs)));
     std::vector<PipelineGraphNode> nodes;
     std::map<uint64_t, int> nodeOf;
     for (const TfDataIteratorStat& s : call.iterators) {
@@ -297,19 +321,26 @@ void TfDataView::showGraph() {
         const TimeNs offset = s.startNs - call.startNs;
         const QString start = offset < 0 ? QStringLiteral("start −%1").arg(formatDuration(-offset))
                                          : QStringLiteral("start +%1").arg(formatDuration(offset));
+        const QString events = s.calls == 1 ? tr("1 event")
+                                            : tr("%1 events").arg(formatCount(qint64(std::min<uint64_t>(s.calls, INT64_MAX))));
         n.lines = {tr("total %1 · self %2").arg(formatDuration(s.totalNs), formatDuration(s.selfNs)),
-                   s.calls == 1 ? tr("%1 · 1 call").arg(start)
-                                : tr("%1 · %2 calls").arg(start, formatCount(qint64(std::min<uint64_t>(s.calls, INT64_MAX))))};
+                   tr("%1 · %2").arg(start, events)};
         n.style = s.id == call.bottleneckId ? PipelineGraphNode::Style::Bottleneck
                   : s.blocking              ? PipelineGraphNode::Style::Blocking
                                             : PipelineGraphNode::Style::NonBlocking;
-        n.toolTip = tr("%1\nid %2%3\nstart %5 from the call's start%6\n%4")
-                        .arg(it ? q(it->longName) : QString(), QString::number(s.id),
-                             it && it->isAsync ? tr(" (asynchronous)") : QString(),
+        // The figures' scope first: they differ from any one event's details.
+        n.toolTip = tr("%1 in %2: %3 summed\n%4\nid %5%6\ntotal %7 · self %8 (less its input iterators' overlap)\n"
+                       "%9 from the call's start%10\n%11\nClick: these events in the timeline, the figures "
+                       "in Details")
+                        .arg(n.title, callName, events, it ? q(it->longName) : QString(), QString::number(s.id),
+                             it && it->isAsync ? tr(" (asynchronous: its input runs on other threads)") : QString(),
+                             formatDuration(s.totalNs), formatDuration(s.selfNs), start)
+                        .arg(s.aheadNs > 0 ? tr(" (%1 of it before the call began: done ahead)").arg(formatDuration(s.aheadNs))
+                                           : QString(),
                              s.id == call.bottleneckId ? tr("The bottleneck of this call")
                              : s.blocking             ? tr("On the critical path: the call waited for it")
-                                                      : tr("Not blocking: its work did not overlap its consumer's call"),
-                             formatDuration(offset), offset < 0 ? tr(" (it began before the call)") : QString());
+                                                      : tr("Not blocking: its work did not overlap its consumer's call"));
+        nodeTips_.push_back(n.toolTip);
         nodeOf[s.id] = int(nodes.size());
         nodes.push_back(std::move(n));
         nodeIds_.push_back(s.id);
@@ -334,12 +365,26 @@ void TfDataView::activateNode(int node) {
     std::vector<SliceRef> events = tfDataEventsOf(*result_, size_t(shownPipeline_), size_t(shownRank_), nodeIds_[size_t(node)]);
     if (events.empty()) return;
     const TfDataIterator* it = result_->pipelines[size_t(shownPipeline_)].iterator(nodeIds_[size_t(node)]);
-    const QString label = tr("%1: %2 events in call %3 of %4")
-                              .arg(it ? q(it->name) : QString::number(nodeIds_[size_t(node)]))
+    const TfDataPipeline& p = result_->pipelines[size_t(shownPipeline_)];
+    const QString label = tr("%1: %2 events in %3 of %4")
+                              .arg(it ? q(it->label) : QString::number(nodeIds_[size_t(node)]))
                               .arg(events.size())
-                              .arg(shownRank_)
-                              .arg(q(result_->pipelines[size_t(shownPipeline_)].name));
+                              .arg(tfDataCallName(size_t(shownRank_), p.calls.size()), q(p.name));
     selection_->highlightSlices(std::move(events), label);
+    // After the highlight, which shows the first event alone: the box's figures, with each event.
+    if (t) selection_->showDetails(tfDataIteratorDetails(*t, *result_, size_t(shownPipeline_), size_t(shownRank_),
+                                                         nodeIds_[size_t(node)]));
+}
+
+void TfDataView::showBox(size_t pipeline, size_t rank, uint64_t id) {
+    if (!result_ || pipeline >= result_->pipelines.size()) return;
+    if (int(pipeline) != shownPipeline_ || int(rank) != shownRank_) showPipeline(int(pipeline), int(rank));
+    for (size_t i = 0; i < nodeIds_.size(); ++i)
+        if (nodeIds_[i] == id) activateNode(int(i));
+}
+
+QString TfDataView::nodeToolTip(int node) const {
+    return node >= 0 && node < int(nodeTips_.size()) ? nodeTips_[size_t(node)] : QString();
 }
 
 void TfDataView::selectSlice(SliceRef slice) {

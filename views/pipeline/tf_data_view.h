@@ -1,8 +1,11 @@
 // tf.data page: the bottleneck summary and suggestion, a table of every input pipeline
 // (host, pipeline, min / avg / max latency, calls, slow calls), and the graph of one pipeline's
-// call (slowest first) with its critical path and bottleneck (PipelineGraphView). Clicking a
-// box selects that iterator's events of the call in the timeline; selecting an iterator event
-// in the timeline shows its pipeline, call and box. Every number comes from computeTfData.
+// call (slowest first) with its critical path and bottleneck (PipelineGraphView). A box holds
+// the iterator's events in that call, summed. Clicking a box selects those events in the
+// timeline and shows the box's figures in the Details panel (the call, the events summed, a
+// link to each); selecting an iterator event anywhere shows its pipeline, call and box here,
+// and in its details which call and box it counted in (tf_data_details.h). Every number comes
+// from computeTfData.
 #pragma once
 
 #include "model/analysis/tf_data.h"
@@ -46,6 +49,10 @@ public:
     const std::vector<uint64_t>& nodeIterators() const { return nodeIds_; }
     // As a click on graph node `node` does.
     void activateNode(int node);
+    // Registers the tf.data rows of an iterator event's details (TraceSelection::addAnnotator).
+    void setSelection(TraceSelection* selection) override;
+    // The figures tooltip of graph node `node` (for tests).
+    QString nodeToolTip(int node) const;
 
 protected:
     void startAnalysis(const std::shared_ptr<const Trace>& trace) override;
@@ -65,6 +72,7 @@ private:
     QLabel* callInfo_ = nullptr;
     PipelineGraphView* graph_ = nullptr;
     std::vector<uint64_t> nodeIds_;
+    std::vector<QString> nodeTips_;
     int shownPipeline_ = -1;
     int shownRank_ = -1;
     bool updating_ = false;
@@ -72,6 +80,8 @@ private:
     void showResult();
     void fillPipelineCombo(const QString& host);
     void showGraph();
+    // Shows iterator `id` of a pipeline's call as a click on its box does.
+    void showBox(size_t pipeline, size_t rank, uint64_t id);
 };
 
 }  // namespace tracescope
