@@ -119,8 +119,13 @@ int main(int argc, char** argv) {
                                   QStringLiteral("With --screenshot: the Op Stats page's convention, xprof or pytorch "
                                                  "(default: the page's own choice for the trace)."),
                                   QStringLiteral("xprof|pytorch"));
+    QCommandLineOption click(QStringLiteral("click"),
+                             QStringLiteral("With --screenshot: a left click at window pixel X,Y once the page is ready "
+                                            "(e.g. a box of the tf.data graph), before the picture is taken; repeatable, "
+                                            "in order."),
+                             QStringLiteral("X,Y"));
     parser.addOptions({screenshot, view, size, range, select, search, dark, dialog, names, filterTracks, compare, pin, hide,
-                       bookmark, minimap, counters, hover, stepMarker, convention});
+                       bookmark, minimap, counters, hover, stepMarker, convention, click});
     parser.process(*app);
     const QStringList args = parser.positionalArguments();
     // Before anything reads the settings: a broken file is reported once, never fatal.
@@ -172,6 +177,15 @@ int main(int argc, char** argv) {
         o.dark = parser.isSet(dark);
         o.shortNames = parser.value(names) == QLatin1String("short");
         o.convention = parser.value(convention);
+        for (const QString& value : parser.values(click)) {
+            const auto c = QRegularExpression(QStringLiteral("^(\\d+),(\\d+)$")).match(value);
+            if (!c.hasMatch()) {
+                std::fprintf(stderr, "tracescope: bad --click '%s' (expected X,Y in window pixels, e.g. 640,400)\n",
+                             value.toLocal8Bit().constData());
+                return 2;
+            }
+            o.clicks.push_back(QPoint(c.captured(1).toInt(), c.captured(2).toInt()));
+        }
         return tracescope::runScreenshot(o);
     }
 

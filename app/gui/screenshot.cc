@@ -26,6 +26,7 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QLayout>
+#include <QMouseEvent>
 #include <QPixmap>
 
 #include <cstdio>
@@ -227,6 +228,19 @@ int runScreenshot(const ScreenshotOptions& o) {
     };
     while (computing() && waited.elapsed() < 120'000) QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
     settle(300);
+    for (const QPoint& click : o.clicks) {
+        QWidget* target = window.childAt(click);
+        if (!target) return fail(QStringLiteral("--click: no widget at %1,%2").arg(click.x()).arg(click.y()));
+        const QPointF local = target->mapFrom(&window, QPointF(click));
+        const QPointF global = target->mapToGlobal(local);
+        QMouseEvent press(QEvent::MouseButtonPress, local, global, Qt::LeftButton, Qt::LeftButton, Qt::NoModifier);
+        QMouseEvent release(QEvent::MouseButtonRelease, local, global, Qt::LeftButton, Qt::NoButton, Qt::NoModifier);
+        QApplication::sendEvent(target, &press);
+        QApplication::sendEvent(target, &release);
+        settle(300);
+        timeline->waitUntilReady();
+        settle(100);
+    }
 
     const QPixmap pixmap = window.grab();
     if (pixmap.isNull() || !pixmap.save(o.output, "PNG")) return fail(QStringLiteral("cannot write %1").arg(o.output));

@@ -2,7 +2,10 @@
 // window state, render the main window offscreen and save it as PNG.
 #pragma once
 
+#include <QPoint>
 #include <QSize>
+
+#include <vector>
 #include <QString>
 #include <QStringList>
 
@@ -30,6 +33,7 @@ struct ScreenshotOptions {
     QString hover;           // "TIME:REGEX": the mouse over that track at that time
     QString stepMarker;      // the step marker the step-based pages use ("" = automatic)
     QString convention;      // Op Stats: "xprof" or "pytorch" ("" = the page's default for the trace)
+    std::vector<QPoint> clicks;  // left clicks there (window pixels), in order, once the page is ready
 };
 
 // A dark Fusion palette, as desktop dark themes give.
