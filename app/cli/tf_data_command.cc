@@ -2,6 +2,7 @@
 // bottleneck of each pipeline's slowest call, the summary and suggestion.
 #include "app/cli/analysis_cli.h"
 #include "app/cli/commands.h"
+#include "app/cli/step_set_cli.h"
 
 #include "model/analysis/tf_data.h"
 
@@ -58,14 +59,14 @@ nlohmann::json pipelineJson(const TfDataPipeline& p) {
 }  // namespace
 
 int runTfData(const Args& args) {
-    const auto files = positionals(args);
+    const auto files = positionals(args, {"--step-marker"});
     if (files.size() != 1) {
-        std::fprintf(stderr, "usage: tracescope-cli tfdata FILE [--json|--csv]\n");
+        std::fprintf(stderr, "usage: tracescope-cli tfdata FILE [--json|--csv] [--step-marker NAME] [--all-steps]\n");
         return 2;
     }
     auto trace = loadTraceOrReport(files[0]);
     if (!trace) return 1;
-    const TfDataResult r = computeTfData(*trace);
+    const TfDataResult r = computeTfData(*trace, stepOptionsOf(args));
     const TfDataSummary& s = r.summary;
     if (hasFlag(args, "--json")) {
         nlohmann::json j;
@@ -76,6 +77,7 @@ int runTfData(const Args& args) {
         sum["step_verdict"] = inputBoundName(s.stepVerdict);
         sum["step_input_percent"] = s.stepInputPercent;
         sum["steps"] = s.steps;
+        sum["step_set"] = s.stepSet;  // the steps step_input_percent is taken over
         sum["text"] = s.text;
         sum["suggestion"] = s.suggestion;
         j["summary"] = std::move(sum);

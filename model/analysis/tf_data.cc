@@ -1,5 +1,7 @@
 #include "model/analysis/tf_data.h"
 
+#include "model/analysis/step_set.h"
+
 #include "model/analysis/analysis_progress.h"
 
 #include "model/analysis/producer_notes.h"
@@ -352,9 +354,11 @@ std::string tfDataNothingRecordedText() {
            "for long enough to see several steps.";
 }
 
-TfDataResult computeTfData(const Trace& trace) { return computeTfData(classifyTrace(trace)); }
+TfDataResult computeTfData(const Trace& trace, const StepOptions& stepOptions) {
+    return computeTfData(classifyTrace(trace), stepOptions);
+}
 
-TfDataResult computeTfData(const ClassifiedTrace& ct) {
+TfDataResult computeTfData(const ClassifiedTrace& ct, const StepOptions& stepOptions) {
     const Trace& t = *ct.trace;
     TfDataResult res;
     Keys keys;
@@ -521,25 +525,21 @@ TfDataResult computeTfData(const ClassifiedTrace& ct) {
 
     // Summary, joined with the step-time breakdown.
     TfDataSummary& s = res.summary;
-    const StepsResult steps = findSteps(ct);
+    const StepsResult steps = findSteps(ct, stepOptions);
     const std::vector<StepBreakdown> breakdown = breakdownSteps(ct, steps);
-    TimeNs totalStep = 0, totalInput = 0, totalOther = 0;
-    for (const StepBreakdown& b : breakdown) {
-        addSat(totalStep, b.step.durationNs);
-        addSat(totalInput, b.at(StepCategory::Input));
-        addSat(totalOther, b.at(StepCategory::Other));
-    }
+    const StepSet set = chooseStepSet(ct, breakdown, stepOptions.allSteps);
+    const auto categories = summarizeBreakdown(breakdown, set);
     s.steps = breakdown.size();
-    s.stepInputPercent = totalStep > 0 ? 100.0 * double(totalInput) / double(totalStep) : 0;
-    s.stepVerdict = classifyInputBound(s.stepInputPercent,
-                                       totalStep > 0 ? 100.0 * double(totalOther) / double(totalStep) : 0,
-                                       !breakdown.empty());
+    s.stepSet = set.description;
+    s.stepInputPercent = categories[size_t(StepCategory::Input)].percentOfStep;
+    s.stepVerdict = classifyInputBound(s.stepInputPercent, categories[size_t(StepCategory::Other)].percentOfStep,
+                                       set.count > 0);
     const std::string stepText =
         breakdown.empty()
             ? " No step marker was found, so how long the device waited for input per step is not known."
             : " The step-time breakdown says the program is " + std::string(inputBoundName(s.stepVerdict)) + ": " +
-                  percentText(s.stepInputPercent) + " of the step time (" + std::to_string(breakdown.size()) +
-                  (breakdown.size() == 1 ? " step" : " steps") + ") is spent waiting for input.";
+                  percentText(s.stepInputPercent) + " of the step time is spent waiting for input (over " +
+                  set.description + ").";
     if (res.bottlenecks.empty()) {
         s.text = tfDataNothingRecordedText();
         return res;

@@ -134,8 +134,9 @@ struct TfDataSummary {
     bool deviceOnly = false;
     // The step-time breakdown's verdict (overview), joined here.
     InputBound stepVerdict = InputBound::Unknown;
-    double stepInputPercent = 0;
-    size_t steps = 0;
+    double stepInputPercent = 0;  // over the step set (step_set.h), as the Overview's input %
+    size_t steps = 0;             // every step
+    std::string stepSet;          // which steps stepInputPercent is taken over, in words
     std::string text;        // one paragraph
     std::string suggestion;  // for the worst pipeline's bottleneck ("" without one)
 };
@@ -164,8 +165,9 @@ struct TfDataResult {
     std::vector<std::string> notes;
 };
 
-TfDataResult computeTfData(const Trace& trace);
-TfDataResult computeTfData(const ClassifiedTrace& ct);
+// `stepOptions` pick the steps the summary's step input % is taken over, as on the Overview.
+TfDataResult computeTfData(const Trace& trace, const StepOptions& stepOptions = {});
+TfDataResult computeTfData(const ClassifiedTrace& ct, const StepOptions& stepOptions = {});
 
 // The events of one iterator in one call (by track, then start).
 std::vector<SliceRef> tfDataEventsOf(const TfDataResult& r, size_t pipeline, size_t call, uint64_t iteratorId);

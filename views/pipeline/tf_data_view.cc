@@ -71,6 +71,8 @@ QToolButton* toolButton(const QString& text, const QString& tip, QWidget* parent
 }  // namespace
 
 TfDataView::TfDataView(QWidget* parent) : AnalysisView(parent) {
+    // The summary quotes the step input %, over the steps the other step pages use.
+    followStepChoice();
     auto* content = new QWidget(this);
     auto* layout = new QVBoxLayout(content);
     layout->setContentsMargins(8, 8, 8, 8);
@@ -182,9 +184,9 @@ TfDataView::TfDataView(QWidget* parent) : AnalysisView(parent) {
 void TfDataView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
     std::shared_ptr<const Trace> t = trace;
     run<TfDataResult>(estimateAnalysisCost(AnalysisKind::TfData, *t),
-                      [t] {
+                      [t, options = stepOptions()] {
                           analysisStep("Reading tf.data iterators", 0, 1);
-                          return computeTfData(*t);
+                          return computeTfData(*t, options);
                       },
                       [this](TfDataResult& r) {
                           result_ = std::make_shared<TfDataResult>(std::move(r));
