@@ -19,10 +19,17 @@ bool contains(std::string_view s, std::string_view p) { return s.find(p) != std:
 
 // XSpace lines derived by XProf post-processing (§3.2): they duplicate stream activity.
 bool isDerivedLineName(std::string_view n) {
-    static constexpr std::array<std::string_view, 11> kDerived = {
+    static constexpr std::array<std::string_view, 12> kDerived = {
         "Steps",           "XLA Ops",          "XLA Modules",          "Framework Ops",
         "TensorFlow Ops",  "Framework Name Scope", "TensorFlow Name Scope", "Launch Stats",
-        "Source code",     "Async XLA Ops",    "Host Offload Ops"};
+        "Source code",     "Async XLA Ops",    "Host Offload Ops",     "Command Buffers"};
+    // XProf 2.24's trace viewer names the lines it derives for a stream "XLA Ops - from #14"
+    // (the stream's id): the derived line of stream 14, not a stream of its own.
+    if (const size_t at = n.rfind(" - from #"); at != std::string_view::npos) {
+        const std::string_view id = n.substr(at + 9);
+        if (!id.empty() && std::all_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; }))
+            n = n.substr(0, at);
+    }
     for (auto d : kDerived)
         if (n == d) return true;
     return false;
