@@ -116,7 +116,7 @@ bool firstStepOffsets(std::vector<TimeNs>& offsets, std::vector<WorkerClock>& cl
         const Step* match = &steps[*ref]->front();
         for (const Step& s : *steps[*ref])
             if (s.number == first.number) match = &s;
-        offsets[w] = match->startNs + refOffset - first.startNs;
+        offsets[w] = minusSat(plusSat(match->startNs, refOffset), first.startNs);  // far-apart clocks saturate
         clocks[w] = WorkerClock::FirstStep;
         aligned = true;
     }
@@ -224,7 +224,7 @@ PodResult computePod(const MultiWorkerRun& run, const StepOptions& stepOptions, 
             ws.present = true;
             ws.inStepSet = pw.stepSet.contains(i);
             ws.breakdown = b;
-            ws.runStartNs = b.step.startNs + pw.offsetNs;
+            ws.runStartNs = plusSat(b.step.startNs, pw.offsetNs);
             ws.overlap = overlapIn(per[w].kernels, b.step.startNs, b.step.endNs());
             add(pw.overlap, ws.overlap);
         }
@@ -255,7 +255,7 @@ PodResult computePod(const MultiWorkerRun& run, const StepOptions& stepOptions, 
         ps.medianNs = durations[(n - 1) / 2];
         ps.lagNs = ps.slowestNs - ps.medianNs;
         ps.lagPercent = ps.medianNs > 0 ? 100.0 * double(ps.lagNs) / double(ps.medianNs) : 0;
-        ps.startSpreadNs = lastStart - firstStart;
+        ps.startSpreadNs = durationBetween(firstStart, lastStart);
     }
     return res;
 }

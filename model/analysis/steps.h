@@ -55,7 +55,7 @@ struct Step {
     int32_t hostGroup = kNoStepGroup;  // index into StepsResult::hostGroups when grouped
     std::vector<SliceRef> markers;   // the slices that define the step (for navigation)
 
-    TimeNs endNs() const { return startNs + durationNs; }
+    TimeNs endNs() const { return plusSat(startNs, durationNs); }
 };
 
 // avg / stddev (population) / min / max of a set of values.
