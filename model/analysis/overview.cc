@@ -295,6 +295,7 @@ Overview computeOverview(const ClassifiedTrace& ct, const StepOptions& stepOptio
     o.inputBound = classifyInputBound(o.inputPercent, o.otherPercent, haveSteps);
     o.recommendations = recommendationsFor(o);
     o.notes = stepsNotes(ct, o.steps);
+    for (const std::string& n : ops.notes) o.notes.push_back(n);  // e.g. XProf's op-name rule (top ops, placement)
     for (std::string& n : fileNotes(ct)) o.notes.push_back(std::move(n));
     return o;
 }
