@@ -63,9 +63,10 @@ JAX_NVIDIA = r"jax_mlp_h100\.xplane\.pb|jax0\.11\.2_h100_(steady|warmup)_emit_xs
 JAX_ROCM = r"tw003\.xplane\.pb|934987a2fc2f\.xplane\.pb"
 TF24_GPU = r"34\.83\.195\.179_6003\.xplane\.pb"
 # check_capture.py saves what it captures from the real servers under these names before comparing
-JAX_CPU = r"jax_train_steps\.xplane\.pb|captured_jax_cpu\.xplane\.pb"
+JAX_CPU = r"jax_train_steps\.xplane\.pb|jax_default_capture\.xplane\.pb|captured_jax_cpu\.xplane\.pb"
 TF_DATA_CPU = r"tf_data_slow_map\.xplane\.pb|captured_tf_cpu\.xplane\.pb"
 TF_MEMORY_CPU = r"tf_memory_heavy\.xplane\.pb"
+TF_KERAS_CPU = r"tf_keras_fit\.xplane\.pb"
 GPU_FILES = f"{JAX_NVIDIA}|{JAX_ROCM}|{TF24_GPU}"
 # Hand-made (tests/tools/make_xspace_send_recv.py): TensorFlow's internal _send/_recv ops beside normal ones
 SEND_RECV = r"xprof_send_recv\.xplane\.pb"
@@ -180,10 +181,17 @@ EXPECTED += [
              "'XlaModule:' (row XlaModule) and compile passes ('HLO Transforms'); we count only events named as "
              "framework ops (TF 'name:Type', tf.data 'Iterator::'), so host IDLE moves by the same time (the host "
              "total with IDLE agrees where we have host ops)"),
-    Expected("framework_op_stats", r"occurrences", r"host .*", f"{TF24_GPU}|{TF_MEMORY_CPU}",
+    Expected("framework_op_stats", r"occurrences|op only in XProf", r"host .*", f"{TF24_GPU}|{TF_MEMORY_CPU}|{TF_KERAS_CPU}",
              "MemoryAllocation/MemoryDeallocation markers (zero length) carry the tf_op of the op that allocated: "
              "XProf counts each as one more occurrence of that op (gradient_tape/replica_4/Tile: the op + one "
-             "allocation = 2, same time); we count the op only"),
+             "allocation = 2, same time; tf_keras_fit's adam/Pow: 8 ops + 8 allocations = 16); we count the op "
+             "only. An op that ran only inside a wrapper we do not count as an op (tf_keras_fit's 'EagerLocalExecute: "
+             "OptionalHasValue') is an XProf row of its 8 allocation markers alone"),
+    Expected("framework_op_stats", r"total time|self time|self time incl\. IDLE", r"host( IDLE)?", TF_KERAS_CPU,
+             "host IDLE: both measure each host thread from its first to its last op; XProf's ops include the "
+             "allocation markers above and the tf.data threads' events it takes as ops. Summed over threads, the "
+             "spans of ops named 'name:Type' come to 1,080.9 ms, with the tf_op markers 1,089.9 ms (XProf: "
+             "1,087.4 ms), ours 945.6 ms; the rest of the gap is not explained yet"),
     Expected("framework_op_stats", r"total time|self time|self time incl\. IDLE", r"host( IDLE)?", TF24_GPU,
              "the same markers stretch the per-thread span XProf measures host IDLE over: recomputed with them "
              "3,323.32 ms (XProf 3,323.51 ms), without them 1,338.18 ms (ours)"),
@@ -337,22 +345,22 @@ BREAKDOWN = {
 }
 
 EXPECTED += [
-    Expected("overview_page", r"step count|step time", r".*", r"jax_mlp_h100\.xplane\.pb",
+    Expected("overview_page", r"step count|step time|step set|average step time \(0\.1 ms\)", r".*",
+             r"jax_mlp_h100\.xplane\.pb",
              "XProf's GPU step time is the device step (first to last kernel of the step, ~0.466 ms) when the "
              "host marker does not contain it, as here (JAX dispatches asynchronously: the 'train' annotation, "
              "~1 ms, ends before its kernels), and XProf drops the first and last step as incomplete (10 -> 8); "
              "our steps are the host annotations"),
-    Expected("overview_page", r"step count", r"all", r"jax0\.11\.2_h100_steady_emit_xspace\.xplane\.pb",
+    Expected("overview_page", r"step count|step set", r"all", r"jax0\.11\.2_h100_steady_emit_xspace\.xplane\.pb",
              "XProf finds no step: on a GPU profile it drops steps without device compute, and no kernel falls "
              "inside a 'train_step' annotation here (our breakdown of these steps shows 0 device compute too); "
-             "we keep the 524 host annotations as steps"),
-    Expected("overview_page", r"step count", r"all", f"{JAX_CPU}|{TF_DATA_CPU}|{TF_MEMORY_CPU}",
-             "XProf drops the first and last step as incomplete when there are more than 5 (8 -> 6, 6 -> 4); we "
-             "keep all"),
+             "we keep the 524 host annotations as steps, and as XProf's step set would be empty we average all of "
+             "them, saying so (step_set.description: 'TensorBoard shows none, as no step has device compute')"),
     Expected("overview_page", r"step count \(inferred steps\)", r"all", r".*",
              "the file has no step marker: XProf finds no step, we infer iterations from a repeating top-level "
              "annotation or the period of the device work (overview's step_rule says which)"),
-    Expected("overview_page", r"breakdown (Host compute|All others)", r"step train \d+", JAX_CPU,
+    Expected("overview_page", r"breakdown (Host compute|All others)|(input|other)_percent \(0\.1%\)",
+             r"step train \d+|all", JAX_CPU,
              "CPU-only JAX: both take a step's host events from XProf's grouping (step_groups.h: the events "
              "nested in the 'train' annotation or linked to it by _p/_c stats), and agree in most steps; XProf "
              "also adds 'ThreadpoolListener::Region' events (StartRegion to StopRegion) and its PriorityTracker "
@@ -362,8 +370,10 @@ EXPECTED += [
              "CommonPjRtBuffer::Await at 2,583.305 us, +794.7 us; step 4 +1.4 us; with the ThreadpoolListener "
              "events deleted from the file XProf gives ours exactly, and that boundary order applied to our groups gives XProf's "
              "Host compute in every step of jax_train_steps and of a live capture, 588 of 588); we count only time "
-             "events cover"),
-    Expected("overview_page", r"breakdown .*", r"step 0", TF24_GPU,
+             "events cover. Tested: 'overview_page (marks removed)' compares ours with XProf on a copy of the file "
+             "without the zero-length ThreadpoolListener marks, where every step, breakdown and percentage must agree "
+             "(jax_default_capture: All others 64.3% in both; with the marks XProf says 36.0%)"),
+    Expected("overview_page", r"breakdown .*|(input|other)_percent \(0\.1%\)", r"step 0|all", TF24_GPU,
              "TF 2.4 multi-GPU: XProf 2.24 makes a GPU profile's step breakdown from device events only "
              "(xplane_to_op_stats.cc uses the host step events only without a device plane), so its step 0 has "
              "only device compute and All others; ours also classifies the host events in the step window (Host "
@@ -385,11 +395,35 @@ def steps_inferred(ours):
     return str(ours.get("step_source", "")).startswith("inferred")
 
 
-def compare_steps(res, ours, xprof):
-    tool = "overview_page"
+def xprof_conclusion_percent(text, what):
+    """The percentage XProf's input conclusion quotes for `what` ("waiting for input" or "spent on
+    'All Others'"), or None when the conclusion is about the other one."""
+    m = re.search(r"([0-9.]+)% of the total step time sampled is " + re.escape(what), text)
+    return float(m.group(1)) if m else None
+
+
+def compare_steps(res, ours, xprof, tool="overview_page"):
     x_steps = datatable_rows(xprof[1])
-    count = "step count (inferred steps)" if steps_inferred(ours) else "step count"
-    res.same(tool, count, "all", ours["step_count"], len(x_steps))
+    inferred = steps_inferred(ours)
+    count = "step count (inferred steps)" if inferred else "step count"
+    # XProf lists its step set (steps with compute, without the first and the last when more than
+    # 5); ours lists every step and names the set the averages are taken over.
+    res.same(tool, count, "all", ours["step_set"]["count"], len(x_steps))
+    x_numbers = sorted(xprof_step_number(x["stepnum"]) for x in x_steps)
+    if not inferred:
+        res.same(tool, "step set", "all", sorted(ours["step_set"]["numbers"]), x_numbers)
+    p = xprof[1].get("p", {})
+    if x_steps and not inferred:
+        # XProf prints the average step time and the percentages with one decimal.
+        avg_ms = ours["average_step_ns"] / 1e6
+        res.check(tool, "average step time (0.1 ms)", "all", round(avg_ms, 2), p.get("steptime_ms_average"),
+                  abs(avg_ms - float(p.get("steptime_ms_average", "nan"))) <= 0.05 + 1e-9)
+        conclusion = p.get("input_conclusion", "")
+        for what, key in (("waiting for input", "input_percent"), ("spent on 'All Others'", "other_percent")):
+            theirs = xprof_conclusion_percent(conclusion, what)
+            if theirs is not None:
+                res.check(tool, f"{key} (0.1%)", "all", round(ours[key], 2), theirs,
+                          abs(ours[key] - theirs) <= 0.05 + 1e-9)
     by_number = {}
     for s in ours["steps"]:
         by_number.setdefault(s["number"], s)
@@ -625,7 +659,7 @@ EXPECTED += [
              r".*", "a line XProf derives when it converts (from the HLO protos and the step groups); we show the "
              "lines the file holds (the TF 2.4 file holds its derived lines, and there they agree)"),
     Expected("trace_viewer", r"events by name|thread only in ours",
-             r".* \| (MemoryAllocation|MemoryDeallocation|PrefetchProduce|PrefetchConsume|MapAndBatchProduce|MapAndBatchConsume)",
+             r".* \| (MemoryAllocation|MemoryDeallocation|PrefetchProduce|PrefetchConsume|MapAndBatchProduce|MapAndBatchConsume|ParallelMapProduce|ParallelMapConsume)",
              r".*",
              "XProf's trace viewer leaves out these internal event types (memory markers, tf.data "
              "producer/consumer markers); we show them as instants"),
@@ -679,6 +713,19 @@ def compare_trace_viewer(res, ours, xprof):
                     res.check(tool, "events by name", f"{key} | {name}", on.get(name, 0), xn.get(name, 0), False)
 
 
+def compare_xprof_json_kernels(res, cli, tmp, ours_kernels, xprof_trace):
+    """Opened as a file, XProf's own trace JSON of the XSpace must give the kernels the XSpace gives:
+    the lines XProf derives per stream ("XLA Ops - from #14") are no streams of their own."""
+    path = os.path.join(tmp, "xprof.trace.json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(xprof_trace, f)
+    theirs = cli_json(cli, "kernels", path)
+    total = lambda k: sum(r["total_ns"] for r in k["rows"])
+    occurrences = sum(r["occurrences"] for r in ours_kernels["rows"])
+    res.check("trace_viewer", "kernel time of XProf's trace JSON", "all", total(theirs), total(ours_kernels),
+              abs(total(theirs) - total(ours_kernels)) <= 1 + occurrences)
+
+
 # ----------------------------------------------------------------------------------------
 def compare_file(cli, peer_python, path, xprof_dir=None):
     res = Result()
@@ -689,8 +736,19 @@ def compare_file(cli, peer_python, path, xprof_dir=None):
         with open(ours_trace, encoding="utf-8") as f:
             chrome = json.load(f)
         compare_op_stats(res, cli_json(cli, "stats", path), xp["framework_op_stats"])
-        compare_kernel_stats(res, cli_json(cli, "kernels", path), xp["kernel_stats"])
-        compare_steps(res, cli_json(cli, "overview", path), xp["overview_page"])
+        kernels = cli_json(cli, "kernels", path)
+        compare_kernel_stats(res, kernels, xp["kernel_stats"])
+        compare_xprof_json_kernels(res, cli, tmp, kernels, xp["trace_viewer"])
+        overview = cli_json(cli, "overview", path)
+        compare_steps(res, overview, xp["overview_page"])
+        if re.fullmatch(JAX_CPU, os.path.basename(path)):
+            # The named difference below (XProf's zero-length ThreadpoolListener marks), tested: without
+            # the marks XProf's steps, breakdowns and percentages must equal ours exactly.
+            stripped = os.path.join(tmp, os.path.basename(path))
+            subprocess.run([peer_python, os.path.join(HERE, "strip_zero_length.py"), path, stripped], check=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            xs = xprof_outputs(peer_python, stripped, os.path.join(tmp, "xprof-stripped"))
+            compare_steps(res, overview, xs["overview_page"], tool="overview_page (marks removed)")
         compare_input_pipeline(res, cli_json(cli, "input-pipeline", path), xp["input_pipeline_analyzer"])
         timeline_csv = os.path.join(tmp, "memory.csv")
         memory = json.loads(run_cli(cli, "memory", path, "--json", "--timeline-csv", timeline_csv))

@@ -348,7 +348,7 @@ private slots:
         auto& stats = *view.deviceStatsModel();
         QVERIFY(stats.rowCount() >= 3);
         QCOMPARE(stats.index(0, 0).data().toString(), QString("Input wait time"));
-        QCOMPARE(stats.index(1, 0).data().toString(), QString("Input wait % of step"));
+        QCOMPARE(stats.index(1, 0).data().toString(), QString("Input wait % (per-step mean)"));
         QVERIFY(stats.index(1, 1).data().toString().endsWith("%"));
         QVERIFY(findRow(stats, 0, "Device compute") >= 2);
         QVERIFY(stats.index(findRow(stats, 0, "Device compute"), 5).data().toString().endsWith("%"));
