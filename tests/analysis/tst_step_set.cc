@@ -171,6 +171,26 @@ private slots:
                              "incomplete"));
     }
 
+    // No step has compute (three steps holding only an input wait of 100 ns): XProf would show no step;
+    // every step is averaged and the set says why. Input % = 300 / 3000.
+    void noStepWithComputeAveragesAll() {
+        TraceBuilder b("xspace");
+        const auto host = b.addProcess(ProcessKind::Host, 0, "/host:CPU");
+        const auto py = b.addTrack(host, TrackKind::Thread, "python", 1);
+        for (int n = 0; n < 3; ++n) {
+            b.addSlice(py, n * 1000, 1000, b.intern("train"), b.intern(""), rootArgs(b, n));
+            b.addSlice(py, n * 1000 + 10, 100, b.intern("IteratorGetNextOp::DoCompute"), b.intern(""));
+        }
+        auto trace = b.finish();
+        QVERIFY(trace);
+        const Overview o = computeOverview(*trace);
+        QCOMPARE(o.stepSet.rule, StepSetRule::XProf);
+        QVERIFY(o.stepSet.noneWithCompute);
+        QCOMPARE(o.stepSet.count, size_t(3));
+        QCOMPARE(o.stepSet.description, std::string("all 3 steps: TensorBoard shows none, as no step has host compute"));
+        QVERIFY(std::abs(o.inputPercent - 10.0) < 1e-9);
+    }
+
     // PyTorch (Kineto): every ProfilerStep is averaged, as PyTorch's tools do. Seven steps of
     // 1000 ns, the first and the last with 500 ns of DataLoader input: input % = 1000/7000.
     void kinetoKeepsEveryStep() {
