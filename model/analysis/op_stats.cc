@@ -87,7 +87,7 @@ void computeIdle(const ClassifiedTrace& ct, TimeNs& hostIdle, TimeNs& deviceIdle
             first = std::min(first, s);
             last = std::max(last, e);
         }
-        addSat(hostIdle, (last - first) - unionLength(std::move(hostOps)));
+        addSat(hostIdle, minusSat(durationBetween(first, last), unionLength(std::move(hostOps))));
     }
     deviceIdle = 0;
     deviceCount = perDevice.size();
@@ -97,7 +97,7 @@ void computeIdle(const ClassifiedTrace& ct, TimeNs& hostIdle, TimeNs& deviceIdle
             first = std::min(first, s);
             last = std::max(last, e);
         }
-        addSat(deviceIdle, std::max<TimeNs>(0, (last - first) - unionLength(std::move(iv))));
+        addSat(deviceIdle, std::max<TimeNs>(0, minusSat(durationBetween(first, last), unionLength(std::move(iv)))));
     }
 }
 

@@ -191,7 +191,7 @@ Forest buildForest(const ClassifiedTrace& ct, const Keys& keys) {
 
 TimeNs overlap(TimeNs a0, TimeNs a1, TimeNs b0, TimeNs b1) {
     const TimeNs lo = std::max(a0, b0), hi = std::min(a1, b1);
-    return hi > lo ? hi - lo : 0;
+    return durationBetween(lo, hi);
 }
 
 struct CallBuilder {
@@ -213,7 +213,7 @@ struct CallBuilder {
             s.endNs = n.end;
             call.iterators.push_back(s);
         }
-        const TimeNs duration = n.end - n.start;
+        const TimeNs duration = durationBetween(n.start, n.end);
         TimeNs self = duration;
         for (uint32_t c : n.children) {
             const Node& child = forest.nodes[c];

@@ -1,10 +1,25 @@
 #include "model/export/xspace_writer.h"
 
 #include "model/export/output_file.h"
+#include "model/trace/types.h"
+
+#include <limits>
 
 namespace tracescope::xspace {
 
 namespace xp = tensorflow::profiler;
+
+namespace {
+
+// Nanoseconds as picoseconds, saturated: a hostile capture record's time must not overflow.
+int64_t picosOf(int64_t ns) {
+    constexpr int64_t kMax = std::numeric_limits<int64_t>::max() / 1000;
+    if (ns > kMax) return std::numeric_limits<int64_t>::max();
+    if (ns < -kMax) return std::numeric_limits<int64_t>::min();
+    return ns * 1000;
+}
+
+}  // namespace
 
 xp::XStat* StatWriter::next(std::string_view name) {
     xp::XStat* stat = stats_->Add();
@@ -44,14 +59,14 @@ StatWriter& StatWriter::addBytes(std::string_view name, std::string_view bytes) 
 }
 
 StatWriter LineWriter::addEvent(std::string_view name, int64_t startNs, int64_t durationNs) {
-    return addEventPs(name, startNs, durationNs * 1000);
+    return addEventPs(name, startNs, picosOf(durationNs));
 }
 
 StatWriter LineWriter::addEventPs(std::string_view name, int64_t startNs, int64_t durationPs) {
     if (line_->events_size() == 0 && line_->timestamp_ns() == 0) line_->set_timestamp_ns(startNs);
     xp::XEvent* event = line_->add_events();
     event->set_metadata_id(plane_->eventMetadataId(name));
-    event->set_offset_ps((startNs - line_->timestamp_ns()) * 1000);
+    event->set_offset_ps(picosOf(minusSat(startNs, line_->timestamp_ns())));
     event->set_duration_ps(durationPs);
     return StatWriter(*plane_, event->mutable_stats());
 }
