@@ -26,31 +26,10 @@ import tempfile
 import numpy as np
 
 import jax
-import jax.numpy as jnp
 
-jax.config.update("jax_hlo_source_file_canonicalization_regex", r".*/")
-
-
-def init_params(key, sizes):
-    params = []
-    for n_in, n_out in zip(sizes[:-1], sizes[1:]):
-        key, sub = jax.random.split(key)
-        params.append((jax.random.normal(sub, (n_in, n_out)) * 0.1, jnp.zeros((n_out,))))
-    return params
-
-
-def loss_fn(params, x, y):
-    h = x
-    for w, b in params[:-1]:
-        h = jax.nn.relu(h @ w + b)
-    w, b = params[-1]
-    return jnp.mean((h @ w + b - y) ** 2)
-
-
-@jax.jit
-def train_step(params, x, y):
-    loss, grads = jax.value_and_grad(loss_fn)(params, x, y)
-    return [(w - 0.01 * gw, b - 0.01 * gb) for (w, b), (gw, gb) in zip(params, grads)], loss
+# The model and its jitted step are jax_train_steps.py's (that module also sets the HLO source
+# file canonicalization, so no local path enters the HLO metadata).
+from jax_train_steps import init_params, train_step  # noqa: E402  pylint: disable=wrong-import-position
 
 
 def make_batch(rng, n=256):
