@@ -75,30 +75,6 @@ XprofPeakBreakdown xprofPeakBreakdown(const std::vector<XprofMemoryEvent>& event
     return r;
 }
 
-namespace {
-
-// A slice of a thread, for nesting the thread's memory instants.
-struct OpenSlice {
-    TimeNs start, end;
-    SliceRef ref;
-};
-
-// The slices of a thread's lanes (its track and overflow lanes) in XProf's line order: by start,
-// longer first.
-std::vector<OpenSlice> threadSlices(const Trace& trace, const std::vector<TrackIndex>& lanes) {
-    std::vector<OpenSlice> out;
-    for (TrackIndex lane : lanes) {
-        const SliceColumns& c = trace.tracks[lane].slices;
-        for (uint32_t i = 0; i < c.size(); ++i) out.push_back({c.start[i], c.end(i), SliceRef{lane, i}});
-    }
-    if (lanes.size() > 1)
-        std::stable_sort(out.begin(), out.end(), [](const OpenSlice& a, const OpenSlice& b) {
-            return a.start != b.start ? a.start < b.start : a.end > b.end;
-        });
-    return out;
-}
-
-}  // namespace
 
 std::vector<int64_t> xprofMemoryStepIds(const Trace& trace, const StepGroups& groups,
                                         const std::vector<MemorySnapshot>& timeline) {
@@ -127,10 +103,10 @@ std::vector<int64_t> xprofMemoryStepIds(const Trace& trace, const StepGroups& gr
     for (TrackIndex ti = 0; ti < trace.tracks.size(); ++ti)
         if (auto it = lanesOf.find(trace.tracks[ti].overflowOf); it != lanesOf.end()) it->second.push_back(ti);
 
-    std::vector<OpenSlice> open;
+    std::vector<ThreadSlice> open;
     for (auto& [track, list] : toNest) {
         std::stable_sort(list.begin(), list.end(), [&](uint32_t a, uint32_t b) { return timeline[a].index < timeline[b].index; });
-        const std::vector<OpenSlice> slices = threadSlices(trace, lanesOf[track]);
+        const std::vector<ThreadSlice> slices = threadSlicesInLineOrder(trace, lanesOf[track]);
         const InstantColumns& instants = trace.tracks[track].instants;
         open.clear();
         size_t next = 0;
@@ -139,7 +115,7 @@ std::vector<int64_t> xprofMemoryStepIds(const Trace& trace, const StepGroups& gr
             // An instant comes after every slice starting at or before it (a zero-length event
             // sorts after the longer ones of its start).
             for (; next < slices.size() && slices[next].start <= t; ++next) {
-                const OpenSlice& s = slices[next];
+                const ThreadSlice& s = slices[next];
                 while (!open.empty() && !(open.back().start <= s.start && s.end <= open.back().end)) open.pop_back();
                 open.push_back(s);
             }

@@ -93,30 +93,16 @@ std::vector<std::pair<uint32_t, uint32_t>> nestingEdges(const ClassifiedTrace& c
         const TrackIndex owner = t.tracks[ti].overflowOf;
         lanesOf[owner != kNoIndex && owner < nt ? owner : ti].push_back(ti);
     }
-    struct Event {
-        TimeNs start, end;
-        uint32_t node;
-    };
     std::vector<std::pair<uint32_t, uint32_t>> edges;
-    std::vector<Event> order, open;
+    std::vector<ThreadSlice> open;
     for (TrackIndex ti = 0; ti < nt; ++ti) {
-        const auto& lanes = lanesOf[ti];
-        if (lanes.empty()) continue;
-        order.clear();
-        for (TrackIndex lane : lanes) {
-            const SliceColumns& c = t.tracks[lane].slices;
-            for (uint32_t i = 0; i < c.size(); ++i) order.push_back({c.start[i], c.end(i), base[lane] + i});
-        }
-        // One lane is sorted already (start, longer first), as XProf sorts a line's events.
-        if (lanes.size() > 1)
-            std::stable_sort(order.begin(), order.end(), [](const Event& a, const Event& b) {
-                return a.start != b.start ? a.start < b.start : a.end > b.end;
-            });
+        if (lanesOf[ti].empty()) continue;
         open.clear();
-        for (const Event& ev : order) {
+        for (const ThreadSlice& ev : threadSlicesInLineOrder(t, lanesOf[ti])) {
             analysisTick();
             while (!open.empty() && !(open.back().start <= ev.start && ev.end <= open.back().end)) open.pop_back();
-            if (!open.empty()) edges.push_back({open.back().node, ev.node});
+            const auto node = [&](SliceRef r) { return base[r.track] + r.index; };
+            if (!open.empty()) edges.push_back({node(open.back().ref), node(ev.ref)});
             open.push_back(ev);
         }
     }
@@ -124,6 +110,20 @@ std::vector<std::pair<uint32_t, uint32_t>> nestingEdges(const ClassifiedTrace& c
 }
 
 }  // namespace
+
+std::vector<ThreadSlice> threadSlicesInLineOrder(const Trace& trace, const std::vector<TrackIndex>& lanes) {
+    std::vector<ThreadSlice> out;
+    for (TrackIndex lane : lanes) {
+        const SliceColumns& c = trace.tracks[lane].slices;
+        for (uint32_t i = 0; i < c.size(); ++i) out.push_back({c.start[i], c.end(i), SliceRef{lane, i}});
+    }
+    // One lane is sorted already (start, longer first).
+    if (lanes.size() > 1)
+        std::stable_sort(out.begin(), out.end(), [](const ThreadSlice& a, const ThreadSlice& b) {
+            return a.start != b.start ? a.start < b.start : a.end > b.end;
+        });
+    return out;
+}
 
 bool isExplicitStepMarkerName(std::string_view n) {
     return (startsWith(n, "train") || startsWith(n, "test") || startsWith(n, "TraceContext")) &&

@@ -48,6 +48,15 @@ struct StepGroups {
     }
 };
 
+// A slice of a thread, for nesting the thread's events by time as XProf does.
+struct ThreadSlice {
+    TimeNs start, end;
+    SliceRef ref;
+};
+// The slices of one thread's lanes (its track, then its overflow lanes) in XProf's line order:
+// by start, longer first (ties in lane order). The display's lanes are one sequence again here.
+std::vector<ThreadSlice> threadSlicesInLineOrder(const Trace& trace, const std::vector<TrackIndex>& lanes);
+
 // The host events' step groups of an XSpace trace (empty for other formats or without roots).
 StepGroups groupHostEvents(const ClassifiedTrace& ct);
 
