@@ -115,6 +115,9 @@ int main(int argc, char** argv) {
                                   QStringLiteral("With --screenshot: the slices named NAME (or NAME#N) are the steps of the "
                                                  "Overview, Input Pipeline and Pod pages."),
                                   QStringLiteral("NAME"));
+    QCommandLineOption allSteps(QStringLiteral("all-steps"),
+                                QStringLiteral("With --screenshot: the step pages average every step, not the trace's step "
+                                               "set (TensorBoard's on TensorFlow/JAX profiles)."));
     QCommandLineOption convention(QStringLiteral("convention"),
                                   QStringLiteral("With --screenshot: the Op Stats page's convention, xprof or pytorch "
                                                  "(default: the page's own choice for the trace)."),
@@ -125,7 +128,7 @@ int main(int argc, char** argv) {
                                             "in order."),
                              QStringLiteral("X,Y"));
     parser.addOptions({screenshot, view, size, range, select, search, dark, dialog, names, filterTracks, compare, pin, hide,
-                       bookmark, minimap, counters, hover, stepMarker, convention, click});
+                       bookmark, minimap, counters, hover, stepMarker, allSteps, convention, click});
     parser.process(*app);
     const QStringList args = parser.positionalArguments();
     // Before anything reads the settings: a broken file is reported once, never fatal.
@@ -164,6 +167,7 @@ int main(int argc, char** argv) {
         o.hide = parser.value(hide);
         o.bookmarks = parser.values(bookmark);
         o.stepMarker = parser.value(stepMarker);
+        o.allSteps = parser.isSet(allSteps);
         if (!isOneOf(QStringLiteral("minimap"), parser.value(minimap), {QStringLiteral("on"), QStringLiteral("off")}) ||
             !isOneOf(QStringLiteral("counters"), parser.value(counters),
                      {QStringLiteral("auto"), QStringLiteral("step"), QStringLiteral("line")}) ||

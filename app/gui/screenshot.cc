@@ -140,6 +140,7 @@ int runScreenshot(const ScreenshotOptions& o) {
     if (manyWorkers) window.setRun(loadedRun.run, trace, runLabel(QStringList{o.input} + o.moreInputs));
     else window.setTrace(trace, o.input);
     window.stepMarker()->setMarker(o.stepMarker);
+    window.stepMarker()->setAllSteps(o.allSteps);  // never the choice remembered for the file
     if (compareTrace) window.setCompareTrace(compareTrace, o.compare);
     if (!window.showView(o.view))
         return fail(QStringLiteral("unknown --view '%1' (available: %2)").arg(o.view, window.viewIds().join(", ")));

@@ -32,6 +32,7 @@ struct ScreenshotOptions {
     QString counters = QStringLiteral("auto");  // counter tracks as the data is, or all "step" / "line"
     QString hover;           // "TIME:REGEX": the mouse over that track at that time
     QString stepMarker;      // the step marker the step-based pages use ("" = automatic)
+    bool allSteps = false;   // the step pages average every step (else the trace's step set)
     QString convention;      // Op Stats: "xprof" or "pytorch" ("" = the page's default for the trace)
     std::vector<QPoint> clicks;  // left clicks there (window pixels), in order, once the page is ready
 };
