@@ -8,7 +8,7 @@ namespace tracescope {
 
 void StepMarkerChoice::setTracePath(const QString& path) {
     marker_.clear();
-    // Keyed by the file's canonical path, so the choice follows the file wherever it is opened from.
+    // Keyed by the file's canonical path: a relative path or a symlink to it finds the same choice.
     const QFileInfo info(path);
     const QString id = info.exists() ? info.canonicalFilePath() : path;
     settingsKey_ = id.isEmpty() ? QString()
