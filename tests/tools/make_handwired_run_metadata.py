@@ -9,32 +9,7 @@ plus the values a reader must find in it as JSON.
 import json
 import sys
 
-
-def varint(v):
-    v &= (1 << 64) - 1  # int64 negatives: ten-byte two's complement
-    out = bytearray()
-    while True:
-        b = v & 0x7F
-        v >>= 7
-        if v:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
-
-
-def tag(field, wire_type):
-    return varint(field << 3 | wire_type)
-
-
-def vfield(field, value):
-    return tag(field, 0) + varint(value)
-
-
-def bfield(field, payload):
-    if isinstance(payload, str):
-        payload = payload.encode()
-    return tag(field, 2) + varint(len(payload)) + payload
+from xspace_wire import bfield, vfield
 
 
 T0_US = 1650000000000000

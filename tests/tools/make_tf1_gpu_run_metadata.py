@@ -13,26 +13,9 @@ reader must find in it:
 import json
 import sys
 
+from xspace_wire import bfield, vfield
 
 
-def varint(v):
-    out = bytearray()
-    while True:
-        b = v & 0x7F
-        v >>= 7
-        out.append(b | 0x80 if v else b)
-        if not v:
-            return bytes(out)
-
-
-def vfield(field, value):
-    return varint(field << 3) + varint(value)
-
-
-def bfield(field, payload):
-    if isinstance(payload, str):
-        payload = payload.encode()
-    return varint(field << 3 | 2) + varint(len(payload)) + payload
 
 T0 = 1700000000000000  # us
 

@@ -20,34 +20,14 @@ Times in ns from the lines' start (both planes' lines start at T0_NS):
     volta_sgemm_128x64_nn      [2000, 3500)   kernel, tf_op model/dense/MatMul:MatMul
     MemcpyDToH                 [4500, 4800)   copy, tf_op _send_y_0:_Send
 
-The expected figures, worked out by hand, are in tests/analysis/tst_analysis_units.cc
-(xprofOpNameRule) and checked against XProf itself by tests/peers (peers_xprof_send_recv).
+The expected figures, worked out by hand, are in tests/analysis/tst_xprof_op_rule.cc and checked
+against XProf itself by tests/peers (peers_xprof_send_recv).
 """
 import sys
 
+from xspace_wire import bfield, vfield
+
 T0_NS = 1_700_000_000_000_000_000
-
-
-def varint(v):
-    if v < 0:
-        v += 1 << 64
-    out = bytearray()
-    while True:
-        b = v & 0x7F
-        v >>= 7
-        out.append(b | 0x80 if v else b)
-        if not v:
-            return bytes(out)
-
-
-def vfield(field, value):
-    return varint(field << 3) + varint(value)
-
-
-def bfield(field, payload):
-    if isinstance(payload, str):
-        payload = payload.encode()
-    return varint(field << 3 | 2) + varint(len(payload)) + payload
 
 
 # XStatMetadata ids (per plane; the same table is written into both planes).

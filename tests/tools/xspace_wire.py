@@ -1,5 +1,6 @@
-"""The protobuf wire format, walked by hand (no protobuf package, no TraceScope code):
-shared by the XSpace test oracles count_xspace.py and xspace_kernels.py."""
+"""The protobuf wire format by hand (no protobuf package, no TraceScope code): read by the XSpace
+test oracles count_xspace.py and xspace_kernels.py, written by the test generators
+(make_xspace_send_recv.py, make_tf1_gpu_run_metadata.py, make_handwired_run_metadata.py)."""
 import struct
 
 
@@ -51,3 +52,28 @@ def signed64(v):
 
 def text(v):
     return bytes(v).decode("utf-8", "replace")
+
+
+# Writing.
+def encode_varint(v):
+    """A varint; a negative int64 as its ten-byte two's complement."""
+    v &= (1 << 64) - 1
+    out = bytearray()
+    while True:
+        b = v & 0x7F
+        v >>= 7
+        out.append(b | 0x80 if v else b)
+        if not v:
+            return bytes(out)
+
+
+def vfield(field, value):
+    """A varint field."""
+    return encode_varint(field << 3) + encode_varint(value)
+
+
+def bfield(field, payload):
+    """A length-delimited field (bytes, or str as UTF-8)."""
+    if isinstance(payload, str):
+        payload = payload.encode()
+    return encode_varint(field << 3 | 2) + encode_varint(len(payload)) + payload
