@@ -98,12 +98,14 @@ RunDiff diffRuns(const Trace& a, const Trace& b, const StepOptions& stepOptions)
     const auto both = DiffStatus::Both;
     d.aStepSet = oa.stepSet.description;
     d.bStepSet = ob.stepSet.description;
-    d.steps.push_back(rowOf("Step time (average)", "", rounded(oa.stepTimeNs.mean), rounded(ob.stepTimeNs.mean),
-                            d.aSteps, d.bSteps, both));
+    // The step rows are averages over each run's step set: their occurrences are the set's steps.
+    const size_t aSet = oa.stepSet.count, bSet = ob.stepSet.count;
+    d.steps.push_back(rowOf("Step time (average)", "", rounded(oa.stepTimeNs.mean), rounded(ob.stepTimeNs.mean), aSet,
+                            bSet, both));
     for (size_t c = 0; c < kStepCategoryCount; ++c)
         d.steps.push_back(rowOf(stepCategoryName(StepCategory(c)), "average per step",
-                                rounded(oa.categories[c].ns.mean), rounded(ob.categories[c].ns.mean), d.aSteps,
-                                d.bSteps, both));
+                                rounded(oa.categories[c].ns.mean), rounded(ob.categories[c].ns.mean), aSet, bSet,
+                                both));
 
     OpStatsOptions opt;
     opt.includeIdle = false;

@@ -3,6 +3,7 @@
 // value is worked out by hand in the comment above its case.
 #include "model/analysis/input_pipeline.h"
 #include "model/analysis/overview.h"
+#include "model/analysis/run_diff.h"
 #include "model/analysis/step_groups.h"
 #include "model/analysis/step_set.h"
 #include "model/analysis/steps.h"
@@ -122,6 +123,13 @@ private slots:
         QVERIFY(std::abs(ip.waitPercent.mean -
                          100.0 * (100.0 / 1500 + 200.0 / 2000 + 400.0 / 3000 + 500.0 / 3500 + 600.0 / 4000) / 5) < 1e-9);
         QVERIFY(std::abs(ip.waitNs.mean - 1800.0 / 5) < 1e-9);
+
+        // Compare averages over the same set, and counts its steps as the rows' occurrences.
+        const RunDiff d = diffRuns(*trace, *trace);
+        QCOMPARE(d.aSteps, size_t(8));
+        QCOMPARE(d.steps.front().aNs, TimeNs(2800));
+        QCOMPARE(d.steps.front().aOccurrences, uint64_t(5));
+        QCOMPARE(d.aStepSet, o.stepSet.description);
 
         // Every step when asked: input 100+...+700 = 2800 over 1000+...+4500 = 22000 ns.
         StepOptions all;
