@@ -94,6 +94,21 @@ void add(CommOverlap& a, const CommOverlap& b) {
     addSat(a.exposedNs, b.exposedNs);
 }
 
+// The worker's average step over its step set (the steps it has in the set, each counted once).
+void averageOverSet(PodWorker& pw) {
+    size_t n = 0;
+    for (const WorkerStep& ws : pw.steps) {
+        if (!ws.present || !ws.inStepSet) continue;
+        ++n;
+        for (size_t c = 0; c < kStepCategoryCount; ++c) pw.averageNs[c] += double(ws.breakdown.ns[c]);
+        add(pw.averageOverlap, ws.overlap);
+    }
+    if (n < 2) return;
+    for (double& x : pw.averageNs) x /= double(n);
+    CommOverlap& o = pw.averageOverlap;
+    for (TimeNs* v : {&o.communicationNs, &o.computeNs, &o.overlappedNs, &o.exposedNs}) *v /= TimeNs(n);
+}
+
 }  // namespace
 
 bool firstStepOffsets(std::vector<TimeNs>& offsets, std::vector<WorkerClock>& clocks,
@@ -228,6 +243,7 @@ PodResult computePod(const MultiWorkerRun& run, const StepOptions& stepOptions, 
             ws.overlap = overlapIn(per[w].kernels, b.step.startNs, b.step.endNs());
             add(pw.overlap, ws.overlap);
         }
+        averageOverSet(pw);
     }
 
     for (size_t s = 0; s < res.steps.size(); ++s) {

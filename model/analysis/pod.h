@@ -8,6 +8,7 @@
 #include "model/analysis/steps.h"
 #include "model/import/workers.h"
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,6 +45,9 @@ struct PodWorker {
     CommOverlap overlap;             // over all its steps
     StepSet stepSet;                 // which of its steps stepTimeNs is taken over (step_set.h)
     Distribution stepTimeNs;         // over its step set
+    // Its average step over the step set: per category (ns) and the overlap per step.
+    std::array<double, kStepCategoryCount> averageNs{};
+    CommOverlap averageOverlap;
 };
 
 struct PodStep {

@@ -26,6 +26,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace tracescope {
@@ -302,7 +303,7 @@ void PodView::refreshStep() {
     if (!data_) return;
     const PodResult& pod = data_->pod;
     const int stepIndex = step_->currentIndex() - 1;
-    // Per worker: category times of the chosen step, or the average over its steps.
+    // Per worker: category times of the chosen step, or its average step.
     std::vector<std::array<double, kStepCategoryCount>> ns(pod.workers.size());
     std::vector<double> total(pod.workers.size(), 0);
     std::vector<OverlapRow> rows;
@@ -315,26 +316,15 @@ void PodView::refreshStep() {
         row.worker = q(pw.name);
         row.offsetNs = pw.offsetNs;
         row.clock = QString::fromUtf8(workerClockName(pw.clock));
-        size_t n = 0;
-        for (size_t s = 0; s < pw.steps.size(); ++s) {
-            // The average is over the worker's step set, as its Overview's.
-            if (!pw.steps[s].present || (stepIndex >= 0 ? int(s) != stepIndex : !pw.steps[s].inStepSet)) continue;
-            ++n;
-            for (size_t c = 0; c < kStepCategoryCount; ++c) ns[w][c] += double(pw.steps[s].breakdown.ns[c]);
-            row.stepNs += pw.steps[s].breakdown.step.durationNs;
-            const CommOverlap& o = pw.steps[s].overlap;
-            row.overlap.communicationNs += o.communicationNs;
-            row.overlap.computeNs += o.computeNs;
-            row.overlap.overlappedNs += o.overlappedNs;
-            row.overlap.exposedNs += o.exposedNs;
-        }
-        if (n > 1) {  // averages per step
-            for (double& x : ns[w]) x /= double(n);
-            row.stepNs /= qint64(n);
-            row.overlap.communicationNs /= TimeNs(n);
-            row.overlap.computeNs /= TimeNs(n);
-            row.overlap.overlappedNs /= TimeNs(n);
-            row.overlap.exposedNs /= TimeNs(n);
+        if (stepIndex < 0) {  // the worker's average step over its step set (the model's)
+            ns[w] = pw.averageNs;
+            row.stepNs = qint64(std::llround(pw.stepTimeNs.mean));
+            row.overlap = pw.averageOverlap;
+        } else if (size_t(stepIndex) < pw.steps.size() && pw.steps[size_t(stepIndex)].present) {
+            const WorkerStep& ws = pw.steps[size_t(stepIndex)];
+            for (size_t c = 0; c < kStepCategoryCount; ++c) ns[w][c] = double(ws.breakdown.ns[c]);
+            row.stepNs = ws.breakdown.step.durationNs;
+            row.overlap = ws.overlap;
         }
         total[w] = std::accumulate(ns[w].begin(), ns[w].end(), 0.0);
         rows.push_back(row);
