@@ -243,21 +243,4 @@ std::vector<StepBreakdown> breakdownSteps(const ClassifiedTrace& ct, const Steps
     return out;
 }
 
-std::array<CategorySummary, kStepCategoryCount> summarizeBreakdown(const std::vector<StepBreakdown>& steps) {
-    std::array<CategorySummary, kStepCategoryCount> out{};
-    TimeNs totalStep = 0;
-    for (const auto& s : steps) addSat(totalStep, s.step.durationNs);
-    for (size_t c = 0; c < kStepCategoryCount; ++c) {
-        std::vector<double> v;
-        TimeNs sum = 0;
-        for (const auto& s : steps) {
-            v.push_back(double(s.ns[c]));
-            addSat(sum, s.ns[c]);
-        }
-        out[c].ns = distributionOf(v);
-        out[c].percentOfStep = totalStep > 0 ? 100.0 * double(sum) / double(totalStep) : 0;
-    }
-    return out;
-}
-
 }  // namespace tracescope

@@ -152,11 +152,11 @@ bool isCollectiveKernelName(std::string_view fullName);
 // compute; step time none of them covers is All others.
 std::vector<StepBreakdown> breakdownSteps(const ClassifiedTrace& ct, const StepsResult& steps);
 
-// Per category, over steps: distribution of the time (ns) and mean % of step time.
+// Per category, over a set of steps (step_set.h summarizeBreakdown): distribution of the time (ns)
+// and its share of the step time.
 struct CategorySummary {
     Distribution ns;
     double percentOfStep = 0;  // total category time / total step time * 100
 };
-std::array<CategorySummary, kStepCategoryCount> summarizeBreakdown(const std::vector<StepBreakdown>& steps);
 
 }  // namespace tracescope
