@@ -1,6 +1,6 @@
 #include "views/analysis_queue.h"
 
-#include "model/import/memory_budget.h"
+#include "model/results/analysis_budget.h"
 #include "views/background_pools.h"
 
 #include <QCoreApplication>

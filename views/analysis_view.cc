@@ -1,6 +1,6 @@
 #include "views/analysis_view.h"
 
-#include "model/import/memory_budget.h"
+#include "model/results/analysis_budget.h"
 #include "model/trace/partial_trace.h"
 #include "views/analysis_queue.h"
 #include "views/analysis_status.h"

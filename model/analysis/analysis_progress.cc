@@ -60,4 +60,8 @@ void analysisStep(std::string name, double begin, double end) {
     if (current) current->step(std::move(name), begin, end);
 }
 
+void analysisThrowIfCancelled() {
+    if (current && current->cancelled()) throw AnalysisCancelled();
+}
+
 }  // namespace tracescope

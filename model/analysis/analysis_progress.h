@@ -69,6 +69,10 @@ private:
 // Starts a step of the current thread's progress, if any (see AnalysisProgress::step).
 void analysisStep(std::string name, double begin, double end);
 
+// Throws AnalysisCancelled when the current thread's progress was cancelled (for code that
+// waits rather than visits slices: a computation waiting on a result another one computes).
+void analysisThrowIfCancelled();
+
 namespace detail {
 extern thread_local uint32_t analysisTicks;
 void analysisCheck();

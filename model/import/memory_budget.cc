@@ -42,10 +42,7 @@ constexpr size_t kSampleBytes = 2u << 20;
 // The share of MemAvailable an import may take: the rest is for the page cache the file
 // itself needs, and for the programs around.
 constexpr double kAvailableShare = 0.9;
-// The variable that replaces the machine's figure; also the budget's source when it did.
-constexpr const char* kLimitVariable = "TRACESCOPE_MEMORY_LIMIT";
-// The viewer's analyses keep the process within this share of the machine (analysisMemoryBudget).
-constexpr double kProcessShare = 0.6;
+constexpr const char* kLimitVariable = kMemoryLimitVariable;
 
 uint64_t meminfoField(const char* name) {
     std::ifstream in("/proc/meminfo");
@@ -179,19 +176,7 @@ MemoryBudget importMemoryBudget() {
     return b;
 }
 
-MemoryBudget analysisMemoryBudget() {
-    MemoryBudget b = importMemoryBudget();
-    if (b.source == kLimitVariable) return b;  // the user's figure, as it is
-    const uint64_t total = meminfoField("MemTotal");
-    if (!total) return b;
-    const uint64_t share = uint64_t(double(total) * kProcessShare), resident = residentBytes();
-    const uint64_t room = std::max<uint64_t>(share > resident ? share - resident : 0, 1);
-    if (!b.bytes || room < b.bytes) {
-        b.bytes = room;
-        b.source = "60% of the machine's memory, less the " + formatBytes(resident) + " the viewer holds";
-    }
-    return b;
-}
+uint64_t machineMemoryBytes() { return meminfoField("MemTotal"); }
 
 uint64_t residentBytes() {
     std::ifstream in("/proc/self/statm");

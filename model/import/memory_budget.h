@@ -20,13 +20,11 @@ struct MemoryBudget {
 };
 MemoryBudget importMemoryBudget();
 
-// What the viewer's background analyses may take now (views/analysis_queue.h): the import's
-// budget, lowered so that the whole process stays within 60% of the machine's memory
-// (MemTotal; 14.4 GB of 24 GiB): a viewer left open with a huge trace must not take the
-// machine from everything else. TRACESCOPE_MEMORY_LIMIT, when set, is used as it is.
-// Never 0 when the machine's memory is known: a process already past its share gets 1 byte,
-// so every analysis asks before it runs.
-MemoryBudget analysisMemoryBudget();
+// The variable that replaces the machine's figure (and the budget's source when it did).
+inline constexpr const char* kMemoryLimitVariable = "TRACESCOPE_MEMORY_LIMIT";
+
+// The machine's memory (MemTotal of /proc/meminfo); 0 when unknown.
+uint64_t machineMemoryBytes();
 
 // Parses "123", "64K", "200M", "1.5G" (powers of 1024); 0 when it is not a size.
 uint64_t parseByteSize(const std::string& text);

@@ -5,6 +5,7 @@
 #include "import_test_support.h"
 
 #include "model/import/memory_budget.h"
+#include "model/results/analysis_budget.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

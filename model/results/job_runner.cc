@@ -1,0 +1,128 @@
+#include "model/results/job_runner.h"
+
+#include <algorithm>
+
+namespace tracescope {
+
+JobRunner::JobRunner(size_t threads) {
+    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+    workers_.reserve(threads);
+    for (size_t i = 0; i < threads; ++i) workers_.emplace_back([this] { workerLoop(); });
+}
+
+JobRunner::~JobRunner() {
+    {
+        std::lock_guard lock(mutex_);
+        stopping_ = true;
+        queue_.clear();
+    }
+    wake_.notify_all();
+    for (std::thread& t : workers_) t.join();
+}
+
+JobRunner& JobRunner::shared() {
+    static JobRunner runner;
+    return runner;
+}
+
+JobRunner::JobId JobRunner::submit(JobPriority priority, uint64_t bytes, std::function<void()> work) {
+    JobId id;
+    {
+        std::lock_guard lock(mutex_);
+        id = nextId_++;
+        queue_.push_back(Job{id, priority, bytes, std::move(work)});
+    }
+    wake_.notify_all();
+    return id;
+}
+
+bool JobRunner::cancelQueued(JobId id) {
+    std::lock_guard lock(mutex_);
+    auto it = std::find_if(queue_.begin(), queue_.end(), [&](const Job& j) { return j.id == id; });
+    if (it == queue_.end()) return false;
+    queue_.erase(it);
+    return true;
+}
+
+void JobRunner::setMemoryBudget(std::function<uint64_t()> budget) {
+    {
+        std::lock_guard lock(mutex_);
+        budgetFn_ = std::move(budget);
+        budgetKnown_ = false;
+    }
+    wake_.notify_all();
+}
+
+uint64_t JobRunner::memoryBudget() {
+    std::lock_guard lock(mutex_);
+    return budgetLocked();
+}
+
+uint64_t JobRunner::budgetLocked() {
+    if (!budgetFn_) return 0;
+    if (reserved_ == 0 || !budgetKnown_) {
+        budget_ = budgetFn_();
+        budgetKnown_ = true;
+    }
+    return budget_;
+}
+
+size_t JobRunner::running() const {
+    std::lock_guard lock(mutex_);
+    return running_;
+}
+
+size_t JobRunner::queued() const {
+    std::lock_guard lock(mutex_);
+    return queue_.size();
+}
+
+uint64_t JobRunner::reserved() const {
+    std::lock_guard lock(mutex_);
+    return reserved_;
+}
+
+long JobRunner::nextStartable() {
+    // The best priority first, the newest of it first: the page a user has just turned to goes
+    // before the ones they left.
+    long best = -1;
+    for (size_t i = 0; i < queue_.size(); ++i)
+        if (best < 0 || queue_[i].priority >= queue_[size_t(best)].priority) best = long(i);
+    if (best < 0) return -1;
+    const Job& job = queue_[size_t(best)];
+    if (job.priority == JobPriority::Background && workers_.size() > 1 &&
+        running_ + 1 >= workers_.size())
+        return -1;  // the last thread stays free for work someone waits on
+    const uint64_t budget = budgetLocked();
+    if (reserved_ > 0 && budget != 0 && reserved_ + job.bytes > budget) return -1;  // waits for room
+    return best;
+}
+
+void JobRunner::workerLoop() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+        long next = -1;
+        wake_.wait(lock, [&] { return stopping_ || (next = nextStartable()) >= 0; });
+        if (stopping_) return;
+        Job job = std::move(queue_[size_t(next)]);
+        queue_.erase(queue_.begin() + next);
+        ++running_;
+        reserved_ += job.bytes;
+        lock.unlock();
+        try {
+            job.work();
+        } catch (...) {
+            // A job reports its own failures (the result store keeps them for its askers);
+            // whatever escapes must not take the runner down.
+        }
+        job.work = nullptr;  // what it captured is released outside the lock
+        lock.lock();
+        --running_;
+        reserved_ -= std::min(reserved_, job.bytes);
+        lock.unlock();
+        wake_.notify_all();
+        lock.lock();
+    }
+}
+
+}  // namespace tracescope

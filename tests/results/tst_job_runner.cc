@@ -1,0 +1,159 @@
+// The job runner: priorities (the newest first within one), background jobs never take the
+// last thread, memory admission, a throwing job, queued jobs cancelled.
+#include "model/results/job_runner.h"
+
+#include <QtTest>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+using namespace tracescope;
+
+namespace {
+
+// A gate jobs wait on until the test opens it.
+struct Gate {
+    std::mutex m;
+    std::condition_variable cv;
+    bool open = false;
+    void wait() {
+        std::unique_lock lock(m);
+        cv.wait(lock, [&] { return open; });
+    }
+    void release() {
+        {
+            std::lock_guard lock(m);
+            open = true;
+        }
+        cv.notify_all();
+    }
+};
+
+bool waitUntil(const std::function<bool()>& condition, int ms = 5000) {
+    const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+    while (!condition()) {
+        if (std::chrono::steady_clock::now() > end) return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return true;
+}
+
+}  // namespace
+
+class JobRunnerTest : public QObject {
+    Q_OBJECT
+private slots:
+    void threadCountFromTheMachine() {
+        JobRunner runner;
+        QCOMPARE(runner.threads(), size_t(std::max(1u, std::thread::hardware_concurrency())));
+    }
+
+    // One thread, held by a job: the queued ones start by priority, the newest of a priority first.
+    void priorityThenNewest() {
+        JobRunner runner(1);
+        Gate gate;
+        std::mutex m;
+        std::vector<int> order;
+        auto record = [&](int n) {
+            return [&, n] {
+                std::lock_guard lock(m);
+                order.push_back(n);
+            };
+        };
+        runner.submit(JobPriority::Interactive, 0, [&] { gate.wait(); });
+        QVERIFY(waitUntil([&] { return runner.running() == 1; }));
+        runner.submit(JobPriority::Background, 0, record(1));
+        runner.submit(JobPriority::Page, 0, record(2));
+        runner.submit(JobPriority::Page, 0, record(3));
+        runner.submit(JobPriority::Interactive, 0, record(4));
+        gate.release();
+        QVERIFY(waitUntil([&] { return runner.running() == 0 && runner.queued() == 0; }));
+        QCOMPARE(order, (std::vector<int>{4, 3, 2, 1}));
+    }
+
+    // Two threads, one busy: a background job waits (the last thread stays free); a page job
+    // starts at once.
+    void backgroundLeavesTheLastThread() {
+        JobRunner runner(2);
+        Gate gate;
+        std::atomic<bool> background{false}, page{false};
+        runner.submit(JobPriority::Page, 0, [&] { gate.wait(); });
+        QVERIFY(waitUntil([&] { return runner.running() == 1; }));
+        runner.submit(JobPriority::Background, 0, [&] { background = true; });
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        QVERIFY(!background);
+        runner.submit(JobPriority::Page, 0, [&] { page = true; });
+        QVERIFY(waitUntil([&] { return page.load(); }));
+        QVERIFY(!background);
+        gate.release();
+        QVERIFY(waitUntil([&] { return background.load(); }));
+    }
+
+    // Budget 100 bytes: a job reserving 80 runs; one reserving 50 waits for it; one reserving 10
+    // fits beside it. With nothing reserved, a job larger than the budget still starts.
+    void memoryAdmission() {
+        JobRunner runner(3);
+        runner.setMemoryBudget([] { return uint64_t(100); });
+        Gate gate;
+        std::atomic<bool> big{false}, small{false}, huge{false};
+        runner.submit(JobPriority::Page, 80, [&] { gate.wait(); });
+        QVERIFY(waitUntil([&] { return runner.reserved() == 80; }));
+        runner.submit(JobPriority::Page, 50, [&] { big = true; });
+        runner.submit(JobPriority::Page, 10, [&] { small = true; });
+        QVERIFY(waitUntil([&] { return small.load(); }));
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        QVERIFY(!big);
+        gate.release();
+        QVERIFY(waitUntil([&] { return big.load(); }));
+        QVERIFY(waitUntil([&] { return runner.reserved() == 0; }));
+        runner.submit(JobPriority::Page, 1000, [&] { huge = true; });
+        QVERIFY(waitUntil([&] { return huge.load(); }));
+    }
+
+    void throwingJobLeavesTheRunnerWorking() {
+        JobRunner runner(1);
+        std::atomic<bool> after{false};
+        runner.submit(JobPriority::Page, 5, [] { throw std::runtime_error("broken"); });
+        runner.submit(JobPriority::Page, 0, [&] { after = true; });
+        QVERIFY(waitUntil([&] { return after.load(); }));
+        QVERIFY(waitUntil([&] { return runner.reserved() == 0 && runner.running() == 0; }));
+    }
+
+    void queuedJobCancelled() {
+        JobRunner runner(1);
+        Gate gate;
+        std::atomic<bool> ran{false};
+        runner.submit(JobPriority::Page, 0, [&] { gate.wait(); });
+        QVERIFY(waitUntil([&] { return runner.running() == 1; }));
+        const JobRunner::JobId id = runner.submit(JobPriority::Page, 0, [&] { ran = true; });
+        QVERIFY(runner.cancelQueued(id));
+        QVERIFY(!runner.cancelQueued(id));
+        gate.release();
+        QVERIFY(waitUntil([&] { return runner.running() == 0; }));
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        QVERIFY(!ran);
+    }
+
+    // Destroyed with jobs queued: they never run; the running one is waited for.
+    void destroyedWithJobsQueued() {
+        std::atomic<bool> ran{false}, finished{false};
+        {
+            JobRunner runner(1);
+            runner.submit(JobPriority::Page, 0, [&] {
+                std::this_thread::sleep_for(std::chrono::milliseconds(30));
+                finished = true;
+            });
+            QVERIFY(waitUntil([&] { return runner.running() == 1; }));
+            runner.submit(JobPriority::Page, 0, [&] { ran = true; });
+        }
+        QVERIFY(finished);
+        QVERIFY(!ran);
+    }
+};
+
+QTEST_GUILESS_MAIN(JobRunnerTest)
+#include "tst_job_runner.moc"
