@@ -3,7 +3,7 @@
 #include "app/cli/commands.h"
 
 #include "model/import/import.h"
-#include "model/import/producer.h"
+#include "model/trace/producer.h"
 
 #include <nlohmann/json.hpp>
 

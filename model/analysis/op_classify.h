@@ -24,7 +24,7 @@
 //    launch connected to it by a flow (or by a matching correlation arg).
 #pragma once
 
-#include "model/import/producer.h"
+#include "model/trace/producer.h"
 #include "model/trace/trace.h"
 
 #include <string>

@@ -8,7 +8,7 @@
 #include "model/analysis/steps.h"
 #include "model/export/xspace_writer.h"
 #include "model/import/import.h"
-#include "model/import/producer.h"
+#include "model/trace/producer.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

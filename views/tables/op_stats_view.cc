@@ -1,6 +1,6 @@
 #include "views/tables/op_stats_view.h"
 
-#include "model/import/producer.h"
+#include "model/trace/producer.h"
 
 #include "views/charts/pie_chart.h"
 #include "views/partial_trace_note.h"

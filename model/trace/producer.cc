@@ -1,4 +1,4 @@
-#include "model/import/producer.h"
+#include "model/trace/producer.h"
 
 #include <array>
 

@@ -1,6 +1,7 @@
 // Which program wrote a trace, recognised from its content (top-level keys, process and
 // thread names, categories, arg keys), so the analyses can read each producer's
-// conventions through one classification layer (model/analysis/op_classify).
+// conventions through one classification layer (model/analysis/op_classify). A fact of the
+// Trace, computed from it: analyses and views read it without the importers.
 #pragma once
 
 #include "model/trace/trace.h"
