@@ -3,8 +3,8 @@
 #include "model/analysis/analysis_progress.h"
 
 #include "model/analysis/self_time.h"
-#include "model/import/xspace_tracks.h"
 #include "model/trace/text_match.h"
+#include "model/trace/xspace_kinds.h"
 
 #include <algorithm>
 #include <array>
