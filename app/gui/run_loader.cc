@@ -1,7 +1,7 @@
 #include "app/gui/run_loader.h"
 
 #include "model/analysis/pod.h"
-#include "model/import/merge_workers.h"
+#include "model/trace/merge_workers.h"
 #include "views/background_pools.h"
 
 #include <QFileInfo>

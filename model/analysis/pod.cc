@@ -3,7 +3,7 @@
 #include "model/analysis/analysis_progress.h"
 
 #include "model/analysis/op_classify.h"
-#include "model/import/merge_workers.h"
+#include "model/trace/merge_workers.h"
 
 #include <algorithm>
 #include <map>

@@ -6,7 +6,7 @@
 
 #include "model/analysis/step_set.h"
 #include "model/analysis/steps.h"
-#include "model/import/workers.h"
+#include "model/trace/workers.h"
 
 #include <array>
 #include <optional>

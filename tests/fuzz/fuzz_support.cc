@@ -14,8 +14,8 @@
 #include "model/analysis/tf_data.h"
 #include "model/analysis/torch_ops.h"
 #include "model/export/chrome_json_writer.h"
-#include "model/import/merge_workers.h"
 #include "model/import/workers.h"
+#include "model/trace/merge_workers.h"
 #include "model/trace/trace_builder.h"
 
 #include <unistd.h>

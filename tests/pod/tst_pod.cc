@@ -8,10 +8,10 @@
 #include "model/analysis/run_diff.h"
 #include "model/analysis/steps.h"
 #include "model/import/import.h"
-#include "model/import/merge_workers.h"
-#include "model/trace/args.h"
 #include "model/import/workers.h"
 #include "model/proto/xplane.pb.h"
+#include "model/trace/args.h"
+#include "model/trace/merge_workers.h"
 
 #include <nlohmann/json.hpp>
 #include <zlib.h>

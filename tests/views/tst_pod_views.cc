@@ -1,7 +1,8 @@
 // The Pod and Compare pages over real files: what they show comes from computePod /
 // diffRuns, and clicking a worker's step asks the timeline for that worker's tracks and
 // the step's range on the run's clock.
-#include "model/import/merge_workers.h"
+#include "model/import/workers.h"
+#include "model/trace/merge_workers.h"
 #include "views/pod/compare_view.h"
 #include "views/pod/pod_view.h"
 #include "views/pod/straggler_heatmap.h"

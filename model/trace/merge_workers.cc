@@ -1,4 +1,4 @@
-#include "model/import/merge_workers.h"
+#include "model/trace/merge_workers.h"
 
 #include <algorithm>
 #include <functional>
