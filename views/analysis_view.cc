@@ -2,7 +2,6 @@
 
 #include "model/results/analysis_budget.h"
 #include "model/trace/partial_trace.h"
-#include "views/analysis_queue.h"
 #include "views/analysis_status.h"
 #include "views/partial_trace_note.h"
 #include "views/step_marker_box.h"
@@ -18,7 +17,7 @@
 
 namespace tracescope {
 
-AnalysisView::AnalysisView(QWidget* parent) : TraceView(parent) {
+AnalysisView::AnalysisView(QWidget* parent) : TraceView(parent), delivery_(ResultDelivery::to(this)) {
     stack_ = new QStackedLayout(this);
     message_ = new AnalysisStatus(this);
     stack_->addWidget(message_);
@@ -29,10 +28,10 @@ AnalysisView::AnalysisView(QWidget* parent) : TraceView(parent) {
 }
 
 AnalysisView::~AnalysisView() {
-    // A waiting job would call into this page: it is withdrawn. A running one's watcher goes
-    // with the page: its reservation is released here.
-    if (computing_ && progress_) progress_->cancel();
-    if (ticket_) AnalysisQueue::instance()->finished(ticket_);
+    // Nothing reaches the page any more; its request is withdrawn (a computation nobody else
+    // wants stops).
+    delivery_->detach();
+    request_.cancel();
 }
 
 void AnalysisView::setContent(QWidget* content) {
@@ -100,7 +99,10 @@ void AnalysisView::setSelection(TraceSelection* selection) {
 
 void AnalysisView::setTrace(std::shared_ptr<const Trace> trace) {
     cancelRun();  // the old trace's analysis stops and frees its memory
+    request_.cancel();
+    ask_ = nullptr;
     trace_ = std::move(trace);
+    results_ = ResultStore::of(trace_);
     ++generation_;  // drops a result still in flight
     pendingFill_ = nullptr;
     computing_ = false;
@@ -115,21 +117,27 @@ void AnalysisView::setTrace(std::shared_ptr<const Trace> trace) {
     startAnalysis(trace_);
 }
 
+std::string AnalysisView::stepOptionsKey(const StepOptions& options) {
+    return "marker=" + (options.marker.empty() ? std::string("(auto)") : '"' + options.marker + '"') +
+           (options.allSteps ? " all-steps" : " step-set");
+}
+
 unsigned AnalysisView::beginRun(const AnalysisCost& cost) {
     cancelRun();
     const unsigned generation = ++generation_;
     pendingFill_ = nullptr;
-    const bool force = std::exchange(runAnyway_, false);
-    AnalysisQueue* queue = AnalysisQueue::instance();
-    if (!force && queue->exceedsBudget(cost.bytes)) {
+    ranAnyway_ = std::exchange(runAnyway_, false);
+    JobRunner& runner = results_->runner();
+    const uint64_t budget = runner.memoryBudget();
+    if (!ranAnyway_ && budget != 0 && cost.bytes > budget) {
         computing_ = false;
         state_ = State::Skipped;
-        const MemoryBudget budget = analysisMemoryBudget();
+        const MemoryBudget now = analysisMemoryBudget();
         message_->showAction(
             tr("%1 was not run: it needs about %2 of memory, and %3 is available (%4).\n"
                "Running it could make the machine swap or stop the application.")
                 .arg(QString::fromStdString(cost.what), QString::fromStdString(formatBytes(cost.bytes)),
-                     QString::fromStdString(formatBytes(queue->budget())), QString::fromStdString(budget.source)),
+                     QString::fromStdString(formatBytes(budget)), QString::fromStdString(now.source)),
             tr("Run anyway"), [this] { startAgain(true); });
         stack_->setCurrentWidget(message_);
         emit stateChanged();
@@ -137,30 +145,29 @@ unsigned AnalysisView::beginRun(const AnalysisCost& cost) {
     }
     computing_ = true;
     state_ = State::Queued;
-    progress_ = std::make_shared<AnalysisProgress>(trace_ ? trace_->counts().slices + trace_->counts().asyncSlices : 0);
-    showProgress();
+    progress_ = std::make_shared<AnalysisProgress>();
     progressTimer_->start();
     emit stateChanged();
     return generation;
 }
 
-void AnalysisView::admit(uint64_t bytes, std::function<void(uint64_t)> start) {
-    ticket_ = AnalysisQueue::instance()->submit(bytes, false, [this, start](uint64_t ticket) {
-        if (state_ == State::Queued) state_ = State::Running;
-        start(ticket);
-    });
-    showProgress();  // "Waiting…" only when it did not start at once
+JobPriority AnalysisView::wanted() const {
+    // A page nobody can see in a visible window (another tab is current) computes ahead, at
+    // the lowest priority; a shown page, or one on its own (tests, screenshots), at Page.
+    return window()->isVisible() && !isVisible() ? JobPriority::Background : JobPriority::Page;
 }
 
-void AnalysisView::jobEnded(uint64_t ticket) {
-    AnalysisQueue::instance()->finished(ticket);
-    if (ticket == ticket_) ticket_ = 0;
+void AnalysisView::requested() {
+    askedAt_ = wanted();
+    if (std::shared_ptr<AnalysisProgress> p = request_.progress()) progress_ = std::move(p);
+    if (state_ == State::Queued && request_.started()) state_ = State::Running;
+    showProgress();
 }
 
 void AnalysisView::finishRun(bool ok, std::function<void()> fill) {
     computing_ = false;
     progressTimer_->stop();
-    ticket_ = 0;
+    request_ = {};  // answered: the store holds the result
     state_ = ok ? State::Done : State::Failed;
     applyWhenShown([this, ok, fill] {
         if (ok) fill();
@@ -172,13 +179,9 @@ void AnalysisView::finishRun(bool ok, std::function<void()> fill) {
 
 void AnalysisView::cancelRun() {
     if (!computing_ || !progress_) return;
-    progress_->cancel();
-    // A job still waiting never starts; a running one frees its memory when the worker
-    // unwinds, and releases its reservation then (jobEnded).
-    if (state_ == State::Queued && ticket_) {
-        AnalysisQueue::instance()->finished(ticket_);
-        ticket_ = 0;
-    }
+    // Withdrawn: a job still waiting never starts; a running one nobody else wants stops and
+    // frees its memory and its reservation when the worker unwinds.
+    request_.cancel();
     ++generation_;
     computing_ = false;
     progressTimer_->stop();
@@ -196,14 +199,18 @@ void AnalysisView::startAgain(bool force) {
 
 void AnalysisView::showProgress() {
     if (!computing_ || !progress_) return;
+    if (state_ == State::Queued && request_.started()) state_ = State::Running;
+    if (std::shared_ptr<AnalysisProgress> p = request_.progress()) progress_ = std::move(p);
     QString text;
     if (state_ == State::Queued) {
-        const AnalysisQueue* queue = AnalysisQueue::instance();
-        text = queue->running() >= AnalysisQueue::maxRunning()
-                   ? tr("Waiting for a free worker: %1 analyses run at a time.").arg(AnalysisQueue::maxRunning())
-                   : tr("Waiting for memory: the analyses running now hold %1 of the %2 they may use.")
-                         .arg(QString::fromStdString(formatBytes(queue->reserved())),
-                              QString::fromStdString(formatBytes(AnalysisQueue::instance()->budget())));
+        JobRunner& runner = results_->runner();
+        text = runner.running() >= runner.threads()
+                   ? tr("Waiting for a free worker: %1 analyses run at a time.").arg(runner.threads())
+                   : askedAt_ == JobPriority::Background
+                         ? tr("Waiting: pages on screen and the timeline go first.")
+                         : tr("Waiting for memory: the analyses running now hold %1 of the %2 they may use.")
+                               .arg(QString::fromStdString(formatBytes(runner.reserved())),
+                                    QString::fromStdString(formatBytes(runner.memoryBudget())));
     } else {
         const QString step = QString::fromStdString(progress_->stepName());
         text = (step.isEmpty() ? tr("Analyzing") : step) + tr("… %1 %").arg(int(progress_->fraction() * 100));
@@ -230,6 +237,12 @@ void AnalysisView::applyWhenShown(std::function<void()> fill) {
 
 void AnalysisView::showEvent(QShowEvent* event) {
     TraceView::showEvent(event);
+    // Shown while its result waits at the lowest priority: asked again at the page's (the store
+    // moves the queued computation up).
+    if (computing_ && ask_ && askedAt_ < JobPriority::Page && request_.active() && !request_.started()) {
+        askedAt_ = JobPriority::Page;
+        ask_(JobPriority::Page);
+    }
     if (std::function<void()> fill = std::exchange(pendingFill_, nullptr)) fill();
 }
 

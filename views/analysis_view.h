@@ -1,18 +1,17 @@
-// Base of the analysis pages: runs the analysis of a trace on a worker thread
-// (QtConcurrent) once the memory it needs is free, and applies the result on the UI
-// thread when it is ready. A result that arrives after the trace changed is dropped (the
-// computation is cancelled). While computing (or with no trace) the page shows its
-// progress or a message instead of stale content.
+// Base of the analysis pages: asks the trace's result store (model/results/result_store.h)
+// for the page's result, computed on the job runner once the memory it needs is free (or
+// shared with whoever asked first), and applies it on the UI thread when it is ready. A result
+// that arrives after the trace changed is dropped (the request is withdrawn). While computing
+// (or with no trace) the page shows its progress or a message instead of stale content. A page
+// not on screen asks at the runner's lowest priority, and moves its request up when shown.
 #pragma once
 
 #include "model/analysis/analysis_cost.h"
 #include "model/analysis/analysis_progress.h"
 #include "model/analysis/steps.h"
-#include "views/background_pools.h"
+#include "model/results/result_store.h"
+#include "views/result_delivery.h"
 #include "views/trace_view.h"
-
-#include <QFutureWatcher>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <functional>
 #include <memory>
@@ -79,44 +78,46 @@ protected:
     // The steps the analysis should use: the chosen marker, or automatic; all steps or the step set.
     StepOptions stepOptions() const;
 
-    // Runs `compute` on a worker once the memory it needs (`cost`, see
-    // model/analysis/analysis_cost.h) is free (views/analysis_queue.h); `apply` gets the
-    // result on the UI thread if the trace is still the same. Meanwhile the page shows the
-    // progress the computation reports (model/analysis/analysis_progress.h) and a Cancel
-    // button; an analysis that needs more than the machine has is not started: the page says
-    // so and offers to run it anyway. The trace is kept alive by the lambda's shared_ptr.
+    // The trace's result store (null with no trace): what the page's computation asks for the
+    // results it shares with other pages (classification, memory profile...).
+    const std::shared_ptr<ResultStore>& results() const { return results_; }
+    // The key of a page result under step options (marker and step set).
+    static std::string stepOptionsKey(const StepOptions& options);
+
+    // Asks the store for the page's result `key`, computed by `compute` on the job runner once
+    // the memory it needs (`cost`, see model/analysis/analysis_cost.h) is free; `apply` gets it
+    // on the UI thread if the trace is still the same. Meanwhile the page shows the progress
+    // the computation reports (model/analysis/analysis_progress.h) and a Cancel button; an
+    // analysis that needs more than the machine has is not started: the page says so and offers
+    // to run it anyway. `key` must name everything the result depends on besides the trace.
     template <typename Result>
-    void run(AnalysisCost cost, std::function<Result()> compute, std::function<void(Result&)> apply) {
+    void run(AnalysisCost cost, ResultKey key, std::function<Result(ResultStore&)> compute,
+             std::function<void(std::shared_ptr<const Result>)> apply) {
         const unsigned generation = beginRun(cost);
         if (!generation) return;  // skipped: the page offers "Run anyway"
-        std::shared_ptr<AnalysisProgress> progress = progress_;
-        admit(cost.bytes, [this, generation, progress, compute, apply](uint64_t ticket) {
-            auto* watcher = new QFutureWatcher<std::shared_ptr<Result>>(this);
-            connect(watcher, &QFutureWatcherBase::finished, this,
-                    [this, watcher, generation, ticket, progress, apply] {
-                        watcher->deleteLater();
-                        jobEnded(ticket);
-                        if (generation != generation_) return;
-                        std::shared_ptr<Result> result = watcher->result();
-                        if (progress->cancelled()) return;  // the page already says so
-                        finishRun(bool(result), [this, result, apply] {
-                            showContent();
-                            apply(*result);
-                        });
-                    });
-            watcher->setFuture(
-                QtConcurrent::run(analysisPool(), [compute, progress]() -> std::shared_ptr<Result> {
-                    const AnalysisProgressScope scope(progress.get());
-                    try {
-                        if (progress->cancelled()) return nullptr;  // cancelled while queued
-                        auto result = std::make_shared<Result>(compute());
-                        progress->finish();
-                        return result;
-                    } catch (...) {  // AnalysisCancelled included: whatever it held is freed
-                        return nullptr;
-                    }
-                }));
-        });
+        const uint64_t reserve = ranAnyway_ ? 0 : cost.bytes;  // run anyway: admitted at once
+        std::weak_ptr<ResultStore> weak = results_;
+        auto computeIn = [weak, compute]() -> Result {
+            std::shared_ptr<ResultStore> store = weak.lock();
+            if (!store) throw AnalysisCancelled();
+            return compute(*store);
+        };
+        std::shared_ptr<ResultDelivery> delivery = delivery_;
+        auto done = [this, delivery, generation, apply](std::shared_ptr<const Result> result, std::exception_ptr) {
+            delivery->post([this, generation, result, apply] {
+                if (generation != generation_) return;  // another trace, options or run since
+                finishRun(bool(result), [this, result, apply] {
+                    showContent();
+                    apply(result);
+                });
+            });
+        };
+        std::shared_ptr<ResultStore> store = results_;
+        ask_ = [this, store, key, reserve, computeIn, done](JobPriority priority) {
+            request_ = store->request<Result>(key, priority, reserve, computeIn, done);
+        };
+        ask_(wanted());
+        requested();
     }
 
 public:
@@ -137,9 +138,10 @@ private:
     // (the cost exceeds the whole budget and the user did not ask to run it anyway) shows
     // the skip message and returns 0.
     unsigned beginRun(const AnalysisCost& cost);
-    // Submits `start` to the admission queue; it is called with the queue's ticket.
-    void admit(uint64_t bytes, std::function<void(uint64_t ticket)> start);
-    void jobEnded(uint64_t ticket);
+    // The priority the page asks at: Page when it is on screen (or on its own), else Background.
+    JobPriority wanted() const;
+    // The request was made: progress from it.
+    void requested();
     // A result (or failure) of the current run arrived.
     void finishRun(bool ok, std::function<void()> fill);
     void cancelRun();
@@ -154,8 +156,13 @@ private:
     bool computing_ = false;
     State state_ = State::NoTrace;
     std::shared_ptr<AnalysisProgress> progress_;
-    uint64_t ticket_ = 0;   // the queue's ticket of the current run, 0 when none
+    std::shared_ptr<ResultStore> results_;
+    std::shared_ptr<ResultDelivery> delivery_;
+    ResultRequest request_;
+    std::function<void(JobPriority)> ask_;  // asks again (at a higher priority once shown)
+    JobPriority askedAt_ = JobPriority::Background;
     bool runAnyway_ = false;  // the next run skips the memory check
+    bool ranAnyway_ = false;  // the current run does
     QTimer* progressTimer_ = nullptr;
     QStackedLayout* stack_ = nullptr;
     AnalysisStatus* message_ = nullptr;

@@ -1,5 +1,5 @@
 // What an analysis page's computation will take at its peak, estimated before it starts, so
-// that the GUI runs only what the machine holds (views/analysis_queue.h).
+// that the GUI runs only what the machine holds (the job runner's admission, model/results/job_runner.h).
 #pragma once
 
 #include "model/trace/trace.h"

@@ -172,26 +172,33 @@ InputPipelineResult computeInputPipeline(const ClassifiedTrace& ct, const StepOp
     return res;
 }
 
-std::vector<SliceRef> occurrencesOf(const Trace& trace, const InputPipelineResult& result, size_t opRow) {
+std::vector<SliceRef> occurrencesOf(const ClassifiedTrace& ct, const InputPipelineResult& result, size_t opRow) {
     std::vector<SliceRef> out;
     if (opRow >= result.ops.size()) return out;
     const std::string& want = result.ops[opRow].name;
-    forEachInputOp(classifyTrace(trace), [&](SliceRef s, const std::string& name, InputOpCategory, TimeNs, TimeNs) {
+    forEachInputOp(ct, [&](SliceRef s, const std::string& name, InputOpCategory, TimeNs, TimeNs) {
         if (name == want) out.push_back(s);
     });
     return out;
 }
 
-SliceRowIndex sliceRowIndexOf(const Trace& trace, const InputPipelineResult& result) {
+SliceRowIndex sliceRowIndexOf(const ClassifiedTrace& ct, const InputPipelineResult& result) {
     std::map<std::string_view, uint32_t> rowOfName;
     for (size_t i = 0; i < result.ops.size(); ++i) rowOfName.emplace(result.ops[i].name, uint32_t(i));
     SliceRowIndex index;
-    forEachInputOp(classifyTrace(trace), [&](SliceRef s, const std::string& name, InputOpCategory, TimeNs, TimeNs) {
+    forEachInputOp(ct, [&](SliceRef s, const std::string& name, InputOpCategory, TimeNs, TimeNs) {
         auto it = rowOfName.find(name);
         if (it != rowOfName.end()) index.add(s, it->second);
     });
     index.finish();
     return index;
+}
+
+std::vector<SliceRef> occurrencesOf(const Trace& trace, const InputPipelineResult& result, size_t opRow) {
+    return occurrencesOf(classifyTrace(trace), result, opRow);
+}
+SliceRowIndex sliceRowIndexOf(const Trace& trace, const InputPipelineResult& result) {
+    return sliceRowIndexOf(classifyTrace(trace), result);
 }
 
 }  // namespace tracescope

@@ -69,8 +69,10 @@ InputPipelineResult computeInputPipeline(const Trace& trace, const StepOptions& 
 InputPipelineResult computeInputPipeline(const ClassifiedTrace& ct, const StepOptions& stepOptions = {});
 
 std::vector<SliceRef> occurrencesOf(const Trace& trace, const InputPipelineResult& result, size_t opRow);
+std::vector<SliceRef> occurrencesOf(const ClassifiedTrace& classified, const InputPipelineResult& result, size_t opRow);
 
 // Every input op slice's row in result.ops, in one pass.
 SliceRowIndex sliceRowIndexOf(const Trace& trace, const InputPipelineResult& result);
+SliceRowIndex sliceRowIndexOf(const ClassifiedTrace& classified, const InputPipelineResult& result);
 
 }  // namespace tracescope

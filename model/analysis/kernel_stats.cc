@@ -185,7 +185,9 @@ KernelLaunchParams readParams(const Trace& trace, SliceRef s, const ParamKeys& k
 
 }  // namespace
 
-KernelLaunchParams kernelParamsOf(const Trace& trace, SliceRef s) { return readParams(trace, s, ParamKeys(trace)); }
+KernelLaunchParams kernelParamsOf(const Trace& trace, SliceRef s) {
+    return readParams(trace, s, ParamKeys(trace));
+}
 
 namespace {
 
@@ -316,28 +318,33 @@ KernelStatsResult computeKernelStats(const ClassifiedTrace& ct, const KernelStat
     return res;
 }
 
-std::vector<SliceRef> occurrencesOf(const Trace& trace, const KernelStatsResult& result, size_t row) {
+std::vector<SliceRef> occurrencesOf(const ClassifiedTrace& ct, const KernelStatsResult& result, size_t row) {
     std::vector<SliceRef> out;
     if (row >= result.rows.size()) return out;
     const KernelKey want = keyOf(result.rows[row]);
-    const ClassifiedTrace ct = classifyTrace(trace);
     forEachKernel(ct, [&](SliceRef ref, const KernelKey& key, const KernelLaunchParams&, TimeNs) {
         if (key == want) out.push_back(ref);
     });
     return out;
 }
 
-SliceRowIndex sliceRowIndexOf(const Trace& trace, const KernelStatsResult& result) {
+SliceRowIndex sliceRowIndexOf(const ClassifiedTrace& ct, const KernelStatsResult& result) {
     std::unordered_map<KernelKey, uint32_t, KernelKeyHash> rowOfKey;
     for (size_t i = 0; i < result.rows.size(); ++i) rowOfKey.emplace(keyOf(result.rows[i]), uint32_t(i));
     SliceRowIndex index;
-    const ClassifiedTrace ct = classifyTrace(trace);
     forEachKernel(ct, [&](SliceRef ref, const KernelKey& key, const KernelLaunchParams&, TimeNs) {
         auto it = rowOfKey.find(key);
         if (it != rowOfKey.end()) index.add(ref, it->second);
     });
     index.finish();
     return index;
+}
+
+std::vector<SliceRef> occurrencesOf(const Trace& trace, const KernelStatsResult& result, size_t row) {
+    return occurrencesOf(classifyTrace(trace), result, row);
+}
+SliceRowIndex sliceRowIndexOf(const Trace& trace, const KernelStatsResult& result) {
+    return sliceRowIndexOf(classifyTrace(trace), result);
 }
 
 }  // namespace tracescope

@@ -107,8 +107,10 @@ KernelLaunchParams kernelParamsOf(const Trace& trace, SliceRef kernel);
 
 // The kernel slices aggregated into rows[row].
 std::vector<SliceRef> occurrencesOf(const Trace& trace, const KernelStatsResult& result, size_t row);
+std::vector<SliceRef> occurrencesOf(const ClassifiedTrace& classified, const KernelStatsResult& result, size_t row);
 
 // Every kernel slice's row in one pass (the inverse of occurrencesOf for all rows at once).
 SliceRowIndex sliceRowIndexOf(const Trace& trace, const KernelStatsResult& result);
+SliceRowIndex sliceRowIndexOf(const ClassifiedTrace& classified, const KernelStatsResult& result);
 
 }  // namespace tracescope

@@ -10,10 +10,12 @@
 #include <array>
 #include <cctype>
 #include <cstdio>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
 #include <numeric>
+#include <optional>
 #include <tuple>
 #include <unordered_map>
 
@@ -369,7 +371,11 @@ struct Builder {
 
 }  // namespace
 
-MemoryProfileResult computeMemoryProfile(const Trace& trace, bool findStepsToo) {
+namespace {
+
+// `classified`: gives the classification the steps are found on (for peak_step and the leak
+// hints), asked only when the trace has memory events; null or returning null: no steps.
+MemoryProfileResult memoryProfile(const Trace& trace, const std::function<const ClassifiedTrace*()>& classified) {
     MemoryProfileResult res;
     std::vector<RawMemoryId> raw = memory_detail::collectMemoryEvents(trace);
     if (raw.empty()) {
@@ -383,12 +389,11 @@ MemoryProfileResult computeMemoryProfile(const Trace& trace, bool findStepsToo) 
     }
     StepsResult steps;
     std::shared_ptr<const StepGroups> groups;
-    if (findStepsToo) {
-        const ClassifiedTrace ct = classifyTrace(trace);
-        steps = findSteps(ct);
+    if (const ClassifiedTrace* ct = classified ? classified() : nullptr) {
+        steps = findSteps(*ct);
         groups = steps.hostGroups;
         if (!groups && std::any_of(raw.begin(), raw.end(), [](const RawMemoryId& r) { return r.source == MemorySource::XSpace; }))
-            groups = std::make_shared<const StepGroups>(groupHostEvents(ct));
+            groups = std::make_shared<const StepGroups>(groupHostEvents(*ct));
     }
     res.stepCount = steps.steps.size();
     Builder b{trace, steps.steps, groups.get()};
@@ -396,6 +401,18 @@ MemoryProfileResult computeMemoryProfile(const Trace& trace, bool findStepsToo) 
     std::sort(res.ids.begin(), res.ids.end(),
               [](const MemoryIdProfile& a, const MemoryIdProfile& b) { return a.memoryId < b.memoryId; });
     return res;
+}
+
+}  // namespace
+
+MemoryProfileResult computeMemoryProfile(const Trace& trace, bool findStepsToo) {
+    std::optional<ClassifiedTrace> ct;
+    if (!findStepsToo) return memoryProfile(trace, nullptr);
+    return memoryProfile(trace, [&] { return &ct.emplace(classifyTrace(trace)); });
+}
+
+MemoryProfileResult computeMemoryProfile(const ClassifiedTrace& classified) {
+    return memoryProfile(*classified.trace, [&] { return &classified; });
 }
 
 size_t memorySnapshotAt(const MemoryIdProfile& profile, TimeNs time) {

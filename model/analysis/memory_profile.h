@@ -123,6 +123,9 @@ struct MemoryProfileResult {
 // `findStepsToo`: assign events to steps (for peak_step and the leak hints). Finding steps
 // classifies the whole trace; the timeline's memory tracks do without.
 MemoryProfileResult computeMemoryProfile(const Trace& trace, bool findStepsToo = true);
+// The same with steps found on a classification made already (the result store's).
+struct ClassifiedTrace;
+MemoryProfileResult computeMemoryProfile(const ClassifiedTrace& classified);
 
 // Index of the last snapshot at or before `time` (0 when all are later); timeline non-empty.
 size_t memorySnapshotAt(const MemoryIdProfile& profile, TimeNs time);

@@ -7,6 +7,7 @@
 #include "model/trace/xspace_kinds.h"
 
 #include <algorithm>
+#include <atomic>
 #include <array>
 #include <cctype>
 
@@ -175,7 +176,14 @@ SliceRole kinetoRole(std::string_view cat, std::string_view name) {
 
 }  // namespace
 
+namespace {
+std::atomic<uint64_t> classifications{0};
+}  // namespace
+
+uint64_t classifyTraceCount() { return classifications.load(); }
+
 ClassifiedTrace classifyTrace(const Trace& trace) {
+    ++classifications;
     ClassifiedTrace ct;
     ct.trace = &trace;
     ct.producer = detectProducer(trace);

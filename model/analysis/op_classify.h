@@ -77,6 +77,9 @@ struct ClassifiedTrace {
 };
 
 ClassifiedTrace classifyTrace(const Trace& trace);
+// How many classifications this process has made (the viewer makes one per trace, in its
+// result store: a test counts them).
+uint64_t classifyTraceCount();
 
 // TF1 shows one GPU as several devices: the executor's, the GPU tracer's "…/stream:all",
 // "…/memcpy" and "…/stream:N". Their GPU: "/job:w/replica:0/task:0/device:GPU:1 Compute",

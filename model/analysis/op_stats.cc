@@ -195,30 +195,35 @@ OpStatsResult computeOpStats(const ClassifiedTrace& ct, const OpStatsOptions& op
     return res;
 }
 
-std::vector<SliceRef> occurrencesOf(const Trace& trace, const OpStatsResult& result, size_t row) {
+std::vector<SliceRef> occurrencesOf(const ClassifiedTrace& ct, const OpStatsResult& result, size_t row) {
     std::vector<SliceRef> out;
     if (row >= result.rows.size() || result.rows[row].isIdle) return out;
     const OpStatsRow& r = result.rows[row];
-    const ClassifiedTrace ct = classifyTrace(trace);
     forEachOpOccurrence(ct, result.options.grouping, [&](const OpOccurrence& o) {
         if (o.side == r.side && *o.name == r.name && *o.type == r.type) out.push_back(o.slice);
     });
     return out;
 }
 
-SliceRowIndex sliceRowIndexOf(const Trace& trace, const OpStatsResult& result) {
+SliceRowIndex sliceRowIndexOf(const ClassifiedTrace& ct, const OpStatsResult& result) {
     std::map<std::tuple<OpSide, std::string_view, std::string_view>, uint32_t> rowOfKey;
     for (size_t i = 0; i < result.rows.size(); ++i)
         if (!result.rows[i].isIdle) rowOfKey.emplace(std::tuple(result.rows[i].side, std::string_view(result.rows[i].name),
                                                                 std::string_view(result.rows[i].type)), uint32_t(i));
     SliceRowIndex index;
-    const ClassifiedTrace ct = classifyTrace(trace);
     forEachOpOccurrence(ct, result.options.grouping, [&](const OpOccurrence& o) {
         auto it = rowOfKey.find(std::tuple(o.side, std::string_view(*o.name), std::string_view(*o.type)));
         if (it != rowOfKey.end()) index.add(o.slice, it->second);
     });
     index.finish();
     return index;
+}
+
+std::vector<SliceRef> occurrencesOf(const Trace& trace, const OpStatsResult& result, size_t row) {
+    return occurrencesOf(classifyTrace(trace), result, row);
+}
+SliceRowIndex sliceRowIndexOf(const Trace& trace, const OpStatsResult& result) {
+    return sliceRowIndexOf(classifyTrace(trace), result);
 }
 
 }  // namespace tracescope

@@ -103,6 +103,7 @@ OpStatsResult computeOpStats(const ClassifiedTrace& ct, const OpStatsOptions& op
 // The slices aggregated into rows[row] (empty for IDLE rows), in track/time order,
 // for cross-navigation to the timeline.
 std::vector<SliceRef> occurrencesOf(const Trace& trace, const OpStatsResult& result, size_t row);
+std::vector<SliceRef> occurrencesOf(const ClassifiedTrace& classified, const OpStatsResult& result, size_t row);
 
 // Folds (label, value) into the top `topN` by value plus "other"; percents of the total.
 std::vector<PieEntry> makePie(std::vector<std::pair<std::string, TimeNs>> values, size_t topN);
@@ -112,5 +113,6 @@ const char* opSideName(OpSide side);
 // Every occurrence's row in one pass (the inverse of occurrencesOf for all rows at once):
 // a slice selected in the timeline finds its table row.
 SliceRowIndex sliceRowIndexOf(const Trace& trace, const OpStatsResult& result);
+SliceRowIndex sliceRowIndexOf(const ClassifiedTrace& classified, const OpStatsResult& result);
 
 }  // namespace tracescope

@@ -170,7 +170,8 @@ CommOverlap commOverlapIn(const ClassifiedTrace& ct, TimeNs startNs, TimeNs endN
     return overlapIn(kernelUnionsOf(ct), startNs, endNs);
 }
 
-PodResult computePod(const MultiWorkerRun& run, const StepOptions& stepOptions, const Trace* mergedView) {
+PodResult computePod(const MultiWorkerRun& run, const StepOptions& stepOptions, const Trace* mergedView,
+                     const ClassifyFn& classify) {
     PodResult res;
     struct PerWorker {
         StepsResult steps;
@@ -193,7 +194,9 @@ PodResult computePod(const MultiWorkerRun& run, const StepOptions& stepOptions, 
         std::shared_ptr<const Trace> own = wt.trace;
         if (!own && wt.merged && mergedView) own = workerTraceOf(*mergedView, wt);
         if (own) {
-            const ClassifiedTrace ct = classifyTrace(*own);
+            const std::shared_ptr<const ClassifiedTrace> classified =
+                classify ? classify(own) : std::make_shared<const ClassifiedTrace>(classifyTrace(*own));
+            const ClassifiedTrace& ct = *classified;
             per[w].steps = findSteps(ct, stepOptions);
             per[w].breakdown = breakdownSteps(ct, per[w].steps);
             per[w].kernels = kernelUnionsOf(ct);

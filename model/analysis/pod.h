@@ -9,6 +9,8 @@
 #include "model/trace/workers.h"
 
 #include <array>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -70,7 +72,11 @@ struct PodResult {
 
 // Workers whose own trace was let go after merging (WorkerTrace::merged) are cut out of
 // `mergedView` one at a time while they are analysed.
-PodResult computePod(const MultiWorkerRun& run, const StepOptions& stepOptions = {}, const Trace* mergedView = nullptr);
+// `classify`: gives a worker trace's classification (the viewer's result stores); by default
+// each worker is classified here.
+using ClassifyFn = std::function<std::shared_ptr<const ClassifiedTrace>(const std::shared_ptr<const Trace>&)>;
+PodResult computePod(const MultiWorkerRun& run, const StepOptions& stepOptions = {}, const Trace* mergedView = nullptr,
+                     const ClassifyFn& classify = {});
 
 // First-step alignment, one rule for the run and the pod page: every worker whose clock is
 // Unknown and that has steps gets the offset that starts its first step with the reference

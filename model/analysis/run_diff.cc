@@ -85,8 +85,13 @@ void addKernels(Keyed& keyed, const KernelStatsResult& r, bool isB) {
 }  // namespace
 
 RunDiff diffRuns(const Trace& a, const Trace& b, const StepOptions& stepOptions) {
+    return diffRuns(classifyTrace(a), classifyTrace(b), stepOptions);
+}
+
+RunDiff diffRuns(const ClassifiedTrace& ca, const ClassifiedTrace& cb, const StepOptions& stepOptions) {
     RunDiff d;
-    const ClassifiedTrace ca = classifyTrace(a), cb = classifyTrace(b);
+    const Trace& a = *ca.trace;
+    const Trace& b = *cb.trace;
     const Overview oa = computeOverview(ca, stepOptions), ob = computeOverview(cb, stepOptions);
     d.aSteps = oa.steps.steps.size();
     d.bSteps = ob.steps.steps.size();

@@ -43,5 +43,7 @@ struct RunDiff {
 // Rows of ops and kernels are sorted by delta, the largest increase (regression) first,
 // then by name; step rows keep their fixed order.
 RunDiff diffRuns(const Trace& a, const Trace& b, const StepOptions& stepOptions = {});
+// The same on classifications made already (the result stores').
+RunDiff diffRuns(const ClassifiedTrace& a, const ClassifiedTrace& b, const StepOptions& stepOptions = {});
 
 }  // namespace tracescope

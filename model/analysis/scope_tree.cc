@@ -347,45 +347,45 @@ ScopeTree computeScopeTree(const ClassifiedTrace& ct) {
     return tree;
 }
 
-std::vector<SliceRef> occurrencesOf(const Trace& trace, const ScopeTree& tree, size_t node) {
+std::vector<SliceRef> occurrencesOf(const ClassifiedTrace& ct, const ScopeTree& tree, size_t node) {
     std::vector<SliceRef> out;
     if (node >= tree.nodes.size()) return out;
     // Rebuilding is deterministic, so node ids match the tree the caller holds.
     ScopeTree again;
     std::vector<Occ> occ;
-    build(classifyTrace(trace), again, &occ, nullptr);
+    build(ct, again, &occ, nullptr);
     if (again.nodes.size() != tree.nodes.size()) return out;
     for (const Occ& o : occ)
         if (isAncestorOrSelf(again, uint32_t(node), o.node)) out.push_back(o.slice);
     return out;
 }
 
-std::vector<SliceRef> occurrencesOfOpType(const Trace& trace, const ScopeTree& tree, size_t row) {
+std::vector<SliceRef> occurrencesOfOpType(const ClassifiedTrace& ct, const ScopeTree& tree, size_t row) {
     if (row >= tree.opView.size()) return {};
     ScopeTree again;
     std::vector<std::pair<std::string, std::vector<SliceRef>>> typeSlices;
-    build(classifyTrace(trace), again, nullptr, &typeSlices);
+    build(ct, again, nullptr, &typeSlices);
     for (auto& [type, refs] : typeSlices)
         if (type == tree.opView[row].type) return refs;
     return {};
 }
 
-SliceRowIndex sliceNodeIndexOf(const Trace& trace, const ScopeTree& tree) {
+SliceRowIndex sliceNodeIndexOf(const ClassifiedTrace& ct, const ScopeTree& tree) {
     SliceRowIndex index;
     ScopeTree again;
     std::vector<Occ> occ;
-    build(classifyTrace(trace), again, &occ, nullptr);
+    build(ct, again, &occ, nullptr);
     if (again.nodes.size() != tree.nodes.size()) return index;
     for (const Occ& o : occ) index.add(o.slice, o.node);
     index.finish();
     return index;
 }
 
-SliceRowIndex sliceOpTypeIndexOf(const Trace& trace, const ScopeTree& tree) {
+SliceRowIndex sliceOpTypeIndexOf(const ClassifiedTrace& ct, const ScopeTree& tree) {
     SliceRowIndex index;
     ScopeTree again;
     std::vector<std::pair<std::string, std::vector<SliceRef>>> typeSlices;
-    build(classifyTrace(trace), again, nullptr, &typeSlices);
+    build(ct, again, nullptr, &typeSlices);
     std::map<std::string_view, uint32_t> rowOfType;
     for (size_t i = 0; i < tree.opView.size(); ++i) rowOfType.emplace(tree.opView[i].type, uint32_t(i));
     for (const auto& [type, refs] : typeSlices) {
@@ -394,6 +394,19 @@ SliceRowIndex sliceOpTypeIndexOf(const Trace& trace, const ScopeTree& tree) {
     }
     index.finish();
     return index;
+}
+
+std::vector<SliceRef> occurrencesOf(const Trace& trace, const ScopeTree& tree, size_t node) {
+    return occurrencesOf(classifyTrace(trace), tree, node);
+}
+std::vector<SliceRef> occurrencesOfOpType(const Trace& trace, const ScopeTree& tree, size_t row) {
+    return occurrencesOfOpType(classifyTrace(trace), tree, row);
+}
+SliceRowIndex sliceNodeIndexOf(const Trace& trace, const ScopeTree& tree) {
+    return sliceNodeIndexOf(classifyTrace(trace), tree);
+}
+SliceRowIndex sliceOpTypeIndexOf(const Trace& trace, const ScopeTree& tree) {
+    return sliceOpTypeIndexOf(classifyTrace(trace), tree);
 }
 
 }  // namespace tracescope

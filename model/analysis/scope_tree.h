@@ -83,12 +83,16 @@ ScopeTree computeScopeTree(const ClassifiedTrace& ct);
 
 // The slices counted at or under nodes[node]: scope events and attributed device activities.
 std::vector<SliceRef> occurrencesOf(const Trace& trace, const ScopeTree& tree, size_t node);
+std::vector<SliceRef> occurrencesOf(const ClassifiedTrace& classified, const ScopeTree& tree, size_t node);
 // The op slices of opView[row] and the device activities they launched.
 std::vector<SliceRef> occurrencesOfOpType(const Trace& trace, const ScopeTree& tree, size_t row);
+std::vector<SliceRef> occurrencesOfOpType(const ClassifiedTrace& classified, const ScopeTree& tree, size_t row);
 
 // Every scope event's own (deepest) node and every device activity's node, in one pass.
 SliceRowIndex sliceNodeIndexOf(const Trace& trace, const ScopeTree& tree);
+SliceRowIndex sliceNodeIndexOf(const ClassifiedTrace& classified, const ScopeTree& tree);
 // Every op slice's row in tree.opView, in one pass.
 SliceRowIndex sliceOpTypeIndexOf(const Trace& trace, const ScopeTree& tree);
+SliceRowIndex sliceOpTypeIndexOf(const ClassifiedTrace& classified, const ScopeTree& tree);
 
 }  // namespace tracescope

@@ -350,8 +350,8 @@ namespace {
 // counted is false for an event merged into its parent of the same name, which is visited with
 // its parent's row.
 template <typename Visit>
-void forEachRowEvent(const Trace& trace, const TorchOpsResult& result, Visit visit) {
-    const ClassifiedTrace ct = classifyTrace(trace);
+void forEachRowEvent(const ClassifiedTrace& ct, const TorchOpsResult& result, Visit visit) {
+    const Trace& trace = *ct.trace;
     const EventKeys keys(ct, result.options);
     const EventTree tree(ct, keys);
     std::unordered_map<std::string, uint32_t> rowOfKey;
@@ -377,20 +377,27 @@ void forEachRowEvent(const Trace& trace, const TorchOpsResult& result, Visit vis
 
 }  // namespace
 
-std::vector<SliceRef> occurrencesOf(const Trace& trace, const TorchOpsResult& result, size_t row) {
+std::vector<SliceRef> occurrencesOf(const ClassifiedTrace& ct, const TorchOpsResult& result, size_t row) {
     std::vector<SliceRef> out;
     if (row >= result.rows.size()) return out;
-    forEachRowEvent(trace, result, [&](SliceRef s, uint32_t r, bool counted) {
+    forEachRowEvent(ct, result, [&](SliceRef s, uint32_t r, bool counted) {
         if (r == row && counted) out.push_back(s);
     });
     return out;
 }
 
-SliceRowIndex sliceRowIndexOf(const Trace& trace, const TorchOpsResult& result) {
+SliceRowIndex sliceRowIndexOf(const ClassifiedTrace& ct, const TorchOpsResult& result) {
     SliceRowIndex index;
-    forEachRowEvent(trace, result, [&](SliceRef s, uint32_t r, bool) { index.add(s, r); });
+    forEachRowEvent(ct, result, [&](SliceRef s, uint32_t r, bool) { index.add(s, r); });
     index.finish();
     return index;
+}
+
+std::vector<SliceRef> occurrencesOf(const Trace& trace, const TorchOpsResult& result, size_t row) {
+    return occurrencesOf(classifyTrace(trace), result, row);
+}
+SliceRowIndex sliceRowIndexOf(const Trace& trace, const TorchOpsResult& result) {
+    return sliceRowIndexOf(classifyTrace(trace), result);
 }
 
 }  // namespace tracescope

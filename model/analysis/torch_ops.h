@@ -82,7 +82,9 @@ TorchOpsResult computeTorchOps(const Trace& trace, const TorchOpsOptions& option
 
 // The slices aggregated into rows[row], in track/time order (not those merged into a parent).
 std::vector<SliceRef> occurrencesOf(const Trace& trace, const TorchOpsResult& result, size_t row);
+std::vector<SliceRef> occurrencesOf(const ClassifiedTrace& classified, const TorchOpsResult& result, size_t row);
 // Every counted slice's row, in one pass; a slice merged into its parent has its parent's row.
 SliceRowIndex sliceRowIndexOf(const Trace& trace, const TorchOpsResult& result);
+SliceRowIndex sliceRowIndexOf(const ClassifiedTrace& classified, const TorchOpsResult& result);
 
 }  // namespace tracescope

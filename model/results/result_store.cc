@@ -3,6 +3,7 @@
 #include "model/results/analysis_budget.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <optional>
 #include <vector>
@@ -25,6 +26,7 @@ struct ResultEntry {
     JobPriority priority = JobPriority::Background;
     uint64_t reserveBytes = 0;
     JobRunner::JobId job = 0;
+    std::atomic<bool> started{false};  // a thread computes it (or did)
     int waiting = 0;  // blocking get()s waiting on it
     std::vector<std::pair<uint64_t, ResultCallback>> callbacks;  // the asynchronous requests' interest
 };
@@ -83,7 +85,15 @@ void ResultRequest::cancel() {
     store_.reset();
 }
 
-std::shared_ptr<AnalysisProgress> ResultRequest::progress() const { return entry_ ? entry_->progress : nullptr; }
+std::shared_ptr<AnalysisProgress> ResultRequest::progress() const {
+    if (!entry_) return nullptr;
+    std::shared_ptr<ResultStore> store = store_.lock();
+    if (!store) return nullptr;
+    std::lock_guard lock(store->mutex_);  // a cancelled run started again gets a new one
+    return entry_->progress;
+}
+
+bool ResultRequest::started() const { return entry_ && entry_->started.load(); }
 
 std::shared_ptr<ResultStore> ResultStore::of(const std::shared_ptr<const Trace>& trace, JobRunner* runner) {
     if (!trace) return nullptr;
@@ -165,6 +175,7 @@ detail::ErasedResult ResultStore::getErased(const ResultKey& key, Compute comput
 detail::ErasedResult ResultStore::computeHere(const std::shared_ptr<Entry>& entry, std::unique_lock<std::mutex>& lock,
                                               bool ownProgress) {
     entry->state = Entry::State::Running;
+    entry->started = true;
     Compute compute = entry->compute;
     std::shared_ptr<AnalysisProgress> progress = entry->progress;
     lock.unlock();
@@ -219,6 +230,7 @@ void ResultStore::failed(const std::shared_ptr<Entry>& entry, std::exception_ptr
         // Cancelled on behalf of one asker (a blocking caller that gave up) while requests still
         // want it: queued again, with a fresh progress.
         entry->state = Entry::State::Queued;
+        entry->started = false;
         entry->progress = std::make_shared<AnalysisProgress>(trace_->counts().slices);
         submitJob(entry);
         changed_.notify_all();

@@ -79,6 +79,10 @@ public:
     // The computation's progress (shared with the other askers); null when the result was
     // held already or the request was withdrawn.
     std::shared_ptr<AnalysisProgress> progress() const;
+    // True once a thread computes it (false while it waits in the runner's queue).
+    bool started() const;
+    // True while the request holds an interest (not withdrawn, not answered at once).
+    bool active() const { return entry_ != nullptr; }
 
 private:
     friend class ResultStore;

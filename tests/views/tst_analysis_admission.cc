@@ -1,4 +1,4 @@
-// The analysis pages run what the memory budget holds (views/analysis_queue.h), with
+// The analysis pages run what the memory budget holds (the job runner's admission, model/results/job_runner.h), with
 // TRACESCOPE_MEMORY_LIMIT standing in for the machine: a page whose analysis needs more than
 // the budget says so with both figures and runs it when asked; a page that fits waits while
 // another holds the memory; a running analysis can be cancelled and run again. Kernel stats
@@ -8,7 +8,7 @@
 #include "model/analysis/analysis_cost.h"
 #include "model/import/memory_budget.h"
 #include "model/trace/trace_builder.h"
-#include "views/analysis_queue.h"
+#include "model/results/job_runner.h"
 #include "views/tables/kernel_stats_view.h"
 #include "views/tables/op_stats_view.h"
 #include "views/tables/table_page.h"
@@ -26,7 +26,8 @@ class AnalysisAdmissionTest : public QObject {
     static void setLimit(const char* limit) { qputenv("TRACESCOPE_MEMORY_LIMIT", limit); }
 
 private slots:
-    void initTestCase() { trace_ = makeKinetoTrainingTrace(); }
+    // A trace of its own per case: its result store (and what it holds) goes with the case.
+    void init() { trace_ = makeKinetoTrainingTrace(); }
     void cleanup() { qunsetenv("TRACESCOPE_MEMORY_LIMIT"); }
 
     // 1 MiB cannot hold Kernel stats' fixed 16 MiB: skipped, with both figures on the page.
@@ -67,14 +68,15 @@ private slots:
         QSignalSpy firstReady(&first, &AnalysisView::resultReady), secondReady(&second, &AnalysisView::resultReady);
         first.setTrace(trace_);
         second.setTrace(trace_);
-        QCOMPARE(first.state(), AnalysisView::State::Running);
+        // The runner starts jobs on its own threads: the first runs once it started.
+        QTRY_COMPARE(first.state(), AnalysisView::State::Running);
         QCOMPARE(second.state(), AnalysisView::State::Queued);
-        QVERIFY2(second.statusText().contains(QStringLiteral("Waiting for memory")), qPrintable(second.statusText()));
-        QCOMPARE(AnalysisQueue::instance()->reserved(), kernels);
+        QTRY_VERIFY2(second.statusText().contains(QStringLiteral("Waiting for memory")), qPrintable(second.statusText()));
+        QCOMPARE(JobRunner::shared().reserved(), kernels);
         QVERIFY(firstReady.wait(20000));
         QVERIFY(secondReady.count() > 0 || secondReady.wait(20000));
         QCOMPARE(second.state(), AnalysisView::State::Done);
-        QCOMPARE(AnalysisQueue::instance()->reserved(), uint64_t(0));
+        QTRY_COMPARE(JobRunner::shared().reserved(), uint64_t(0));
     }
 
     // 300 000 kernel launches of 10 ns on one stream: launch i has i registers for i < 100 003
@@ -101,7 +103,7 @@ private slots:
         QSignalSpy ready(&view, &AnalysisView::resultReady);
         view.setTrace(trace);
         QVERIFY(view.state() != AnalysisView::State::Skipped);
-        QCOMPARE(AnalysisQueue::instance()->reserved(), estimateKernelStatsCost(*trace, 100'000).bytes);
+        QTRY_COMPARE(JobRunner::shared().reserved(), estimateKernelStatsCost(*trace, 100'000).bytes);
         QVERIFY(ready.wait(60000));
         const KernelStatsResult* r = view.result();
         QVERIFY(r);
@@ -137,7 +139,7 @@ private slots:
         QVERIFY(ready.wait(20000));
         QCOMPARE(view.state(), AnalysisView::State::Done);
         QCOMPARE(view.result()->kernelCount, size_t(3));
-        QTRY_COMPARE(AnalysisQueue::instance()->reserved(), uint64_t(0));
+        QTRY_COMPARE(JobRunner::shared().reserved(), uint64_t(0));
     }
 };
 

@@ -1,5 +1,6 @@
 #include "views/memory/memory_profile_view.h"
 
+#include "model/results/trace_results.h"
 #include "views/memory/memory_chart.h"
 #include "views/memory/memory_event_text.h"
 #include "views/partial_trace_note.h"
@@ -149,16 +150,17 @@ MemoryProfileView::MemoryProfileView(QWidget* parent) : AnalysisView(parent) {
 }
 
 void MemoryProfileView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
-    std::shared_ptr<const Trace> t = trace;
-    run<MemoryProfileResult>(estimateAnalysisCost(AnalysisKind::MemoryProfile, *t),
-                             [t] {
-                                 analysisStep("Replaying allocations", 0, 1);
-                                 return computeMemoryProfile(*t);
-                             },
-                             [this](MemoryProfileResult& r) {
-                                 result_ = std::make_shared<MemoryProfileResult>(std::move(r));
-                                 showResult();
-                             });
+    // The store's memory profile, which the timeline's memory tracks show too.
+    run<std::shared_ptr<const MemoryProfileResult>>(
+        estimateAnalysisCost(AnalysisKind::MemoryProfile, *trace), {"memory-page", ""},
+        [](ResultStore& results) {
+            analysisStep("Replaying allocations", 0, 1);
+            return memoryProfileOf(results);
+        },
+        [this](std::shared_ptr<const std::shared_ptr<const MemoryProfileResult>> r) {
+            result_ = *r;
+            showResult();
+        });
 }
 
 void MemoryProfileView::clearResult() {

@@ -41,7 +41,7 @@ protected:
     void clearResult() override;
 
 private:
-    std::shared_ptr<MemoryProfileResult> result_;
+    std::shared_ptr<const MemoryProfileResult> result_;
     QComboBox* ids_ = nullptr;
     QCheckBox* showFree_ = nullptr;
     QLabel* summary_ = nullptr;

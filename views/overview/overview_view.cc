@@ -1,5 +1,6 @@
 #include "views/overview/overview_view.h"
 
+#include "model/results/trace_results.h"
 #include "views/charts/stacked_column_chart.h"
 #include "views/charts/step_breakdown_chart.h"
 #include "views/partial_trace_note.h"
@@ -167,19 +168,19 @@ OverviewView::OverviewView(QWidget* parent) : AnalysisView(parent) {
 }
 
 void OverviewView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
-    std::shared_ptr<const Trace> t = trace;
+    const StepOptions options = stepOptions();
     run<Computed>(
-        estimateAnalysisCost(AnalysisKind::Overview, *t),
-        [t, options = stepOptions()] {
+        estimateAnalysisCost(AnalysisKind::Overview, *trace), {"overview-page", stepOptionsKey(options)},
+        [options](ResultStore& results) {
             analysisStep("Classifying slices", 0, 0.15);
-            const ClassifiedTrace ct = classifyTrace(*t);
+            const std::shared_ptr<const ClassifiedTrace> ct = classificationOf(results);
             analysisStep("Finding steps and summing them", 0.15, 0.85);
-            Overview overview = computeOverview(ct, options);
+            Overview overview = computeOverview(*ct, options);
             analysisStep("Looking for step markers", 0.85, 1);
-            return Computed{std::move(overview), stepMarkerCandidates(ct, 40)};
+            return Computed{std::move(overview), stepMarkerCandidates(*ct, 40)};
         },
-        [this](Computed& c) {
-            overview_ = std::make_shared<Computed>(std::move(c));
+        [this](std::shared_ptr<const Computed> c) {
+            overview_ = std::move(c);
             stepMarkerBox()->setCandidates(overview_->markerCandidates);
             showResult(overview_->overview);
         });

@@ -36,7 +36,7 @@ private:
         Overview overview;
         std::vector<StepMarkerCandidate> markerCandidates;
     };
-    std::shared_ptr<Computed> overview_;
+    std::shared_ptr<const Computed> overview_;
     QFormLayout* summary_ = nullptr;
     QFormLayout* environment_ = nullptr;
     StackedColumnChart* chart_ = nullptr;

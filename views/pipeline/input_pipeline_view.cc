@@ -1,5 +1,6 @@
 #include "views/pipeline/input_pipeline_view.h"
 
+#include "model/results/trace_results.h"
 #include "views/charts/stacked_column_chart.h"
 #include "views/charts/step_breakdown_chart.h"
 #include "views/partial_trace_note.h"
@@ -166,23 +167,24 @@ InputPipelineView::InputPipelineView(QWidget* parent) : AnalysisView(parent) {
 }
 
 void InputPipelineView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
-    std::shared_ptr<const Trace> t = trace;
+    const StepOptions options = stepOptions();
     run<Computed>(
-        estimateAnalysisCost(AnalysisKind::InputPipeline, *t),
-        [t, options = stepOptions()] {
+        estimateAnalysisCost(AnalysisKind::InputPipeline, *trace), {"input-pipeline-page", stepOptionsKey(options)},
+        [options](ResultStore& results) {
             Computed c;
             analysisStep("Classifying slices", 0, 0.1);
-            const ClassifiedTrace ct = classifyTrace(*t);
+            c.classified = classificationOf(results);
+            const ClassifiedTrace& ct = *c.classified;
             analysisStep("Measuring input waits", 0.1, 0.4);
             c.result = computeInputPipeline(ct, options);
             analysisStep("Indexing input ops", 0.4, 0.8);
-            c.sliceRows = sliceRowIndexOf(*t, c.result);
+            c.sliceRows = sliceRowIndexOf(ct, c.result);
             analysisStep("Looking for step markers", 0.8, 1);
             c.markerCandidates = stepMarkerCandidates(ct, 40);
             return c;
         },
-        [this](Computed& c) {
-            computed_ = std::make_shared<Computed>(std::move(c));
+        [this](std::shared_ptr<const Computed> c) {
+            computed_ = std::move(c);
             stepMarkerBox()->setCandidates(computed_->markerCandidates);
             showResult(*computed_);
         });
@@ -244,7 +246,7 @@ void InputPipelineView::showResult(const Computed& c) {
 void InputPipelineView::activateRow(int row) {
     std::shared_ptr<const Trace> t = trace();
     if (!computed_ || !t || !selection_ || row < 0 || row >= opsModel_->rowCount()) return;
-    std::vector<SliceRef> slices = occurrencesOf(*t, computed_->result, size_t(row));
+    std::vector<SliceRef> slices = occurrencesOf(*computed_->classified, computed_->result, size_t(row));
     if (slices.empty()) return;
     QString label = tr("%1: %2 occurrences").arg(q(opsModel_->row(row).name)).arg(slices.size());
     selection_->highlightSlices(std::move(slices), label);

@@ -51,9 +51,10 @@ private:
     struct Computed {
         InputPipelineResult result;
         SliceRowIndex sliceRows;
+        std::shared_ptr<const ClassifiedTrace> classified;  // the store's, which the rows' occurrences are found on
         std::vector<StepMarkerCandidate> markerCandidates;
     };
-    std::shared_ptr<Computed> computed_;
+    std::shared_ptr<const Computed> computed_;
     QLabel* verdict_ = nullptr;
     StackedColumnChart* chart_ = nullptr;
     RowTableModel<StatRow>* deviceStats_ = nullptr;

@@ -1,5 +1,6 @@
 #include "views/pipeline/tf_data_view.h"
 
+#include "model/results/trace_results.h"
 #include "views/pipeline/pipeline_graph_legend.h"
 #include "views/pipeline/pipeline_graph_view.h"
 #include "views/pipeline/tf_data_details.h"
@@ -182,14 +183,14 @@ TfDataView::TfDataView(QWidget* parent) : AnalysisView(parent) {
 }
 
 void TfDataView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
-    std::shared_ptr<const Trace> t = trace;
-    run<TfDataResult>(estimateAnalysisCost(AnalysisKind::TfData, *t),
-                      [t, options = stepOptions()] {
+    const StepOptions options = stepOptions();
+    run<TfDataResult>(estimateAnalysisCost(AnalysisKind::TfData, *trace), {"tf-data-page", stepOptionsKey(options)},
+                      [options](ResultStore& results) {
                           analysisStep("Reading tf.data iterators", 0, 1);
-                          return computeTfData(*t, options);
+                          return computeTfData(*classificationOf(results), options);
                       },
-                      [this](TfDataResult& r) {
-                          result_ = std::make_shared<TfDataResult>(std::move(r));
+                      [this](std::shared_ptr<const TfDataResult> r) {
+                          result_ = std::move(r);
                           showResult();
                       });
 }

@@ -60,7 +60,7 @@ protected:
     void selectSlice(SliceRef slice) override;
 
 private:
-    std::shared_ptr<TfDataResult> result_;
+    std::shared_ptr<const TfDataResult> result_;
     QLabel* notes_ = nullptr;
     QLabel* summary_ = nullptr;
     QLabel* suggestion_ = nullptr;

@@ -1,5 +1,6 @@
 #include "views/pod/compare_view.h"
 
+#include "model/results/trace_results.h"
 #include "model/analysis/op_classify.h"
 #include "views/name_style.h"
 #include "views/step_marker_box.h"
@@ -133,8 +134,10 @@ void CompareView::alignTimelines() {
 }
 
 void CompareView::setCompareTrace(std::shared_ptr<const Trace> b, const QString& name) {
+    static uint64_t traces = 0;
     b_ = std::move(b);
     bName_ = name;
+    bSerial_ = ++traces;
     if (trace()) startAnalysis(trace());
 }
 
@@ -159,17 +162,19 @@ void CompareView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
     run<Data>(
         estimateAnalysisCost(AnalysisKind::Diff, *trace,
                              trace->counts().slices + trace->counts().asyncSlices + countsB.slices + countsB.asyncSlices),
-        [trace, b, options] {
+        {"compare-page", stepOptionsKey(options) + " with=" + std::to_string(bSerial_)},
+        [b, options](ResultStore& results) {
             Data d;
             analysisStep("Comparing the runs", 0, 0.8);
-            d.diff = diffRuns(*trace, *b, options);
+            const std::shared_ptr<const ClassifiedTrace> ca = classificationOf(results);
+            d.diff = diffRuns(*ca, *classificationOf(*ResultStore::of(b)), options);
             analysisStep("Looking for step markers", 0.8, 1);
-            d.candidates = stepMarkerCandidates(classifyTrace(*trace), 40);
+            d.candidates = stepMarkerCandidates(*ca, 40);
             return d;
         },
-        [this](Data& d) {
-            diff_ = std::make_shared<RunDiff>(std::move(d.diff));
-            stepMarkerBox()->setCandidates(d.candidates);
+        [this](std::shared_ptr<const Data> d) {
+            diff_ = std::shared_ptr<const RunDiff>(d, &d->diff);
+            stepMarkerBox()->setCandidates(d->candidates);
             showResult();
         });
 }

@@ -34,7 +34,8 @@ protected:
 private:
     std::shared_ptr<const Trace> b_;
     QString bName_;
-    std::shared_ptr<RunDiff> diff_;
+    std::shared_ptr<const RunDiff> diff_;
+    uint64_t bSerial_ = 0;  // names the compared trace in the page's result key
     QLabel* summary_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     TablePage* steps_ = nullptr;

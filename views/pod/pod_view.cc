@@ -1,5 +1,6 @@
 #include "views/pod/pod_view.h"
 
+#include "model/results/trace_results.h"
 #include "model/analysis/op_classify.h"
 #include "views/charts/stacked_column_chart.h"
 #include "views/charts/step_breakdown_chart.h"
@@ -158,7 +159,11 @@ PodView::PodView(QWidget* parent) : AnalysisView(parent) {
     connect(heatmap_, &StragglerHeatmap::cellClicked, this, [this](int w, int s) { openWorkerStep(size_t(w), s); });
 }
 
-void PodView::setRun(std::shared_ptr<const MultiWorkerRun> run) { run_ = std::move(run); }
+void PodView::setRun(std::shared_ptr<const MultiWorkerRun> run) {
+    static uint64_t runs = 0;
+    run_ = std::move(run);
+    runSerial_ = ++runs;
+}
 
 void PodView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
     std::shared_ptr<const MultiWorkerRun> workers = run_;
@@ -173,18 +178,22 @@ void PodView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
     }
     const StepOptions options = stepOptions();
     std::shared_ptr<const Trace> view = trace;  // a run's workers are cut out of its merged view
+    // The run's identity: a result computed for another run of the same view is not this one's.
     run<Data>(
         estimateAnalysisCost(AnalysisKind::Pod, *view),
-        [workers, options, view] {
+        {"pod-page", stepOptionsKey(options) + " run=" + std::to_string(runSerial_)},
+        [workers, options](ResultStore& results) {
             Data d;
             analysisStep("Breaking each worker's steps down", 0, 0.8);
-            d.pod = computePod(*workers, options, view.get());
+            d.pod = computePod(*workers, options, &results.trace(), [&](const std::shared_ptr<const Trace>& t) {
+                return t.get() == &results.trace() ? classificationOf(results) : classificationOf(*ResultStore::of(t));
+            });
             analysisStep("Looking for step markers", 0.8, 1);
-            d.candidates = stepMarkerCandidates(classifyTrace(*view), 40);
+            d.candidates = stepMarkerCandidates(*classificationOf(results), 40);
             return d;
         },
-        [this](Data& d) {
-            data_ = std::make_shared<Data>(std::move(d));
+        [this](std::shared_ptr<const Data> d) {
+            data_ = std::move(d);
             showResult();
         });
 }

@@ -1,6 +1,6 @@
 #include "views/tables/kernel_stats_view.h"
 
-#include "views/analysis_queue.h"
+#include "model/results/trace_results.h"
 #include "views/partial_trace_note.h"
 #include "views/tables/table_page.h"
 #include "views/tables/value_format.h"
@@ -84,24 +84,24 @@ KernelStatsView::KernelStatsView(QWidget* parent) : AnalysisView(parent) {
 }
 
 void KernelStatsView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
-    std::shared_ptr<const Trace> t = trace;
     // Distinct configurations past what the memory budget holds get no row (the totals stay
     // exact, the result's note says what was left out): the page runs on any trace.
-    const size_t maxRows = kernelStatsRowBound(AnalysisQueue::instance()->budget());
+    const size_t maxRows = kernelStatsRowBound(results()->runner().memoryBudget());
     run<Computed>(
-        estimateKernelStatsCost(*t, maxRows),
-        [t, maxRows] {
+        estimateKernelStatsCost(*trace, maxRows), {"kernel-stats-page", "max-rows=" + std::to_string(maxRows)},
+        [maxRows](ResultStore& results) {
             Computed c;
+            c.classified = classificationOf(results);
             analysisStep("Summing kernels by launch configuration", 0, 0.7);
             // Only the rows the table shows are made (with the row index built for them):
             // millions of distinct configurations would otherwise stay in memory unused.
-            c.result = computeKernelStats(*t, {.maxRows = maxRows, .keepRows = kMaxTableRows});
+            c.result = computeKernelStats(*c.classified, {.maxRows = maxRows, .keepRows = kMaxTableRows});
             analysisStep("Indexing kernel slices", 0.7, 1);
-            c.sliceRows = sliceRowIndexOf(*t, c.result);
+            c.sliceRows = sliceRowIndexOf(*c.classified, c.result);
             return c;
         },
-        [this](Computed& c) {
-            computed_ = std::make_shared<Computed>(std::move(c));
+        [this](std::shared_ptr<const Computed> c) {
+            computed_ = std::move(c);
             const KernelStatsResult& r = computed_->result;
             QString notes;
             for (const std::string& n : r.notes) notes += QStringLiteral(" ") + QString::fromStdString(n);
@@ -143,7 +143,7 @@ void KernelStatsView::clearResult() {
 void KernelStatsView::activateRow(int row) {
     std::shared_ptr<const Trace> t = trace();
     if (!computed_ || !t || !selection_ || row < 0 || row >= model_->rowCount()) return;
-    std::vector<SliceRef> slices = occurrencesOf(*t, computed_->result, size_t(row));
+    std::vector<SliceRef> slices = occurrencesOf(*computed_->classified, computed_->result, size_t(row));
     if (slices.empty()) return;
     QString label = tr("%1: %2 launches").arg(QString::fromStdString(model_->row(row).row.name)).arg(slices.size());
     selection_->highlightSlices(std::move(slices), label);

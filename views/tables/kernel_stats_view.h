@@ -40,8 +40,9 @@ private:
     struct Computed {
         KernelStatsResult result;  // the kMaxTableRows rows the table shows at most
         SliceRowIndex sliceRows;
+        std::shared_ptr<const ClassifiedTrace> classified;  // the store's, which the rows' occurrences are found on
     };
-    std::shared_ptr<Computed> computed_;
+    std::shared_ptr<const Computed> computed_;
     TablePage* table_ = nullptr;
     RowTableModel<Item>* model_ = nullptr;
     QLabel* summary_ = nullptr;

@@ -1,5 +1,6 @@
 #include "views/tables/op_stats_view.h"
 
+#include "model/results/trace_results.h"
 #include "model/trace/producer.h"
 
 #include "views/charts/pie_chart.h"
@@ -208,16 +209,18 @@ void OpStatsView::recompute() {
     options.includeIdle = idle_->isChecked();
     run<Computed>(
         estimateAnalysisCost(AnalysisKind::OpStats, *t),
-        [t, options] {
+        {"op-stats-page", "grouping=" + std::to_string(int(options.grouping)) + (options.includeIdle ? " idle" : "")},
+        [options](ResultStore& results) {
             Computed c;
+            c.classified = classificationOf(results);
             analysisStep("Summing ops", 0, 0.6);
-            c.result = computeOpStats(*t, options);
+            c.result = computeOpStats(*c.classified, options);
             analysisStep("Indexing op slices", 0.6, 1);
-            c.sliceRows = sliceRowIndexOf(*t, c.result);
+            c.sliceRows = sliceRowIndexOf(*c.classified, c.result);
             return c;
         },
-        [this](Computed& c) {
-            computed_ = std::make_shared<Computed>(std::move(c));
+        [this](std::shared_ptr<const Computed> c) {
+            computed_ = std::move(c);
             // Open on the side that has ops (a CPU-only trace has no device rows).
             bool haveDevice = false, haveAny = false;
             for (const auto& row : computed_->result.rows) {
@@ -289,16 +292,19 @@ void OpStatsView::recomputeTorch() {
     const TorchOpsOptions options = torchTable_->options();
     run<TorchComputed>(
         estimateAnalysisCost(AnalysisKind::TorchOps, *t),
-        [t, options] {
+        {"torch-ops-page", "shapes=" + std::to_string(options.groupByInputShapes) +
+                               " stack=" + std::to_string(options.groupByStackFrames)},
+        [options](ResultStore& results) {
             TorchComputed c;
+            c.classified = classificationOf(results);
             analysisStep("Summing PyTorch ops", 0, 0.6);
-            c.result = computeTorchOps(*t, options);
+            c.result = computeTorchOps(*c.classified, options);
             analysisStep("Indexing op slices", 0.6, 1);
-            c.sliceRows = sliceRowIndexOf(*t, c.result);
+            c.sliceRows = sliceRowIndexOf(*c.classified, c.result);
             return c;
         },
-        [this](TorchComputed& c) {
-            torchComputed_ = std::make_shared<TorchComputed>(std::move(c));
+        [this](std::shared_ptr<const TorchComputed> c) {
+            torchComputed_ = std::move(c);
             // An empty table says why in its summary; the page stays, with the Convention box
             // to go back to XProf's table.
             torchTable_->setResult(torchComputed_->result);
@@ -308,7 +314,7 @@ void OpStatsView::recomputeTorch() {
 void OpStatsView::activateTorchRow(size_t resultIndex) {
     std::shared_ptr<const Trace> t = trace();
     if (!torchComputed_ || !t || !selection_ || resultIndex >= torchComputed_->result.rows.size()) return;
-    std::vector<SliceRef> slices = occurrencesOf(*t, torchComputed_->result, resultIndex);
+    std::vector<SliceRef> slices = occurrencesOf(*torchComputed_->classified, torchComputed_->result, resultIndex);
     if (slices.empty()) return;
     const QString label = tr("%1: %2 calls")
                               .arg(QString::fromStdString(torchComputed_->result.rows[resultIndex].name))
@@ -320,7 +326,7 @@ void OpStatsView::activateRow(int modelRow) {
     std::shared_ptr<const Trace> t = trace();
     if (!computed_ || !t || !selection_ || modelRow < 0 || modelRow >= model_->rowCount()) return;
     const Item& item = model_->row(modelRow);
-    std::vector<SliceRef> slices = occurrencesOf(*t, computed_->result, item.resultIndex);
+    std::vector<SliceRef> slices = occurrencesOf(*computed_->classified, computed_->result, item.resultIndex);
     if (slices.empty()) return;  // IDLE has no slices
     QString label = tr("%1: %2 occurrences").arg(QString::fromStdString(item.row.name)).arg(slices.size());
     selection_->highlightSlices(std::move(slices), label);

@@ -61,13 +61,15 @@ private:
     struct Computed {
         OpStatsResult result;
         SliceRowIndex sliceRows;  // slice -> result row
+        std::shared_ptr<const ClassifiedTrace> classified;  // the store's, which the rows' occurrences are found on
     };
-    std::shared_ptr<Computed> computed_;
+    std::shared_ptr<const Computed> computed_;
     struct TorchComputed {
         TorchOpsResult result;
         SliceRowIndex sliceRows;
+        std::shared_ptr<const ClassifiedTrace> classified;  // the store's, which the rows' occurrences are found on
     };
-    std::shared_ptr<TorchComputed> torchComputed_;
+    std::shared_ptr<const TorchComputed> torchComputed_;
     QWidget* conventionRow_ = nullptr;
     QComboBox* convention_ = nullptr;
     QStackedWidget* pages_ = nullptr;

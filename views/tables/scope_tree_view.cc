@@ -1,5 +1,6 @@
 #include "views/tables/scope_tree_view.h"
 
+#include "model/results/trace_results.h"
 #include "views/tables/column_fitter.h"
 #include "views/tables/csv_export.h"
 #include "views/tables/scope_tree_model.h"
@@ -134,22 +135,22 @@ ScopeTreeView::ScopeTreeView(QWidget* parent) : AnalysisView(parent) {
 }
 
 void ScopeTreeView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
-    std::shared_ptr<const Trace> t = trace;
     run<Computed>(
-        estimateAnalysisCost(AnalysisKind::ScopeTree, *t),
-        [t] {
+        estimateAnalysisCost(AnalysisKind::ScopeTree, *trace), {"scopes-page", ""},
+        [](ResultStore& results) {
             Computed c;
+            c.classified = classificationOf(results);
             analysisStep("Building the scope tree", 0, 0.5);
-            auto tree = std::make_shared<ScopeTree>(computeScopeTree(*t));
+            auto tree = std::make_shared<ScopeTree>(computeScopeTree(*c.classified));
             analysisStep("Indexing slices by scope", 0.5, 0.75);
-            c.sliceNodes = sliceNodeIndexOf(*t, *tree);
+            c.sliceNodes = sliceNodeIndexOf(*c.classified, *tree);
             analysisStep("Indexing slices by op type", 0.75, 1);
-            c.sliceTypes = sliceOpTypeIndexOf(*t, *tree);
+            c.sliceTypes = sliceOpTypeIndexOf(*c.classified, *tree);
             c.tree = std::move(tree);
             return c;
         },
-        [this](Computed& c) {
-            computed_ = std::make_shared<Computed>(std::move(c));
+        [this](std::shared_ptr<const Computed> c) {
+            computed_ = std::move(c);
             const ScopeTree& tree = *computed_->tree;
             if (tree.nodes.size() <= 1 && tree.opView.empty()) {
                 showEmptyResult(tr("No ops in this trace."));
@@ -201,7 +202,7 @@ void ScopeTreeView::activateNode(const QModelIndex& proxyIndex) {
     if (!computed_ || !t || !selection_) return;
     uint32_t node = treeModel_->nodeOf(treeProxy_->mapToSource(proxyIndex));
     if (node == 0) return;
-    std::vector<SliceRef> slices = occurrencesOf(*t, *computed_->tree, node);
+    std::vector<SliceRef> slices = occurrencesOf(*computed_->classified, *computed_->tree, node);
     if (slices.empty()) return;
     QString label = tr("%1: %2 slices at or under it").arg(QString::fromStdString(computed_->tree->nodes[node].path)).arg(slices.size());
     selection_->highlightSlices(std::move(slices), label);
@@ -210,7 +211,7 @@ void ScopeTreeView::activateNode(const QModelIndex& proxyIndex) {
 void ScopeTreeView::activateOpRow(int row) {
     std::shared_ptr<const Trace> t = trace();
     if (!computed_ || !t || !selection_ || row < 0 || row >= opModel_->rowCount()) return;
-    std::vector<SliceRef> slices = occurrencesOfOpType(*t, *computed_->tree, size_t(row));
+    std::vector<SliceRef> slices = occurrencesOfOpType(*computed_->classified, *computed_->tree, size_t(row));
     if (slices.empty()) return;
     QString label = tr("%1: %2 occurrences").arg(QString::fromStdString(opModel_->row(row).type)).arg(slices.size());
     selection_->highlightSlices(std::move(slices), label);

@@ -48,8 +48,9 @@ private:
         std::shared_ptr<const ScopeTree> tree;
         SliceRowIndex sliceNodes;  // slice -> its own (deepest) scope node
         SliceRowIndex sliceTypes;  // slice -> op view row
+        std::shared_ptr<const ClassifiedTrace> classified;  // the store's, which the rows' occurrences are found on
     };
-    std::shared_ptr<Computed> computed_;
+    std::shared_ptr<const Computed> computed_;
     QLabel* summary_ = nullptr;
     QLineEdit* filter_ = nullptr;
     QTreeView* tree_ = nullptr;
