@@ -6,6 +6,7 @@
 #include "model/import/json_number.h"
 #include "model/import/json_text.h"
 #include "model/trace/args.h"
+#include "model/trace/utf8.h"
 
 #include <simdjson.h>
 

@@ -1,6 +1,6 @@
 #include "model/import/json_chunk_reader.h"
 
-#include "model/import/json_text.h"
+#include "model/trace/utf8.h"
 
 #include <simdjson.h>
 
@@ -513,7 +513,7 @@ ReadResult JsonChunkReader::run() {
                 result_.warnings.push_back(
                     ImportWarning::skipped("top-level key \"" + key + "\" not kept: its value is larger than 1 MiB"));
             } else if (complete) {
-                json::sanitizeUtf8(value.data(), value.size());
+                sanitizeUtf8(value.data(), value.size());
                 result_.metadata.push_back({key, value});
             }
         }

@@ -1,6 +1,6 @@
 #include "model/capture/agent/record_decoder.h"
 
-#include "model/import/json_text.h"
+#include "model/trace/utf8.h"
 
 #include <cstring>
 
@@ -36,7 +36,7 @@ public:
         out.assign(p_ + at_, n);
         at_ += n;
         // Names become protobuf strings in the XSpace, which must be UTF-8.
-        json::sanitizeUtf8(out.data(), out.size());
+        sanitizeUtf8(out.data(), out.size());
         return true;
     }
     bool done() const { return at_ == length_; }
