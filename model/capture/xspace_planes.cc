@@ -1,6 +1,6 @@
 #include "model/capture/xspace_planes.h"
 
-#include "model/import/protobuf_wire.h"
+#include "model/proto/protobuf_wire.h"
 
 namespace tracescope::capture {
 namespace {

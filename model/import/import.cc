@@ -5,9 +5,9 @@
 #include "model/import/chrome_json_importer.h"
 #include "model/import/logdir.h"
 #include "model/import/memory_budget.h"
-#include "model/import/protobuf_wire.h"
 #include "model/import/run_metadata_importer.h"
 #include "model/import/xspace_importer.h"
+#include "model/proto/protobuf_wire.h"
 
 #include "model/import/byte_source.h"
 

@@ -1,6 +1,6 @@
 #include "model/import/run_metadata_importer.h"
 
-#include "model/import/protobuf_wire.h"
+#include "model/proto/protobuf_wire.h"
 #include "model/proto/run_metadata.pb.h"
 #include "model/trace/trace_builder.h"
 

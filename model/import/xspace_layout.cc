@@ -1,6 +1,6 @@
 #include "model/import/xspace_layout.h"
 
-#include "model/import/protobuf_wire.h"
+#include "model/proto/protobuf_wire.h"
 
 #include <algorithm>
 #include <optional>

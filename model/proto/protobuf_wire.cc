@@ -1,4 +1,4 @@
-#include "model/import/protobuf_wire.h"
+#include "model/proto/protobuf_wire.h"
 
 #include <cstring>
 

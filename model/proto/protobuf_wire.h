@@ -1,7 +1,8 @@
 // Minimal reader of the protobuf wire format: walks the fields of a message
 // without a schema. Used to sniff file formats, to split an XSpace into pieces
-// that are parsed separately (and in parallel), and to salvage the complete
-// records of a truncated RunMetadata file.
+// that are parsed separately (and in parallel), to salvage the complete
+// records of a truncated RunMetadata file (model/import/), and to list the planes
+// of a captured XSpace (model/capture/).
 #pragma once
 
 #include <cstddef>
