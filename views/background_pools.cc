@@ -24,11 +24,6 @@ QThreadPool* pool(QPointer<QThreadPool>& slot, const char* name) {
 
 }  // namespace
 
-QThreadPool* analysisPool() {
-    static QPointer<QThreadPool> slot;
-    return pool(slot, "analysis");
-}
-
 QThreadPool* interactivePool() {
     static QPointer<QThreadPool> slot;
     return pool(slot, "interactive");
