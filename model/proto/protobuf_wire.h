@@ -16,13 +16,13 @@ enum WireType : uint8_t { Varint = 0, Fixed64 = 1, LengthDelimited = 2, StartGro
 struct Field {
     uint32_t number = 0;
     WireType type = Varint;
-    uint64_t value = 0;               // Varint / Fixed64 / Fixed32
-    const uint8_t* data = nullptr;     // LengthDelimited payload
-    size_t size = 0;                   // LengthDelimited payload size
-    size_t offset = 0;                 // offset of the field's key within the walked buffer
-    size_t end = 0;                    // offset just past the field
-    bool cut = false;                  // LengthDelimited, OnCut::Salvage: the declared length runs past
-                                       // the end of the buffer; data/size hold the part that is there
+    uint64_t value = 0;             // Varint / Fixed64 / Fixed32
+    const uint8_t* data = nullptr;  // LengthDelimited payload
+    size_t size = 0;                // LengthDelimited payload size
+    size_t offset = 0;              // offset of the field's key within the walked buffer
+    size_t end = 0;                 // offset just past the field
+    bool cut = false;               // LengthDelimited, OnCut::Salvage: the declared length runs past
+                                    // the end of the buffer; data/size hold the part that is there
 
     std::string_view text() const { return {reinterpret_cast<const char*>(data), size}; }
     int64_t asInt64() const { return static_cast<int64_t>(value); }

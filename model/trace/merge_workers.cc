@@ -127,12 +127,15 @@ std::shared_ptr<const Trace> mergeWorkers(MultiWorkerRun& run) {
         if (m.format.empty()) m.format = t.format;
         const std::string prefix = workerProcessPrefix(wt);
         const WorkerSpan whole{0, uint32_t(t.processes.size()), 0, uint32_t(t.tracks.size()), t.startNs, t.endNs};
-        wt.merged = appendRange(m, t, whole, wt.offsetNs, [&](Process& p) {
-            p.name = prefix + p.name;
-            if (p.host.empty()) p.host = wt.name;
-            // Workers stay together, in rank order: the file's sort indices order within a worker only.
-            p.hasSortIndex = false;
-        }, flowKinds);
+        wt.merged = appendRange(
+            m, t, whole, wt.offsetNs,
+            [&](Process& p) {
+                p.name = prefix + p.name;
+                if (p.host.empty()) p.host = wt.name;
+                // Workers stay together, in rank order: the file's sort indices order within a worker only.
+                p.hasSortIndex = false;
+            },
+            flowKinds);
         for (const auto& [k, v] : t.metadata) m.metadata.emplace_back(prefix + k, v);
         if (t.hosts.empty()) m.hosts.push_back(wt.name);
         else m.hosts.insert(m.hosts.end(), t.hosts.begin(), t.hosts.end());
@@ -145,7 +148,8 @@ std::shared_ptr<const Trace> mergeWorkers(MultiWorkerRun& run) {
     return out;
 }
 
-std::shared_ptr<const Trace> remergeWorkers(const Trace& view, MultiWorkerRun& run, const std::vector<TimeNs>& offsets) {
+std::shared_ptr<const Trace> remergeWorkers(const Trace& view, MultiWorkerRun& run,
+                                            const std::vector<TimeNs>& offsets) {
     auto out = std::make_shared<Trace>();
     Trace& m = *out;
     m.format = view.format;
@@ -176,10 +180,13 @@ std::unique_ptr<Trace> workerTraceOf(const Trace& view, const WorkerTrace& w) {
     if (view.originUnixNs) t.originUnixNs = plusSat(*view.originUnixNs, w.offsetNs);
     const std::string prefix = workerProcessPrefix(w);
     FlowKindIds flowKinds;
-    appendRange(t, view, *w.merged, minusSat(0, w.offsetNs), [&](Process& p) {
-        if (p.name.rfind(prefix, 0) == 0) p.name.erase(0, prefix.size());
-        if (p.host == w.name) p.host.clear();
-    }, flowKinds);
+    appendRange(
+        t, view, *w.merged, minusSat(0, w.offsetNs),
+        [&](Process& p) {
+            if (p.name.rfind(prefix, 0) == 0) p.name.erase(0, prefix.size());
+            if (p.host == w.name) p.host.clear();
+        },
+        flowKinds);
     for (const auto& [k, v] : view.metadata)
         if (k.rfind(prefix, 0) == 0) t.metadata.emplace_back(k.substr(prefix.size()), v);
     t.startNs = w.merged->startNs;

@@ -16,8 +16,8 @@ bool hasString(const Trace& t, std::string_view s) { return t.strings.find(s) !=
 
 // Categories only Kineto writes (new and old spellings).
 constexpr std::array<std::string_view, 12> kKinetoCategories = {
-    "cpu_op",      "cuda_runtime", "cuda_driver",     "gpu_memcpy", "gpu_memset", "gpu_user_annotation",
-    "python_function", "Operator", "Runtime",         "Kernel",     "Memcpy",     "cpu_instant_event"};
+    "cpu_op",          "cuda_runtime", "cuda_driver", "gpu_memcpy", "gpu_memset", "gpu_user_annotation",
+    "python_function", "Operator",     "Runtime",     "Kernel",     "Memcpy",     "cpu_instant_event"};
 
 }  // namespace
 
@@ -25,8 +25,8 @@ std::string_view xprofPlaneName(std::string_view name) {
     // "tw003 /device:GPU:0", "host /device:GPU:0", "/device:GPU:0 (pid 1)": the token that
     // starts with a plane prefix.
     size_t at = std::string_view::npos;
-    for (std::string_view prefix : {std::string_view("/device:"), std::string_view("/host:"),
-                                    std::string_view("/virtualdevice:")}) {
+    for (std::string_view prefix :
+         {std::string_view("/device:"), std::string_view("/host:"), std::string_view("/virtualdevice:")}) {
         const size_t p = name.find(prefix);
         if (p != std::string_view::npos && (p == 0 || name[p - 1] == ' ') && p < at) at = p;
     }

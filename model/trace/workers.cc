@@ -6,10 +6,10 @@ namespace tracescope {
 
 const char* workerClockName(WorkerClock c) {
     switch (c) {
-        case WorkerClock::Unknown: return "unaligned";
-        case WorkerClock::WallClock: return "wall clock";
-        case WorkerClock::FirstStep: return "first step";
-        case WorkerClock::Manual: return "manual";
+    case WorkerClock::Unknown: return "unaligned";
+    case WorkerClock::WallClock: return "wall clock";
+    case WorkerClock::FirstStep: return "first step";
+    case WorkerClock::Manual: return "manual";
     }
     return "unaligned";
 }

@@ -48,15 +48,15 @@ struct WorkerTrace {
     // (its events then live only in the merged view, at `merged`).
     std::shared_ptr<const Trace> trace;
     std::optional<WorkerSpan> merged;
-    std::string error;             // why the file could not be opened
-    TimeNs offsetNs = 0;           // worker time + offsetNs = run time
+    std::string error;    // why the file could not be opened
+    TimeNs offsetNs = 0;  // worker time + offsetNs = run time
     WorkerClock clock = WorkerClock::Unknown;
 
     bool loaded() const { return trace != nullptr || merged.has_value(); }
 };
 
 struct MultiWorkerRun {
-    std::vector<WorkerTrace> workers;  // by rank, then name; failed workers included
+    std::vector<WorkerTrace> workers;     // by rank, then name; failed workers included
     std::optional<int64_t> originUnixNs;  // Unix time of run time 0, when the clocks are known
     std::vector<ImportWarning> warnings;  // per-worker failures and alignment notes
     double loadSeconds = 0;

@@ -23,15 +23,15 @@ enum class LineKind : uint8_t {
     XlaModules,
     XlaOps,
     Steps,
-    FrameworkOps,    // "Framework Ops" / older "TensorFlow Ops"
-    NameScope,       // "Framework Name Scope" / older "TensorFlow Name Scope"
-    Source,          // "Source code"
+    FrameworkOps,  // "Framework Ops" / older "TensorFlow Ops"
+    NameScope,     // "Framework Name Scope" / older "TensorFlow Name Scope"
+    Source,        // "Source code"
     LaunchStats,
-    OtherDerived,    // other lines with an id in XProf's derived range
-    Stream,          // a device line that is not derived (GPU streams, TPU lines)
+    OtherDerived,  // other lines with an id in XProf's derived range
+    Stream,        // a device line that is not derived (GPU streams, TPU lines)
     HostThread,
-    Counters,        // "_counters_": one counter track per event name
-    SkippedCounters, // lines starting "counters_" (XProf does not draw them either)
+    Counters,         // "_counters_": one counter track per event name
+    SkippedCounters,  // lines starting "counters_" (XProf does not draw them either)
     Other,
 };
 
@@ -50,10 +50,10 @@ inline constexpr std::string_view kTfOp = "tf_op";
 inline constexpr std::string_view kNameScope = "name_scope";
 inline constexpr std::string_view kSource = "source";
 inline constexpr std::string_view kLaunchStats = "launch_stats";
-inline constexpr std::string_view kDevice = "device";         // other device lines (TPU, custom)
+inline constexpr std::string_view kDevice = "device";  // other device lines (TPU, custom)
 inline constexpr std::string_view kHost = "host";
-inline constexpr std::string_view kPython = "python";         // python tracer events ("$file:line fn")
-inline constexpr std::string_view kMemory = "memory";         // MemoryAllocation / MemoryDeallocation
+inline constexpr std::string_view kPython = "python";  // python tracer events ("$file:line fn")
+inline constexpr std::string_view kMemory = "memory";  // MemoryAllocation / MemoryDeallocation
 inline constexpr std::string_view kCudaRuntime = "cuda_runtime";
 inline constexpr std::string_view kCudaDriver = "cuda_driver";
 inline constexpr std::string_view kOther = "other";
