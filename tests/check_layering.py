@@ -54,7 +54,7 @@ RULES = {
     "analysis-no-import": "model/analysis/ and model/query/ must not include model/import/ "
                           "(the facts of a trace they need belong in model/trace/)",
     "views-no-import": "views/ must not include model/import/ "
-                       "(facts of a trace belong in model/trace/; the memory budget moves into model/results/)",
+                       "(facts of a trace belong in model/trace/, the analyses' memory budget in model/results/)",
     "capture-no-import": "model/capture/ must not include model/import/ (import/ calls capture/, never the other way round)",
     "results-on-top": "model/ outside model/results/ must not include model/results/ (the result store sits above)",
     "agent-libc-only": "app/cupti_agent/ and the agent record format headers include only each other, "
