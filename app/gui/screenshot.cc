@@ -199,15 +199,15 @@ int runScreenshot(const ScreenshotOptions& o) {
             return fail(QStringLiteral("bad --hover '%1' (expected TIME:REGEX, e.g. 2ms:Memory)").arg(o.hover));
         const QRegularExpression re(o.hover.mid(colon + 1));
         if (!re.isValid()) return fail(QStringLiteral("bad regular expression '%1'").arg(o.hover.mid(colon + 1)));
-        const TimelineIndex* index = ctl.index();
+        const TimelineDerivedTracks* tracks = ctl.derived();
         const LayoutRow* found = nullptr;
         for (const LayoutRow& row : ctl.layout().rows()) {
             if (row.kind == LayoutRow::Kind::Process) continue;
             const bool derived = row.kind == LayoutRow::Kind::Derived;
-            if (derived && (!index || row.track >= index->derived.size())) continue;
-            const QString name = QString::fromStdString(derived ? index->derived[row.track].name : trace->tracks[row.track].name);
-            const QString process = QString::fromStdString(trace->processes[derived ? index->derived[row.track].process
-                                                                                    : trace->tracks[row.track].process].name);
+            if (derived && (!tracks || row.track >= tracks->tracks.size())) continue;
+            const QString name = QString::fromStdString(derived ? tracks->tracks[row.track].name : trace->tracks[row.track].name);
+            const QString process = QString::fromStdString(trace->processes[derived ? tracks->tracks[row.track].process
+                                                                                     : trace->tracks[row.track].process].name);
             if (re.match(name).hasMatch() || re.match(process).hasMatch()) {
                 found = &row;
                 break;
@@ -219,12 +219,13 @@ int runScreenshot(const ScreenshotOptions& o) {
         const int y = ctl.contentTop() + ctl.layout().viewY(*found, ctl.scrollY()) + found->height / 2;
         ctl.move(QPoint(ctl.headerWidth() + int(std::lround(ctl.axis().x(double(at)))), y), 1000);
     }
-    // Analysis pages compute in the background: wait for their results (bounded), then let layouts settle.
+    // The page shown computes in the background: wait for its result (bounded), then let layouts
+    // settle. The pages not shown are not waited for (they compute only when shown, or ahead).
     QElapsedTimer waited;
     waited.start();
     auto computing = [&] {
         for (const AnalysisView* v : window.findChildren<AnalysisView*>())
-            if (v->isComputing()) return true;
+            if (v->isVisible() && v->isComputing()) return true;
         return false;
     };
     while (computing() && waited.elapsed() < 120'000) QCoreApplication::processEvents(QEventLoop::AllEvents, 20);

@@ -64,4 +64,6 @@ void analysisThrowIfCancelled() {
     if (current && current->cancelled()) throw AnalysisCancelled();
 }
 
+const std::atomic<bool>* analysisCancelFlag() { return current ? current->cancelFlag() : nullptr; }
+
 }  // namespace tracescope

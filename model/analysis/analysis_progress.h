@@ -30,6 +30,8 @@ public:
     // Any thread: asks the computation to stop at its next check.
     void cancel() { cancelled_.store(true, std::memory_order_relaxed); }
     bool cancelled() const { return cancelled_.load(std::memory_order_relaxed); }
+    // The flag itself, for code that checks a plain atomic (the timeline's index build).
+    const std::atomic<bool>* cancelFlag() const { return &cancelled_; }
 
     // 0..1, never decreasing.
     double fraction() const { return double(permyriad_.load(std::memory_order_relaxed)) / 10000.0; }
@@ -72,6 +74,8 @@ void analysisStep(std::string name, double begin, double end);
 // Throws AnalysisCancelled when the current thread's progress was cancelled (for code that
 // waits rather than visits slices: a computation waiting on a result another one computes).
 void analysisThrowIfCancelled();
+// The current thread's progress's cancel flag; null when none is current.
+const std::atomic<bool>* analysisCancelFlag();
 
 namespace detail {
 extern thread_local uint32_t analysisTicks;

@@ -67,6 +67,19 @@ uint64_t JobRunner::budgetLocked() {
     return budget_;
 }
 
+void JobRunner::holdBackground() {
+    std::lock_guard lock(mutex_);
+    ++backgroundHolds_;
+}
+
+void JobRunner::releaseBackground() {
+    {
+        std::lock_guard lock(mutex_);
+        if (backgroundHolds_ > 0) --backgroundHolds_;
+    }
+    wake_.notify_all();
+}
+
 size_t JobRunner::running() const {
     std::lock_guard lock(mutex_);
     return running_;
@@ -90,9 +103,9 @@ long JobRunner::nextStartable() {
         if (best < 0 || queue_[i].priority >= queue_[size_t(best)].priority) best = long(i);
     if (best < 0) return -1;
     const Job& job = queue_[size_t(best)];
-    if (job.priority == JobPriority::Background && workers_.size() > 1 &&
-        running_ + 1 >= workers_.size())
-        return -1;  // the last thread stays free for work someone waits on
+    if (job.priority == JobPriority::Background &&
+        (backgroundHolds_ > 0 || (workers_.size() > 1 && running_ + 1 >= workers_.size())))
+        return -1;  // held, or the last thread stays free for work someone waits on
     const uint64_t budget = budgetLocked();
     if (reserved_ > 0 && budget != 0 && reserved_ + job.bytes > budget) return -1;  // waits for room
     return best;

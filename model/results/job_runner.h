@@ -54,6 +54,11 @@ public:
     // The budget now (measured again when nothing is reserved).
     uint64_t memoryBudget();
 
+    // While held, background jobs wait (the viewer holds them until the timeline's first
+    // picture); holds nest. Release with releaseBackground() once per hold.
+    void holdBackground();
+    void releaseBackground();
+
     size_t threads() const { return workers_.size(); }
     // Jobs running now, jobs waiting, bytes reserved by the running ones.
     size_t running() const;
@@ -81,6 +86,7 @@ private:
     bool budgetKnown_ = false;
     uint64_t reserved_ = 0;
     size_t running_ = 0;
+    int backgroundHolds_ = 0;
     JobId nextId_ = 1;
     bool stopping_ = false;
 };

@@ -114,6 +114,20 @@ private slots:
         QVERIFY(waitUntil([&] { return huge.load(); }));
     }
 
+    // Held (the timeline's first picture pending): background jobs wait, others run.
+    void backgroundHeld() {
+        JobRunner runner(4);
+        std::atomic<bool> background{false}, page{false};
+        runner.holdBackground();
+        runner.submit(JobPriority::Background, 0, [&] { background = true; });
+        runner.submit(JobPriority::Page, 0, [&] { page = true; });
+        QVERIFY(waitUntil([&] { return page.load(); }));
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        QVERIFY(!background);
+        runner.releaseBackground();
+        QVERIFY(waitUntil([&] { return background.load(); }));
+    }
+
     void throwingJobLeavesTheRunnerWorking() {
         JobRunner runner(1);
         std::atomic<bool> after{false};

@@ -114,29 +114,29 @@ private slots:
         auto trace = load("gpu/torch_mlp_memory_h100.json");
         QVERIFY(trace);
         const size_t tracksBefore = trace->tracks.size();
-        auto index = TimelineIndex::build(*trace);
+        auto index = TimelineDerivedTracks::ofMemory(std::make_shared<MemoryProfileResult>(computeMemoryProfile(*trace)));
         QVERIFY(index && index->memory);
-        QCOMPARE(index->derived.size(), size_t(4));  // cpu and cuda:0, allocated and reserved
+        QCOMPARE(index->tracks.size(), size_t(4));  // cpu and cuda:0, allocated and reserved
         QCOMPARE(trace->tracks.size(), tracksBefore);
         TrackLayoutOptions options;
         options.collapsed.assign(trace->processes.size(), 0);
-        for (const auto& d : index->derived) options.derived.push_back({d.process, d.name});
+        for (const auto& d : index->tracks) options.derived.push_back({d.process, d.name});
         TrackLayout layout;
         layout.build(*trace, options);
         int derivedRows = 0;
         for (const LayoutRow& row : layout.rows()) {
             if (row.kind != LayoutRow::Kind::Derived) continue;
             ++derivedRows;
-            const DerivedCounterTrack& d = index->derived[row.track];
+            const DerivedCounterTrack& d = index->tracks[row.track];
             QCOMPARE(row.process, d.process);
             if (d.name.find("cuda:0") != std::string::npos)
                 QCOMPARE(trace->processes[row.process].kind, ProcessKind::Device);
-            QCOMPARE(index->derivedRanges[row.track].size(), d.series.size());
+            QCOMPARE(index->ranges[row.track].size(), d.series.size());
         }
         QCOMPARE(derivedRows, 4);
         const MemoryIdProfile& cuda = index->memory->ids[1];
         QCOMPARE(cuda.memoryId, std::string("cuda:0"));
-        QCOMPARE(index->derivedRanges[2].globalMax(), double(cuda.peakBytes));
+        QCOMPARE(index->ranges[2].globalMax(), double(cuda.peakBytes));
     }
 
     // Clicking the cuda:0 memory track at the peak's time sends that event (for Details).
@@ -149,12 +149,12 @@ private slots:
         view.setTrace(trace);
         view.waitUntilReady();
         TimelineController& c = view.canvas()->controller();
-        const TimelineIndex* index = c.index();
+        const TimelineDerivedTracks* index = c.derived();  // arrived with the store's memory profile
         QVERIFY(index && index->memory);
         const MemoryIdProfile& cuda = index->memory->ids[1];
         const LayoutRow* target = nullptr;
         for (const LayoutRow& row : c.layout().rows())
-            if (row.kind == LayoutRow::Kind::Derived && index->derived[row.track].name == "Memory cuda:0: allocated")
+            if (row.kind == LayoutRow::Kind::Derived && index->tracks[row.track].name == "Memory cuda:0: allocated")
                 target = &row;
         QVERIFY(target);
         c.setVisibleRange(double(cuda.peakTimeNs) - 1000, double(cuda.peakTimeNs) + 1000);  // 2 ns per px

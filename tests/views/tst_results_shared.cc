@@ -1,7 +1,8 @@
-// The pages share the trace's result store: a trace opened with every analysis page in tabs
-// (the hidden ones computing ahead at the lowest priority), each page then shown, is classified
-// once and its memory profile computed once, whatever the pages ask; opening another trace
-// while they compute leaves no page with the old trace's result.
+// The pages share the trace's result store: a trace opened with the timeline and every analysis
+// page in tabs (the hidden ones computing ahead at the lowest priority, once the timeline has its
+// index), each page then shown, is classified once and its memory profile computed once (the
+// Memory page and the timeline's memory tracks show the same one), whatever the pages ask;
+// opening another trace while they compute leaves no page with the old trace's result.
 #include "model/analysis/op_classify.h"
 #include "model/import/import.h"
 #include "model/results/trace_results.h"
@@ -14,6 +15,7 @@
 #include "views/tables/kernel_stats_view.h"
 #include "views/tables/op_stats_view.h"
 #include "views/tables/scope_tree_view.h"
+#include "views/timeline/timeline_view.h"
 
 #include <QTabWidget>
 #include <QtTest>
@@ -31,8 +33,10 @@ struct Pages {
     QTabWidget tabs;
     std::vector<AnalysisView*> pages;
     MemoryProfileView* memory = nullptr;
+    TimelineView* timeline = new TimelineView;
     Pages() {
         tabs.resize(1280, 800);
+        tabs.addTab(timeline, QStringLiteral("Timeline"));
         auto add = [&](AnalysisView* v, const char* name) {
             tabs.addTab(v, QString::fromLatin1(name));
             pages.push_back(v);
@@ -50,17 +54,19 @@ struct Pages {
         tabs.show();
     }
     void setTrace(const std::shared_ptr<const Trace>& t) {
+        timeline->setTrace(t);
         for (AnalysisView* p : pages) p->setTrace(t);
     }
     // Shows each page in turn and waits until it shows its result.
     bool showEach() {
-        for (int i = 0; i < tabs.count(); ++i) {
-            tabs.setCurrentIndex(i);
-            AnalysisView* p = pages[size_t(i)];
+        timeline->waitUntilReady();
+        for (size_t i = 0; i < pages.size(); ++i) {
+            tabs.setCurrentWidget(pages[i]);
+            AnalysisView* p = pages[i];
             if (!QTest::qWaitFor([p] { return !p->isComputing(); }, 60000)) return false;
             QCoreApplication::processEvents();
             if (p->state() != AnalysisView::State::Done && p->state() != AnalysisView::State::NoTrace &&
-                !(i == tabs.count() - 1))  // Compare without a second trace says how to pick one
+                i + 1 != pages.size())  // Compare without a second trace says how to pick one
                 return false;
         }
         return true;
@@ -93,8 +99,12 @@ private slots:
         QVERIFY(pages.showEach());
         QCOMPARE(classifyTraceCount() - before, uint64_t(1));
         QCOMPARE(store->computations("overview-page"), uint64_t(1));
-        // The Memory page shows the store's profile itself.
+        // The Memory page and the timeline's memory tracks show the store's profile itself.
         QVERIFY(pages.memory->result() == memoryProfileOf(*store).get());
+        const TimelineDerivedTracks* tracks = pages.timeline->canvas()->controller().derived();
+        QVERIFY(tracks && tracks->memory.get() == pages.memory->result());
+        QCOMPARE(tracks->tracks.size(), size_t(4));  // cpu and cuda:0, allocated and reserved
+        QCOMPARE(store->computations("timeline-index"), uint64_t(1));
     }
 
     // Another trace opened while every page computes: each ends with the new trace's result.

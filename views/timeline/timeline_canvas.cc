@@ -273,8 +273,8 @@ void TimelineCanvas::paintDerivedRow(QPainter& p, const TrackPaintContext& ctx, 
     const QColor separator = pal.color(QPalette::Mid);
     p.fillRect(0, top, ctl_.headerWidth(), row.height, headerBg);
     p.fillRect(ctl_.headerWidth() - 1, top, 1, row.height, separator);
-    const TimelineIndex* index = ctl_.index();
-    const DerivedCounterTrack* d = index && row.track < index->derived.size() ? &index->derived[row.track] : nullptr;
+    const TimelineDerivedTracks* derived = ctl_.derived();
+    const DerivedCounterTrack* d = derived && row.track < derived->tracks.size() ? &derived->tracks[row.track] : nullptr;
     const QFontMetrics fm(font());
     const int indent = 18;
     const int nameH = ctl_.layout().metrics().sliceRow + 2 * ctl_.layout().metrics().trackPadding;
@@ -300,16 +300,16 @@ void TimelineCanvas::paintCounterRow(const TrackPaintContext& ctx, const LayoutR
     const CounterRangeIndex* range = nullptr;
     if (!ctl_.counterOf(row, series, range)) return;
     layoutCounter(*series, *range, ctl_.axis(), ctl_.trace()->endNs, ctl_.counterMode(row), counterFrame_);
-    const std::string& name = row.kind == LayoutRow::Kind::Derived ? ctl_.index()->derived[row.track].name
+    const std::string& name = row.kind == LayoutRow::Kind::Derived ? ctl_.derived()->tracks[row.track].name
                                                                    : ctl_.trace()->tracks[row.track].name;
     paintCounterFrame(ctx, counterFrame_, *range, name, top, row.height - 1, bytes);
 }
 
 QString TimelineCanvas::derivedTooltip(const LayoutRow& row, double px) const {
-    const TimelineIndex* index = ctl_.index();
-    if (!index || !index->memory || row.track >= index->derived.size()) return {};
-    const DerivedCounterTrack& d = index->derived[row.track];
-    const MemoryIdProfile& m = index->memory->ids[d.memoryId];
+    const TimelineDerivedTracks* derived = ctl_.derived();
+    if (!derived || !derived->memory || row.track >= derived->tracks.size()) return {};
+    const DerivedCounterTrack& d = derived->tracks[row.track];
+    const MemoryIdProfile& m = derived->memory->ids[d.memoryId];
     if (m.timeline.empty()) return {};
     const TimeNs t = TimeNs(std::floor(ctl_.axis().time(px)));
     if (t < m.timeline.front().time) return tr("<b>%1</b><br>no memory event yet").arg(QString::fromStdString(d.name).toHtmlEscaped());

@@ -31,10 +31,14 @@ void TimelineController::setTrace(std::shared_ptr<const Trace> trace) {
 
 void TimelineController::setIndex(std::shared_ptr<const TimelineIndex> index) {
     index_ = std::move(index);
-    // The index brings the derived tracks (memory counters): they join the layout now.
+    relayout();
+}
+
+void TimelineController::setDerivedTracks(std::shared_ptr<const TimelineDerivedTracks> derived) {
+    derived_ = std::move(derived);
     options_.derived.clear();
-    if (index_)
-        for (const DerivedCounterTrack& d : index_->derived) options_.derived.push_back({d.process, d.name});
+    if (derived_)
+        for (const DerivedCounterTrack& d : derived_->tracks) options_.derived.push_back({d.process, d.name});
     derivedCounterModes_.assign(options_.derived.size(), 0);
     relayout();
 }
@@ -497,9 +501,10 @@ bool TimelineController::counterOf(const LayoutRow& row, const CounterSeries*& s
         range = &index_->counters[row.track];
         return true;
     }
-    if (row.kind == LayoutRow::Kind::Derived && row.track < index_->derived.size() && row.track < index_->derivedRanges.size()) {
-        series = &index_->derived[row.track].series;
-        range = &index_->derivedRanges[row.track];
+    if (row.kind == LayoutRow::Kind::Derived && derived_ && row.track < derived_->tracks.size() &&
+        row.track < derived_->ranges.size()) {
+        series = &derived_->tracks[row.track].series;
+        range = &derived_->ranges[row.track];
         return true;
     }
     return false;

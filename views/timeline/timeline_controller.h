@@ -44,8 +44,12 @@ public:
 
     void setTrace(std::shared_ptr<const Trace> trace);
     void setIndex(std::shared_ptr<const TimelineIndex> index);
+    // The derived tracks join the layout (under their process) when they arrive.
+    void setDerivedTracks(std::shared_ptr<const TimelineDerivedTracks> derived);
     const Trace* trace() const { return trace_.get(); }
     const TimelineIndex* index() const { return index_.get(); }
+    // The derived tracks (memory counters); null until the memory profile is ready.
+    const TimelineDerivedTracks* derived() const { return derived_.get(); }
 
     // The canvas's size in pixels (the track area is what the name column leaves).
     void setSize(QSize size);
@@ -187,6 +191,7 @@ signals:
 private:
     std::shared_ptr<const Trace> trace_;
     std::shared_ptr<const TimelineIndex> index_;
+    std::shared_ptr<const TimelineDerivedTracks> derived_;
     QSize size_{400, 200};
     std::function<QSize()> sizeSource_;
     TimeAxis axis_;

@@ -19,11 +19,16 @@ std::shared_ptr<const TimelineIndex> TimelineIndex::build(const Trace& trace, co
     index->shortNames = shortNamesOf(trace.strings);
     index->density = eventDensity(trace, kDensityBuckets, cancel);
     if (cancel && cancel->load(std::memory_order_relaxed)) return nullptr;
-    auto memory = std::make_shared<MemoryProfileResult>(computeMemoryProfile(trace, /*findStepsToo=*/false));
-    index->derived = memoryCounterTracks(*memory);
-    index->memory = std::move(memory);
-    for (const DerivedCounterTrack& d : index->derived) index->derivedRanges.emplace_back(d.series);
     return index;
+}
+
+std::shared_ptr<const TimelineDerivedTracks> TimelineDerivedTracks::ofMemory(std::shared_ptr<const MemoryProfileResult> memory) {
+    auto derived = std::make_shared<TimelineDerivedTracks>();
+    if (!memory) return derived;
+    derived->tracks = memoryCounterTracks(*memory);
+    for (const DerivedCounterTrack& d : derived->tracks) derived->ranges.emplace_back(d.series);
+    derived->memory = std::move(memory);
+    return derived;
 }
 
 }  // namespace tracescope

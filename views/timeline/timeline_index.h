@@ -1,8 +1,8 @@
 // Everything the timeline precomputes once per trace (off the UI thread) so a
-// frame never scans events: per-depth slice lists and their coarse
-// summaries, counter min/max trees, and
-// per-track facts used while painting, and the derived tracks (memory counters of the
-// memory profile) with their min/max trees.
+// frame never scans events: per-depth slice lists and their coarse summaries, counter
+// min/max trees, and per-track facts used while painting. The derived tracks (memory
+// counters of the trace's memory profile, a result of its store) come later, on their own:
+// the first picture never waits on an analysis.
 #pragma once
 
 #include "model/analysis/memory_tracks.h"
@@ -29,13 +29,19 @@ struct TimelineIndex {
     std::unordered_map<StringId, std::string> shortNames;  // short forms of the names that have one
     std::vector<uint32_t> density;            // events per time bucket over the whole trace (the minimap)
     static constexpr size_t kDensityBuckets = 4096;
-    // The memory profile and the counter tracks derived from it (shown under their process).
-    std::shared_ptr<const MemoryProfileResult> memory;
-    std::vector<DerivedCounterTrack> derived;
-    std::vector<CounterRangeIndex> derivedRanges;  // per derived track
 
     // Returns nullptr when cancelled.
     static std::shared_ptr<const TimelineIndex> build(const Trace& trace, const std::atomic<bool>* cancel = nullptr);
+};
+
+// The counter tracks derived from a memory profile (shown under their process), with their
+// min/max trees.
+struct TimelineDerivedTracks {
+    std::shared_ptr<const MemoryProfileResult> memory;
+    std::vector<DerivedCounterTrack> tracks;
+    std::vector<CounterRangeIndex> ranges;  // per derived track
+
+    static std::shared_ptr<const TimelineDerivedTracks> ofMemory(std::shared_ptr<const MemoryProfileResult> memory);
 };
 
 }  // namespace tracescope

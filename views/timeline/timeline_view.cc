@@ -2,12 +2,14 @@
 
 #include "views/memory/memory_event_text.h"
 
+#include "model/results/trace_results.h"
 #include "views/background_pools.h"
 #include "views/trace_selection.h"
 
 #include <QApplication>
 #include <QCryptographicHash>
 #include <QDateTime>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QInputDialog>
 #include <QSettings>
@@ -19,6 +21,7 @@
 #include <QScrollBar>
 #include <QShortcut>
 #include <QSignalBlocker>
+#include <QThread>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -26,7 +29,16 @@
 
 namespace tracescope {
 
-TimelineView::TimelineView(QWidget* parent) : TraceView(parent) {
+namespace {
+// The store results the timeline asks for: its index, and the memory tracks derived from the
+// trace's memory profile (shared with the Memory page).
+const ResultKey kIndexKey{"timeline-index", ""};
+const ResultKey kMemoryTracksKey{"timeline-memory-tracks", ""};
+using IndexPtr = std::shared_ptr<const TimelineIndex>;
+using DerivedPtr = std::shared_ptr<const TimelineDerivedTracks>;
+}  // namespace
+
+TimelineView::TimelineView(QWidget* parent) : TraceView(parent), delivery_(ResultDelivery::to(this)) {
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(6, 4, 6, 4);
     search_ = new QLineEdit(this);
@@ -85,9 +97,9 @@ TimelineView::TimelineView(QWidget* parent) : TraceView(parent) {
     connect(canvas_, &TimelineCanvas::contentHeightChanged, this, &TimelineView::syncScrollBar);
     connect(canvas_, &TimelineCanvas::sliceClicked, this, &TimelineView::publishSelection);
     connect(&canvas_->controller(), &TimelineController::derivedPointClicked, this, [this](quint32 d, qint64 t) {
-        const TimelineIndex* index = canvas_->controller().index();
-        if (!index || !index->memory || d >= index->derived.size() || !trace_) return;
-        const MemoryIdProfile& m = index->memory->ids[index->derived[d].memoryId];
+        const TimelineDerivedTracks* derived = canvas_->controller().derived();
+        if (!derived || !derived->memory || d >= derived->tracks.size() || !trace_) return;
+        const MemoryIdProfile& m = derived->memory->ids[derived->tracks[d].memoryId];
         if (m.timeline.empty() || t < m.timeline.front().time) return;
         emit memoryPointSelected(memoryEventText(*trace_, m, memorySnapshotAt(m, t)));
     });
@@ -120,26 +132,61 @@ TimelineView::TimelineView(QWidget* parent) : TraceView(parent) {
         canvas_->setFocus();
     });
 
-    connect(&indexWatcher_, &QFutureWatcher<std::shared_ptr<const TimelineIndex>>::finished, this, [this] {
-        auto index = indexWatcher_.result();
-        if (!index || !trace_) return;
-        canvas_->setIndex(index);
-        emit ready();
-    });
     connect(&searchWatcher_, &QFutureWatcher<std::shared_ptr<SliceSearchResult>>::finished, this,
             &TimelineView::searchFinished);
     updateMatchLabel();
 }
 
 TimelineView::~TimelineView() {
-    if (indexCancel_) *indexCancel_ = true;
+    delivery_->detach();
+    indexRequest_.cancel();
+    derivedRequest_.cancel();
+    releaseBackground();
     if (searchCancel_) *searchCancel_ = true;
-    indexWatcher_.waitForFinished();
     searchWatcher_.waitForFinished();
 }
 
+void TimelineView::releaseBackground() {
+    if (!std::exchange(holdsBackground_, false)) return;
+    JobRunner::shared().releaseBackground();
+}
+
+void TimelineView::indexArrived(std::shared_ptr<const TimelineIndex> index) {
+    indexPending_ = false;
+    releaseBackground();
+    if (!index || !trace_) {
+        derivedPending_ = false;
+        return;
+    }
+    canvas_->setIndex(index);
+    emit ready();
+    // Then the memory tracks, from the store's memory profile (the Memory page's too).
+    std::shared_ptr<ResultStore> store = ResultStore::of(trace_);
+    std::weak_ptr<ResultStore> weak = store;
+    std::shared_ptr<ResultDelivery> delivery = delivery_;
+    const unsigned generation = generation_;
+    derivedRequest_ = store->request<DerivedPtr>(
+        kMemoryTracksKey, JobPriority::Page, 0,
+        [weak]() -> DerivedPtr {
+            std::shared_ptr<ResultStore> s = weak.lock();
+            if (!s) throw AnalysisCancelled();
+            return TimelineDerivedTracks::ofMemory(memoryProfileOf(*s));
+        },
+        [this, delivery, generation](std::shared_ptr<const DerivedPtr> derived, std::exception_ptr) {
+            delivery->post([this, generation, derived] {
+                if (generation != generation_) return;
+                derivedPending_ = false;
+                if (derived) canvas_->controller().setDerivedTracks(*derived);
+            });
+        });
+}
+
 void TimelineView::setTrace(std::shared_ptr<const Trace> trace) {
-    if (indexCancel_) *indexCancel_ = true;
+    ++generation_;
+    indexRequest_.cancel();
+    derivedRequest_.cancel();
+    indexPending_ = derivedPending_ = false;
+    releaseBackground();
     if (searchCancel_) *searchCancel_ = true;
     trace_ = std::move(trace);
     matches_.clear();
@@ -160,10 +207,25 @@ void TimelineView::setTrace(std::shared_ptr<const Trace> trace) {
     syncScrollBar();
     updateMatchLabel();
     if (!trace_) return;
-    indexCancel_ = std::make_shared<std::atomic<bool>>(false);
-    indexWatcher_.setFuture(QtConcurrent::run(interactivePool(), [trace = trace_, cancel = indexCancel_] {
-        return TimelineIndex::build(*trace, cancel.get());
-    }));
+    // The index at the highest priority; background analyses wait until it is there.
+    JobRunner::shared().holdBackground();
+    holdsBackground_ = true;
+    indexPending_ = derivedPending_ = true;
+    std::shared_ptr<ResultStore> store = ResultStore::of(trace_);
+    std::shared_ptr<ResultDelivery> delivery = delivery_;
+    const unsigned generation = generation_;
+    indexRequest_ = store->request<IndexPtr>(
+        kIndexKey, JobPriority::Interactive, 0,
+        [trace = trace_]() -> IndexPtr {
+            IndexPtr index = TimelineIndex::build(*trace, analysisCancelFlag());
+            if (!index) throw AnalysisCancelled();
+            return index;
+        },
+        [this, delivery, generation](std::shared_ptr<const IndexPtr> index, std::exception_ptr) {
+            delivery->post([this, generation, index] {
+                if (generation == generation_) indexArrived(index ? *index : nullptr);
+            });
+        });
     if (!search_->text().isEmpty()) startSearch();
 }
 
@@ -193,9 +255,14 @@ void TimelineView::setSelection(TraceSelection* selection) {
 }
 
 void TimelineView::waitUntilReady() {
-    indexWatcher_.waitForFinished();
+    QElapsedTimer waited;
+    waited.start();
+    while ((indexPending_ || derivedPending_) && waited.elapsed() < 600'000) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+        QThread::msleep(2);
+    }
     searchWatcher_.waitForFinished();
-    QCoreApplication::processEvents();  // deliver the watchers' finished signals
+    QCoreApplication::processEvents();  // deliver the watcher's finished signal
 }
 
 void TimelineView::focusSearch() {

@@ -1,9 +1,13 @@
 // The Timeline tab: a search bar over the timeline canvas with a vertical
-// scroll bar. Builds the timeline index and runs searches off the UI thread,
-// and wires the canvas to the shared TraceSelection.
+// scroll bar. Asks the trace's result store for the timeline index (at the job runner's
+// highest priority, holding background analyses until it is there: the first picture waits
+// on nothing else) and then for the memory tracks; runs searches off the UI thread; wires the
+// canvas to the shared TraceSelection.
 #pragma once
 
 #include "model/query/slice_search.h"
+#include "model/results/result_store.h"
+#include "views/result_delivery.h"
 #include "views/timeline/timeline_canvas.h"
 #include "views/trace_view.h"
 
@@ -39,7 +43,8 @@ public:
 
     TimelineCanvas* canvas() const { return canvas_; }
     QLineEdit* trackFilterBox() const { return trackFilter_; }
-    // Blocks until the index (and a pending search) are ready: for tests and --screenshot.
+    // Blocks until the index, the memory tracks and a pending search are ready (or failed):
+    // for tests and --screenshot.
     void waitUntilReady();
     bool isReady() const { return canvas_->hasIndex(); }
 
@@ -73,8 +78,13 @@ private:
     bool persistLayouts_ = true;
     void saveLayout();
 
-    QFutureWatcher<std::shared_ptr<const TimelineIndex>> indexWatcher_;
-    std::shared_ptr<std::atomic<bool>> indexCancel_;
+    std::shared_ptr<ResultDelivery> delivery_;
+    ResultRequest indexRequest_, derivedRequest_;
+    unsigned generation_ = 0;  // drops what arrives for an earlier trace
+    bool indexPending_ = false, derivedPending_ = false;
+    bool holdsBackground_ = false;  // background analyses wait for the first picture
+    void releaseBackground();
+    void indexArrived(std::shared_ptr<const TimelineIndex> index);
     QFutureWatcher<std::shared_ptr<SliceSearchResult>> searchWatcher_;
     std::shared_ptr<std::atomic<bool>> searchCancel_;
     std::vector<SliceRef> matches_;
