@@ -37,6 +37,8 @@ public:
     void setIndex(std::shared_ptr<const TimelineIndex> index);
     const Trace* trace() const { return ctl_.trace(); }
     bool hasIndex() const { return ctl_.index() != nullptr; }
+    // Slice boxes drawn by the last frame (0 before the index): when a user first sees slices.
+    size_t lastFrameBoxes() const { return frame_.boxes.size(); }
 
     // Paints the whole timeline at `size` (also used offscreen by tests and benchmarks).
     void render(QPainter& p, QSize size);
