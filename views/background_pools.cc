@@ -1,5 +1,7 @@
 #include "views/background_pools.h"
 
+#include "model/trace/threads.h"
+
 #include <QCoreApplication>
 #include <QPointer>
 #include <QThread>
@@ -17,7 +19,7 @@ QThreadPool* pool(QPointer<QThreadPool>& slot, const char* name) {
     if (!slot) {
         slot = new QThreadPool(QCoreApplication::instance());
         slot->setObjectName(QString::fromLatin1(name));
-        slot->setMaxThreadCount(std::max(2, QThread::idealThreadCount()));
+        slot->setMaxThreadCount(int(std::max(2u, machineThreads())));
     }
     return slot;
 }

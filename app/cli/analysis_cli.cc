@@ -46,7 +46,6 @@ std::unique_ptr<Trace> loadTraceOrReport(const std::string& path) {
 bool loadWorkersOrReport(const std::vector<std::string>& paths, MultiWorkerRun& run) {
     WorkerImportOptions o;
     o.base = cliImportOptions();
-    o.base.threads = 2;
     MultiWorkerResult r = importWorkers(paths, o);
     if (!r.ok()) {
         std::fprintf(stderr, "tracescope-cli: %s\n", r.error.c_str());

@@ -35,7 +35,6 @@ std::shared_ptr<RunLoader::Result> RunLoader::loadNow(const QStringList& paths, 
     std::vector<std::string> files;
     for (const QString& p : paths) files.push_back(p.toStdString());
     WorkerImportOptions options;
-    options.base.threads = 2;
     if (state) {
         // The loader outlives its loads (its destructor waits), so a queued call to it is safe.
         auto changed = [state, notify](size_t file, FileLoadState::Stage stage, const std::string& error) {

@@ -32,7 +32,6 @@ void TraceLoader::start(const QString& path) {
     watcher_.setFuture(QtConcurrent::run(interactivePool(), [state = state_, file = path.toStdString()] {
         ImportOptions options;
         options.cancel = &state->cancel;
-        options.threads = 2;
         options.progress = [state](uint64_t done, uint64_t total) {
             state->done.store(done, std::memory_order_relaxed);
             state->total.store(total, std::memory_order_relaxed);

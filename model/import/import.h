@@ -1,6 +1,7 @@
 // Opening a trace: format detection by content and dispatch to an importer.
 #pragma once
 
+#include "model/trace/threads.h"
 #include "model/trace/trace.h"
 
 #include <atomic>
@@ -16,8 +17,8 @@ struct ImportOptions {
     const std::atomic<bool>* cancel = nullptr;
     // Called from the importing thread with (bytes done, bytes total); may be empty.
     std::function<void(uint64_t done, uint64_t total)> progress;
-    // Worker threads the importer may use.
-    unsigned threads = 2;
+    // Worker threads the importer may use: one per core (model/trace/threads.h).
+    unsigned threads = machineThreads();
     // The path was named explicitly by the user (the CLI): "-" is standard input, and a FIFO,
     // pipe (e.g. <(zcat x.json.gz)) or character device is read once, as a stream. Otherwise
     // (the GUI, folder scans) special files are refused at once, never opened.

@@ -1,11 +1,13 @@
 #include "model/results/job_runner.h"
 
+#include "model/trace/threads.h"
+
 #include <algorithm>
 
 namespace tracescope {
 
 JobRunner::JobRunner(size_t threads) {
-    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+    if (threads == 0) threads = machineThreads();
     workers_.reserve(threads);
     for (size_t i = 0; i < threads; ++i) workers_.emplace_back([this] { workerLoop(); });
 }

@@ -32,7 +32,7 @@ class JobRunner {
 public:
     using JobId = uint64_t;
 
-    // `threads` 0: one per core of the machine (std::thread::hardware_concurrency).
+    // `threads` 0: one per core of the machine (model/trace/threads.h).
     explicit JobRunner(size_t threads = 0);
     // Queued jobs are dropped (their `work` never runs); running ones are waited for.
     ~JobRunner();

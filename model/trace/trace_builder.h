@@ -3,6 +3,7 @@
 // packs async spans into lanes, binds flows to slices and rebases times.
 #pragma once
 
+#include "model/trace/threads.h"
 #include "model/trace/trace.h"
 
 #include <atomic>
@@ -73,7 +74,7 @@ public:
     void setOriginUnixNs(int64_t unixNsOfTimeZero);  // the Unix time of time value 0 in the importer's clock
 
     // Finalizes and returns the trace; nullptr if cancelled. Uses `threads` workers.
-    std::unique_ptr<Trace> finish(const std::atomic<bool>* cancel = nullptr, unsigned threads = 2);
+    std::unique_ptr<Trace> finish(const std::atomic<bool>* cancel = nullptr, unsigned threads = machineThreads());
 
 private:
     struct PendingFlow {
