@@ -22,6 +22,16 @@ std::shared_ptr<const TimelineIndex> TimelineIndex::build(const Trace& trace, co
     return index;
 }
 
+uint64_t resultBytes(const std::shared_ptr<const TimelineIndex>& index) {
+    if (!index) return 0;
+    uint64_t bytes = sizeof(TimelineIndex) + index->depths.memoryBytes() + index->coarse.memoryBytes() +
+                     index->density.capacity() * sizeof(uint32_t) + index->onDevice.capacity() +
+                     index->counterModes.capacity() * sizeof(CounterDrawMode);
+    for (const auto& [id, name] : index->shortNames) bytes += sizeof id + sizeof name + name.capacity();
+    for (const CounterRangeIndex& c : index->counters) bytes += sizeof c + c.size() * 2 * sizeof(double);
+    return bytes;
+}
+
 std::shared_ptr<const TimelineDerivedTracks> TimelineDerivedTracks::ofMemory(std::shared_ptr<const MemoryProfileResult> memory) {
     auto derived = std::make_shared<TimelineDerivedTracks>();
     if (!memory) return derived;

@@ -34,6 +34,10 @@ struct TimelineIndex {
     static std::shared_ptr<const TimelineIndex> build(const Trace& trace, const std::atomic<bool>* cancel = nullptr);
 };
 
+// The memory the index holds, for the result store's limit (its counter trees and short
+// names roughly).
+uint64_t resultBytes(const std::shared_ptr<const TimelineIndex>& index);
+
 // The counter tracks derived from a memory profile (shown under their process), with their
 // min/max trees.
 struct TimelineDerivedTracks {
