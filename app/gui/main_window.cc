@@ -5,7 +5,7 @@
 #include "app/gui/trace_loader.h"
 #include "app/gui/warning_banner.h"
 #include "model/import/logdir.h"
-#include "model/import/merge_workers.h"
+#include "model/trace/merge_workers.h"
 #include "views/capture/capture_dialog.h"
 #include "views/capture/launch_dialog.h"
 #include "views/details/details_panel.h"
