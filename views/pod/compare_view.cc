@@ -1,7 +1,7 @@
 #include "views/pod/compare_view.h"
 
-#include "model/results/trace_results.h"
 #include "model/analysis/op_classify.h"
+#include "model/results/trace_results.h"
 #include "views/name_style.h"
 #include "views/step_marker_box.h"
 #include "views/step_set_box.h"

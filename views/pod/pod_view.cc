@@ -1,7 +1,7 @@
 #include "views/pod/pod_view.h"
 
-#include "model/results/trace_results.h"
 #include "model/analysis/op_classify.h"
+#include "model/results/trace_results.h"
 #include "views/charts/stacked_column_chart.h"
 #include "views/charts/step_breakdown_chart.h"
 #include "views/partial_trace_note.h"
