@@ -12,9 +12,9 @@ namespace tracescope {
 
 const char* diffStatusName(DiffStatus s) {
     switch (s) {
-        case DiffStatus::Both: return "both";
-        case DiffStatus::New: return "new";
-        case DiffStatus::Vanished: return "vanished";
+    case DiffStatus::Both: return "both";
+    case DiffStatus::New: return "new";
+    case DiffStatus::Vanished: return "vanished";
     }
     return "both";
 }
@@ -90,8 +90,6 @@ RunDiff diffRuns(const Trace& a, const Trace& b, const StepOptions& stepOptions)
 
 RunDiff diffRuns(const ClassifiedTrace& ca, const ClassifiedTrace& cb, const StepOptions& stepOptions) {
     RunDiff d;
-    const Trace& a = *ca.trace;
-    const Trace& b = *cb.trace;
     const Overview oa = computeOverview(ca, stepOptions), ob = computeOverview(cb, stepOptions);
     d.aSteps = oa.steps.steps.size();
     d.bSteps = ob.steps.steps.size();
@@ -105,8 +103,8 @@ RunDiff diffRuns(const ClassifiedTrace& ca, const ClassifiedTrace& cb, const Ste
     d.bStepSet = ob.stepSet.description;
     // The step rows are averages over each run's step set: their occurrences are the set's steps.
     const size_t aSet = oa.stepSet.count, bSet = ob.stepSet.count;
-    d.steps.push_back(rowOf("Step time (average)", "", rounded(oa.stepTimeNs.mean), rounded(ob.stepTimeNs.mean), aSet,
-                            bSet, both));
+    d.steps.push_back(
+        rowOf("Step time (average)", "", rounded(oa.stepTimeNs.mean), rounded(ob.stepTimeNs.mean), aSet, bSet, both));
     for (size_t c = 0; c < kStepCategoryCount; ++c)
         d.steps.push_back(rowOf(stepCategoryName(StepCategory(c)), "average per step",
                                 rounded(oa.categories[c].ns.mean), rounded(ob.categories[c].ns.mean), aSet, bSet,
