@@ -206,11 +206,11 @@ void AnalysisView::showProgress() {
         JobRunner& runner = results_->runner();
         text = runner.running() >= runner.threads()
                    ? tr("Waiting for a free worker: %1 analyses run at a time.").arg(runner.threads())
-                   : askedAt_ == JobPriority::Background
-                         ? tr("Waiting: pages on screen and the timeline go first.")
-                         : tr("Waiting for memory: the analyses running now hold %1 of the %2 they may use.")
-                               .arg(QString::fromStdString(formatBytes(runner.reserved())),
-                                    QString::fromStdString(formatBytes(runner.memoryBudget())));
+               : askedAt_ == JobPriority::Background
+                   ? tr("Waiting: pages on screen and the timeline go first.")
+                   : tr("Waiting for memory: the analyses running now hold %1 of the %2 they may use.")
+                         .arg(QString::fromStdString(formatBytes(runner.reserved())),
+                              QString::fromStdString(formatBytes(runner.memoryBudget())));
     } else {
         const QString step = QString::fromStdString(progress_->stepName());
         text = (step.isEmpty() ? tr("Analyzing") : step) + tr("… %1 %").arg(int(progress_->fraction() * 100));

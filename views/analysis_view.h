@@ -94,7 +94,7 @@ protected:
     void run(AnalysisCost cost, ResultKey key, std::function<Result(ResultStore&)> compute,
              std::function<void(std::shared_ptr<const Result>)> apply) {
         const unsigned generation = beginRun(cost);
-        if (!generation) return;  // skipped: the page offers "Run anyway"
+        if (!generation) return;                               // skipped: the page offers "Run anyway"
         const uint64_t reserve = ranAnyway_ ? 0 : cost.bytes;  // run anyway: admitted at once
         std::weak_ptr<ResultStore> weak = results_;
         auto computeIn = [weak, compute]() -> Result {

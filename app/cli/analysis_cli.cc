@@ -63,7 +63,8 @@ bool loadWorkersOrReport(const std::vector<std::string>& paths, MultiWorkerRun& 
 
 void reportImportWarnings(const std::vector<ImportWarning>& warnings) {
     reported = warnings;
-    for (const ImportWarning& w : warnings) std::fprintf(stderr, "tracescope-cli: warning: %s\n", warningText(w).c_str());
+    for (const ImportWarning& w : warnings)
+        std::fprintf(stderr, "tracescope-cli: warning: %s\n", warningText(w).c_str());
 }
 
 nlohmann::json warningsJson(const std::vector<ImportWarning>& warnings) {

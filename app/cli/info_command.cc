@@ -59,8 +59,7 @@ int runInfo(const Args& args) {
     std::printf("  span          %.3f ms\n", double(trace.spanNs()) / 1e6);
     std::printf("  processes     %zu\n  tracks        %zu (+%zu counter tracks)\n", c.processes, c.tracks,
                 c.counterTracks);
-    std::printf("  slices        %zu\n  async slices  %zu\n  instants      %zu\n", c.slices, c.asyncSlices,
-                c.instants);
+    std::printf("  slices        %zu\n  async slices  %zu\n  instants      %zu\n", c.slices, c.asyncSlices, c.instants);
     std::printf("  counter samp. %zu\n  flows         %zu\n", c.counterSamples, c.flows);
     std::printf("  loaded in     %.0f ms, peak RSS %.1f MB\n", loadMs, double(peakRssBytes()) / 1e6);
     for (const Process& p : trace.processes) {

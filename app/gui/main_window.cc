@@ -23,13 +23,11 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QDragEnterEvent>
-#include <QFileDialog>
 #include <QFile>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
-#include <QToolButton>
-#include <QWidgetAction>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -37,13 +35,15 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QShortcut>
+#include <QToolButton>
+#include <QWidgetAction>
 
-#include "views/name_style.h"
-#include "views/timeline/counter_style.h"
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
 #include <QVBoxLayout>
+#include "views/name_style.h"
+#include "views/timeline/counter_style.h"
 
 namespace tracescope {
 
@@ -246,12 +246,13 @@ void MainWindow::buildMenus() {
     runsMenu_ = file->addMenu(tr("R&uns"));
     runsMenu_->setToolTip(tr("The profile runs of the opened TensorBoard logdir"));
     runsMenu_->setEnabled(false);
-    file->addAction(tr("Compare &with…"), this, [this] {
-            const QString path = QFileDialog::getOpenFileName(
-                this, tr("Compare with a trace"), QSettings().value(QStringLiteral("lastDir")).toString(),
-                tr("Traces (*.xplane.pb *.pb *.json *.json.gz *.gz *.trace);;All files (*)"));
-            if (!path.isEmpty()) compareLoader_->start(path);
-        })
+    file->addAction(tr("Compare &with…"), this,
+                    [this] {
+                        const QString path = QFileDialog::getOpenFileName(
+                            this, tr("Compare with a trace"), QSettings().value(QStringLiteral("lastDir")).toString(),
+                            tr("Traces (*.xplane.pb *.pb *.json *.json.gz *.gz *.trace);;All files (*)"));
+                        if (!path.isEmpty()) compareLoader_->start(path);
+                    })
         ->setToolTip(tr("Compare the open trace with another run: step time, ops and kernels with deltas"));
     file->addSeparator();
     QAction* capture = file->addAction(tr("&Capture Profile…"), this, &MainWindow::showCaptureDialog);
@@ -272,8 +273,9 @@ void MainWindow::buildMenus() {
     // Short C++ / kernel names (no return type, namespaces or parameters) in the timeline and tables.
     QAction* shortNames = view->addAction(tr("&Short Names"));
     shortNames->setCheckable(true);
-    shortNames->setToolTip(tr("Show C++ and kernel names without return type, namespaces and parameter list; "
-                              "tooltips, Details and CSV keep the full name"));
+    shortNames->setToolTip(
+        tr("Show C++ and kernel names without return type, namespaces and parameter list; "
+           "tooltips, Details and CSV keep the full name"));
     const bool shortWanted = QSettings().value(QStringLiteral("view/shortNames"), true).toBool();
     NameStyleSetting::instance().setStyle(shortWanted ? NameStyle::Short : NameStyle::Full);
     shortNames->setChecked(shortWanted);
@@ -285,8 +287,9 @@ void MainWindow::buildMenus() {
     QMenu* counters = view->addMenu(tr("&Counters"));
     auto* counterGroup = new QActionGroup(counters);
     const QString savedCounters = QSettings().value(QStringLiteral("view/counters"), QStringLiteral("auto")).toString();
-    for (const auto& [key, text] : {std::pair{"auto", tr("As the &Data Is (steps for held values, lines for measurements)")},
-                                    std::pair{"step", tr("All as &Steps")}, std::pair{"line", tr("All as &Lines")}}) {
+    for (const auto& [key, text] :
+         {std::pair{"auto", tr("As the &Data Is (steps for held values, lines for measurements)")},
+          std::pair{"step", tr("All as &Steps")}, std::pair{"line", tr("All as &Lines")}}) {
         QAction* a = counters->addAction(text);
         a->setCheckable(true);
         counterGroup->addAction(a);
@@ -311,15 +314,17 @@ void MainWindow::buildMenus() {
 
     QMenu* tl = menuBar()->addMenu(tr("&Timeline"));
     tl->addAction(tr("&Find Slices…"), this, [this] {
-           tabs_->setCurrentWidget(timeline_);
-           timeline_->focusSearch();
-       })
-        ->setShortcut(QKeySequence::Find);
+          tabs_->setCurrentWidget(timeline_);
+          timeline_->focusSearch();
+      })->setShortcut(QKeySequence::Find);
     tl->addAction(tr("Find &Next"), timeline_, &TimelineView::nextMatch)->setShortcut(QKeySequence::FindNext);
-    tl->addAction(tr("Find &Previous"), timeline_, &TimelineView::previousMatch)->setShortcut(QKeySequence::FindPrevious);
+    tl->addAction(tr("Find &Previous"), timeline_, &TimelineView::previousMatch)
+        ->setShortcut(QKeySequence::FindPrevious);
     tl->addSeparator();
-    tl->addAction(tr("&Collapse All Processes"), this, [this] { timeline_->canvas()->controller().setAllCollapsed(true); });
-    tl->addAction(tr("&Expand All Processes"), this, [this] { timeline_->canvas()->controller().setAllCollapsed(false); });
+    tl->addAction(tr("&Collapse All Processes"), this,
+                  [this] { timeline_->canvas()->controller().setAllCollapsed(true); });
+    tl->addAction(tr("&Expand All Processes"), this,
+                  [this] { timeline_->canvas()->controller().setAllCollapsed(false); });
     // The hidden tracks, to bring back one by one or all at once.
     QMenu* hiddenTracks = tl->addMenu(tr("&Hidden Tracks"));
     hiddenTracks->addAction(tr("(none)"))->setEnabled(false);  // filled when opened
@@ -332,9 +337,8 @@ void MainWindow::buildMenus() {
     tl->addAction(tr("Zoom to Selection\tF"), this, [this] { timeline_->canvas()->zoomToSelection(); });
     tl->addAction(tr("Clear Range Selection\tEsc"), this, [this] { timeline_->canvas()->clearRangeSelection(); });
     tl->addSeparator();
-    tl->addAction(tr("Add &Bookmark\tM"), this, [this] {
-        timeline_->addBookmarkInteractively(timeline_->canvas()->controller().bookmarkTime());
-    });
+    tl->addAction(tr("Add &Bookmark\tM"), this,
+                  [this] { timeline_->addBookmarkInteractively(timeline_->canvas()->controller().bookmarkTime()); });
     // The bookmarks list: each entry jumps to its bookmark.
     QMenu* bookmarks = tl->addMenu(tr("Bookmar&ks"));
     connect(bookmarks, &QMenu::aboutToShow, this, [this, bookmarks] {
@@ -354,21 +358,26 @@ void MainWindow::buildMenus() {
         QAction* exportAction = bookmarks->addAction(tr("Export Bookmarks…"), this, [this] {
             TimelineController& c = timeline_->canvas()->controller();
             if (!c.trace()) return;
-            const QString file = QFileDialog::getSaveFileName(this, tr("Export Bookmarks"), QStringLiteral("bookmarks.json"),
-                                                              tr("JSON (*.json)"));
+            const QString file = QFileDialog::getSaveFileName(this, tr("Export Bookmarks"),
+                                                              QStringLiteral("bookmarks.json"), tr("JSON (*.json)"));
             if (file.isEmpty()) return;
             QFile out(file);
-            if (!out.open(QIODevice::WriteOnly) || out.write(QByteArray::fromStdString(bookmarksJson(c.bookmarks(), *c.trace()))) < 0)
-                QMessageBox::warning(this, tr("Export Bookmarks"), tr("Could not write %1: %2").arg(file, out.errorString()));
+            if (!out.open(QIODevice::WriteOnly) ||
+                out.write(QByteArray::fromStdString(bookmarksJson(c.bookmarks(), *c.trace()))) < 0)
+                QMessageBox::warning(this, tr("Export Bookmarks"),
+                                     tr("Could not write %1: %2").arg(file, out.errorString()));
         });
         exportAction->setEnabled(!ctl.bookmarks().empty());
-        bookmarks->addAction(tr("Remove All Bookmarks"), this, [this] { timeline_->canvas()->controller().clearBookmarks(); })
+        bookmarks
+            ->addAction(tr("Remove All Bookmarks"), this,
+                        [this] { timeline_->canvas()->controller().clearBookmarks(); })
             ->setEnabled(!ctl.bookmarks().empty());
     });
     QAction* minimap = tl->addAction(tr("Show &Overview Strip"));
     minimap->setCheckable(true);
     minimap->setChecked(true);
-    connect(minimap, &QAction::toggled, this, [this](bool on) { timeline_->canvas()->controller().setMinimapVisible(on); });
+    connect(minimap, &QAction::toggled, this,
+            [this](bool on) { timeline_->canvas()->controller().setMinimapVisible(on); });
     tl->addAction(tr("&Reset Track Layout"), this, [this] { timeline_->canvas()->controller().resetLayout(); });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -383,16 +392,22 @@ void MainWindow::buildMenus() {
                "<tr><td><b>Double-click</b>, <b>F</b></td><td>zoom to the selected slice or range</td></tr>"
                "<tr><td><b>Shift+drag</b></td><td>select a time range: aggregate of the slices starting in it</td></tr>"
                "<tr><td><b>0</b>, <b>Home</b></td><td>fit the whole trace</td></tr>"
-               "<tr><td><b>Ctrl+F</b>, <b>Enter</b> / <b>Shift+Enter</b></td><td>find slices, next / previous match</td></tr>"
+               "<tr><td><b>Ctrl+F</b>, <b>Enter</b> / <b>Shift+Enter</b></td><td>find slices, next / previous "
+               "match</td></tr>"
                "<tr><td><b>Esc</b></td><td>clear the selection</td></tr>"
                "<tr><td>Filter box</td><td>show only tracks whose name or process name contains the text</td></tr>"
-               "<tr><td><b>Right-click</b> a track</td><td>hide or pin it; show hidden tracks; collapse / expand all; reset the layout</td></tr>"
+               "<tr><td><b>Right-click</b> a track</td><td>hide or pin it; show hidden tracks; collapse / expand all; "
+               "reset the layout</td></tr>"
                "<tr><td><b>Click</b> a process header</td><td>collapse / expand it</td></tr>"
-               "<tr><td><b>Drag</b> a track name or process header</td><td>move it (tracks within their process)</td></tr>"
-               "<tr><td><b>M</b></td><td>bookmark the selection or the cursor (Timeline &gt; Bookmarks lists them)</td></tr>"
+               "<tr><td><b>Drag</b> a track name or process header</td><td>move it (tracks within their "
+               "process)</td></tr>"
+               "<tr><td><b>M</b></td><td>bookmark the selection or the cursor (Timeline &gt; Bookmarks lists "
+               "them)</td></tr>"
                "<tr><td>Overview strip</td><td>event density of the whole trace; click or drag to move there</td></tr>"
-               "<tr><td><b>Hover</b> a counter track</td><td>its value at the cursor (and the sample it comes from)</td></tr>"
-               "<tr><td><b>Right-click</b> a counter track</td><td>draw it as steps or lines (View &gt; Counters: all of them)</td></tr>"
+               "<tr><td><b>Hover</b> a counter track</td><td>its value at the cursor (and the sample it comes "
+               "from)</td></tr>"
+               "<tr><td><b>Right-click</b> a counter track</td><td>draw it as steps or lines (View &gt; Counters: all "
+               "of them)</td></tr>"
                "<tr><td><b>?</b></td><td>this list</td></tr></table>"));
     });
     // '?' on the timeline (not in text fields, where it is a character) lists the controls.
@@ -580,18 +595,19 @@ void MainWindow::showLaunchDialog() {
 
 void MainWindow::rebuildRunsMenu(const QString& current) {
     runsMenu_->clear();
-    const std::vector<RunInfo> runs = runsFolder_.isEmpty() ? std::vector<RunInfo>{} : listRuns(runsFolder_.toStdString());
+    const std::vector<RunInfo> runs =
+        runsFolder_.isEmpty() ? std::vector<RunInfo>{} : listRuns(runsFolder_.toStdString());
     runsMenu_->setEnabled(!runs.empty());
     for (const RunInfo& run : runs) {
         const QString runPath = QString::fromStdString(run.path);
         QStringList hosts;
         for (const std::string& h : run.hosts) hosts << QString::fromStdString(h);
-        QAction* a = runsMenu_->addAction(
-            tr("%1  (%2)").arg(QString::fromStdString(run.name), hosts.join(QStringLiteral(", "))), this,
-            [this, runPath] {
-                rebuildRunsMenu(runPath);
-                startLoad(runPath);
-            });
+        QAction* a =
+            runsMenu_->addAction(tr("%1  (%2)").arg(QString::fromStdString(run.name), hosts.join(QStringLiteral(", "))),
+                                 this, [this, runPath] {
+                                     rebuildRunsMenu(runPath);
+                                     startLoad(runPath);
+                                 });
         a->setCheckable(true);
         a->setChecked(QFileInfo(runPath) == QFileInfo(current));
     }
@@ -618,8 +634,8 @@ void MainWindow::setTrace(std::shared_ptr<const Trace> trace, const QString& pat
         for (const ImportWarning& w : trace_->warnings)
             warnings << QString::fromStdString(warningText(w)).toHtmlEscaped();
     warningLabel_->setVisible(!warnings.isEmpty());
-    warningLabel_->setText(QStringLiteral("<a href=\"warnings\">%1</a>")
-                               .arg(tr("⚠ %n import warning(s)", nullptr, int(warnings.size()))));
+    warningLabel_->setText(
+        QStringLiteral("<a href=\"warnings\">%1</a>").arg(tr("⚠ %n import warning(s)", nullptr, int(warnings.size()))));
     warningLabel_->setToolTip(warnings.join(QStringLiteral("<br>")));
     emit traceLoaded();
 }

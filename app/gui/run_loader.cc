@@ -30,7 +30,7 @@ RunLoader::~RunLoader() {
 }
 
 std::shared_ptr<RunLoader::Result> RunLoader::loadNow(const QStringList& paths, const std::shared_ptr<State>& state,
-                                                     RunLoader* notify) {
+                                                      RunLoader* notify) {
     auto out = std::make_shared<Result>();
     std::vector<std::string> files;
     for (const QString& p : paths) files.push_back(p.toStdString());
@@ -45,8 +45,8 @@ std::shared_ptr<RunLoader::Result> RunLoader::loadNow(const QStringList& paths, 
                 state->states[file].error = QString::fromStdString(error);
             }
             if (notify)
-                QMetaObject::invokeMethod(notify, [notify, file] { emit notify->fileStateChanged(int(file)); },
-                                          Qt::QueuedConnection);
+                QMetaObject::invokeMethod(
+                    notify, [notify, file] { emit notify->fileStateChanged(int(file)); }, Qt::QueuedConnection);
         };
         options.base.cancel = &state->cancel;
         options.base.progress = [state](uint64_t done, uint64_t total) {
@@ -106,7 +106,8 @@ void RunLoader::start(const QStringList& paths) {
         one.name = QFileInfo(QString::fromStdString(f)).fileName();
         state_->states.push_back(std::move(one));
     }
-    watcher_.setFuture(QtConcurrent::run(interactivePool(), [this, paths, state = state_] { return loadNow(paths, state, this); }));
+    watcher_.setFuture(
+        QtConcurrent::run(interactivePool(), [this, paths, state = state_] { return loadNow(paths, state, this); }));
 }
 
 void RunLoader::cancel() {

@@ -8,26 +8,26 @@
 
 #include "app/gui/main_window.h"
 #include "app/gui/run_loader.h"
-#include "model/query/slice_queries.h"
 #include "model/import/import.h"
+#include "model/query/slice_queries.h"
 #include "views/analysis_view.h"
-#include "views/tables/op_stats_view.h"
 #include "views/capture/capture_dialog.h"
 #include "views/capture/launch_dialog.h"
-#include "views/timeline/time_format.h"
-#include "views/timeline/counter_style.h"
-#include "views/timeline/timeline_view.h"
 #include "views/step_marker_choice.h"
+#include "views/tables/op_stats_view.h"
+#include "views/timeline/counter_style.h"
+#include "views/timeline/time_format.h"
+#include "views/timeline/timeline_view.h"
 #include "views/trace_selection.h"
 
 #include <QApplication>
-#include <QPalette>
-#include <QStyleFactory>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QLayout>
 #include <QMouseEvent>
+#include <QPalette>
 #include <QPixmap>
+#include <QStyleFactory>
 
 #include <cstdio>
 
@@ -105,7 +105,8 @@ int runScreenshot(const ScreenshotOptions& o) {
 
     // Several files, a folder of several workers' files, or a profile run of several hosts: one run.
     const std::string first = o.input.toStdString();
-    const bool manyWorkers = !o.moreInputs.isEmpty() || (QFileInfo(o.input).isDir() && expandWorkerPaths({first}).size() > 1);
+    const bool manyWorkers =
+        !o.moreInputs.isEmpty() || (QFileInfo(o.input).isDir() && expandWorkerPaths({first}).size() > 1);
     std::shared_ptr<const Trace> trace;
     LoadedRun loadedRun;
     if (manyWorkers) {
@@ -205,9 +206,10 @@ int runScreenshot(const ScreenshotOptions& o) {
             if (row.kind == LayoutRow::Kind::Process) continue;
             const bool derived = row.kind == LayoutRow::Kind::Derived;
             if (derived && (!tracks || row.track >= tracks->tracks.size())) continue;
-            const QString name = QString::fromStdString(derived ? tracks->tracks[row.track].name : trace->tracks[row.track].name);
-            const QString process = QString::fromStdString(trace->processes[derived ? tracks->tracks[row.track].process
-                                                                                     : trace->tracks[row.track].process].name);
+            const QString name =
+                QString::fromStdString(derived ? tracks->tracks[row.track].name : trace->tracks[row.track].name);
+            const QString process = QString::fromStdString(
+                trace->processes[derived ? tracks->tracks[row.track].process : trace->tracks[row.track].process].name);
             if (re.match(name).hasMatch() || re.match(process).hasMatch()) {
                 found = &row;
                 break;

@@ -9,7 +9,18 @@
 
 namespace tracescope {
 
-enum class AnalysisKind { Overview, OpStats, TorchOps, KernelStats, InputPipeline, TfData, ScopeTree, MemoryProfile, Pod, Diff };
+enum class AnalysisKind {
+    Overview,
+    OpStats,
+    TorchOps,
+    KernelStats,
+    InputPipeline,
+    TfData,
+    ScopeTree,
+    MemoryProfile,
+    Pod,
+    Diff
+};
 
 struct AnalysisCost {
     std::string what;    // "Kernel stats": names the analysis in messages

@@ -14,11 +14,11 @@ namespace tracescope {
 
 const char* inputOpCategoryName(InputOpCategory c) {
     switch (c) {
-        case InputOpCategory::Enqueue: return "Enqueue";
-        case InputOpCategory::DemandedFileRead: return "Demanded file read";
-        case InputOpCategory::AdvancedFileRead: return "Advanced file read";
-        case InputOpCategory::Preprocessing: return "Preprocessing";
-        case InputOpCategory::Count: break;
+    case InputOpCategory::Enqueue: return "Enqueue";
+    case InputOpCategory::DemandedFileRead: return "Demanded file read";
+    case InputOpCategory::AdvancedFileRead: return "Advanced file read";
+    case InputOpCategory::Preprocessing: return "Preprocessing";
+    case InputOpCategory::Count: break;
     }
     return "";
 }
@@ -39,8 +39,8 @@ bool classifyInputOp(std::string_view name, InputOpCategory& out) {
         return true;
     }
     if (startsWith(name, "Iterator::")) {
-        static constexpr std::array<std::string_view, 6> kReaders = {
-            "::TFRecord", "::TextLine", "::FixedLengthRecord", "::SSTable", "::RecordIO", "::ArrayRecord"};
+        static constexpr std::array<std::string_view, 6> kReaders = {"::TFRecord", "::TextLine", "::FixedLengthRecord",
+                                                                     "::SSTable",  "::RecordIO", "::ArrayRecord"};
         bool reader = false;
         for (auto r : kReaders)
             if (endsWith(name, r)) reader = true;
@@ -50,8 +50,8 @@ bool classifyInputOp(std::string_view name, InputOpCategory& out) {
         }
         // A read behind a cache, interleave, prefetch or parallel map happens ahead of demand.
         // "Interleave" also matches ParallelInterleave[V2..V4].
-        static constexpr std::array<std::string_view, 5> kAdvance = {"::MemoryReader", "::MemoryWriter",
-                                                                     "Interleave", "::Prefetch", "::ParallelMap"};
+        static constexpr std::array<std::string_view, 5> kAdvance = {"::MemoryReader", "::MemoryWriter", "Interleave",
+                                                                     "::Prefetch", "::ParallelMap"};
         bool advanced = false;
         for (auto a : kAdvance)
             if (contains(name, a)) advanced = true;

@@ -48,9 +48,9 @@ struct InputOpRow {
 
 struct InputPipelineResult {
     StepSource stepSource = StepSource::None;
-    std::vector<DeviceInputStep> steps;  // every step
-    std::vector<StepBreakdown> breakdown;  // every step, in the same order
-    StepSet stepSet;                       // the steps the figures below are taken over
+    std::vector<DeviceInputStep> steps;                            // every step
+    std::vector<StepBreakdown> breakdown;                          // every step, in the same order
+    StepSet stepSet;                                               // the steps the figures below are taken over
     std::array<CategorySummary, kStepCategoryCount> categories{};  // over the step set
     // Input time summed over the step set / step time summed over it, in % (XProf's input %;
     // the Overview's input_percent).
@@ -58,7 +58,7 @@ struct InputPipelineResult {
     Distribution waitNs;       // over the step set
     Distribution waitPercent;  // the mean of per-step ratios over the step set (not inputPercent)
     InputBound verdict = InputBound::Unknown;
-    std::string summary;         // one paragraph
+    std::string summary;  // one paragraph
     // Host side.
     TimeNs hostInputSelfNs = 0;  // self time of all input ops
     std::array<TimeNs, kInputOpCategoryCount> byCategoryNs{};

@@ -120,10 +120,18 @@ bool nameIsTensorCoreEligible(std::string_view op) {
         return false;
     }
     // TF op names may carry ":Type"; the rules look at the name part.
-    static constexpr std::array<std::string_view, 12> kSuffixes = {
-        "Conv2D", "Conv2DBackpropFilter", "Conv2DBackpropInput", "Conv3D", "DepthwiseConv2dNative",
-        "DepthwiseConv2dNativeBackpropFilter", "DepthwiseConv2dNativeBackpropInput", "/MatMul", "FusedMatMul",
-        "/CudnnRNN", "XlaDot", "XlaDotV2"};
+    static constexpr std::array<std::string_view, 12> kSuffixes = {"Conv2D",
+                                                                   "Conv2DBackpropFilter",
+                                                                   "Conv2DBackpropInput",
+                                                                   "Conv3D",
+                                                                   "DepthwiseConv2dNative",
+                                                                   "DepthwiseConv2dNativeBackpropFilter",
+                                                                   "DepthwiseConv2dNativeBackpropInput",
+                                                                   "/MatMul",
+                                                                   "FusedMatMul",
+                                                                   "/CudnnRNN",
+                                                                   "XlaDot",
+                                                                   "XlaDotV2"};
     static constexpr std::array<std::string_view, 4> kInfixes = {"BatchMatMul", "CudnnRNNV", "CudnnRNNForward",
                                                                  "CudnnRNNBackprop"};
     for (auto s : kSuffixes)
@@ -185,9 +193,7 @@ KernelLaunchParams readParams(const Trace& trace, SliceRef s, const ParamKeys& k
 
 }  // namespace
 
-KernelLaunchParams kernelParamsOf(const Trace& trace, SliceRef s) {
-    return readParams(trace, s, ParamKeys(trace));
-}
+KernelLaunchParams kernelParamsOf(const Trace& trace, SliceRef s) { return readParams(trace, s, ParamKeys(trace)); }
 
 namespace {
 
@@ -206,8 +212,8 @@ void forEachKernel(const ClassifiedTrace& ct, Visit visit) {
             const SliceRef ref{ti, i};
             const KernelLaunchParams p = readParams(t, ref, keys);
             visit(ref,
-                  KernelKey{fullNameView(ct, ref), deviceActivityOpView(ct, ref), p.grid, p.block,
-                            p.registersPerThread, p.sharedMemBytes()},
+                  KernelKey{fullNameView(ct, ref), deviceActivityOpView(ct, ref), p.grid, p.block, p.registersPerThread,
+                            p.sharedMemBytes()},
                   p, c.duration[i]);
         }
     }

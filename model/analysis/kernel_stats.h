@@ -10,8 +10,8 @@
 #pragma once
 
 #include "model/analysis/op_classify.h"
-#include "model/query/slice_row_index.h"
 #include "model/analysis/tensor_core_rules.h"
+#include "model/query/slice_row_index.h"
 #include "model/trace/trace.h"
 
 #include <array>
@@ -85,9 +85,9 @@ struct KernelStatsOptions {
 
 struct KernelStatsResult {
     std::vector<KernelStatsRow> rows;
-    uint64_t kernelCount = 0;   // all kernel occurrences
-    TimeNs totalKernelNs = 0;   // sum of all kernel durations
-    TimeNs tensorCoreNs = 0;    // of which by TensorCore kernels
+    uint64_t kernelCount = 0;  // all kernel occurrences
+    TimeNs totalKernelNs = 0;  // sum of all kernel durations
+    TimeNs tensorCoreNs = 0;   // of which by TensorCore kernels
     // Launches (and their time) of configurations past KernelStatsOptions::maxRows: counted
     // above, in no row. 0 when every configuration has its row.
     uint64_t unlistedCount = 0;

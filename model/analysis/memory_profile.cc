@@ -45,9 +45,9 @@ const char* memorySourceName(MemorySource s) {
 std::string tfDataTypeName(int64_t type) {
     // tensorflow/core/framework/types.proto, as DataTypeString() prints them.
     static constexpr std::array<const char*, 24> kNames = {
-        "",        "float",   "double",  "int32",    "uint8",   "int16",     "int8",       "string",
-        "complex64", "int64", "bool",    "qint8",    "quint8",  "qint32",    "bfloat16",   "qint16",
-        "quint16", "uint16",  "complex128", "half",  "resource", "variant",  "uint32",     "uint64"};
+        "",          "float",  "double",     "int32", "uint8",    "int16",   "int8",     "string",
+        "complex64", "int64",  "bool",       "qint8", "quint8",   "qint32",  "bfloat16", "qint16",
+        "quint16",   "uint16", "complex128", "half",  "resource", "variant", "uint32",   "uint64"};
     if (type > 0 && type < int64_t(kNames.size())) return kNames[size_t(type)];
     if (type > 100 && type - 100 < int64_t(kNames.size())) return std::string(kNames[size_t(type - 100)]) + "_ref";
     return type == 0 ? std::string() : "type " + std::to_string(type);
@@ -62,7 +62,8 @@ int64_t deviceOrdinalOf(const std::string& id) {
     else if (id.rfind("cuda:", 0) == 0) p = 5;
     if (p == std::string::npos || p >= id.size() || !std::isdigit(static_cast<unsigned char>(id[p]))) return -1;
     int64_t n = 0;
-    while (p < id.size() && std::isdigit(static_cast<unsigned char>(id[p])) && n < 1000000) n = n * 10 + (id[p++] - '0');
+    while (p < id.size() && std::isdigit(static_cast<unsigned char>(id[p])) && n < 1000000)
+        n = n * 10 + (id[p++] - '0');
     return n;
 }
 
@@ -134,8 +135,9 @@ struct Builder {
         findPeak(p);
         matchAndBreakDown(p);
         if (p.source == MemorySource::Counter)
-            p.notes.push_back("from an allocator counter: allocations and deallocations are its rises and falls; "
-                              "it names no ops, so there is no breakdown and no leak hints");
+            p.notes.push_back(
+                "from an allocator counter: allocations and deallocations are its rises and falls; "
+                "it names no ops, so there is no breakdown and no leak hints");
         return p;
     }
 
@@ -165,7 +167,8 @@ struct Builder {
             low = std::min(low, sum);
         }
         for (MemorySnapshot& s : p.timeline) subSat(s.heapBytes, low);
-        std::string note = "the trace records no Total Allocated: memory in use is the running sum of Bytes since the profile began";
+        std::string note =
+            "the trace records no Total Allocated: memory in use is the running sum of Bytes since the profile began";
         if (low < 0) note += ", lifted by the " + std::to_string(-low) + " bytes freed but not allocated inside it";
         p.notes.push_back(note);
     }
@@ -239,9 +242,10 @@ struct Builder {
             note += "no \"unused preallocated device memory\" row (its reckoning of the rest of the heap: " +
                     std::to_string(x.unmappedBytes) + " bytes)";
         }
-        note += "; its step of an event is the host step group of the event's enclosing event, and an event outside "
-                "every group takes the step after the one before it (0 at the start); this breakdown lists all " +
-                plural(liveAtPeak, "allocation", "allocations") + " alive at the peak";
+        note +=
+            "; its step of an event is the host step group of the event's enclosing event, and an event outside "
+            "every group takes the step after the one before it (0 at the start); this breakdown lists all " +
+            plural(liveAtPeak, "allocation", "allocations") + " alive at the peak";
         p.notes.push_back(std::move(note));
     }
 
@@ -279,8 +283,10 @@ struct Builder {
         p.hasAddresses = hasAddresses;
         breakdown(p, liveAtPeak, hasAddresses);
         if (p.source == MemorySource::XSpace && hasAddresses) noteXprofBreakdown(p, liveAtPeak.size());
-        if (!hasAddresses) p.notes.push_back("the trace records no allocation addresses: allocations cannot be matched to "
-                                             "their deallocations, so there is no breakdown by op and no leak hints");
+        if (!hasAddresses)
+            p.notes.push_back(
+                "the trace records no allocation addresses: allocations cannot be matched to "
+                "their deallocations, so there is no breakdown by op and no leak hints");
         std::vector<uint32_t> atEnd;
         atEnd.reserve(live.size());
         for (const auto& [addr, idx] : live) atEnd.push_back(idx);
@@ -392,7 +398,8 @@ MemoryProfileResult memoryProfile(const Trace& trace, const std::function<const 
     if (const ClassifiedTrace* ct = classified ? classified() : nullptr) {
         steps = findSteps(*ct);
         groups = steps.hostGroups;
-        if (!groups && std::any_of(raw.begin(), raw.end(), [](const RawMemoryId& r) { return r.source == MemorySource::XSpace; }))
+        if (!groups &&
+            std::any_of(raw.begin(), raw.end(), [](const RawMemoryId& r) { return r.source == MemorySource::XSpace; }))
             groups = std::make_shared<const StepGroups>(groupHostEvents(*ct));
     }
     res.stepCount = steps.steps.size();
@@ -417,8 +424,7 @@ MemoryProfileResult computeMemoryProfile(const ClassifiedTrace& classified) {
 
 size_t memorySnapshotAt(const MemoryIdProfile& profile, TimeNs time) {
     const auto& t = profile.timeline;
-    auto it = std::upper_bound(t.begin(), t.end(), time,
-                               [](TimeNs x, const MemorySnapshot& s) { return x < s.time; });
+    auto it = std::upper_bound(t.begin(), t.end(), time, [](TimeNs x, const MemorySnapshot& s) { return x < s.time; });
     return it == t.begin() ? 0 : size_t(it - t.begin()) - 1;
 }
 
@@ -442,7 +448,8 @@ MemoryEventInfo memoryEventInfo(const Trace& trace, const MemoryIdProfile& profi
         else if (a.key == dataType && dataType != kNoIndex) {
             int64_t v = 0;
             // XProf's trace JSON writes the DataType enum as a string ("19").
-            info.dataType = numericArg(a.value, trace.strings).toInt64(v) ? tfDataTypeName(v) : a.value.toString(trace.strings);
+            info.dataType =
+                numericArg(a.value, trace.strings).toInt64(v) ? tfDataTypeName(v) : a.value.toString(trace.strings);
         } else if (a.key == shape && shape != kNoIndex) info.shape = a.value.toString(trace.strings);
     }
     return info;

@@ -44,8 +44,8 @@ struct MemorySnapshot {
     int64_t requestedBytes = -1;
     int64_t allocationBytes = 0;  // chunk size (>= 0; the kind says whether it came or went)
     uint64_t address = 0;
-    int64_t step = -1;            // step number, -1 when outside every step
-    float fragmentation = -1;     // 0..1
+    int64_t step = -1;         // step number, -1 when outside every step
+    float fragmentation = -1;  // 0..1
     MemoryEventKind kind = MemoryEventKind::Sample;
     StringId op = kEmptyString;   // tf_op, or the enclosing op on the allocating thread
     TrackIndex track = kNoIndex;  // the instant (or counter sample) in the trace
@@ -65,10 +65,10 @@ struct MemoryBreakdownRow {
     std::string regionType;
     std::string dataType;
     std::string shape;
-    int64_t allocationBytes = 0;   // summed over the occurrences
-    int64_t requestedBytes = -1;   // summed; -1 when the trace has no requested sizes
+    int64_t allocationBytes = 0;  // summed over the occurrences
+    int64_t requestedBytes = -1;  // summed; -1 when the trace has no requested sizes
     uint64_t occurrences = 0;
-    bool special = false;          // "(stack)" or "(allocated before the profile)"
+    bool special = false;               // "(stack)" or "(allocated before the profile)"
     uint32_t firstSnapshot = kNoIndex;  // the earliest of the allocations (timeline index)
 };
 
@@ -89,8 +89,8 @@ struct MemoryIdProfile {
     ProcessIndex process = kNoIndex;  // the device's process when found, else the events'
     uint64_t allocations = 0;
     uint64_t deallocations = 0;
-    std::optional<int64_t> capacityBytes;      // stack + heap + free at the peak
-    int64_t peakBytes = 0;                     // largest stack + heap within the window
+    std::optional<int64_t> capacityBytes;  // stack + heap + free at the peak
+    int64_t peakBytes = 0;                 // largest stack + heap within the window
     TimeNs peakTimeNs = 0;
     uint32_t peakSnapshot = kNoIndex;
     std::optional<int64_t> peakStep;
@@ -105,7 +105,7 @@ struct MemoryIdProfile {
     // alive-at-end and leak hints need them).
     bool hasAddresses = false;
 
-    std::vector<MemorySnapshot> timeline;     // every event, sorted by time (stable)
+    std::vector<MemorySnapshot> timeline;       // every event, sorted by time (stable)
     std::vector<MemoryBreakdownRow> breakdown;  // by allocation bytes, descending
     std::vector<MemoryLeakHint> leaks;          // by bytes, descending
     uint64_t aliveAtEnd = 0;                    // allocations never freed in the profile

@@ -7,8 +7,8 @@
 #include "model/trace/xspace_kinds.h"
 
 #include <algorithm>
-#include <atomic>
 #include <array>
+#include <atomic>
 #include <cctype>
 
 namespace tracescope {
@@ -20,10 +20,18 @@ bool contains(std::string_view s, std::string_view p) { return s.find(p) != std:
 
 // XSpace lines derived by XProf post-processing (§3.2): they duplicate stream activity.
 bool isDerivedLineName(std::string_view n) {
-    static constexpr std::array<std::string_view, 12> kDerived = {
-        "Steps",           "XLA Ops",          "XLA Modules",          "Framework Ops",
-        "TensorFlow Ops",  "Framework Name Scope", "TensorFlow Name Scope", "Launch Stats",
-        "Source code",     "Async XLA Ops",    "Host Offload Ops",     "Command Buffers"};
+    static constexpr std::array<std::string_view, 12> kDerived = {"Steps",
+                                                                  "XLA Ops",
+                                                                  "XLA Modules",
+                                                                  "Framework Ops",
+                                                                  "TensorFlow Ops",
+                                                                  "Framework Name Scope",
+                                                                  "TensorFlow Name Scope",
+                                                                  "Launch Stats",
+                                                                  "Source code",
+                                                                  "Async XLA Ops",
+                                                                  "Host Offload Ops",
+                                                                  "Command Buffers"};
     // XProf 2.24's trace viewer names the lines it derives for a stream "XLA Ops - from #14"
     // (the stream's id): the derived line of stream 14, not a stream of its own.
     if (const size_t at = n.rfind(" - from #"); at != std::string_view::npos) {
@@ -105,9 +113,14 @@ struct KeyIds {
 };
 
 KeyIds keyIdsOf(const Trace& t) {
-    return {t.strings.find("long_name"),     t.strings.find("tf_op"),         t.strings.find("kernel_details"),
-            t.strings.find("correlation"),   t.strings.find("correlation_id"), t.strings.find("step_name"),
-            t.strings.find("memcpy_details"), t.strings.find("step_num"),
+    return {t.strings.find("long_name"),
+            t.strings.find("tf_op"),
+            t.strings.find("kernel_details"),
+            t.strings.find("correlation"),
+            t.strings.find("correlation_id"),
+            t.strings.find("step_name"),
+            t.strings.find("memcpy_details"),
+            t.strings.find("step_num"),
             {t.strings.find("Memset_details"), t.strings.find("memset_details")},
             {t.strings.find("memalloc_details"), t.strings.find("MemFree_details"),
              t.strings.find("MemoryResidency_details")}};
@@ -167,8 +180,7 @@ SliceRole kinetoRole(std::string_view cat, std::string_view name) {
     if (cat == "kernel" || cat == "Kernel") return SliceRole::Kernel;
     if (cat == "gpu_memcpy" || cat == "Memcpy") return SliceRole::Memcpy;
     if (cat == "gpu_memset" || cat == "Memset") return SliceRole::Memset;
-    if (cat == "cuda_runtime" || cat == "cuda_driver" || cat == "Runtime" || cat == "Driver")
-        return SliceRole::Runtime;
+    if (cat == "cuda_runtime" || cat == "cuda_driver" || cat == "Runtime" || cat == "Driver") return SliceRole::Runtime;
     if (cat == "user_annotation" || cat == "Annotation" || cat == "user_annotations")
         return isProfilerStepName(name) ? SliceRole::StepMarker : SliceRole::UserAnnotation;
     return SliceRole::None;
@@ -215,8 +227,9 @@ ClassifiedTrace classifyTrace(const Trace& trace) {
     for (size_t ti = 0; ti < nt; ++ti) {
         const Track& tr = trace.tracks[ti];
         const Track& main = tr.overflowOf != kNoIndex && tr.overflowOf < nt ? trace.tracks[tr.overflowOf] : tr;
-        const std::string_view processName =
-            tr.process < trace.processes.size() ? std::string_view(trace.processes[tr.process].name) : std::string_view();
+        const std::string_view processName = tr.process < trace.processes.size()
+                                                 ? std::string_view(trace.processes[tr.process].name)
+                                                 : std::string_view();
         if (tr.process < trace.processes.size())
             ct.trackOnDevice[ti] = trace.processes[tr.process].kind == ProcessKind::Device;
         // XProf's trace JSON: the plane says it (a host named "gpu-node-3" is no device).
@@ -229,11 +242,12 @@ ClassifiedTrace classifyTrace(const Trace& trace) {
         if (ct.isTf1) {
             tf1Device = tf1DeviceOf(processName);
             tf1Stream = isTf1StreamDevice(tf1Device);
-            tf1Duplicate = tf1Stream && tf1HasStreamAll && !isTf1StreamAll(tf1Device) && !contains(tf1Device, "/memcpy");
+            tf1Duplicate =
+                tf1Stream && tf1HasStreamAll && !isTf1StreamAll(tf1Device) && !contains(tf1Device, "/memcpy");
             ct.trackOnDevice[ti] = tf1Stream;
         }
-        const bool derived = ct.isXSpace && ct.trackOnDevice[ti] &&
-                             (isDerivedLineName(main.name) || isDerivedLineId(main.tid));
+        const bool derived =
+            ct.isXSpace && ct.trackOnDevice[ti] && (isDerivedLineName(main.name) || isDerivedLineId(main.tid));
         const bool gpuPlane = xprofJson && startsWith(xprofPlaneName(processName), "/device:GPU:");
         ct.trackSkipped[ti] = derived || tf1Duplicate || tr.kind == TrackKind::Counter;
         const SliceColumns& c = tr.slices;
@@ -255,10 +269,8 @@ ClassifiedTrace classifyTrace(const Trace& trace) {
                 else if (!tf1Stream) role = SliceRole::HostOp;
                 else if (contains(tf1Device, "/memcpy") || contains(name, "MEMCPY") || contains(name, "Memcpy"))
                     role = SliceRole::Memcpy;
-                else if (contains(name, "Memset") || contains(name, "MEMSET"))
-                    role = SliceRole::Memset;
-                else
-                    role = SliceRole::Kernel;
+                else if (contains(name, "Memset") || contains(name, "MEMSET")) role = SliceRole::Memset;
+                else role = SliceRole::Kernel;
             } else if (!ct.isXSpace) {
                 role = kinetoRole(cat, name);
                 // A device annotation (gpu_user_annotation) mirrors host ones: never an op.
@@ -270,8 +282,7 @@ ClassifiedTrace classifyTrace(const Trace& trace) {
                 else if (cat == "gpu_memcpy" || contains(name, "Memcpy") ||
                          nonEmptyStringArg(trace, tr, c.args[i], k.memcpyDetails))
                     role = SliceRole::Memcpy;
-                else if (cat == "gpu_memset" || contains(name, "Memset"))
-                    role = SliceRole::Memset;
+                else if (cat == "gpu_memset" || contains(name, "Memset")) role = SliceRole::Memset;
                 else if (cat == "xla_op" || cat == "tf_op")
                     role = SliceRole::None;  // op annotations on device: attributed through kernels
             } else if (xprofJson && c.duration[i] == 0) {
@@ -301,7 +312,8 @@ ClassifiedTrace classifyTrace(const Trace& trace) {
                 int64_t id;
                 if ((findArg(tr, c.args[i], k.correlation, v) || findArg(tr, c.args[i], k.correlationId, v)) &&
                     v.toInt64(id))
-                    ct.runtimeByCorrelation.push_back({id, SliceRef{static_cast<TrackIndex>(ti), static_cast<uint32_t>(i)}});
+                    ct.runtimeByCorrelation.push_back(
+                        {id, SliceRef{static_cast<TrackIndex>(ti), static_cast<uint32_t>(i)}});
             }
         }
     }

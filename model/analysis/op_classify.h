@@ -34,13 +34,13 @@
 namespace tracescope {
 
 enum class SliceRole : uint8_t {
-    None,          // not used by op analyses (python frames, annotations, derived lines...)
-    HostOp,        // a framework op on a host thread
-    Kernel,        // a device kernel
-    Memcpy,        // a device copy (any direction)
-    Memset,        // a device memset
-    Runtime,       // a CUDA runtime/driver call on the host (launch, sync, memcpy API)
-    StepMarker,    // ProfilerStep#N, XSpace "Steps" line event
+    None,        // not used by op analyses (python frames, annotations, derived lines...)
+    HostOp,      // a framework op on a host thread
+    Kernel,      // a device kernel
+    Memcpy,      // a device copy (any direction)
+    Memset,      // a device memset
+    Runtime,     // a CUDA runtime/driver call on the host (launch, sync, memcpy API)
+    StepMarker,  // ProfilerStep#N, XSpace "Steps" line event
     UserAnnotation,
 };
 

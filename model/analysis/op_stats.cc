@@ -74,7 +74,8 @@ void computeIdle(const ClassifiedTrace& ct, TimeNs& hostIdle, TimeNs& deviceIdle
             analysisTick();
             const SliceRole r = ct.roles[ti][i];
             if (r == SliceRole::Kernel || r == SliceRole::Memcpy || r == SliceRole::Memset)
-                perDevice[t.tracks[ti].process < deviceOf.size() ? deviceOf[t.tracks[ti].process] : t.tracks[ti].process]
+                perDevice[t.tracks[ti].process < deviceOf.size() ? deviceOf[t.tracks[ti].process]
+                                                                 : t.tracks[ti].process]
                     .push_back({c.start[i], c.end(i)});
             else if (r == SliceRole::HostOp && !xprofLeavesOutHostOp(ct, {ti, uint32_t(i)}))
                 hostOps.push_back({c.start[i], c.end(i)});
@@ -112,29 +113,32 @@ OpStatsResult computeOpStats(const ClassifiedTrace& ct, const OpStatsOptions& op
     res.options = options;
     std::unordered_map<std::string, size_t> index;
     XprofRuleTally xprofRule;
-    forEachOpOccurrence(ct, options.grouping, [&](const OpOccurrence& o) {
-        const std::string key = rowKey(o.side, *o.name, *o.type);
-        auto [it, inserted] = index.try_emplace(key, res.rows.size());
-        if (inserted) {
-            OpStatsRow row;
-            row.side = o.side;
-            row.name = *o.name;
-            row.type = *o.type;
-            row.minNs = o.durationNs;
-            row.maxNs = o.durationNs;
-            res.rows.push_back(std::move(row));
-        }
-        OpStatsRow& row = res.rows[it->second];
-        ++row.occurrences;
-        addSat(row.totalNs, o.durationNs);
-        addSat(row.selfNs, o.selfNs);
-        row.minNs = std::min(row.minNs, o.durationNs);
-        row.maxNs = std::max(row.maxNs, o.durationNs);
-        if (o.role == SliceRole::Kernel) {
-            addSat(row.kernelNs, o.durationNs);
-            if (o.usesTensorCore) addSat(row.tensorCoreNs, o.durationNs);
-        }
-    }, &xprofRule);
+    forEachOpOccurrence(
+        ct, options.grouping,
+        [&](const OpOccurrence& o) {
+            const std::string key = rowKey(o.side, *o.name, *o.type);
+            auto [it, inserted] = index.try_emplace(key, res.rows.size());
+            if (inserted) {
+                OpStatsRow row;
+                row.side = o.side;
+                row.name = *o.name;
+                row.type = *o.type;
+                row.minNs = o.durationNs;
+                row.maxNs = o.durationNs;
+                res.rows.push_back(std::move(row));
+            }
+            OpStatsRow& row = res.rows[it->second];
+            ++row.occurrences;
+            addSat(row.totalNs, o.durationNs);
+            addSat(row.selfNs, o.selfNs);
+            row.minNs = std::min(row.minNs, o.durationNs);
+            row.maxNs = std::max(row.maxNs, o.durationNs);
+            if (o.role == SliceRole::Kernel) {
+                addSat(row.kernelNs, o.durationNs);
+                if (o.usesTensorCore) addSat(row.tensorCoreNs, o.durationNs);
+            }
+        },
+        &xprofRule);
     res.notes = xprofRuleNotes(xprofRule);
 
     computeIdle(ct, res.hostIdleNs, res.deviceIdleNs, res.deviceCount);
@@ -208,8 +212,10 @@ std::vector<SliceRef> occurrencesOf(const ClassifiedTrace& ct, const OpStatsResu
 SliceRowIndex sliceRowIndexOf(const ClassifiedTrace& ct, const OpStatsResult& result) {
     std::map<std::tuple<OpSide, std::string_view, std::string_view>, uint32_t> rowOfKey;
     for (size_t i = 0; i < result.rows.size(); ++i)
-        if (!result.rows[i].isIdle) rowOfKey.emplace(std::tuple(result.rows[i].side, std::string_view(result.rows[i].name),
-                                                                std::string_view(result.rows[i].type)), uint32_t(i));
+        if (!result.rows[i].isIdle)
+            rowOfKey.emplace(std::tuple(result.rows[i].side, std::string_view(result.rows[i].name),
+                                        std::string_view(result.rows[i].type)),
+                             uint32_t(i));
     SliceRowIndex index;
     forEachOpOccurrence(ct, result.options.grouping, [&](const OpOccurrence& o) {
         auto it = rowOfKey.find(std::tuple(o.side, std::string_view(*o.name), std::string_view(*o.type)));

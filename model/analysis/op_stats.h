@@ -28,9 +28,9 @@ namespace tracescope {
 enum class OpSide : uint8_t { Host, Device };
 
 enum class OpGrouping : uint8_t {
-    ByName,  // one row per (op name, op type)
-    ByType,  // one row per op type (XSpace: the ":Type" part; Kineto: the op name for
-             // cpu_op, and kernel / gpu_memcpy / gpu_memset for device rows)
+    ByName,   // one row per (op name, op type)
+    ByType,   // one row per op type (XSpace: the ":Type" part; Kineto: the op name for
+              // cpu_op, and kernel / gpu_memcpy / gpu_memset for device rows)
     ByHloOp,  // XSpace device rows: one row per HLO op (stat hlo_op; type = hlo_module), for JAX/XLA
               // programs whose tf_op says little; other rows as ByName
 };

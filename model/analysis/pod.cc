@@ -229,7 +229,8 @@ PodResult computePod(const MultiWorkerRun& run, const StepOptions& stepOptions, 
             res.workers[w].offsetNs = offsets[w];
             res.workers[w].clock = clocks[w];
         }
-    if (std::any_of(res.workers.begin(), res.workers.end(), [](const PodWorker& w) { return w.clock == WorkerClock::FirstStep; }))
+    if (std::any_of(res.workers.begin(), res.workers.end(),
+                    [](const PodWorker& w) { return w.clock == WorkerClock::FirstStep; }))
         res.notes.push_back("Workers without a wall clock in their file are aligned on their first step's start.");
 
     for (size_t w = 0; w < per.size(); ++w) {

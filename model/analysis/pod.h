@@ -26,9 +26,9 @@ struct CommOverlap {
 };
 
 struct WorkerStep {
-    bool present = false;    // the worker has this step
+    bool present = false;     // the worker has this step
     StepBreakdown breakdown;  // times in the worker's own clock
-    TimeNs runStartNs = 0;   // the step start on the run's clock (worker offset applied)
+    TimeNs runStartNs = 0;    // the step start on the run's clock (worker offset applied)
     CommOverlap overlap;
     bool inStepSet = false;  // one of the worker's steps its averages are taken over
 };
@@ -44,9 +44,9 @@ struct PodWorker {
     StepSource stepSource = StepSource::None;
     std::string stepRule;
     std::vector<WorkerStep> steps;  // indexed like PodResult::steps
-    CommOverlap overlap;             // over all its steps
-    StepSet stepSet;                 // which of its steps stepTimeNs is taken over (step_set.h)
-    Distribution stepTimeNs;         // over its step set
+    CommOverlap overlap;            // over all its steps
+    StepSet stepSet;                // which of its steps stepTimeNs is taken over (step_set.h)
+    Distribution stepTimeNs;        // over its step set
     // Its average step over the step set: per category (ns) and the overlap per step.
     std::array<double, kStepCategoryCount> averageNs{};
     CommOverlap averageOverlap;
@@ -54,14 +54,14 @@ struct PodWorker {
 
 struct PodStep {
     int64_t number = 0;
-    size_t workerCount = 0;          // workers that have it
-    size_t slowestWorker = 0;        // index into PodResult::workers
+    size_t workerCount = 0;    // workers that have it
+    size_t slowestWorker = 0;  // index into PodResult::workers
     TimeNs slowestNs = 0;
     TimeNs fastestNs = 0;
     TimeNs medianNs = 0;
-    TimeNs lagNs = 0;                // slowest - median: how much the straggler holds the others up
-    double lagPercent = 0;           // of the median
-    TimeNs startSpreadNs = 0;        // latest - earliest start on the run clock
+    TimeNs lagNs = 0;          // slowest - median: how much the straggler holds the others up
+    double lagPercent = 0;     // of the median
+    TimeNs startSpreadNs = 0;  // latest - earliest start on the run clock
 };
 
 struct PodResult {

@@ -20,7 +20,7 @@ struct DiffRow {
     std::string detail;  // op: "host"/"device" and type; kernel: its framework op
     TimeNs aNs = 0;      // A's time (op/kernel: total self time; step rows: average per step)
     TimeNs bNs = 0;
-    TimeNs deltaNs = 0;                   // b - a
+    TimeNs deltaNs = 0;                  // b - a
     std::optional<double> deltaPercent;  // of a; none when a is 0
     uint64_t aOccurrences = 0;
     uint64_t bOccurrences = 0;

@@ -183,18 +183,21 @@ void build(const ClassifiedTrace& ct, ScopeTree& tree, std::vector<Occ>* occurre
     };
 
     // Host ops first (device activities of Kineto look up their launching op's node).
-    forEachOpOccurrence(ct, OpGrouping::ByName, [&](const OpOccurrence& o) {
-        if (o.side != OpSide::Host) return;
-        std::vector<std::string> parts = scopePath(ct, o.slice);
-        if (parts.empty()) parts.push_back(*o.name);
-        addEvent(o.slice, std::move(parts));
-        OpTypeRow& tr = types[*o.type];
-        tr.type = *o.type;
-        ++tr.occurrences;
-        addSat(tr.totalNs, o.durationNs);
-        addSat(tr.selfNs, o.selfNs);
-        if (typeSlices) typeRefs[*o.type].push_back(o.slice);
-    }, xprofRule);  // one walk sees every slice: the rule is tallied once
+    forEachOpOccurrence(
+        ct, OpGrouping::ByName,
+        [&](const OpOccurrence& o) {
+            if (o.side != OpSide::Host) return;
+            std::vector<std::string> parts = scopePath(ct, o.slice);
+            if (parts.empty()) parts.push_back(*o.name);
+            addEvent(o.slice, std::move(parts));
+            OpTypeRow& tr = types[*o.type];
+            tr.type = *o.type;
+            ++tr.occurrences;
+            addSat(tr.totalNs, o.durationNs);
+            addSat(tr.selfNs, o.selfNs);
+            if (typeSlices) typeRefs[*o.type].push_back(o.slice);
+        },
+        xprofRule);  // one walk sees every slice: the rule is tallied once
     // Kineto annotations and module spans are scopes with events of their own.
     if (!ct.isXSpace && !ct.isTf1)
         for (TrackIndex ti = 0; ti < t.tracks.size(); ++ti) {

@@ -70,7 +70,7 @@ struct ScopeTree {
     // nodes[0] is the root (empty name, no events of its own: occurrences 0, totalNs the union of
     // every scope event, selfNs 0). A child's index is always greater than its parent's.
     std::vector<ScopeNode> nodes;
-    uint64_t scopeEvents = 0;  // scope events in the tree (the sum of every node's occurrences)
+    uint64_t scopeEvents = 0;       // scope events in the tree (the sum of every node's occurrences)
     std::vector<OpTypeRow> opView;  // sorted by selfNs descending
     bool hasMemory = false;
     // What the file does not carry for this page (producer_notes.h), e.g. no allocator events;

@@ -15,7 +15,9 @@ bool isCpuSide(SliceRole r) {
            r == SliceRole::StepMarker;
 }
 
-bool isDeviceActivity(SliceRole r) { return r == SliceRole::Kernel || r == SliceRole::Memcpy || r == SliceRole::Memset; }
+bool isDeviceActivity(SliceRole r) {
+    return r == SliceRole::Kernel || r == SliceRole::Memcpy || r == SliceRole::Memset;
+}
 
 // CPU side or device side is decided per event, by its role, not by the process it sits in:
 // torch.profiler takes an event's device type from its Kineto activity type
@@ -37,9 +39,9 @@ public:
         pythonFunction_ = t_.strings.find("python_function");
         // torch.profiler drops these before it builds its tree (_filter_name in
         // torch/autograd/profiler.py): memory instants and the utility ops it does not observe.
-        for (const char* n : {"[memory]", "[OutOfMemory]", "profiler::_record_function_enter",
-                              "profiler::_record_function_enter_new", "profiler::_record_function_exit", "aten::is_leaf",
-                              "aten::output_nr", "aten::_version"})
+        for (const char* n :
+             {"[memory]", "[OutOfMemory]", "profiler::_record_function_enter", "profiler::_record_function_enter_new",
+              "profiler::_record_function_exit", "aten::is_leaf", "aten::output_nr", "aten::_version"})
             if (const StringId id = t_.strings.find(n); id != kNoIndex) filtered_.push_back(id);
     }
 
@@ -191,7 +193,9 @@ public:
         }
     }
 
-    bool isNode(SliceRef s) const { return keys_.isCpuEvent(s.track, s.index) || keys_.isPythonFrame(s.track, s.index); }
+    bool isNode(SliceRef s) const {
+        return keys_.isCpuEvent(s.track, s.index) || keys_.isPythonFrame(s.track, s.index);
+    }
     bool onHostThread(TrackIndex ti) const { return !parent_[ti].empty(); }
     // A CPU event that has a row of its own (not merged into its parent).
     bool isRowEvent(SliceRef s) const { return keys_.isCpuEvent(s.track, s.index) && !merged(s); }

@@ -66,8 +66,8 @@ struct TorchOpsResult {
     std::vector<TorchOpRow> rows;  // CPU rows by CPU total descending, then device rows by CUDA total
     TimeNs totalSelfCpuNs = 0;     // the denominators of the percentages
     TimeNs totalSelfCudaNs = 0;
-    bool hasInputShapes = false;   // some event carries "Input Dims" (record_shapes=True)
-    bool hasStacks = false;        // some event has a call stack (with_stack=True)
+    bool hasInputShapes = false;  // some event carries "Input Dims" (record_shapes=True)
+    bool hasStacks = false;       // some event has a call stack (with_stack=True)
     // Why the table cannot be made from this trace ("" when it can): XSpace and XProf trace
     // JSON (JAX, TensorFlow, PyTorch/XLA) and TF1 files hold no torch.profiler event tree.
     std::string unavailable;

@@ -97,7 +97,6 @@ const char* specialFileKind(mode_t mode) {
     return nullptr;
 }
 
-
 // The first field of a protobuf message: its payload (possibly cut at the end of `head`).
 // Protobuf has no magic number, so the binary formats are told apart by the shape of
 // their first nested fields.
@@ -212,7 +211,8 @@ public:
                 std::vector<uint8_t> head = peekContent(path_, nullptr);
                 if (!head.empty() && firstNonSpace(head) < head.size() && !looksLikeJson(head) &&
                     !looksLikeXSpace(head) && !looksLikeRunMetadata(head.data(), head.size()) &&
-                    !agent::looksLikeRecordStream(std::string_view(reinterpret_cast<const char*>(head.data()), head.size())))
+                    !agent::looksLikeRecordStream(
+                        std::string_view(reinterpret_cast<const char*>(head.data()), head.size())))
                     failure = "not a trace: " + name + " is neither Chrome trace JSON, XSpace nor RunMetadata";
                 if (!failure.empty()) break;
             }
@@ -232,8 +232,9 @@ TraceFormat detectFormat(const std::string& path, std::string* error) {
     if (std::filesystem::is_directory(path, ec)) return TraceFormat::Directory;
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) {
-        if (error) *error = (errno == ENOENT ? "no such file: " : "cannot open " + path + ": ") +
-                            (errno == ENOENT ? path : std::string(std::strerror(errno)));
+        if (error)
+            *error = (errno == ENOENT ? "no such file: " : "cannot open " + path + ": ") +
+                     (errno == ENOENT ? path : std::string(std::strerror(errno)));
         return TraceFormat::Unknown;
     }
     if (const char* kind = specialFileKind(st.st_mode)) {
@@ -251,8 +252,9 @@ TraceFormat detectFormat(const std::string& path, std::string* error) {
         // Only whitespace so far: JSON when the first byte after it (however far) opens it.
         const int c = firstByteAfterWhitespace(path);
         if (c == '{' || c == '[') return TraceFormat::ChromeJson;
-        if (error) *error = c < 0 ? "not a trace: " + path + " holds only whitespace"
-                                  : "not a trace: " + path + " is neither Chrome trace JSON, XSpace nor RunMetadata";
+        if (error)
+            *error = c < 0 ? "not a trace: " + path + " holds only whitespace"
+                           : "not a trace: " + path + " is neither Chrome trace JSON, XSpace nor RunMetadata";
         return TraceFormat::Unknown;
     }
     if (agent::looksLikeRecordStream(std::string_view(reinterpret_cast<const char*>(head.data()), head.size())))
@@ -275,7 +277,8 @@ ImportResult importStream(int fd, const std::string& name, const ImportOptions& 
     ImportResult r = importTrace(spool.path(), inner);
     if (!r.ok() && !r.cancelled) {
         // Name the stream, not the temporary copy.
-        for (size_t at; (at = r.error.find(spool.path())) != std::string::npos;) r.error.replace(at, spool.path().size(), name);
+        for (size_t at; (at = r.error.find(spool.path())) != std::string::npos;)
+            r.error.replace(at, spool.path().size(), name);
     }
     return r;
 }

@@ -29,9 +29,9 @@ bool isSpace(int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 // Scanner state carried from one 64-byte block to the next.
 struct ScanState {
-    int64_t depth = 0;        // nesting inside the event array (0 = between events)
-    uint64_t inString = 0;    // all ones when the previous block ended inside a string
-    bool escapeCarry = false; // the previous block ended with an unescaped backslash
+    int64_t depth = 0;         // nesting inside the event array (0 = between events)
+    uint64_t inString = 0;     // all ones when the previous block ended inside a string
+    bool escapeCarry = false;  // the previous block ended with an unescaped backslash
 };
 
 enum class BlockStop { None, ArrayEnd, TooDeep };
@@ -404,8 +404,7 @@ JsonChunkReader::Ended JsonChunkReader::readEvents() {
                 const size_t capacity = buf_->capacity() * 2;
                 if (capacity > kMaxEventBytes) {
                     pos_ = 0;
-                    fail(base_, "an event larger than " +
-                         std::to_string(kMaxEventBytes >> 20) + " MiB");
+                    fail(base_, "an event larger than " + std::to_string(kMaxEventBytes >> 20) + " MiB");
                     return Ended::Failed;
                 }
                 auto bigger = std::make_unique<ChunkBuffer>(capacity);
@@ -438,8 +437,7 @@ ReadResult JsonChunkReader::run() {
     }
     auto trailing = [&]() {
         skipWhitespace();
-        if (peek() >= 0)
-            result_.warnings.push_back(ImportWarning::trailingData(offset()));
+        if (peek() >= 0) result_.warnings.push_back(ImportWarning::trailingData(offset()));
         else if (!src_.error().empty())
             result_.warnings.push_back(ImportWarning::corrupted(std::nullopt, src_.error()));
     };
@@ -456,8 +454,8 @@ ReadResult JsonChunkReader::run() {
     if (first != '{') {
         char shown[8];
         std::snprintf(shown, sizeof shown, (first >= 0x20 && first < 0x7f) ? "'%c'" : "0x%02x", first);
-        result_.error = "not a JSON trace: expected '[' or '{' at byte " + std::to_string(offset()) +
-                        ", found " + shown;
+        result_.error =
+            "not a JSON trace: expected '[' or '{' at byte " + std::to_string(offset()) + ", found " + shown;
         return finish();
     }
 

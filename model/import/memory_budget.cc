@@ -138,9 +138,7 @@ uint64_t gzipTrailerSize(const std::string& path) {
     return uint64_t(b[0]) | uint64_t(b[1]) << 8 | uint64_t(b[2]) << 16 | uint64_t(b[3]) << 24;
 }
 
-uint64_t saturatingDouble(double v) {
-    return v >= 1.8e19 ? UINT64_MAX : uint64_t(std::max(0.0, v));
-}
+uint64_t saturatingDouble(double v) { return v >= 1.8e19 ? UINT64_MAX : uint64_t(std::max(0.0, v)); }
 
 }  // namespace
 
@@ -189,34 +187,34 @@ MemoryEstimate estimateImportMemory(const std::string& path, TraceFormat format)
     MemoryEstimate e;
     const uint64_t size = fileSize(path);
     switch (format) {
-        case TraceFormat::ChromeJson: {
-            const JsonSample s = sampleJson(path);
-            e.compressed = s.compressed;
-            // Inflated size: exact when all was sampled; else the gzip trailer's, while it can
-            // hold it (under 4 GiB, one member); else the sample's ratio over the whole file.
-            e.contentBytes = s.headBytes;
-            if (!s.ended && s.fileBytes) {
-                e.contentBytes = saturatingDouble(double(size) * double(s.headBytes) / double(s.fileBytes));
-                if (s.compressed && e.contentBytes < (1ull << 32)) {
-                    const uint64_t trailer = gzipTrailerSize(path);
-                    if (trailer >= s.headBytes) e.contentBytes = trailer;
-                }
+    case TraceFormat::ChromeJson: {
+        const JsonSample s = sampleJson(path);
+        e.compressed = s.compressed;
+        // Inflated size: exact when all was sampled; else the gzip trailer's, while it can
+        // hold it (under 4 GiB, one member); else the sample's ratio over the whole file.
+        e.contentBytes = s.headBytes;
+        if (!s.ended && s.fileBytes) {
+            e.contentBytes = saturatingDouble(double(size) * double(s.headBytes) / double(s.fileBytes));
+            if (s.compressed && e.contentBytes < (1ull << 32)) {
+                const uint64_t trailer = gzipTrailerSize(path);
+                if (trailer >= s.headBytes) e.contentBytes = trailer;
             }
-            const double eventsPerByte = s.contentBytes ? double(s.events) / double(s.contentBytes) : 0;
-            const uint64_t buffers =
-                std::min(kJsonMaxBufferBytes, saturatingDouble(double(e.contentBytes) * kJsonBufferShare));
-            e.bytes = kFixedBytes + buffers +
-                      saturatingDouble(double(e.contentBytes) * (eventsPerByte * kJsonBytesPerEvent + kJsonBytesPerByte));
-            break;
         }
-        case TraceFormat::XSpace:
-        case TraceFormat::RunMetadata:
-        case TraceFormat::AgentRecords:
-            e.contentBytes = size;
-            e.bytes = kFixedBytes + saturatingDouble(double(size) * kProtobufBytesPerByte);
-            break;
-        case TraceFormat::Directory:
-        case TraceFormat::Unknown: break;
+        const double eventsPerByte = s.contentBytes ? double(s.events) / double(s.contentBytes) : 0;
+        const uint64_t buffers =
+            std::min(kJsonMaxBufferBytes, saturatingDouble(double(e.contentBytes) * kJsonBufferShare));
+        e.bytes = kFixedBytes + buffers +
+                  saturatingDouble(double(e.contentBytes) * (eventsPerByte * kJsonBytesPerEvent + kJsonBytesPerByte));
+        break;
+    }
+    case TraceFormat::XSpace:
+    case TraceFormat::RunMetadata:
+    case TraceFormat::AgentRecords:
+        e.contentBytes = size;
+        e.bytes = kFixedBytes + saturatingDouble(double(size) * kProtobufBytesPerByte);
+        break;
+    case TraceFormat::Directory:
+    case TraceFormat::Unknown: break;
     }
     return e;
 }

@@ -410,7 +410,8 @@ private:
                 args.add(b_.intern("op_end_rel_micros"), ArgValue::integer(n.op_end_rel_micros()));
             }
             int64_t outputBytes = 0;
-            for (const auto& o : n.output()) outputBytes += o.tensor_description().allocation_description().requested_bytes();
+            for (const auto& o : n.output())
+                outputBytes += o.tensor_description().allocation_description().requested_bytes();
             if (n.output_size() > 0) args.add(b_.intern("output_bytes"), ArgValue::integer(outputBytes));
 
             const TrackIndex track = laneTracks[lanes[k]];
@@ -430,7 +431,8 @@ private:
         const std::string& label = n.timeline_label();
         const size_t at = label.find("@@");
         const size_t hash = label.find('#');
-        if (at != std::string::npos && hash != std::string::npos && at + 2 < hash) name = label.substr(at + 2, hash - at - 2);
+        if (at != std::string::npos && hash != std::string::npos && at + 2 < hash)
+            name = label.substr(at + 2, hash - at - 2);
         const size_t colon = name.find(':');
         if (colon != std::string::npos) {
             const size_t next = name.find(':', colon + 1);
@@ -468,7 +470,8 @@ private:
                 }
                 s.records.push_back({t, rec.alloc_bytes()});
             }
-            if (m.allocator_bytes_in_use() > 0) s.inUse.push_back({plusSat(r.start, r.duration), m.allocator_bytes_in_use()});
+            if (m.allocator_bytes_in_use() > 0)
+                s.inUse.push_back({plusSat(r.start, r.duration), m.allocator_bytes_in_use()});
             s.nodeTotal.push_back({plusSat(r.start, r.duration), m.total_bytes()});
         }
     }
@@ -547,8 +550,9 @@ ImportResult importRunMetadata(const std::string& path, const ImportOptions& opt
     const bool isRunMetadata = head && isStepStats(first.data, first.size);
     const bool isBareStepStats = !isRunMetadata && head && isDeviceStepStats(first.data, first.size);
     if (!isRunMetadata && !isBareStepStats)
-        return ImportResult::failure(path + " is not a TensorFlow RunMetadata or StepStats file: no device step "
-                                            "stats at byte 0");
+        return ImportResult::failure(path +
+                                     " is not a TensorFlow RunMetadata or StepStats file: no device step "
+                                     "stats at byte 0");
 
     Walker walker(bytes, options);
     if (isRunMetadata) walker.walkRunMetadata();
@@ -562,8 +566,7 @@ ImportResult importRunMetadata(const std::string& path, const ImportOptions& opt
         if (walker.truncated)
             return ImportResult::failure(path + ": file truncated at byte " + std::to_string(bytes.size()) +
                                          " before the first complete node record");
-        if (walker.badNodes)
-            return ImportResult::failure(path + ": every node record is corrupted");
+        if (walker.badNodes) return ImportResult::failure(path + ": every node record is corrupted");
         return ImportResult::failure(path + ": the step stats hold no node executions (was the run traced?)");
     }
 

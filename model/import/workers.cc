@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cctype>
+#include <chrono>
 #include <filesystem>
 #include <mutex>
 #include <thread>
@@ -69,7 +69,8 @@ std::vector<std::string> expandWorkerPaths(const std::vector<std::string>& paths
         }
         std::vector<std::string> files;
         for (const auto& e : std::filesystem::directory_iterator(p, ec))
-            if (e.is_regular_file(ec) && isTraceFileName(e.path().filename().string())) files.push_back(e.path().string());
+            if (e.is_regular_file(ec) && isTraceFileName(e.path().filename().string()))
+                files.push_back(e.path().string());
         std::sort(files.begin(), files.end());
         out.insert(out.end(), files.begin(), files.end());
     }
@@ -169,8 +170,8 @@ MultiWorkerResult importWorkers(const std::vector<std::string>& paths, const Wor
     }
     for (auto& w : workers) {
         if (!w.trace)
-            res.run.warnings.push_back(ImportWarning::corrupted(std::nullopt, w.path + ": " + w.error + " (worker " +
-                                                                                  w.name + " skipped)"));
+            res.run.warnings.push_back(
+                ImportWarning::corrupted(std::nullopt, w.path + ": " + w.error + " (worker " + w.name + " skipped)"));
     }
     std::stable_sort(workers.begin(), workers.end(), [](const WorkerTrace& a, const WorkerTrace& b) {
         if (a.rank.has_value() != b.rank.has_value()) return a.rank.has_value();
@@ -178,8 +179,8 @@ MultiWorkerResult importWorkers(const std::vector<std::string>& paths, const Wor
         return a.name < b.name;
     });
     if (res.run.loadedCount() == 0) {
-        res.error = files.size() == 1 ? workers.front().error : "none of the " + std::to_string(files.size()) +
-                                                                    " worker files could be opened";
+        res.error = files.size() == 1 ? workers.front().error
+                                      : "none of the " + std::to_string(files.size()) + " worker files could be opened";
         return res;
     }
     alignWorkersOnWallClock(res.run);

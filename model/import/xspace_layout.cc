@@ -21,8 +21,7 @@ constexpr uint32_t kLineId = 1, kLineName = 2, kLineTimestamp = 3, kLineEvents =
 std::string at(size_t offset) { return " at byte " + std::to_string(offset); }
 
 // Scans one XLine whose bytes start at `base` in the file. False on a wire error.
-bool scanLine(const uint8_t* file, size_t base, size_t size, size_t chunkBytes, XLineLayout& line,
-              std::string& error) {
+bool scanLine(const uint8_t* file, size_t base, size_t size, size_t chunkBytes, XLineLayout& line, std::string& error) {
     wire::Reader r(file + base, size);
     wire::Field fd;
     ByteRange run;
@@ -48,12 +47,24 @@ bool scanLine(const uint8_t* file, size_t base, size_t size, size_t chunkBytes, 
         const bool isVarint = fd.type == wire::Varint;
         const bool isBytes = fd.type == wire::LengthDelimited;
         switch (fd.number) {
-        case f::kLineId: if (isVarint) line.id = fd.asInt64(); break;
-        case f::kLineDisplayId: if (isVarint) line.displayId = fd.asInt64(); break;
-        case f::kLineName: if (isBytes) line.name = fd.text(); break;
-        case f::kLineDisplayName: if (isBytes) line.displayName = fd.text(); break;
-        case f::kLineTimestamp: if (isVarint) line.timestampNs = fd.asInt64(); break;
-        case f::kLineDuration: if (isVarint) line.durationPs = fd.asInt64(); break;
+        case f::kLineId:
+            if (isVarint) line.id = fd.asInt64();
+            break;
+        case f::kLineDisplayId:
+            if (isVarint) line.displayId = fd.asInt64();
+            break;
+        case f::kLineName:
+            if (isBytes) line.name = fd.text();
+            break;
+        case f::kLineDisplayName:
+            if (isBytes) line.displayName = fd.text();
+            break;
+        case f::kLineTimestamp:
+            if (isVarint) line.timestampNs = fd.asInt64();
+            break;
+        case f::kLineDuration:
+            if (isVarint) line.durationPs = fd.asInt64();
+            break;
         default: break;  // unknown fields are skipped, as protobuf does
         }
     }
@@ -124,8 +135,7 @@ bool scanPlane(const uint8_t* file, size_t base, size_t size, size_t chunkBytes,
             const ByteRange range{base + fd.offset, base + fd.end};
             if (!plane.metadataFields.empty() && plane.metadataFields.back().end == range.begin)
                 plane.metadataFields.back().end = range.end;
-            else
-                plane.metadataFields.push_back(range);
+            else plane.metadataFields.push_back(range);
             break;
         }
         default: break;
@@ -188,7 +198,8 @@ bool scanXSpace(const uint8_t* data, size_t size, XSpaceLayout& out, std::string
             // Salvage the complete lines of the cut plane (without event names).
             const uint8_t* p = data + r.errorOffset();
             uint64_t key = 0, len = 0;
-            if (wire::readVarint(p, data + size, key) && key == (uint64_t(f::kSpacePlanes) << 3 | wire::LengthDelimited) &&
+            if (wire::readVarint(p, data + size, key) &&
+                key == (uint64_t(f::kSpacePlanes) << 3 | wire::LengthDelimited) &&
                 wire::readVarint(p, data + size, len)) {
                 XPlaneLayout cut;
                 scanCutPlane(data, size_t(p - data), size - size_t(p - data), chunkBytes, cut);

@@ -45,11 +45,24 @@ std::string_view hostEventCategory(std::string_view fullName, bool hasCorrelatio
 }
 
 std::string_view contextTypeName(uint64_t type) {
-    static constexpr std::string_view kNames[] = {
-        "generic", "legacy", "tf_executor", "tfrt_executor", "shared_batch_scheduler", "pjrt",
-        "adaptive_shared_batch_scheduler", "tfrt_tpu_runtime", "tpu_embedding_engine", "gpu_launch", "batcher",
-        "tpu_stream", "tpu_launch", "pathways_executor", "pjrt_library_call", "threadpool_event",
-        "jax_serving_executor", "sc_offload"};
+    static constexpr std::string_view kNames[] = {"generic",
+                                                  "legacy",
+                                                  "tf_executor",
+                                                  "tfrt_executor",
+                                                  "shared_batch_scheduler",
+                                                  "pjrt",
+                                                  "adaptive_shared_batch_scheduler",
+                                                  "tfrt_tpu_runtime",
+                                                  "tpu_embedding_engine",
+                                                  "gpu_launch",
+                                                  "batcher",
+                                                  "tpu_stream",
+                                                  "tpu_launch",
+                                                  "pathways_executor",
+                                                  "pjrt_library_call",
+                                                  "threadpool_event",
+                                                  "jax_serving_executor",
+                                                  "sc_offload"};
     return type < std::size(kNames) ? kNames[type] : "context";
 }
 

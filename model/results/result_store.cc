@@ -15,7 +15,7 @@ namespace detail {
 struct ResultEntry {
     enum class State : uint8_t { Queued, Running, Ready, Failed };
     State state = State::Queued;
-    std::string key;   // name + '\n' + options
+    std::string key;  // name + '\n' + options
     std::string name;
     std::function<ComputedResult()> compute;  // kept until the result is ready (a cancelled run starts again)
     ErasedResult value;
@@ -26,8 +26,8 @@ struct ResultEntry {
     JobPriority priority = JobPriority::Background;
     uint64_t reserveBytes = 0;
     JobRunner::JobId job = 0;
-    std::atomic<bool> started{false};  // a thread computes it (or did)
-    int waiting = 0;  // blocking get()s waiting on it
+    std::atomic<bool> started{false};                            // a thread computes it (or did)
+    int waiting = 0;                                             // blocking get()s waiting on it
     std::vector<std::pair<uint64_t, ResultCallback>> callbacks;  // the asynchronous requests' interest
 };
 
@@ -57,7 +57,7 @@ std::unordered_map<const Trace*, std::weak_ptr<ResultStore>>& registry() {
 
 // The shared runner, admitting jobs against the analyses' memory budget.
 JobRunner& defaultRunner() {
-    static JobRunner& runner = [] () -> JobRunner& {
+    static JobRunner& runner = []() -> JobRunner& {
         JobRunner& r = JobRunner::shared();
         r.setMemoryBudget([] { return analysisMemoryBudget().bytes; });
         return r;
@@ -136,38 +136,36 @@ detail::ErasedResult ResultStore::getErased(const ResultKey& key, Compute comput
         }
         std::shared_ptr<Entry> entry = it->second;
         switch (entry->state) {
-            case Entry::State::Ready:
-                entry->lastUse = ++clock_;
-                return entry->value;
-            case Entry::State::Queued:
-                // Taken off the queue and computed here: a worker never waits on a queued job.
-                runner_.cancelQueued(entry->job);
-                return computeHere(entry, lock, false);
-            case Entry::State::Running: {
-                ++entry->waiting;
-                while (entry->state == Entry::State::Running) {
-                    changed_.wait_for(lock, std::chrono::milliseconds(50));
-                    if (entry->state == Entry::State::Running) {
-                        try {
-                            analysisThrowIfCancelled();  // the caller gave up waiting
-                        } catch (...) {
-                            --entry->waiting;
-                            throw;
-                        }
+        case Entry::State::Ready: entry->lastUse = ++clock_; return entry->value;
+        case Entry::State::Queued:
+            // Taken off the queue and computed here: a worker never waits on a queued job.
+            runner_.cancelQueued(entry->job);
+            return computeHere(entry, lock, false);
+        case Entry::State::Running: {
+            ++entry->waiting;
+            while (entry->state == Entry::State::Running) {
+                changed_.wait_for(lock, std::chrono::milliseconds(50));
+                if (entry->state == Entry::State::Running) {
+                    try {
+                        analysisThrowIfCancelled();  // the caller gave up waiting
+                    } catch (...) {
+                        --entry->waiting;
+                        throw;
                     }
                 }
-                --entry->waiting;
-                if (entry->state == Entry::State::Ready) {
-                    entry->lastUse = ++clock_;
-                    return entry->value;
-                }
-                if (entry->state == Entry::State::Failed && !isCancellation(entry->error))
-                    std::rethrow_exception(entry->error);
-                break;  // cancelled for someone else, or queued again: look again
             }
-            case Entry::State::Failed:  // not in the map any more; cannot be found
-                entries_.erase(it);
-                break;
+            --entry->waiting;
+            if (entry->state == Entry::State::Ready) {
+                entry->lastUse = ++clock_;
+                return entry->value;
+            }
+            if (entry->state == Entry::State::Failed && !isCancellation(entry->error))
+                std::rethrow_exception(entry->error);
+            break;  // cancelled for someone else, or queued again: look again
+        }
+        case Entry::State::Failed:  // not in the map any more; cannot be found
+            entries_.erase(it);
+            break;
         }
     }
 }

@@ -114,8 +114,7 @@ public:
     }
 
     template <typename R>
-    ResultRequest request(const ResultKey& key, JobPriority priority, uint64_t reserveBytes,
-                          std::function<R()> compute,
+    ResultRequest request(const ResultKey& key, JobPriority priority, uint64_t reserveBytes, std::function<R()> compute,
                           std::function<void(std::shared_ptr<const R>, std::exception_ptr)> done) {
         detail::ResultCallback erasedDone = [done = std::move(done)](detail::ErasedResult v, std::exception_ptr e) {
             done(std::static_pointer_cast<const R>(v), e);
@@ -158,7 +157,8 @@ private:
     // computing); returns the value or throws the computation's exception.
     detail::ErasedResult computeHere(const std::shared_ptr<Entry>& entry, std::unique_lock<std::mutex>& lock,
                                      bool ownProgress);
-    void finished(const std::shared_ptr<Entry>& entry, detail::ComputedResult result, std::unique_lock<std::mutex>& lock);
+    void finished(const std::shared_ptr<Entry>& entry, detail::ComputedResult result,
+                  std::unique_lock<std::mutex>& lock);
     void failed(const std::shared_ptr<Entry>& entry, std::exception_ptr error, std::unique_lock<std::mutex>& lock);
     void forget(const std::shared_ptr<Entry>& entry);
     void dropToLimit(const Entry* keep);

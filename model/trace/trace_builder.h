@@ -56,7 +56,7 @@ public:
         TrackIndex track = kNoIndex;
         Bind bind = Bind::Slice;
         uint32_t slice = kNoIndex;  // Bind::Slice: provisional id
-        TimeNs time = 0;            // Enclosing: deepest slice containing time; Next: first slice starting at/after time
+        TimeNs time = 0;  // Enclosing: deepest slice containing time; Next: first slice starting at/after time
 
         static FlowEnd ofSlice(TrackIndex t, uint32_t provisionalId) { return {t, Bind::Slice, provisionalId, 0}; }
         static FlowEnd enclosing(TrackIndex t, TimeNs time) { return {t, Bind::Enclosing, kNoIndex, time}; }

@@ -154,13 +154,16 @@ int main(int argc, char** argv) {
     int next = 0;
     QElapsedTimer onTab;
     onTab.start();
-    phases.push_back(runPhase("visit every tab", [&] {
-        if (onTab.elapsed() < 300) return false;
-        if (next >= ids.size()) return true;
-        window.showView(ids[next++]);
-        onTab.restart();
-        return false;
-    }, 600'000, [&] { return next > 0 ? ids[next - 1].toStdString() : std::string(); }));
+    phases.push_back(runPhase(
+        "visit every tab",
+        [&] {
+            if (onTab.elapsed() < 300) return false;
+            if (next >= ids.size()) return true;
+            window.showView(ids[next++]);
+            onTab.restart();
+            return false;
+        },
+        600'000, [&] { return next > 0 ? ids[next - 1].toStdString() : std::string(); }));
 
     // Timeline navigation: zoom in step by step at the middle, pan, fit all; one repaint each.
     window.showView(QStringLiteral("timeline"));
@@ -182,8 +185,9 @@ int main(int argc, char** argv) {
         std::printf("| %s | %.1f | %.0f%s%s | %d |\n", p.name.c_str(), p.wallMs / 1000, p.longestStallMs,
                     p.longestAt.empty() ? "" : " on ", p.longestAt.c_str(), p.stallsOver50);
     std::printf("\nfirst pixels: %.1f s after open\n", firstPixelsS);
-    std::printf("\ntimeline usable %.1f s after the import\n\n| page | outcome | after the import (s) |\n|---|---|---|\n",
-                timelineUsableS);
+    std::printf(
+        "\ntimeline usable %.1f s after the import\n\n| page | outcome | after the import (s) |\n|---|---|---|\n",
+        timelineUsableS);
     for (qsizetype i = 0; i < pages.size(); ++i) {
         const char* outcome = "done";
         switch (pages[i]->state()) {

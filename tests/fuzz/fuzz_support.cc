@@ -85,7 +85,8 @@ void runAllAnalyses(const Trace& trace) {
     ChromeJsonWriteResult written;
     const std::string json = chromeJsonString(trace, &written);
     if (!written.ok) return;
-    const std::string path = writeScratchFile(reinterpret_cast<const uint8_t*>(json.data()), json.size(), ".export.json");
+    const std::string path =
+        writeScratchFile(reinterpret_cast<const uint8_t*>(json.data()), json.size(), ".export.json");
     ImportResult again = importTrace(path, fuzzImportOptions());
     if (!again.ok()) {
         std::fprintf(stderr, "exported JSON does not import again: %s\n", again.error.c_str());
@@ -109,7 +110,8 @@ const Trace& smallKinetoTrace() {
 {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":100,"tid":1,"ts":5,"dur":20},
 {"ph":"X","cat":"kernel","name":"gemm_kernel","pid":0,"tid":7,"ts":10,"dur":50,"args":{"device":0,"stream":7}},
 {"ph":"X","cat":"kernel","name":"ncclDevKernel_AllReduce_Sum_f32_RING_LL","pid":0,"tid":8,"ts":40,"dur":30,"args":{"device":0,"stream":8}}]})";
-        const std::string path = writeScratchFile(reinterpret_cast<const uint8_t*>(json.data()), json.size(), ".small.json");
+        const std::string path =
+            writeScratchFile(reinterpret_cast<const uint8_t*>(json.data()), json.size(), ".small.json");
         ImportResult r = importTrace(path, fuzzImportOptions());
         if (!r.ok()) fail("the small Kineto trace does not import");
         return std::move(r.trace);

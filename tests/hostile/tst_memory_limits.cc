@@ -42,8 +42,8 @@ size_t writeCompactEvents(const std::string& path, bool gzip, size_t blanks, int
     std::string piece = "[";
     for (int i = 0; i < n; ++i) {
         if (i) piece += ',';
-        piece += "{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":" + std::to_string(i % 8) + ",\"ts\":" +
-                 std::to_string(i) + ",\"dur\":1}";
+        piece += "{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":" + std::to_string(i % 8) +
+                 ",\"ts\":" + std::to_string(i) + ",\"dur\":1}";
         if (piece.size() > (1 << 20)) {
             put(piece);
             piece.clear();
@@ -121,7 +121,8 @@ private slots:
         const unsigned long long available = meminfoBytes("MemAvailable");
         QVERIFY(available > 0);
         QVERIFY(machine.bytes > 0);
-        QVERIFY2(machine.bytes <= available, (std::to_string(machine.bytes) + " > " + std::to_string(available)).c_str());
+        QVERIFY2(machine.bytes <= available,
+                 (std::to_string(machine.bytes) + " > " + std::to_string(available)).c_str());
         LimitScope limit("3G");
         const MemoryBudget given = importMemoryBudget();
         QCOMPARE(given.bytes, uint64_t(3) << 30);
@@ -139,7 +140,7 @@ private slots:
         const uint64_t slack = 64ull << 20;  // the resident size moves a little between reads
         QVERIFY2(double(before.bytes + residentBytes()) <= share + double(slack), before.source.c_str());
         QVERIFY(before.bytes <= importMemoryBudget().bytes + slack);
-        if (before.source.rfind("60%", 0) == 0) {  // the share is the tighter bound here
+        if (before.source.rfind("60%", 0) == 0) {   // the share is the tighter bound here
             std::vector<char> held(256u << 20, 1);  // 256 MiB, touched: resident
             const MemoryBudget after = analysisMemoryBudget();
             const std::string change = std::to_string(before.bytes) + " -> " + std::to_string(after.bytes);
@@ -172,7 +173,6 @@ private slots:
         QVERIFY2(r.ok(), r.error.c_str());
         QCOMPARE(r.trace->counts().slices, size_t(600000));
     }
-
 };
 
 QTEST_GUILESS_MAIN(MemoryLimitsTest)

@@ -13,8 +13,8 @@
 #include "model/trace/args.h"
 #include "model/trace/merge_workers.h"
 
-#include <nlohmann/json.hpp>
 #include <zlib.h>
+#include <nlohmann/json.hpp>
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -73,12 +73,28 @@ std::string generatedRank(int rank, int steps, int slowRank, int slowStep, int64
     int64_t t = 0;  // µs
     for (int s = 0; s < steps; ++s) {
         const int64_t dur = (rank == slowRank && s == slowStep) ? 140000 : 100000;
-        ev.push_back({{"ph", "X"}, {"cat", "user_annotation"}, {"name", "ProfilerStep#" + std::to_string(s)},
-                      {"pid", 100}, {"tid", 1}, {"ts", t}, {"dur", dur}});
-        ev.push_back({{"ph", "X"}, {"cat", "kernel"}, {"name", "gemm_kernel"}, {"pid", 0}, {"tid", 7},
-                      {"ts", t + 10000}, {"dur", 50000}, {"args", {{"device", 0}, {"stream", 7}}}});
-        ev.push_back({{"ph", "X"}, {"cat", "kernel"}, {"name", "ncclDevKernel_AllReduce_Sum_f32_RING_LL"},
-                      {"pid", 0}, {"tid", 13}, {"ts", t + 40000}, {"dur", 30000},
+        ev.push_back({{"ph", "X"},
+                      {"cat", "user_annotation"},
+                      {"name", "ProfilerStep#" + std::to_string(s)},
+                      {"pid", 100},
+                      {"tid", 1},
+                      {"ts", t},
+                      {"dur", dur}});
+        ev.push_back({{"ph", "X"},
+                      {"cat", "kernel"},
+                      {"name", "gemm_kernel"},
+                      {"pid", 0},
+                      {"tid", 7},
+                      {"ts", t + 10000},
+                      {"dur", 50000},
+                      {"args", {{"device", 0}, {"stream", 7}}}});
+        ev.push_back({{"ph", "X"},
+                      {"cat", "kernel"},
+                      {"name", "ncclDevKernel_AllReduce_Sum_f32_RING_LL"},
+                      {"pid", 0},
+                      {"tid", 13},
+                      {"ts", t + 40000},
+                      {"dur", 30000},
                       {"args", {{"device", 0}, {"stream", 13}}}});
         t += dur;
     }
@@ -147,10 +163,17 @@ private slots:
         for (int r = 0; r < 2; ++r) {
             json ev = json::array();
             for (int s = 0; s < 3; ++s)
-                ev.push_back({{"ph", "X"}, {"cat", "user_annotation"}, {"name", "ProfilerStep#" + std::to_string(5 + s)},
-                              {"pid", 1}, {"tid", 1}, {"ts", 500 + r * 2000 + s * 10000}, {"dur", 9000}});
-            ev.push_back({{"ph", "X"}, {"cat", "cpu_op"}, {"name", "setup"}, {"pid", 1}, {"tid", 2}, {"ts", 100}, {"dur", 50}});
-            writeFile(dir.path().toStdString() + "/rank-" + std::to_string(r) + ".json", json({{"traceEvents", ev}}).dump());
+                ev.push_back({{"ph", "X"},
+                              {"cat", "user_annotation"},
+                              {"name", "ProfilerStep#" + std::to_string(5 + s)},
+                              {"pid", 1},
+                              {"tid", 1},
+                              {"ts", 500 + r * 2000 + s * 10000},
+                              {"dur", 9000}});
+            ev.push_back(
+                {{"ph", "X"}, {"cat", "cpu_op"}, {"name", "setup"}, {"pid", 1}, {"tid", 2}, {"ts", 100}, {"dur", 50}});
+            writeFile(dir.path().toStdString() + "/rank-" + std::to_string(r) + ".json",
+                      json({{"traceEvents", ev}}).dump());
         }
         MultiWorkerResult r = importWorkers({dir.path().toStdString()});
         QVERIFY(r.ok());
@@ -176,14 +199,16 @@ private slots:
         std::vector<TimeNs> firstStepStart;
         for (const Track& t : merged->tracks)
             for (size_t i = 0; i < t.slices.size(); ++i)
-                if (merged->strings.get(t.slices.name[i]) == "ProfilerStep#5") firstStepStart.push_back(t.slices.start[i]);
+                if (merged->strings.get(t.slices.name[i]) == "ProfilerStep#5")
+                    firstStepStart.push_back(t.slices.start[i]);
         QCOMPARE(firstStepStart.size(), size_t(2));
         QCOMPARE(firstStepStart[0], TimeNs(400'000));
         QCOMPARE(firstStepStart[1], TimeNs(400'000));
         const PodResult again = computePod(r.run, {}, merged.get());
         QCOMPARE(again.workers[1].offsetNs, TimeNs(-2'000'000));
         QCOMPARE(again.workers[1].clock, WorkerClock::FirstStep);
-        for (size_t s = 0; s < 3; ++s) QCOMPARE(again.workers[1].steps[s].runStartNs, again.workers[0].steps[s].runStartNs);
+        for (size_t s = 0; s < 3; ++s)
+            QCOMPARE(again.workers[1].steps[s].runStartNs, again.workers[0].steps[s].runStartNs);
         QCOMPARE(again.notes.size(), size_t(1));
     }
 
@@ -203,8 +228,8 @@ private slots:
     // The merged view: every worker's processes, named by worker, on the run's clock; names
     // and args the same as in the worker's own trace.
     void mergedView() {
-        MultiWorkerResult r = importWorkers({testdata("public/hta/sampled_rank-0.json.gz"),
-                                             testdata("public/hta/sampled_rank-1.json.gz")});
+        MultiWorkerResult r = importWorkers(
+            {testdata("public/hta/sampled_rank-0.json.gz"), testdata("public/hta/sampled_rank-1.json.gz")});
         QVERIFY(r.ok());
         const std::shared_ptr<const Trace> own0 = r.run.workers[0].trace, own1 = r.run.workers[1].trace;
         auto merged = mergeWorkers(r.run);
@@ -250,8 +275,8 @@ private slots:
     // over the workers' own traces; a view remade with other offsets moves only the workers whose
     // offset changed, by exactly the change.
     void workerCutFromView() {
-        MultiWorkerResult r = importWorkers({testdata("public/hta/sampled_rank-0.json.gz"),
-                                             testdata("public/hta/sampled_rank-1.json.gz")});
+        MultiWorkerResult r = importWorkers(
+            {testdata("public/hta/sampled_rank-0.json.gz"), testdata("public/hta/sampled_rank-1.json.gz")});
         QVERIFY(r.ok());
         const MultiWorkerRun separate = r.run;  // holds the workers' own traces
         const PodResult expected = computePod(separate);
@@ -469,9 +494,27 @@ private slots:
         // 4 iterations of 50 ms: forward 0-20, backward 20-40, Optimizer.step 40-48 (ms).
         for (int i = 0; i < 4; ++i) {
             const int64_t t = 1000 + i * 50000;
-            ev.push_back({{"ph", "X"}, {"cat", "cpu_op"}, {"name", "aten::linear"}, {"pid", 1}, {"tid", 1}, {"ts", t}, {"dur", 20000}});
-            ev.push_back({{"ph", "X"}, {"cat", "cpu_op"}, {"name", "aten::backward"}, {"pid", 1}, {"tid", 1}, {"ts", t + 20000}, {"dur", 20000}});
-            ev.push_back({{"ph", "X"}, {"cat", "user_annotation"}, {"name", "Optimizer.step#AdamW.step"}, {"pid", 1}, {"tid", 1}, {"ts", t + 40000}, {"dur", 8000}});
+            ev.push_back({{"ph", "X"},
+                          {"cat", "cpu_op"},
+                          {"name", "aten::linear"},
+                          {"pid", 1},
+                          {"tid", 1},
+                          {"ts", t},
+                          {"dur", 20000}});
+            ev.push_back({{"ph", "X"},
+                          {"cat", "cpu_op"},
+                          {"name", "aten::backward"},
+                          {"pid", 1},
+                          {"tid", 1},
+                          {"ts", t + 20000},
+                          {"dur", 20000}});
+            ev.push_back({{"ph", "X"},
+                          {"cat", "user_annotation"},
+                          {"name", "Optimizer.step#AdamW.step"},
+                          {"pid", 1},
+                          {"tid", 1},
+                          {"ts", t + 40000},
+                          {"dur", 8000}});
         }
         const std::string p1 = dir.path().toStdString() + "/opt.json";
         writeFile(p1, json({{"traceEvents", ev}}).dump());
@@ -487,11 +530,13 @@ private slots:
         dev.push_back({{"ph", "M"}, {"name", "process_name"}, {"pid", 0}, {"args", {{"name", "GPU 0"}}}});
         dev.push_back({{"ph", "M"}, {"name", "process_labels"}, {"pid", 0}, {"args", {{"labels", "GPU 0"}}}});
         int64_t t = 0;
-        dev.push_back({{"ph", "X"}, {"cat", "kernel"}, {"name", "C"}, {"pid", 0}, {"tid", 7}, {"ts", t}, {"dur", 1000}});
+        dev.push_back(
+            {{"ph", "X"}, {"cat", "kernel"}, {"name", "C"}, {"pid", 0}, {"tid", 7}, {"ts", t}, {"dur", 1000}});
         t = 6000;
         for (int i = 0; i < 5; ++i) {
             for (const char* k : {"A", "B", "C"}) {
-                dev.push_back({{"ph", "X"}, {"cat", "kernel"}, {"name", k}, {"pid", 0}, {"tid", 7}, {"ts", t}, {"dur", 1000}});
+                dev.push_back(
+                    {{"ph", "X"}, {"cat", "kernel"}, {"name", k}, {"pid", 0}, {"tid", 7}, {"ts", t}, {"dur", 1000}});
                 t += 1000;
             }
             t += 5000;

@@ -33,8 +33,10 @@ std::shared_ptr<const Trace> load(const QTemporaryDir& dir, const char* name, co
 // line with one step; a host thread with a step annotation and a TF op.
 std::string xprofJson(const std::string& gpuProcess, const std::string& hostProcess) {
     return R"J({"displayTimeUnit":"ns","metadata":{"highres-ticks":true},"traceEvents":[
-{"ph":"M","pid":1,"name":"process_name","args":{"name":")J" + gpuProcess + R"J("}},
-{"ph":"M","pid":701,"name":"process_name","args":{"name":")J" + hostProcess + R"J("}},
+{"ph":"M","pid":1,"name":"process_name","args":{"name":")J" +
+           gpuProcess + R"J("}},
+{"ph":"M","pid":701,"name":"process_name","args":{"name":")J" +
+           hostProcess + R"J("}},
 {"ph":"M","pid":1,"tid":7,"name":"thread_name","args":{"name":"Stream #7(Kernel,MemcpyH2D,Memset)"}},
 {"ph":"M","pid":1,"tid":3735928560,"name":"thread_name","args":{"name":"XLA Ops"}},
 {"ph":"M","pid":1,"tid":3735928564,"name":"thread_name","args":{"name":"ops by id"}},
@@ -120,10 +122,14 @@ private slots:
     void xprofJsonVariants_data() {
         QTest::addColumn<QString>("gpu");
         QTest::addColumn<QString>("host");
-        QTest::newRow("plane names") << "/device:GPU:0" << "/host:CPU";
-        QTest::newRow("hostname first") << "tw003 /device:GPU:0" << "tw003 /host:CPU";
-        QTest::newRow("pid after") << "/device:GPU:0 (pid 1)" << "/host:CPU (pid 701)";
-        QTest::newRow("host named GPU") << "GPU-node-3 /device:GPU:0" << "GPU-node-3 /host:CPU";
+        QTest::newRow("plane names") << "/device:GPU:0"
+                                     << "/host:CPU";
+        QTest::newRow("hostname first") << "tw003 /device:GPU:0"
+                                        << "tw003 /host:CPU";
+        QTest::newRow("pid after") << "/device:GPU:0 (pid 1)"
+                                   << "/host:CPU (pid 701)";
+        QTest::newRow("host named GPU") << "GPU-node-3 /device:GPU:0"
+                                        << "GPU-node-3 /host:CPU";
     }
 
     void xprofJsonVariants() {
@@ -197,13 +203,13 @@ private slots:
             QCOMPARE(hbm->counter.time[2] - hbm->counter.time[0], TimeNs(5'000));
             const Track* stream = findTrack(*t, TrackKind::Thread, "Stream #7(Kernel)");
             QVERIFY(stream);
-            QCOMPARE(stream->slices.size(), size_t(1));  // fusion_1
+            QCOMPARE(stream->slices.size(), size_t(1));    // fusion_1
             QCOMPARE(stream->instants.size(), size_t(1));  // zero_k
             QCOMPARE(t->str(stream->instants.name[0]), std::string_view("zero_k"));
             QCOMPARE(stream->instants.time[0] - stream->slices.start[0], TimeNs(4'000));
             const Track* host = findTrack(*t, TrackKind::Thread, "python3");
             QVERIFY(host);
-            QCOMPARE(host->slices.size(), size_t(1));  // train
+            QCOMPARE(host->slices.size(), size_t(1));    // train
             QCOMPARE(host->instants.size(), size_t(1));  // MemoryAllocation
             const KernelStatsResult k = computeKernelStats(*t);
             QCOMPARE(k.kernelCount, uint64_t(1));

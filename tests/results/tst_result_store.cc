@@ -127,7 +127,10 @@ private slots:
         ResultRequest innerRequest = store->request<int>({"inner", ""}, JobPriority::Background, 0, inner,
                                                          [](std::shared_ptr<const int>, std::exception_ptr) {});
         ResultRequest outer = store->request<int>(
-            {"outer", ""}, JobPriority::Page, 0, [&] { return *store->get<int>({"inner", ""}, inner) * 2; },
+            {"outer", ""}, JobPriority::Page, 0,
+            [&] {
+                return *store->get<int>({"inner", ""}, inner) * 2;
+            },
             [&](std::shared_ptr<const int> v, std::exception_ptr) { result = v ? *v : -1; });
         gate = true;
         QVERIFY(waitUntil([&] { return result != 0; }));
@@ -158,8 +161,9 @@ private slots:
         QVERIFY(!store->holds({"slow", ""}));
         QCOMPARE(store->computations("slow"), uint64_t(0));
         std::atomic<int> value{0};
-        ResultRequest again = store->request<int>({"slow", ""}, JobPriority::Page, 0, [] { return 9; },
-                                                  [&](std::shared_ptr<const int> v, std::exception_ptr) { value = *v; });
+        ResultRequest again = store->request<int>(
+            {"slow", ""}, JobPriority::Page, 0, [] { return 9; },
+            [&](std::shared_ptr<const int> v, std::exception_ptr) { value = *v; });
         QVERIFY(waitUntil([&] { return value == 9; }));
     }
 
@@ -173,10 +177,13 @@ private slots:
         });
         QVERIFY(waitUntil([&] { return runner.running() == 1; }));
         {
-            ResultRequest r = store->request<int>({"queued", ""}, JobPriority::Page, 0, [&] {
-                ran = true;
-                return 1;
-            }, [](std::shared_ptr<const int>, std::exception_ptr) {});
+            ResultRequest r = store->request<int>(
+                {"queued", ""}, JobPriority::Page, 0,
+                [&] {
+                    ran = true;
+                    return 1;
+                },
+                [](std::shared_ptr<const int>, std::exception_ptr) {});
             QCOMPARE(runner.queued(), size_t(1));
         }
         QCOMPARE(runner.queued(), size_t(0));
@@ -208,8 +215,9 @@ private slots:
         });
         QVERIFY(waitUntil([&] { return runs == 1; }));
         std::atomic<int> value{0};
-        ResultRequest r = store->request<int>({"shared", ""}, JobPriority::Page, 0, compute,
-                                              [&](std::shared_ptr<const int> v, std::exception_ptr) { value = v ? *v : -1; });
+        ResultRequest r =
+            store->request<int>({"shared", ""}, JobPriority::Page, 0, compute,
+                                [&](std::shared_ptr<const int> v, std::exception_ptr) { value = v ? *v : -1; });
         callerProgress.cancel();
         caller.join();
         QVERIFY(callerCancelled);

@@ -7,8 +7,8 @@
 
 #include "model/analysis/analysis_cost.h"
 #include "model/import/memory_budget.h"
-#include "model/trace/trace_builder.h"
 #include "model/results/job_runner.h"
+#include "model/trace/trace_builder.h"
 #include "views/tables/kernel_stats_view.h"
 #include "views/tables/op_stats_view.h"
 #include "views/tables/table_page.h"
@@ -120,11 +120,12 @@ private slots:
         QCOMPARE(r->configurations, size_t(100'000));
         QCOMPARE(r->unlistedCount, uint64_t(3));
         QCOMPARE(r->unlistedNs, TimeNs(30));
-        QCOMPARE(r->rows.size(), kMaxTableRows);  // the table's rows only
+        QCOMPARE(r->rows.size(), kMaxTableRows);              // the table's rows only
         QCOMPARE(r->rows[0].occurrences, uint64_t(199'998));  // launch 0's: 1 + 300 000 - 100 003
         const QString summary = view.summaryText();
         QVERIFY2(summary.contains(formatCount(100'000) + "+</b> distinct"), qPrintable(summary));
-        QVERIFY2(summary.contains("The table is bounded at 100,000 distinct kernel configurations"), qPrintable(summary));
+        QVERIFY2(summary.contains("The table is bounded at 100,000 distinct kernel configurations"),
+                 qPrintable(summary));
         QVERIFY2(summary.contains("3 further launches (30 ns) are counted in the totals only."), qPrintable(summary));
     }
 

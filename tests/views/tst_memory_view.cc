@@ -16,10 +16,10 @@
 
 #include <QAreaSeries>
 #include <QChart>
-#include <QLineSeries>
 #include <QChartView>
 #include <QComboBox>
 #include <QLabel>
+#include <QLineSeries>
 #include <QtTest>
 
 using namespace tracescope;
@@ -114,7 +114,8 @@ private slots:
         auto trace = load("gpu/torch_mlp_memory_h100.json");
         QVERIFY(trace);
         const size_t tracksBefore = trace->tracks.size();
-        auto index = TimelineDerivedTracks::ofMemory(std::make_shared<MemoryProfileResult>(computeMemoryProfile(*trace)));
+        auto index =
+            TimelineDerivedTracks::ofMemory(std::make_shared<MemoryProfileResult>(computeMemoryProfile(*trace)));
         QVERIFY(index && index->memory);
         QCOMPARE(index->tracks.size(), size_t(4));  // cpu and cuda:0, allocated and reserved
         QCOMPARE(trace->tracks.size(), tracksBefore);

@@ -24,8 +24,8 @@ class PodViewsTest : public QObject {
     Q_OBJECT
 private slots:
     void podPageOfTwoRanks() {
-        MultiWorkerResult r = importWorkers({testdata("public/hta/sampled_rank-0.json.gz"),
-                                             testdata("public/hta/sampled_rank-1.json.gz")});
+        MultiWorkerResult r = importWorkers(
+            {testdata("public/hta/sampled_rank-0.json.gz"), testdata("public/hta/sampled_rank-1.json.gz")});
         QVERIFY(r.ok());
         auto run = std::make_shared<MultiWorkerRun>(std::move(r.run));
         std::shared_ptr<const Trace> merged(mergeWorkers(*run));
@@ -106,10 +106,12 @@ private slots:
         TimelineView* ta = timelines[0]->canvas()->trace() == a.get() ? timelines[0] : timelines[1];
         TimelineView* tb = ta == timelines[0] ? timelines[1] : timelines[0];
         QCOMPARE(tb->canvas()->trace(), b.get());
-        QVERIFY(std::abs((begin(ta) - double(d->aFirstStep->startNs)) - (begin(tb) - double(d->bFirstStep->startNs))) < 1e3);
+        QVERIFY(std::abs((begin(ta) - double(d->aFirstStep->startNs)) - (begin(tb) - double(d->bFirstStep->startNs))) <
+                1e3);
         ta->canvas()->setVisibleRange(begin(ta) + 5e7, begin(ta) + 2e8);
         QTest::qWait(50);
-        QVERIFY(std::abs((begin(ta) - double(d->aFirstStep->startNs)) - (begin(tb) - double(d->bFirstStep->startNs))) < 1e3);
+        QVERIFY(std::abs((begin(ta) - double(d->aFirstStep->startNs)) - (begin(tb) - double(d->bFirstStep->startNs))) <
+                1e3);
         if (qEnvironmentVariableIsSet("TRACESCOPE_SHOT_DIR"))
             view.grab().save(qEnvironmentVariable("TRACESCOPE_SHOT_DIR") + "/compare_timelines.png");
     }

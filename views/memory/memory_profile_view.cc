@@ -31,9 +31,11 @@ std::vector<RowTableModel<MemoryBreakdownRow>::Column> breakdownColumns() {
         {{QObject::tr("Op name"), ColumnKind::Text,
           QObject::tr("The op that made the allocation (tf_op), or the op open on the allocating thread")},
          [](const R& r) { return QVariant(r.op.empty() ? QObject::tr("(no op)") : q(r.op)); }},
-        {{QObject::tr("Allocation size"), ColumnKind::Bytes, QObject::tr("Bytes held by these allocations at the peak")},
+        {{QObject::tr("Allocation size"), ColumnKind::Bytes,
+          QObject::tr("Bytes held by these allocations at the peak")},
          [](const R& r) { return QVariant(qint64(r.allocationBytes)); }},
-        {{QObject::tr("Requested size"), ColumnKind::Bytes, QObject::tr("Bytes the ops asked for (the allocator rounds up)")},
+        {{QObject::tr("Requested size"), ColumnKind::Bytes,
+          QObject::tr("Bytes the ops asked for (the allocator rounds up)")},
          [](const R& r) { return r.requestedBytes >= 0 ? QVariant(qint64(r.requestedBytes)) : QVariant(); }},
         {{QObject::tr("Occurrences"), ColumnKind::Integer, QObject::tr("Allocations alive at the peak")},
          [](const R& r) { return r.special ? QVariant() : QVariant(qint64(r.occurrences)); }},
@@ -47,11 +49,13 @@ std::vector<RowTableModel<MemoryLeakHint>::Column> leakColumns() {
     using L = MemoryLeakHint;
     return {
         {{QObject::tr("Op name"), ColumnKind::Text, {}}, [](const L& l) { return QVariant(q(l.op)); }},
-        {{QObject::tr("Alive at end"), ColumnKind::Integer, QObject::tr("Allocations made inside a step and never freed in the profile")},
+        {{QObject::tr("Alive at end"), ColumnKind::Integer,
+          QObject::tr("Allocations made inside a step and never freed in the profile")},
          [](const L& l) { return QVariant(qint64(l.allocations)); }},
         {{QObject::tr("Bytes"), ColumnKind::Bytes, {}}, [](const L& l) { return QVariant(qint64(l.bytes)); }},
         {{QObject::tr("Steps"), ColumnKind::Integer,
-          QObject::tr("Distinct steps they were made in: the same op leaving memory behind in several steps suggests a leak")},
+          QObject::tr(
+              "Distinct steps they were made in: the same op leaving memory behind in several steps suggests a leak")},
          [](const L& l) { return QVariant(qint64(l.steps)); }},
     };
 }
@@ -116,7 +120,8 @@ MemoryProfileView::MemoryProfileView(QWidget* parent) : AnalysisView(parent) {
     breakdown_ = new TablePage(tabs_);
     breakdownModel_ = new RowTableModel<MemoryBreakdownRow>(breakdownColumns(), this);
     breakdown_->setSourceModel(breakdownModel_, AllocationSize, Qt::DescendingOrder);
-    breakdown_->setFilterColumns({Op, RegionType, DataType, Shape}, tr("Filter by op name, region, data type or shape"));
+    breakdown_->setFilterColumns({Op, RegionType, DataType, Shape},
+                                 tr("Filter by op name, region, data type or shape"));
     breakdown_->setExportName(QStringLiteral("memory_breakdown.csv"));
     breakdown_->setElasticColumn(Op, 220);
     tabs_->addTab(breakdown_, tr("Memory breakdown at the peak"));
@@ -201,22 +206,26 @@ void MemoryProfileView::showMemoryId(int) {
     const Trace* t = trace().get();
     if (!p || !t) return;
     QString s = QStringLiteral("<table>");
-    s += row(tr("Allocations / deallocations"), tr("%1 / %2").arg(formatCount(qint64(p->allocations)), formatCount(qint64(p->deallocations))));
+    s += row(tr("Allocations / deallocations"),
+             tr("%1 / %2").arg(formatCount(qint64(p->allocations)), formatCount(qint64(p->deallocations))));
     if (p->capacityBytes) s += row(tr("Memory capacity"), formatBytes(*p->capacityBytes));
     if (p->lifetimePeakBytes) s += row(tr("Lifetime peak heap"), formatBytes(*p->lifetimePeakBytes));
     s += row(tr("Peak memory in profile"), formatBytes(p->peakBytes));
     s += row(tr("&nbsp;&nbsp;at"), formatDuration(p->peakTimeNs - t->startNs) +
                                        (p->peakStep ? tr(" (step %1)").arg(*p->peakStep) : QString()));
-    if (p->hasStack || p->source == MemorySource::XSpace) s += row(tr("&nbsp;&nbsp;stack reservation"), formatBytes(p->stackAtPeak));
+    if (p->hasStack || p->source == MemorySource::XSpace)
+        s += row(tr("&nbsp;&nbsp;stack reservation"), formatBytes(p->stackAtPeak));
     s += row(p->source == MemorySource::XSpace   ? tr("&nbsp;&nbsp;heap allocation")
              : p->source == MemorySource::Kineto ? tr("&nbsp;&nbsp;allocated")
                                                  : tr("&nbsp;&nbsp;in use"),
              formatBytes(p->heapAtPeak));
     if (p->freeAtPeak) s += row(tr("&nbsp;&nbsp;free memory"), formatBytes(*p->freeAtPeak));
-    if (p->fragmentationAtPeak) s += row(tr("&nbsp;&nbsp;fragmentation"), formatPercent(100.0 * *p->fragmentationAtPeak));
+    if (p->fragmentationAtPeak)
+        s += row(tr("&nbsp;&nbsp;fragmentation"), formatPercent(100.0 * *p->fragmentationAtPeak));
     if (p->peakReservedBytes) s += row(tr("Peak reserved"), formatBytes(*p->peakReservedBytes));
     if (p->hasAddresses)
-        s += row(tr("Alive at the end"), tr("%1 (%2)").arg(formatBytes(p->aliveAtEndBytes), formatCount(qint64(p->aliveAtEnd))));
+        s += row(tr("Alive at the end"),
+                 tr("%1 (%2)").arg(formatBytes(p->aliveAtEndBytes), formatCount(qint64(p->aliveAtEnd))));
     s += QStringLiteral("</table>");
     summary_->setText(s);
     QStringList notes;

@@ -23,7 +23,16 @@ class MemoryProfileView : public AnalysisView {
 public:
     explicit MemoryProfileView(QWidget* parent = nullptr);
 
-    enum BreakdownColumn { Op, AllocationSize, RequestedSize, Occurrences, RegionType, DataType, Shape, BreakdownColumnCount };
+    enum BreakdownColumn {
+        Op,
+        AllocationSize,
+        RequestedSize,
+        Occurrences,
+        RegionType,
+        DataType,
+        Shape,
+        BreakdownColumnCount
+    };
     enum LeakColumn { LeakOp, LeakAllocations, LeakBytes, LeakSteps, LeakColumnCount };
 
     const MemoryProfileResult* result() const { return result_.get(); }

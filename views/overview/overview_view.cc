@@ -67,7 +67,8 @@ std::vector<TopModel::Column> topColumns() {
     return {
         {{QObject::tr("Operation"), ColumnKind::Text, {}, true}, [](const TopOp& o) { return QVariant(q(o.name)); }},
         {{QObject::tr("Type"), ColumnKind::Text, {}}, [](const TopOp& o) { return QVariant(q(o.type)); }},
-        {{QObject::tr("Self time"), ColumnKind::Duration, {}}, [](const TopOp& o) { return QVariant(qint64(o.selfNs)); }},
+        {{QObject::tr("Self time"), ColumnKind::Duration, {}},
+         [](const TopOp& o) { return QVariant(qint64(o.selfNs)); }},
         {{QObject::tr("Device self %"), ColumnKind::Percent, QObject::tr("Share of device self time (idle excluded)")},
          [](const TopOp& o) { return QVariant(o.percent); }},
     };
@@ -141,7 +142,8 @@ OverviewView::OverviewView(QWidget* parent) : AnalysisView(parent) {
     topOpsView_->setMinimumHeight(rowHeight * 3);
     plainFont(topOpsView_);
     topLayout->addWidget(topOpsView_);
-    noDeviceOps_ = new QLabel(tr("No device activity in this trace (CPU-only run, or the device was not profiled)."), topBox);
+    noDeviceOps_ =
+        new QLabel(tr("No device activity in this trace (CPU-only run, or the device was not profiled)."), topBox);
     noDeviceOps_->setWordWrap(true);
     plainFont(noDeviceOps_);
     topLayout->addWidget(noDeviceOps_);
@@ -198,10 +200,10 @@ void OverviewView::clearResult() {
 QString OverviewView::summaryField(const QString& label) const {
     for (QFormLayout* form : {summary_, environment_})
         for (int r = 0; r < form->rowCount(); ++r) {
-            auto* l = qobject_cast<QLabel*>(form->itemAt(r, QFormLayout::LabelRole) ?
-                                                form->itemAt(r, QFormLayout::LabelRole)->widget() : nullptr);
-            auto* v = qobject_cast<QLabel*>(form->itemAt(r, QFormLayout::FieldRole) ?
-                                                form->itemAt(r, QFormLayout::FieldRole)->widget() : nullptr);
+            auto* l = qobject_cast<QLabel*>(
+                form->itemAt(r, QFormLayout::LabelRole) ? form->itemAt(r, QFormLayout::LabelRole)->widget() : nullptr);
+            auto* v = qobject_cast<QLabel*>(
+                form->itemAt(r, QFormLayout::FieldRole) ? form->itemAt(r, QFormLayout::FieldRole)->widget() : nullptr);
             if (l && v && l->text() == label) return v->text();
         }
     return {};
@@ -219,7 +221,8 @@ void OverviewView::showResult(const Overview& o) {
     const StepsResult& steps = o.steps;
     const bool haveSteps = !steps.steps.empty();
     add(summary_, tr("Steps"),
-        haveSteps ? (q(stepSourceName(steps.source)).startsWith(QLatin1String("inferred")) ? tr("%1 (%2)") : tr("%1 (from %2)"))
+        haveSteps ? (q(stepSourceName(steps.source)).startsWith(QLatin1String("inferred")) ? tr("%1 (%2)")
+                                                                                           : tr("%1 (from %2)"))
                         .arg(formatCount(qint64(steps.steps.size())), q(stepSourceName(steps.source)))
                   : tr("No step marker observed"));
     // How the steps were found (or why none were), whichever rule it was.
@@ -232,18 +235,19 @@ void OverviewView::showResult(const Overview& o) {
             tr("%1  (σ %2, min %3, max %4)")
                 .arg(formatDuration(qint64(o.averageStepNs)), formatDuration(qint64(d.stddev)),
                      formatDuration(qint64(d.min)), formatDuration(qint64(d.max))));
-        add(summary_, tr("Input"), tr("%1 of step time: %2").arg(formatPercent(o.inputPercent), verdictText(o.inputBound)));
+        add(summary_, tr("Input"),
+            tr("%1 of step time: %2").arg(formatPercent(o.inputPercent), verdictText(o.inputBound)));
         add(summary_, tr("Kernel launch"), formatPercent(o.kernelLaunchPercent) + tr(" of step time"));
         add(summary_, tr("Output"), formatPercent(o.outputPercent) + tr(" of step time"));
         add(summary_, tr("All other time"), formatPercent(o.otherPercent) + tr(" of step time"));
     }
     add(summary_, tr("Op placement"),
-        tr("Host %1 · Device %2 of op self time").arg(formatPercent(o.hostOpPercent), formatPercent(o.deviceOpPercent)));
+        tr("Host %1 · Device %2 of op self time")
+            .arg(formatPercent(o.hostOpPercent), formatPercent(o.deviceOpPercent)));
     if (o.compute16Percent + o.compute32Percent > 0)
         add(summary_, tr("Device compute precision"),
             tr("16-bit %1 · 32-bit %2").arg(formatPercent(o.compute16Percent), formatPercent(o.compute32Percent)));
-    else
-        add(summary_, tr("Device compute precision"), tr("no device compute"));
+    else add(summary_, tr("Device compute precision"), tr("no device compute"));
 
     clearForm(environment_);
     const RunEnvironment& env = o.environment;
@@ -255,11 +259,13 @@ void OverviewView::showResult(const Overview& o) {
         for (const auto& [k, v] : dev.properties) props << QStringLiteral("%1: %2").arg(q(k), q(v));
         // The first few properties inline (name, capability...), all of them in the tooltip.
         const int kInline = 4;
-        QString text = props.isEmpty() ? tr("(no properties recorded)") : props.mid(0, kInline).join(QStringLiteral("; "));
+        QString text =
+            props.isEmpty() ? tr("(no properties recorded)") : props.mid(0, kInline).join(QStringLiteral("; "));
         if (props.size() > kInline) text += tr("; … (%1 more)").arg(props.size() - kInline);
         if (!dev.host.empty()) text = tr("on %1 — ").arg(q(dev.host)) + text;
         add(environment_, q(dev.name), text);
-        if (auto* field = qobject_cast<QLabel*>(environment_->itemAt(environment_->rowCount() - 1, QFormLayout::FieldRole)->widget()))
+        if (auto* field = qobject_cast<QLabel*>(
+                environment_->itemAt(environment_->rowCount() - 1, QFormLayout::FieldRole)->widget()))
             field->setToolTip(props.join(QLatin1Char('\n')));
     }
 
@@ -278,9 +284,10 @@ void OverviewView::showResult(const Overview& o) {
         chartNote_->setText(note);
         showStepBreakdown(chart_, o.breakdown, &o.stepSet);
     } else {
-        chartNote_->setText(tr("No step marker observed, so no per-step breakdown. Annotate steps (e.g. "
-                               "tf.profiler.experimental.Trace('train', step_num=...), "
-                               "torch.profiler.profile with schedule / ProfilerStep) to get one."));
+        chartNote_->setText(
+            tr("No step marker observed, so no per-step breakdown. Annotate steps (e.g. "
+               "tf.profiler.experimental.Trace('train', step_num=...), "
+               "torch.profiler.profile with schedule / ProfilerStep) to get one."));
         chart_->setData({}, {}, tr("Step time (ms)"));
     }
 

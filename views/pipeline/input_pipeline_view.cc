@@ -56,16 +56,19 @@ std::vector<RowTableModel<StatRow>::Column> statColumns() {
          [](const StatRow& r) { return statValue(r, r.d.stddev); }},
         {{QObject::tr("Min"), ColumnKind::Duration, {}}, [](const StatRow& r) { return statValue(r, r.d.min); }},
         {{QObject::tr("Max"), ColumnKind::Duration, {}}, [](const StatRow& r) { return statValue(r, r.d.max); }},
-        {{QObject::tr("% of step time"), ColumnKind::Percent, QObject::tr("The category's time summed over the step set / the step time summed over it "
-                                                              "(TensorBoard's input %)")},
+        {{QObject::tr("% of step time"), ColumnKind::Percent,
+          QObject::tr("The category's time summed over the step set / the step time summed over it "
+                      "(TensorBoard's input %)")},
          [](const StatRow& r) { return r.shareOfStep >= 0 ? QVariant(r.shareOfStep) : QVariant(); }},
     };
 }
 
 std::vector<RowTableModel<CategoryRow>::Column> categoryColumns() {
     return {
-        {{QObject::tr("Input op category"), ColumnKind::Text, {}}, [](const CategoryRow& r) { return QVariant(r.category); }},
-        {{QObject::tr("Self time"), ColumnKind::Duration, {}}, [](const CategoryRow& r) { return QVariant(qint64(r.ns)); }},
+        {{QObject::tr("Input op category"), ColumnKind::Text, {}},
+         [](const CategoryRow& r) { return QVariant(r.category); }},
+        {{QObject::tr("Self time"), ColumnKind::Duration, {}},
+         [](const CategoryRow& r) { return QVariant(qint64(r.ns)); }},
         {{QObject::tr("Share"), ColumnKind::Percent, QObject::tr("Of the self time of all host input ops")},
          [](const CategoryRow& r) { return QVariant(r.percent); }},
     };
@@ -76,9 +79,12 @@ std::vector<RowTableModel<InputOpRow>::Column> opColumns() {
         {{QObject::tr("Input op"), ColumnKind::Text, {}}, [](const InputOpRow& r) { return QVariant(q(r.name)); }},
         {{QObject::tr("Category"), ColumnKind::Text, {}},
          [](const InputOpRow& r) { return QVariant(QString::fromUtf8(inputOpCategoryName(r.category))); }},
-        {{QObject::tr("Count"), ColumnKind::Integer, {}}, [](const InputOpRow& r) { return QVariant(qint64(r.count)); }},
-        {{QObject::tr("Total time"), ColumnKind::Duration, {}}, [](const InputOpRow& r) { return QVariant(qint64(r.totalNs)); }},
-        {{QObject::tr("Self time"), ColumnKind::Duration, {}}, [](const InputOpRow& r) { return QVariant(qint64(r.selfNs)); }},
+        {{QObject::tr("Count"), ColumnKind::Integer, {}},
+         [](const InputOpRow& r) { return QVariant(qint64(r.count)); }},
+        {{QObject::tr("Total time"), ColumnKind::Duration, {}},
+         [](const InputOpRow& r) { return QVariant(qint64(r.totalNs)); }},
+        {{QObject::tr("Self time"), ColumnKind::Duration, {}},
+         [](const InputOpRow& r) { return QVariant(qint64(r.selfNs)); }},
         {{QObject::tr("Total %"), ColumnKind::Percent, QObject::tr("Of all input ops' self time")},
          [](const InputOpRow& r) { return QVariant(r.totalPercent); }},
         {{QObject::tr("Self %"), ColumnKind::Percent, QObject::tr("Of all input ops' self time")},

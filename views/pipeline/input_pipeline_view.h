@@ -22,13 +22,12 @@ class InputPipelineView : public AnalysisView {
 public:
     explicit InputPipelineView(QWidget* parent = nullptr);
 
-
     enum OpColumn { Name, Category, Count, Total, Self, TotalPct, SelfPct, OpColumnCount };
     struct StatRow {
         QString what;
         Distribution d;
-        bool percent = false;      // the distribution is of percentages, not ns
-        double shareOfStep = -1;   // category rows: % of all step time; -1 = not applicable
+        bool percent = false;     // the distribution is of percentages, not ns
+        double shareOfStep = -1;  // category rows: % of all step time; -1 = not applicable
     };
     struct CategoryRow {
         QString category;

@@ -1,10 +1,10 @@
 #include "views/pipeline/tf_data_view.h"
 
 #include "model/results/trace_results.h"
+#include "views/partial_trace_note.h"
 #include "views/pipeline/pipeline_graph_legend.h"
 #include "views/pipeline/pipeline_graph_view.h"
 #include "views/pipeline/tf_data_details.h"
-#include "views/partial_trace_note.h"
 #include "views/tables/table_page.h"
 #include "views/tables/value_format.h"
 #include "views/trace_selection.h"
@@ -41,7 +41,8 @@ std::vector<RowTableModel<Row>::Column> columns() {
          [](const Row& r) { return QVariant(r.kind); }},
         {{QObject::tr("Min latency"), ColumnKind::Duration, QObject::tr("Shortest call of the root iterator")},
          [](const Row& r) { return QVariant(r.minNs); }},
-        {{QObject::tr("Avg latency"), ColumnKind::Duration, {}}, [](const Row& r) { return QVariant(qint64(r.avgNs)); }},
+        {{QObject::tr("Avg latency"), ColumnKind::Duration, {}},
+         [](const Row& r) { return QVariant(qint64(r.avgNs)); }},
         {{QObject::tr("Max latency"), ColumnKind::Duration, QObject::tr("Slowest call of the root iterator")},
          [](const Row& r) { return QVariant(r.maxNs); }},
         {{QObject::tr("Calls"), ColumnKind::Integer, QObject::tr("Calls of the root iterator (GetNext)")},
@@ -184,15 +185,16 @@ TfDataView::TfDataView(QWidget* parent) : AnalysisView(parent) {
 
 void TfDataView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
     const StepOptions options = stepOptions();
-    run<TfDataResult>(estimateAnalysisCost(AnalysisKind::TfData, *trace), {"tf-data-page", stepOptionsKey(options)},
-                      [options](ResultStore& results) {
-                          analysisStep("Reading tf.data iterators", 0, 1);
-                          return computeTfData(*classificationOf(results), options);
-                      },
-                      [this](std::shared_ptr<const TfDataResult> r) {
-                          result_ = std::move(r);
-                          showResult();
-                      });
+    run<TfDataResult>(
+        estimateAnalysisCost(AnalysisKind::TfData, *trace), {"tf-data-page", stepOptionsKey(options)},
+        [options](ResultStore& results) {
+            analysisStep("Reading tf.data iterators", 0, 1);
+            return computeTfData(*classificationOf(results), options);
+        },
+        [this](std::shared_ptr<const TfDataResult> r) {
+            result_ = std::move(r);
+            showResult();
+        });
 }
 
 void TfDataView::setSelection(TraceSelection* selection) {
@@ -201,8 +203,8 @@ void TfDataView::setSelection(TraceSelection* selection) {
     selection->addAnnotator(this, [this](SliceRef slice) -> std::vector<DetailsItem> {
         const std::shared_ptr<const Trace>& t = trace();
         if (!result_ || !t) return {};
-        return tfDataEventAnnotation(*t, *result_, slice,
-                                     [this](size_t pipeline, size_t rank, uint64_t id) { showBox(pipeline, rank, id); });
+        return tfDataEventAnnotation(
+            *t, *result_, slice, [this](size_t pipeline, size_t rank, uint64_t id) { showBox(pipeline, rank, id); });
     });
 }
 
@@ -228,8 +230,9 @@ void TfDataView::showResult() {
     for (const std::string& n : r.notes) notes << QStringLiteral("⚠ ") + q(n).toHtmlEscaped();
     notes_->setText(notes.join(QStringLiteral("<br>")));
     notes_->setVisible(!notes.isEmpty());
-    summary_->setText(QStringLiteral("<b>%1</b> %2")
-                          .arg(r.summary.slowPipeline ? tr("Input-bound:") : tr("tf.data:"), q(r.summary.text).toHtmlEscaped()));
+    summary_->setText(
+        QStringLiteral("<b>%1</b> %2")
+            .arg(r.summary.slowPipeline ? tr("Input-bound:") : tr("tf.data:"), q(r.summary.text).toHtmlEscaped()));
     suggestion_->setVisible(!r.summary.suggestion.empty());
     suggestion_->setText(tr("<b>Suggestion:</b> %1").arg(q(r.summary.suggestion).toHtmlEscaped()));
 
@@ -275,9 +278,10 @@ void TfDataView::fillPipelineCombo(const QString& host) {
         for (size_t i = 0; i < result_->pipelines.size(); ++i) {
             const TfDataPipeline& p = result_->pipelines[i];
             if (q(p.host) != host) continue;
-            pipeline_->addItem(tr("%1 (%2, max %3)").arg(q(p.name), QString::fromUtf8(tfDataPipelineKindName(p.kind)),
-                                                          formatDuration(p.maxNs)),
-                               int(i));
+            pipeline_->addItem(
+                tr("%1 (%2, max %3)")
+                    .arg(q(p.name), QString::fromUtf8(tfDataPipelineKindName(p.kind)), formatDuration(p.maxNs)),
+                int(i));
         }
     updating_ = was;
 }
@@ -324,25 +328,27 @@ void TfDataView::showGraph() {
         const TimeNs offset = s.startNs - call.startNs;
         const QString start = offset < 0 ? QStringLiteral("start −%1").arg(formatDuration(-offset))
                                          : QStringLiteral("start +%1").arg(formatDuration(offset));
-        const QString events = s.calls == 1 ? tr("1 event")
-                                            : tr("%1 events").arg(formatCount(qint64(std::min<uint64_t>(s.calls, INT64_MAX))));
+        const QString events = s.calls == 1
+                                   ? tr("1 event")
+                                   : tr("%1 events").arg(formatCount(qint64(std::min<uint64_t>(s.calls, INT64_MAX))));
         n.lines = {tr("total %1 · self %2").arg(formatDuration(s.totalNs), formatDuration(s.selfNs)),
                    tr("%1 · %2").arg(start, events)};
         n.style = s.id == call.bottleneckId ? PipelineGraphNode::Style::Bottleneck
                   : s.blocking              ? PipelineGraphNode::Style::Blocking
                                             : PipelineGraphNode::Style::NonBlocking;
         // The figures' scope first: they differ from any one event's details.
-        n.toolTip = tr("%1 in %2: %3 summed\n%4\nid %5%6\ntotal %7 · self %8 (less its input iterators' overlap)\n"
-                       "%9 from the call's start%10\n%11\nClick: these events in the timeline, the figures "
-                       "in Details")
-                        .arg(n.title, callName, events, it ? q(it->longName) : QString(), QString::number(s.id),
-                             it && it->isAsync ? tr(" (asynchronous: its input runs on other threads)") : QString(),
-                             formatDuration(s.totalNs), formatDuration(s.selfNs), start)
-                        .arg(s.aheadNs > 0 ? tr(" (%1 of it before the call began: done ahead)").arg(formatDuration(s.aheadNs))
-                                           : QString(),
-                             s.id == call.bottleneckId ? tr("The bottleneck of this call")
-                             : s.blocking             ? tr("On the critical path: the call waited for it")
-                                                      : tr("Not blocking: its work did not overlap its consumer's call"));
+        n.toolTip =
+            tr("%1 in %2: %3 summed\n%4\nid %5%6\ntotal %7 · self %8 (less its input iterators' overlap)\n"
+               "%9 from the call's start%10\n%11\nClick: these events in the timeline, the figures "
+               "in Details")
+                .arg(n.title, callName, events, it ? q(it->longName) : QString(), QString::number(s.id),
+                     it && it->isAsync ? tr(" (asynchronous: its input runs on other threads)") : QString(),
+                     formatDuration(s.totalNs), formatDuration(s.selfNs), start)
+                .arg(s.aheadNs > 0 ? tr(" (%1 of it before the call began: done ahead)").arg(formatDuration(s.aheadNs))
+                                   : QString(),
+                     s.id == call.bottleneckId ? tr("The bottleneck of this call")
+                     : s.blocking              ? tr("On the critical path: the call waited for it")
+                                               : tr("Not blocking: its work did not overlap its consumer's call"));
         nodeTips_.push_back(n.toolTip);
         nodeOf[s.id] = int(nodes.size());
         nodes.push_back(std::move(n));
@@ -365,7 +371,8 @@ void TfDataView::activateNode(int node) {
     if (!result_ || node < 0 || node >= int(nodeIds_.size()) || shownPipeline_ < 0 || shownRank_ < 0) return;
     graph_->setSelectedNode(node);
     if (!selection_) return;
-    std::vector<SliceRef> events = tfDataEventsOf(*result_, size_t(shownPipeline_), size_t(shownRank_), nodeIds_[size_t(node)]);
+    std::vector<SliceRef> events =
+        tfDataEventsOf(*result_, size_t(shownPipeline_), size_t(shownRank_), nodeIds_[size_t(node)]);
     if (events.empty()) return;
     const TfDataIterator* it = result_->pipelines[size_t(shownPipeline_)].iterator(nodeIds_[size_t(node)]);
     const TfDataPipeline& p = result_->pipelines[size_t(shownPipeline_)];
@@ -375,8 +382,9 @@ void TfDataView::activateNode(int node) {
                               .arg(tfDataCallName(size_t(shownRank_), p.calls.size()), q(p.name));
     selection_->highlightSlices(std::move(events), label);
     // After the highlight, which shows the first event alone: the box's figures, with each event.
-    if (t) selection_->showDetails(tfDataIteratorDetails(*t, *result_, size_t(shownPipeline_), size_t(shownRank_),
-                                                         nodeIds_[size_t(node)]));
+    if (t)
+        selection_->showDetails(
+            tfDataIteratorDetails(*t, *result_, size_t(shownPipeline_), size_t(shownRank_), nodeIds_[size_t(node)]));
 }
 
 void TfDataView::showBox(size_t pipeline, size_t rank, uint64_t id) {

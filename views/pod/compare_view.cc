@@ -6,10 +6,10 @@
 #include "views/step_marker_box.h"
 #include "views/step_set_box.h"
 #include "views/tables/table_page.h"
+#include "views/tables/value_format.h"
 #include "views/timeline/timeline_canvas.h"
 #include "views/timeline/timeline_view.h"
 #include "views/trace_selection.h"
-#include "views/tables/value_format.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -68,8 +68,8 @@ CompareView::CompareView(QWidget* parent) : AnalysisView(parent) {
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(summary_);
     tabs_ = new QTabWidget(page);
-    auto makePage = [this](TablePage*& page, DiffModel*& model, const QString& name, const QString& detail,
-                           bool names, const QString& title, const QString& csv) {
+    auto makePage = [this](TablePage*& page, DiffModel*& model, const QString& name, const QString& detail, bool names,
+                           const QString& title, const QString& csv) {
         model = new DiffModel(diffColumns(name, detail, names), this);
         page = new TablePage(tabs_);
         page->setSourceModel(model, kDeltaColumn, Qt::DescendingOrder);
@@ -78,12 +78,15 @@ CompareView::CompareView(QWidget* parent) : AnalysisView(parent) {
         page->setElasticColumn(0);
         tabs_->addTab(page, title);
     };
-    makePage(steps_, stepModel_, tr("Step time"), tr("Per"), false, tr("Step time"), QStringLiteral("compare_steps.csv"));
+    makePage(steps_, stepModel_, tr("Step time"), tr("Per"), false, tr("Step time"),
+             QStringLiteral("compare_steps.csv"));
     makePage(ops_, opModel_, tr("Op"), tr("Side / type"), true, tr("Ops"), QStringLiteral("compare_ops.csv"));
-    makePage(kernels_, kernelModel_, tr("Kernel"), tr("Op"), true, tr("Kernels"), QStringLiteral("compare_kernels.csv"));
+    makePage(kernels_, kernelModel_, tr("Kernel"), tr("Op"), true, tr("Kernels"),
+             QStringLiteral("compare_kernels.csv"));
     // Timelines: A above B.
     auto* split = new QSplitter(Qt::Vertical, tabs_);
-    for (auto [view, label, name] : {std::tuple{&timelineA_, &labelA_, tr("A")}, std::tuple{&timelineB_, &labelB_, tr("B")}}) {
+    for (auto [view, label, name] :
+         {std::tuple{&timelineA_, &labelA_, tr("A")}, std::tuple{&timelineB_, &labelB_, tr("B")}}) {
         auto* holder = new QWidget(split);
         auto* l = new QVBoxLayout(holder);
         l->setContentsMargins(0, 0, 0, 0);
@@ -125,10 +128,12 @@ void CompareView::syncTimelines(TimelineView* from, TimelineView* to, TimeNs fro
 void CompareView::alignTimelines() {
     if (!diff_ || !timelineA_->isReady() || !timelineB_->isReady()) return;
     const RunDiff& d = *diff_;
-    const TimeNs span = std::max(d.aFirstStep ? d.aFirstStep->durationNs : 0, d.bFirstStep ? d.bFirstStep->durationNs : 0);
+    const TimeNs span =
+        std::max(d.aFirstStep ? d.aFirstStep->durationNs : 0, d.bFirstStep ? d.bFirstStep->durationNs : 0);
     if (span <= 0) return;  // no steps: each shows its whole trace
     const double pad = double(span) * 0.03;
-    const int header = std::max(timelineA_->canvas()->controller().headerWidth(), timelineB_->canvas()->controller().headerWidth());
+    const int header =
+        std::max(timelineA_->canvas()->controller().headerWidth(), timelineB_->canvas()->controller().headerWidth());
     timelineA_->canvas()->setHeaderWidth(header);
     timelineA_->canvas()->setVisibleRange(double(alignA_) - pad, double(alignA_ + span) + pad);  // B follows
 }
@@ -146,8 +151,9 @@ QString CompareView::summaryText() const { return summary_->text(); }
 void CompareView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
     if (!b_) {
         diff_.reset();
-        showMessage(tr("File › Compare with… opens a second trace (another run, or the same job before a change) "
-                       "and compares its step time, ops and kernels with this one."));
+        showMessage(
+            tr("File › Compare with… opens a second trace (another run, or the same job before a change) "
+               "and compares its step time, ops and kernels with this one."));
         // The page shows what it can (how to pick the second trace): ready, as the others say it.
         QTimer::singleShot(0, this, [this] { emit resultReady(); });
         return;
@@ -160,8 +166,9 @@ void CompareView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
     };
     const TraceCounts countsB = b->counts();
     run<Data>(
-        estimateAnalysisCost(AnalysisKind::Diff, *trace,
-                             trace->counts().slices + trace->counts().asyncSlices + countsB.slices + countsB.asyncSlices),
+        estimateAnalysisCost(
+            AnalysisKind::Diff, *trace,
+            trace->counts().slices + trace->counts().asyncSlices + countsB.slices + countsB.asyncSlices),
         {"compare-page", stepOptionsKey(options) + " with=" + std::to_string(bSerial_)},
         [b, options](ResultStore& results) {
             Data d;
@@ -194,12 +201,12 @@ void CompareView::showResult() {
     const DiffRow& step = d.steps.front();
     QString stepText;
     if (d.aSteps && d.bSteps)
-        stepText = tr("average step %1 → %2 (<b>%3%4</b>%5)")
-                       .arg(formatDuration(step.aNs), formatDuration(step.bNs), step.deltaNs >= 0 ? "+" : "−",
-                            formatDuration(std::abs(step.deltaNs)),
-                            step.deltaPercent ? QStringLiteral(", %1").arg(formatPercent(*step.deltaPercent)) : QString());
-    else
-        stepText = tr("steps: A %1, B %2").arg(d.aSteps).arg(d.bSteps);
+        stepText =
+            tr("average step %1 → %2 (<b>%3%4</b>%5)")
+                .arg(formatDuration(step.aNs), formatDuration(step.bNs), step.deltaNs >= 0 ? "+" : "−",
+                     formatDuration(std::abs(step.deltaNs)),
+                     step.deltaPercent ? QStringLiteral(", %1").arg(formatPercent(*step.deltaPercent)) : QString());
+    else stepText = tr("steps: A %1, B %2").arg(d.aSteps).arg(d.bSteps);
     summary_->setText(tr("A: the open trace · B: %1 · %2 · ops: %3 new, %4 vanished · kernels: %5 new, %6 vanished · "
                          "rows sorted by Δ, the largest regression first")
                           .arg(bName_.toHtmlEscaped(), stepText)
@@ -208,25 +215,34 @@ void CompareView::showResult() {
                           .arg(d.newKernels)
                           .arg(d.vanishedKernels));
     if (d.aSteps && d.bSteps)
-        summary_->setText(summary_->text() + tr("<br>Averages over A: %1; B: %2")
-                                                 .arg(q(d.aStepSet).toHtmlEscaped(), q(d.bStepSet).toHtmlEscaped()));
+        summary_->setText(
+            summary_->text() +
+            tr("<br>Averages over A: %1; B: %2").arg(q(d.aStepSet).toHtmlEscaped(), q(d.bStepSet).toHtmlEscaped()));
     // The largest regression among ops and kernels, named up front.
     for (const auto& [rows, what] : {std::pair{&d.kernels, tr("kernel")}, std::pair{&d.ops, tr("op")}})
         if (!rows->empty() && rows->front().deltaNs > 0) {
             const DiffRow& top = rows->front();
-            summary_->setText(summary_->text() + tr("<br>Largest %1 regression: <b>%2</b> +%3%4")
-                                                     .arg(what,
-                                                          q(NameStyleSetting::instance().shortNames() ? shortName(top.name) : top.name)
-                                                              .left(120)
-                                                              .toHtmlEscaped(),
-                                                          formatDuration(top.deltaNs),
-                                                          top.deltaPercent ? QStringLiteral(" (%1)").arg(formatPercent(*top.deltaPercent))
-                                                                           : QString()));
+            summary_->setText(
+                summary_->text() +
+                tr("<br>Largest %1 regression: <b>%2</b> +%3%4")
+                    .arg(what,
+                         q(NameStyleSetting::instance().shortNames() ? shortName(top.name) : top.name)
+                             .left(120)
+                             .toHtmlEscaped(),
+                         formatDuration(top.deltaNs),
+                         top.deltaPercent ? QStringLiteral(" (%1)").arg(formatPercent(*top.deltaPercent)) : QString()));
         }
     alignA_ = d.aFirstStep ? d.aFirstStep->startNs : 0;
     alignB_ = d.bFirstStep ? d.bFirstStep->startNs : 0;
-    labelA_->setText(tr("<b>A</b>: the open trace%1").arg(d.aFirstStep ? tr(" — aligned on its first step (%1)").arg(q(d.aFirstStep->name).toHtmlEscaped()) : QString()));
-    labelB_->setText(tr("<b>B</b>: %1%2").arg(bName_.toHtmlEscaped(), d.bFirstStep ? tr(" — aligned on its first step (%1)").arg(q(d.bFirstStep->name).toHtmlEscaped()) : QString()));
+    labelA_->setText(tr("<b>A</b>: the open trace%1")
+                         .arg(d.aFirstStep
+                                  ? tr(" — aligned on its first step (%1)").arg(q(d.aFirstStep->name).toHtmlEscaped())
+                                  : QString()));
+    labelB_->setText(tr("<b>B</b>: %1%2")
+                         .arg(bName_.toHtmlEscaped(),
+                              d.bFirstStep
+                                  ? tr(" — aligned on its first step (%1)").arg(q(d.bFirstStep->name).toHtmlEscaped())
+                                  : QString()));
     if (shownA_ != trace().get()) timelineA_->setTrace(trace());  // a new index only for a new trace
     if (shownB_ != b_.get()) timelineB_->setTrace(b_);
     shownA_ = trace().get();

@@ -12,16 +12,16 @@
 #include "views/tables/value_format.h"
 
 #include <QComboBox>
+#include <QCursor>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
-#include <QPushButton>
-#include <QScrollArea>
-#include <QCursor>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -58,8 +58,11 @@ std::vector<OverlapModel::Column> overlapColumns() {
         {{QObject::tr("Exposed"), ColumnKind::Duration,
           QObject::tr("Communication with no compute kernel beside it: the step waits for it")},
          [](const R& r) { return QVariant(qint64(r.overlap.exposedNs)); }},
-        {{QObject::tr("Exposed %"), ColumnKind::Percent, QObject::tr("Exposed communication as a share of the step time")},
-         [](const R& r) { return QVariant(r.stepNs > 0 ? 100.0 * double(r.overlap.exposedNs) / double(r.stepNs) : 0.0); }},
+        {{QObject::tr("Exposed %"), ColumnKind::Percent,
+          QObject::tr("Exposed communication as a share of the step time")},
+         [](const R& r) {
+             return QVariant(r.stepNs > 0 ? 100.0 * double(r.overlap.exposedNs) / double(r.stepNs) : 0.0);
+         }},
     };
 }
 
@@ -117,8 +120,8 @@ PodView::PodView(QWidget* parent) : AnalysisView(parent) {
     chart_->setLegendAlignment(Qt::AlignRight);  // beside the heat map the chart is narrow
     chart_->setMinimumHeight(240);
     chartLayout->addWidget(chart_);
-    auto* note = new QLabel(tr("Hover a column for its breakdown; click it to open that worker and step in the timeline."),
-                            chartBox);
+    auto* note = new QLabel(
+        tr("Hover a column for its breakdown; click it to open that worker and step in the timeline."), chartBox);
     note->setWordWrap(true);
     chartLayout->addWidget(note);
 
@@ -154,7 +157,8 @@ PodView::PodView(QWidget* parent) : AnalysisView(parent) {
         QToolTip::showText(QCursor::pos(), breakdownText(order_[size_t(column)]), chart_);
     });
     connect(chart_, &StackedColumnChart::columnClicked, this, [this](int column) {
-        if (data_ && column >= 0 && size_t(column) < order_.size()) openWorkerStep(order_[size_t(column)], step_->currentIndex() - 1);
+        if (data_ && column >= 0 && size_t(column) < order_.size())
+            openWorkerStep(order_[size_t(column)], step_->currentIndex() - 1);
     });
     connect(heatmap_, &StragglerHeatmap::cellClicked, this, [this](int w, int s) { openWorkerStep(size_t(w), s); });
 }
@@ -243,8 +247,7 @@ void PodView::showResult() {
             step_->addItem(tr("Step %1 — slowest %2, +%3 over median")
                                .arg(s.number)
                                .arg(q(pod.workers[s.slowestWorker].name), formatDuration(s.lagNs)));
-        else
-            step_->addItem(tr("Step %1").arg(s.number));
+        else step_->addItem(tr("Step %1").arg(s.number));
     }
     stepMarkerBox()->setCandidates(data_->candidates);
 
@@ -376,8 +379,9 @@ QString PodView::breakdownText(size_t worker) const {
                             formatDuration(qint64(total)));
     for (size_t c = 0; c < kStepCategoryCount; ++c) {
         if (ns[c] <= 0) continue;
-        text += QStringLiteral("<tr><td><span style='color:%1'>■</span> %2</td><td align=right>&nbsp;%3</td>"
-                               "<td align=right>&nbsp;%4</td></tr>")
+        text += QStringLiteral(
+                    "<tr><td><span style='color:%1'>■</span> %2</td><td align=right>&nbsp;%3</td>"
+                    "<td align=right>&nbsp;%4</td></tr>")
                     .arg(categoryColour(StepCategory(c)).name(), QString::fromUtf8(stepCategoryName(StepCategory(c))),
                          formatDuration(qint64(ns[c])), formatPercent(total > 0 ? 100.0 * ns[c] / total : 0));
     }

@@ -57,7 +57,7 @@ private:
     };
     std::shared_ptr<const MultiWorkerRun> run_;
     std::shared_ptr<const Data> data_;
-    uint64_t runSerial_ = 0;  // names the run in the page's result key
+    uint64_t runSerial_ = 0;     // names the run in the page's result key
     std::vector<size_t> order_;  // chart column -> worker
     QLabel* summary_ = nullptr;
     QComboBox* step_ = nullptr;

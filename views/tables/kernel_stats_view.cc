@@ -29,17 +29,21 @@ std::vector<Model::Column> kernelColumns() {
         // Rank = position in the analysis order (total duration, descending).
         {{QObject::tr("Rank"), ColumnKind::Integer, QObject::tr("Rank by total duration")},
          [](const Item& i) { return QVariant(qint64(i.rank)); }},
-        {{QObject::tr("Kernel name"), ColumnKind::Text, {}, true}, [q](const Item& i) { return QVariant(q(i.row.name)); }},
+        {{QObject::tr("Kernel name"), ColumnKind::Text, {}, true},
+         [q](const Item& i) { return QVariant(q(i.row.name)); }},
         {{QObject::tr("Regs"), ColumnKind::Integer, QObject::tr("Registers per thread")},
          [](const Item& i) { return QVariant(qint64(i.row.registersPerThread)); }},
         {{QObject::tr("Shared mem"), ColumnKind::Bytes, QObject::tr("Static + dynamic shared memory per block")},
          [](const Item& i) { return QVariant(qint64(i.row.sharedMemBytes)); }},
         // Dims sort by their thread/block count, read as x,y,z.
-        {{QObject::tr("Block"), ColumnKind::Text, QObject::tr("Block dimensions x,y,z")}, [](const Item& i) { return QVariant(formatDim3(i.row.block)); }},
-        {{QObject::tr("Grid"), ColumnKind::Text, QObject::tr("Grid dimensions x,y,z")}, [](const Item& i) { return QVariant(formatDim3(i.row.grid)); }},
+        {{QObject::tr("Block"), ColumnKind::Text, QObject::tr("Block dimensions x,y,z")},
+         [](const Item& i) { return QVariant(formatDim3(i.row.block)); }},
+        {{QObject::tr("Grid"), ColumnKind::Text, QObject::tr("Grid dimensions x,y,z")},
+         [](const Item& i) { return QVariant(formatDim3(i.row.grid)); }},
         {{QObject::tr("Occupancy"), ColumnKind::Percent, QObject::tr("Occupancy % as recorded by the profiler")},
          [](const Item& i) { return i.row.occupancyPct ? QVariant(*i.row.occupancyPct) : QVariant(); }},
-        {{QObject::tr("TC eligible"), ColumnKind::Text, QObject::tr("Op is TensorCore eligible (or the kernel uses TensorCores)")},
+        {{QObject::tr("TC eligible"), ColumnKind::Text,
+          QObject::tr("Op is TensorCore eligible (or the kernel uses TensorCores)")},
          [](const Item& i) { return yesNo(i.row.tensorCoreEligible); }},
         {{QObject::tr("Uses TC"), ColumnKind::Text,
           QObject::tr("Kernel uses TensorCores, judged from its name by an ordered rule table (FP32 SIMT kernels "
@@ -48,12 +52,16 @@ std::vector<Model::Column> kernelColumns() {
          [](const Item& i) { return yesNo(i.row.usesTensorCore); }},
         {{QObject::tr("Op"), ColumnKind::Text, QObject::tr("Framework op that launched the kernel")},
          [q](const Item& i) { return QVariant(q(i.row.op)); }},
-        {{QObject::tr("Occurrences"), ColumnKind::Integer, {}}, [](const Item& i) { return QVariant(qint64(i.row.occurrences)); }},
-        {{QObject::tr("Total"), ColumnKind::Duration, QObject::tr("Total duration")}, [](const Item& i) { return QVariant(qint64(i.row.totalNs)); }},
+        {{QObject::tr("Occurrences"), ColumnKind::Integer, {}},
+         [](const Item& i) { return QVariant(qint64(i.row.occurrences)); }},
+        {{QObject::tr("Total"), ColumnKind::Duration, QObject::tr("Total duration")},
+         [](const Item& i) { return QVariant(qint64(i.row.totalNs)); }},
         {{QObject::tr("Avg"), ColumnKind::Duration, QObject::tr("Average duration")},
          [](const Item& i) { return QVariant(qint64(std::llround(i.row.avgNs))); }},
-        {{QObject::tr("Min"), ColumnKind::Duration, QObject::tr("Shortest launch")}, [](const Item& i) { return QVariant(qint64(i.row.minNs)); }},
-        {{QObject::tr("Max"), ColumnKind::Duration, QObject::tr("Longest launch")}, [](const Item& i) { return QVariant(qint64(i.row.maxNs)); }},
+        {{QObject::tr("Min"), ColumnKind::Duration, QObject::tr("Shortest launch")},
+         [](const Item& i) { return QVariant(qint64(i.row.minNs)); }},
+        {{QObject::tr("Max"), ColumnKind::Duration, QObject::tr("Longest launch")},
+         [](const Item& i) { return QVariant(qint64(i.row.maxNs)); }},
     };
 }
 
@@ -117,18 +125,18 @@ void KernelStatsView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
             table_->view()->sortByColumn(Rank, Qt::AscendingOrder);
             table_->fitColumns(300);  // op names capped; the kernel name takes the rest
             double tc = r.totalKernelNs > 0 ? 100.0 * double(r.tensorCoreNs) / double(r.totalKernelNs) : 0;
-            summary_->setText(tr("<b>%1</b> kernel launches in <b>%2</b> distinct kernel/op configurations, "
-                                 "total kernel time <b>%3</b>; TensorCore kernels: %4 of kernel time. "
-                                 "Double-click a row to highlight its launches in the timeline.")
-                                  .arg(formatCount(qint64(r.kernelCount)),
-                                       formatCount(qint64(r.configurations)) + (r.unlistedCount ? "+" : ""),
-                                       formatDuration(r.totalKernelNs), formatPercent(tc)) +
-                              (shown < r.configurations
-                                   ? tr(" <b>The table shows the %1 with the most time</b>; "
-                                        "<tt>tracescope-cli kernels</tt> lists all.")
-                                         .arg(formatCount(qint64(shown)))
-                                   : QString()) +
-                              (notes.isEmpty() ? QString() : QStringLiteral("<br><i>%1</i>").arg(notes.trimmed().toHtmlEscaped())));
+            summary_->setText(
+                tr("<b>%1</b> kernel launches in <b>%2</b> distinct kernel/op configurations, "
+                   "total kernel time <b>%3</b>; TensorCore kernels: %4 of kernel time. "
+                   "Double-click a row to highlight its launches in the timeline.")
+                    .arg(formatCount(qint64(r.kernelCount)),
+                         formatCount(qint64(r.configurations)) + (r.unlistedCount ? "+" : ""),
+                         formatDuration(r.totalKernelNs), formatPercent(tc)) +
+                (shown < r.configurations ? tr(" <b>The table shows the %1 with the most time</b>; "
+                                               "<tt>tracescope-cli kernels</tt> lists all.")
+                                                .arg(formatCount(qint64(shown)))
+                                          : QString()) +
+                (notes.isEmpty() ? QString() : QStringLiteral("<br><i>%1</i>").arg(notes.trimmed().toHtmlEscaped())));
         });
 }
 

@@ -19,13 +19,28 @@ class KernelStatsView : public AnalysisView {
 public:
     explicit KernelStatsView(QWidget* parent = nullptr);
 
-
     struct Item {
         KernelStatsRow row;
         int rank = 0;  // 1-based, by total duration (= result row index + 1)
     };
-    enum Column { Rank, Kernel, Registers, SharedMem, Block, Grid, Occupancy, TcEligible, UsesTc, Op, Occurrences,
-                  Total, Avg, Min, Max, ColumnCount };
+    enum Column {
+        Rank,
+        Kernel,
+        Registers,
+        SharedMem,
+        Block,
+        Grid,
+        Occupancy,
+        TcEligible,
+        UsesTc,
+        Op,
+        Occurrences,
+        Total,
+        Avg,
+        Min,
+        Max,
+        ColumnCount
+    };
 
     TablePage* table() const { return table_; }
     RowTableModel<Item>* model() const { return model_; }

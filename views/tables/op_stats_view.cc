@@ -12,10 +12,10 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QSignalBlocker>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTableView>
@@ -46,9 +46,12 @@ std::vector<Model::Column> opColumns() {
          [](const Item& i) { return i.row.isIdle ? QVariant() : QVariant(qint64(i.row.occurrences)); }},
         {{QObject::tr("Total time"), ColumnKind::Duration, QObject::tr("Sum of the durations of all occurrences")},
          [](const Item& i) { return QVariant(qint64(i.row.totalNs)); }},
-        {{QObject::tr("Avg time"), ColumnKind::Duration, {}}, [](const Item& i) { return i.row.isIdle ? QVariant() : QVariant(rounded(i.row.avgNs)); }},
-        {{QObject::tr("Min time"), ColumnKind::Duration, {}}, [](const Item& i) { return QVariant(qint64(i.row.minNs)); }},
-        {{QObject::tr("Max time"), ColumnKind::Duration, {}}, [](const Item& i) { return QVariant(qint64(i.row.maxNs)); }},
+        {{QObject::tr("Avg time"), ColumnKind::Duration, {}},
+         [](const Item& i) { return i.row.isIdle ? QVariant() : QVariant(rounded(i.row.avgNs)); }},
+        {{QObject::tr("Min time"), ColumnKind::Duration, {}},
+         [](const Item& i) { return QVariant(qint64(i.row.minNs)); }},
+        {{QObject::tr("Max time"), ColumnKind::Duration, {}},
+         [](const Item& i) { return QVariant(qint64(i.row.maxNs)); }},
         {{QObject::tr("Total self time"), ColumnKind::Duration,
           QObject::tr("Total time minus the time of ops nested inside")},
          [](const Item& i) { return QVariant(qint64(i.row.selfNs)); }},
@@ -56,8 +59,7 @@ std::vector<Model::Column> opColumns() {
          [](const Item& i) { return i.row.isIdle ? QVariant() : QVariant(rounded(i.row.avgSelfNs)); }},
         {{QObject::tr("Self %"), ColumnKind::Percent, QObject::tr("Share of the side's total self time")},
          [](const Item& i) { return QVariant(i.row.selfPercent); }},
-        {{QObject::tr("Cumulative self %"), ColumnKind::Percent,
-          QObject::tr("Running sum of self % in rank order")},
+        {{QObject::tr("Cumulative self %"), ColumnKind::Percent, QObject::tr("Running sum of self % in rank order")},
          [](const Item& i) { return QVariant(i.row.cumulativeSelfPercent); }},
         {{QObject::tr("TensorCore %"), ColumnKind::Percent,
           QObject::tr("Time of kernels that use TensorCores / all kernel time of the op")},
@@ -88,8 +90,9 @@ OpStatsView::OpStatsView(QWidget* parent) : AnalysisView(parent) {
     convention_ = new QComboBox;
     convention_->addItem(tr("XProf (TF Stats)"), int(Convention::XProf));
     convention_->addItem(tr("PyTorch (key_averages)"), int(Convention::PyTorch));
-    convention_->setToolTip(tr("XProf folds CUDA runtime calls into the op that made them; PyTorch's table lists "
-                               "them as rows of their own and counts CUDA time per op"));
+    convention_->setToolTip(
+        tr("XProf folds CUDA runtime calls into the op that made them; PyTorch's table lists "
+           "them as rows of their own and counts CUDA time per op"));
     conventionLayout->addWidget(new QLabel(tr("Convention:")));
     conventionLayout->addWidget(convention_);
     conventionLayout->addStretch(1);
@@ -130,7 +133,8 @@ OpStatsView::OpStatsView(QWidget* parent) : AnalysisView(parent) {
     model_ = new Model(opColumns(), this);
     model_->setCellToolTip(Name, [](const Item& i) {
         if (!i.row.isIdle) return QString();
-        return tr("IDLE: %1").arg(QString::fromUtf8(i.row.side == OpSide::Device ? kDeviceIdleDefinition : kHostIdleDefinition));
+        return tr("IDLE: %1")
+            .arg(QString::fromUtf8(i.row.side == OpSide::Device ? kDeviceIdleDefinition : kHostIdleDefinition));
     });
     table_->setSourceModel(model_, Rank, Qt::AscendingOrder);
 
@@ -228,8 +232,9 @@ void OpStatsView::recompute() {
                 haveAny |= !row.isIdle;
             }
             if (!haveAny) {
-                showEmptyResult(tr("No framework ops in this trace.\nOp stats need op events: TensorFlow/JAX ops in "
-                                   "an XSpace, or PyTorch cpu_op / kernel events in a Kineto trace."));
+                showEmptyResult(
+                    tr("No framework ops in this trace.\nOp stats need op events: TensorFlow/JAX ops in "
+                       "an XSpace, or PyTorch cpu_op / kernel events in a Kineto trace."));
                 return;
             }
             if (!haveDevice && side() == OpSide::Device) {
@@ -269,12 +274,14 @@ void OpStatsView::showSide() {
                           : tr("<b>Host</b>: %1 rows, total self time %2")
                                 .arg(formatCount(qint64(rowsOnSide)), formatDuration(total));
     if (r.options.includeIdle && total > 0)
-        text += tr(", of which IDLE %1 (%2)").arg(formatDuration(idle), formatPercent(100.0 * double(idle) / double(total)));
+        text += tr(", of which IDLE %1 (%2)")
+                    .arg(formatDuration(idle), formatPercent(100.0 * double(idle) / double(total)));
     text += tr(". Double-click a row to highlight its occurrences in the timeline.");
     if (shown < rowsOnSide)
         text += tr(" <b>The table shows the %1 with the most self time</b>; <tt>tracescope-cli stats</tt> lists all.")
                     .arg(formatCount(qint64(shown)));
-    for (const std::string& n : r.notes) text += QStringLiteral("<br><i>%1</i>").arg(QString::fromStdString(n).toHtmlEscaped());
+    for (const std::string& n : r.notes)
+        text += QStringLiteral("<br><i>%1</i>").arg(QString::fromStdString(n).toHtmlEscaped());
     summary_->setText(text);
 
     auto fmt = [](double ns) { return formatDuration(qint64(ns)); };

@@ -5,8 +5,8 @@
 #pragma once
 
 #include "model/analysis/op_stats.h"
-#include "model/query/slice_row_index.h"
 #include "model/analysis/torch_ops.h"
+#include "model/query/slice_row_index.h"
 #include "views/analysis_view.h"
 #include "views/tables/analysis_table_model.h"
 
@@ -26,15 +26,28 @@ class OpStatsView : public AnalysisView {
 public:
     explicit OpStatsView(QWidget* parent = nullptr);
 
-
     // One table row: an analysis row and where it sits in the result.
     struct Item {
         OpStatsRow row;
         size_t resultIndex = 0;
         int rank = 0;  // 1-based, within the side
     };
-    enum Column { Rank, Type, Name, Occurrences, Total, Avg, Min, Max, TotalSelf, AvgSelf, SelfPct, CumulativePct,
-                  TensorCorePct, ColumnCount };
+    enum Column {
+        Rank,
+        Type,
+        Name,
+        Occurrences,
+        Total,
+        Avg,
+        Min,
+        Max,
+        TotalSelf,
+        AvgSelf,
+        SelfPct,
+        CumulativePct,
+        TensorCorePct,
+        ColumnCount
+    };
 
     enum class Convention { XProf, PyTorch };
     Convention convention() const;
@@ -60,7 +73,7 @@ protected:
 private:
     struct Computed {
         OpStatsResult result;
-        SliceRowIndex sliceRows;  // slice -> result row
+        SliceRowIndex sliceRows;                            // slice -> result row
         std::shared_ptr<const ClassifiedTrace> classified;  // the store's, which the rows' occurrences are found on
     };
     std::shared_ptr<const Computed> computed_;

@@ -29,7 +29,8 @@ namespace {
 
 std::vector<RowTableModel<OpTypeRow>::Column> opColumns(const bool* hasMemory) {
     return {
-        {{QObject::tr("Op type"), ColumnKind::Text, {}}, [](const OpTypeRow& r) { return QVariant(QString::fromStdString(r.type)); }},
+        {{QObject::tr("Op type"), ColumnKind::Text, {}},
+         [](const OpTypeRow& r) { return QVariant(QString::fromStdString(r.type)); }},
         {{QObject::tr("Occurrences"), ColumnKind::Integer, QObject::tr("Op slices of this type")},
          [](const OpTypeRow& r) { return QVariant(qint64(r.occurrences)); }},
         {{QObject::tr("Time"), ColumnKind::Duration,
@@ -168,16 +169,17 @@ void ScopeTreeView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
             ops_->view()->sortByColumn(Self, Qt::DescendingOrder);
             ops_->fitColumns(320);
             const ScopeNode& root = tree.nodes[0];
-            summary_->setText(tr("%1 scopes over %2 events, covering %3 of wall time; %4 of device activity. "
-                                 "Double-click a scope or op type to highlight its slices in the timeline.")
-                                  .arg(formatCount(qint64(tree.nodes.size() - 1)), formatCount(qint64(tree.scopeEvents)),
-                                       formatDuration(root.totalNs), formatDuration(root.deviceNs)) +
-                              [&tree] {
-                                  QString notes;
-                                  for (const std::string& n : tree.notes)
-                                      notes += QStringLiteral("<br><i>%1</i>").arg(QString::fromStdString(n).toHtmlEscaped());
-                                  return notes;
-                              }());
+            summary_->setText(
+                tr("%1 scopes over %2 events, covering %3 of wall time; %4 of device activity. "
+                   "Double-click a scope or op type to highlight its slices in the timeline.")
+                    .arg(formatCount(qint64(tree.nodes.size() - 1)), formatCount(qint64(tree.scopeEvents)),
+                         formatDuration(root.totalNs), formatDuration(root.deviceNs)) +
+                [&tree] {
+                    QString notes;
+                    for (const std::string& n : tree.notes)
+                        notes += QStringLiteral("<br><i>%1</i>").arg(QString::fromStdString(n).toHtmlEscaped());
+                    return notes;
+                }());
         });
 }
 
@@ -204,7 +206,9 @@ void ScopeTreeView::activateNode(const QModelIndex& proxyIndex) {
     if (node == 0) return;
     std::vector<SliceRef> slices = occurrencesOf(*computed_->classified, *computed_->tree, node);
     if (slices.empty()) return;
-    QString label = tr("%1: %2 slices at or under it").arg(QString::fromStdString(computed_->tree->nodes[node].path)).arg(slices.size());
+    QString label = tr("%1: %2 slices at or under it")
+                        .arg(QString::fromStdString(computed_->tree->nodes[node].path))
+                        .arg(slices.size());
     selection_->highlightSlices(std::move(slices), label);
 }
 
@@ -227,7 +231,8 @@ void ScopeTreeView::selectSlice(SliceRef slice) {
         }
         if (index.isValid()) {
             for (QModelIndex p = index.parent(); p.isValid(); p = p.parent()) tree_->expand(p);
-            tree_->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            tree_->selectionModel()->setCurrentIndex(index,
+                                                     QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
             tree_->scrollTo(index);
         }
     }

@@ -23,7 +23,6 @@ class ScopeTreeView : public AnalysisView {
 public:
     explicit ScopeTreeView(QWidget* parent = nullptr);
 
-
     enum OpColumn { Type, Occurrences, Total, Self, Device, Bytes, OpColumnCount };
 
     ScopeTreeModel* treeModel() const { return treeModel_; }
@@ -46,8 +45,8 @@ protected:
 private:
     struct Computed {
         std::shared_ptr<const ScopeTree> tree;
-        SliceRowIndex sliceNodes;  // slice -> its own (deepest) scope node
-        SliceRowIndex sliceTypes;  // slice -> op view row
+        SliceRowIndex sliceNodes;                           // slice -> its own (deepest) scope node
+        SliceRowIndex sliceTypes;                           // slice -> op view row
         std::shared_ptr<const ClassifiedTrace> classified;  // the store's, which the rows' occurrences are found on
     };
     std::shared_ptr<const Computed> computed_;

@@ -8,8 +8,8 @@
 #include "views/timeline/time_format.h"
 
 #include <QApplication>
-#include <QHelpEvent>
 #include <QContextMenuEvent>
+#include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMenu>
 #include <QPainter>
@@ -31,7 +31,10 @@ QString processSummary(const Trace& trace, const Process& proc) {
     QString events = slices >= 1000000 ? QString::number(double(slices) / 1e6, 'f', 1) + QStringLiteral("M")
                      : slices >= 10000 ? QString::number(double(slices) / 1e3, 'f', 0) + QStringLiteral("k")
                                        : QString::number(slices);
-    return QStringLiteral("%1 track%2 · %3 events").arg(proc.tracks.size()).arg(proc.tracks.size() == 1 ? "" : "s").arg(events);
+    return QStringLiteral("%1 track%2 · %3 events")
+        .arg(proc.tracks.size())
+        .arg(proc.tracks.size() == 1 ? "" : "s")
+        .arg(events);
 }
 
 QString trackTitle(const Track& track) {
@@ -153,7 +156,8 @@ void TimelineCanvas::paintRows(QPainter& p, QSize size) {
     request.viewportHeight = viewBottom - contentTop();
     request.selected = ctl_.selectedSlice();
     request.highlight = &ctl_.highlight();
-    layoutFrame(*ctl_.trace(), ctl_.layout(), ctl_.index() ? &ctl_.index()->depths : nullptr, ctl_.index() ? &ctl_.index()->coarse : nullptr, request, frame_);
+    layoutFrame(*ctl_.trace(), ctl_.layout(), ctl_.index() ? &ctl_.index()->depths : nullptr,
+                ctl_.index() ? &ctl_.index()->coarse : nullptr, request, frame_);
     ctx.top = contentTop() - ctl_.scrollY();
 
     const auto& rows = ctl_.layout().rows();
@@ -163,7 +167,8 @@ void TimelineCanvas::paintRows(QPainter& p, QSize size) {
         const int bottom = top + row.height;
         // Scrolled rows pass under the pinned strip.
         const int visibleTop = contentTop() + (row.pinned ? 0 : ctl_.layout().pinnedHeight());
-        const QRect clip(0, std::max(top, visibleTop), areaRight, std::min(bottom, viewBottom) - std::max(top, visibleTop));
+        const QRect clip(0, std::max(top, visibleTop), areaRight,
+                         std::min(bottom, viewBottom) - std::max(top, visibleTop));
         if (clip.height() <= 0) continue;
         ctx.top = contentTop() - (row.pinned ? 0 : ctl_.scrollY());
         p.setClipRect(clip);
@@ -199,7 +204,8 @@ void TimelineCanvas::paintRows(QPainter& p, QSize size) {
             const int summaryLeft = std::max(textLeft + fmBold.horizontalAdvance(title) + 12, ctl_.headerWidth() + 8);
             QString summary = processSummary(*ctl_.trace(), proc);
             if (!proc.labels.empty()) summary += QStringLiteral(" · ") + QString::fromStdString(proc.labels);
-            p.drawText(QRect(summaryLeft, top, areaRight - summaryLeft - 8, row.height), Qt::AlignVCenter | Qt::AlignLeft,
+            p.drawText(QRect(summaryLeft, top, areaRight - summaryLeft - 8, row.height),
+                       Qt::AlignVCenter | Qt::AlignLeft,
                        fmSmall.elidedText(summary, Qt::ElideRight, areaRight - summaryLeft - 8));
             p.setFont(baseFont);
             continue;
@@ -232,7 +238,8 @@ void TimelineCanvas::paintRows(QPainter& p, QSize size) {
             const QString sub = track.kind == TrackKind::Async
                                     ? tr("async · %1 spans").arg(track.slices.size())
                                     : tr("%1 slices · depth %2").arg(track.slices.size()).arg(track.maxDepth);
-            p.drawText(QRect(indent, top + nameRowH - 4, ctl_.headerWidth() - indent - 6, nameRowH), Qt::AlignVCenter | Qt::AlignLeft,
+            p.drawText(QRect(indent, top + nameRowH - 4, ctl_.headerWidth() - indent - 6, nameRowH),
+                       Qt::AlignVCenter | Qt::AlignLeft,
                        fmSmall.elidedText(sub, Qt::ElideRight, ctl_.headerWidth() - indent - 8));
             p.setFont(baseFont);
         }
@@ -253,8 +260,9 @@ void TimelineCanvas::paintRows(QPainter& p, QSize size) {
         if (ctl_.counterOf(row, series, range)) {
             p.setClipRect(QRect(ctl_.headerWidth(), std::max(top, visibleTop), areaRight - ctl_.headerWidth(),
                                 std::min(top + row.height, viewBottom) - std::max(top, visibleTop)));
-            paintCounterHover(ctx, hover->hover, CounterScale::of(*range), hover->mode, ctl_.hoverX() - ctl_.headerWidth(),
-                              top, row.height - 1, areaRight, row.kind == LayoutRow::Kind::Derived);
+            paintCounterHover(ctx, hover->hover, CounterScale::of(*range), hover->mode,
+                              ctl_.hoverX() - ctl_.headerWidth(), top, row.height - 1, areaRight,
+                              row.kind == LayoutRow::Kind::Derived);
         }
     }
     p.setClipping(false);
@@ -262,7 +270,8 @@ void TimelineCanvas::paintRows(QPainter& p, QSize size) {
         p.fillRect(0, contentTop() + pinned - 1, areaRight, 2, dark ? QColor(255, 255, 255, 90) : QColor(0, 0, 0, 90));
     if (!ctl_.index()) {
         p.setPen(dimText);
-        p.drawText(QRect(ctl_.headerWidth(), contentTop(), areaRight - ctl_.headerWidth(), 40), Qt::AlignCenter, tr("Indexing…"));
+        p.drawText(QRect(ctl_.headerWidth(), contentTop(), areaRight - ctl_.headerWidth(), 40), Qt::AlignCenter,
+                   tr("Indexing…"));
     }
 }
 
@@ -274,7 +283,8 @@ void TimelineCanvas::paintDerivedRow(QPainter& p, const TrackPaintContext& ctx, 
     p.fillRect(0, top, ctl_.headerWidth(), row.height, headerBg);
     p.fillRect(ctl_.headerWidth() - 1, top, 1, row.height, separator);
     const TimelineDerivedTracks* derived = ctl_.derived();
-    const DerivedCounterTrack* d = derived && row.track < derived->tracks.size() ? &derived->tracks[row.track] : nullptr;
+    const DerivedCounterTrack* d =
+        derived && row.track < derived->tracks.size() ? &derived->tracks[row.track] : nullptr;
     const QFontMetrics fm(font());
     const int indent = 18;
     const int nameH = ctl_.layout().metrics().sliceRow + 2 * ctl_.layout().metrics().trackPadding;
@@ -312,7 +322,8 @@ QString TimelineCanvas::derivedTooltip(const LayoutRow& row, double px) const {
     const MemoryIdProfile& m = derived->memory->ids[d.memoryId];
     if (m.timeline.empty()) return {};
     const TimeNs t = TimeNs(std::floor(ctl_.axis().time(px)));
-    if (t < m.timeline.front().time) return tr("<b>%1</b><br>no memory event yet").arg(QString::fromStdString(d.name).toHtmlEscaped());
+    if (t < m.timeline.front().time)
+        return tr("<b>%1</b><br>no memory event yet").arg(QString::fromStdString(d.name).toHtmlEscaped());
     return QStringLiteral("<b>%1</b><br>").arg(QString::fromStdString(d.name).toHtmlEscaped()) +
            memoryEventText(*ctl_.trace(), m, memorySnapshotAt(m, t));
 }
@@ -341,8 +352,8 @@ std::optional<QPointF> TimelineCanvas::flowAnchor(SliceRef s, bool atEnd) const 
     if (s.index >= c.size()) return std::nullopt;
     const double x = ctl_.headerWidth() + ctl_.axis().x(double(atEnd ? c.end(s.index) : c.start[s.index]));
     if (const LayoutRow* row = ctl_.layout().rowOfTrack(s.track)) {
-        const int y = contentTop() + ctl_.layout().depthTop(*row, c.depth(s.index)) - (row->pinned ? 0 : ctl_.scrollY()) +
-                      ctl_.layout().metrics().sliceRow / 2;
+        const int y = contentTop() + ctl_.layout().depthTop(*row, c.depth(s.index)) -
+                      (row->pinned ? 0 : ctl_.scrollY()) + ctl_.layout().metrics().sliceRow / 2;
         return QPointF(x, y);
     }
     if (const LayoutRow* row = ctl_.layout().rowOfProcess(track.process))
@@ -352,7 +363,8 @@ std::optional<QPointF> TimelineCanvas::flowAnchor(SliceRef s, bool atEnd) const 
 
 void TimelineCanvas::paintFlows(QPainter& p, QSize size) {
     if (!ctl_.selectedSlice().valid()) return;
-    p.setClipRect(QRect(ctl_.headerWidth(), contentTop(), size.width() - ctl_.headerWidth(), size.height() - contentTop()));
+    p.setClipRect(
+        QRect(ctl_.headerWidth(), contentTop(), size.width() - ctl_.headerWidth(), size.height() - contentTop()));
     const QColor color = isDarkPalette(palette()) ? QColor(120, 200, 255) : QColor(20, 90, 200);
     // An arrow leaves its source where the source starts (a launch call issues it
     // at its start) and points at the destination's start.
@@ -376,10 +388,12 @@ void TimelineCanvas::paintOverlays(QPainter& p, QSize size) {
     p.setPen(QPen(bookmarkColor, 1, Qt::DashLine));
     for (const Bookmark& b : ctl_.bookmarks()) {
         const double x = ctl_.headerWidth() + ctl_.axis().x(double(b.time));
-        if (x >= ctl_.headerWidth() && x <= size.width()) p.drawLine(QPointF(x, contentTop()), QPointF(x, size.height()));
+        if (x >= ctl_.headerWidth() && x <= size.width())
+            p.drawLine(QPointF(x, contentTop()), QPointF(x, size.height()));
     }
     // Where a dragged header would drop.
-    if (const std::optional<int> y = ctl_.dropIndicatorY()) p.fillRect(0, *y - 1, size.width(), 3, pal.color(QPalette::Highlight));
+    if (const std::optional<int> y = ctl_.dropIndicatorY())
+        p.fillRect(0, *y - 1, size.width(), 3, pal.color(QPalette::Highlight));
     if (ctl_.hasRange()) {
         const double x0 = ctl_.headerWidth() + ctl_.axis().x(double(ctl_.rangeBegin()));
         const double x1 = ctl_.headerWidth() + ctl_.axis().x(double(ctl_.rangeEnd()));
@@ -389,7 +403,8 @@ void TimelineCanvas::paintOverlays(QPainter& p, QSize size) {
         if (r > l) p.fillRect(QRectF(l, contentTop(), r - l, size.height() - contentTop()), shade);
         QColor edge = pal.color(QPalette::Highlight);
         for (double x : {x0, x1})
-            if (x >= ctl_.headerWidth() && x <= size.width()) p.fillRect(QRectF(x, contentTop(), 1, size.height()), edge);
+            if (x >= ctl_.headerWidth() && x <= size.width())
+                p.fillRect(QRectF(x, contentTop(), 1, size.height()), edge);
     }
     if (ctl_.hoverX() >= ctl_.headerWidth() && ctl_.hoverX() < size.width()) {
         QColor c = pal.color(QPalette::Text);
@@ -450,9 +465,10 @@ void TimelineCanvas::paintRuler(QPainter& p, QSize size) {
     p.setPen(pal.color(QPalette::Text));
     QString readout;
     if (ctl_.hoverX() >= ctl_.headerWidth())
-        readout = tr("cursor %1").arg(formatDurationExact(TimeNs(std::llround(ctl_.axis().time(ctl_.hoverX() - ctl_.headerWidth())))));
-    else
-        readout = tr("visible %1").arg(formatDuration(TimeNs(ctl_.axis().end() - ctl_.axis().begin())));
+        readout =
+            tr("cursor %1")
+                .arg(formatDurationExact(TimeNs(std::llround(ctl_.axis().time(ctl_.hoverX() - ctl_.headerWidth())))));
+    else readout = tr("visible %1").arg(formatDuration(TimeNs(ctl_.axis().end() - ctl_.axis().begin())));
     p.drawText(QRect(8, 0, ctl_.headerWidth() - 12, h - 1), Qt::AlignVCenter | Qt::AlignLeft, readout);
     p.fillRect(ctl_.headerWidth() - 1, 0, 1, h, pal.color(QPalette::Mid));
     p.setFont(QFont());
@@ -502,7 +518,8 @@ void TimelineCanvas::paintMinimap(QPainter& p, QSize size) {
     p.drawRect(window);
     // Bookmarks on the overview too.
     const QColor bookmarkColor = dark ? QColor(120, 220, 140) : QColor(20, 140, 60);
-    for (const Bookmark& b : ctl_.bookmarks()) p.fillRect(QRectF(ctl_.minimapX(double(b.time)), top + 1, 1, h - 3), bookmarkColor);
+    for (const Bookmark& b : ctl_.bookmarks())
+        p.fillRect(QRectF(ctl_.minimapX(double(b.time)), top + 1, 1, h - 3), bookmarkColor);
 }
 
 // ---------------------------------------------------------------- input
@@ -518,7 +535,9 @@ void TimelineCanvas::mousePressEvent(QMouseEvent* e) {
     ctl_.press(e->position().toPoint(), e->button(), e->modifiers());
 }
 
-void TimelineCanvas::mouseMoveEvent(QMouseEvent* e) { ctl_.move(e->position().toPoint(), QApplication::startDragDistance()); }
+void TimelineCanvas::mouseMoveEvent(QMouseEvent* e) {
+    ctl_.move(e->position().toPoint(), QApplication::startDragDistance());
+}
 
 void TimelineCanvas::mouseReleaseEvent(QMouseEvent* e) { ctl_.release(e->position().toPoint(), e->button()); }
 
@@ -537,10 +556,11 @@ void TimelineCanvas::contextMenuEvent(QContextMenuEvent* e) {
     const LayoutRow* row = ctl_.rowAtPoint(e->pos());
     if (row && row->kind == LayoutRow::Kind::Track) {
         const TrackIndex t = row->track;
-        menu.addAction(tr("Hide Track “%1”").arg(trackTitle(ctl_.trace()->tracks[t])),
-                       this, [this, t] { ctl_.setTrackHidden(t, true); });
+        menu.addAction(tr("Hide Track “%1”").arg(trackTitle(ctl_.trace()->tracks[t])), this,
+                       [this, t] { ctl_.setTrackHidden(t, true); });
         const bool pinned = ctl_.trackPinned(t);
-        menu.addAction(pinned ? tr("Unpin Track") : tr("Pin Track to Top"), this, [this, t, pinned] { ctl_.setTrackPinned(t, !pinned); });
+        menu.addAction(pinned ? tr("Unpin Track") : tr("Pin Track to Top"), this,
+                       [this, t, pinned] { ctl_.setTrackPinned(t, !pinned); });
     }
     if (row && (row->kind == LayoutRow::Kind::Derived ||
                 (row->kind == LayoutRow::Kind::Track && ctl_.trace()->tracks[row->track].kind == TrackKind::Counter))) {
@@ -574,7 +594,8 @@ void TimelineCanvas::fillHiddenTracksMenu(QMenu& menu) {
     for (TrackIndex t : hidden) {
         const Track& track = ctl_.trace()->tracks[t];
         const QString process = QString::fromStdString(ctl_.trace()->processes[track.process].name);
-        menu.addAction(tr("Show %1 › %2").arg(process, trackTitle(track)), this, [this, t] { ctl_.setTrackHidden(t, false); });
+        menu.addAction(tr("Show %1 › %2").arg(process, trackTitle(track)), this,
+                       [this, t] { ctl_.setTrackHidden(t, false); });
     }
     if (hidden.empty()) menu.addAction(tr("(none: right-click a track to hide it)"))->setEnabled(false);
     menu.addSeparator();
@@ -616,7 +637,8 @@ QString TimelineCanvas::tooltipAt(QPoint pos) const {
             return tr("Derived by the memory profile from the trace's memory events (not a track of the file)");
         QString s = derivedTooltip(*row, pos.x() - ctl_.headerWidth());
         if (const auto point = ctl_.counterAtPoint(pos); point && point->hover.valid && !s.isEmpty())
-            s.replace(QStringLiteral("</b><br>"), QStringLiteral("</b><br>") + counterReadout(point->hover, point->mode, true).toHtmlEscaped() +
+            s.replace(QStringLiteral("</b><br>"), QStringLiteral("</b><br>") +
+                                                      counterReadout(point->hover, point->mode, true).toHtmlEscaped() +
                                                       QStringLiteral("<br>"));
         return s;
     }
@@ -638,14 +660,16 @@ QString TimelineCanvas::tooltipAt(QPoint pos) const {
     if (!hit.valid()) return {};
     const SliceColumns& c = track.slices;
     const std::string_view name = ctl_.trace()->str(c.name[hit.index]);
-    QString s = QStringLiteral("<b>%1</b><br>%2").arg(QString::fromUtf8(name.data(), qsizetype(name.size())).toHtmlEscaped(),
-                                                     formatDuration(c.duration[hit.index]));
+    QString s = QStringLiteral("<b>%1</b><br>%2")
+                    .arg(QString::fromUtf8(name.data(), qsizetype(name.size())).toHtmlEscaped(),
+                         formatDuration(c.duration[hit.index]));
     const std::string_view cat = ctl_.trace()->str(c.category[hit.index]);
     if (!cat.empty()) s += QStringLiteral(" · ") + QString::fromUtf8(cat.data(), qsizetype(cat.size())).toHtmlEscaped();
     if (c.unfinished(hit.index)) s += tr("<br><i>unfinished: no end event, runs to the trace end</i>");
     // A slice under a pixel wide is drawn folded with its neighbours: say how many share the bar here.
     if (ctl_.index() && double(c.duration[hit.index]) < 2 * ctl_.axis().nsPerPx()) {
-        const size_t shared = ctl_.index()->depths.atDepth(hit.track, c.depth(hit.index))
+        const size_t shared = ctl_.index()
+                                  ->depths.atDepth(hit.track, c.depth(hit.index))
                                   .countOverlapping(TimeNs(std::floor(ctl_.axis().time(px - 1))),
                                                     TimeNs(std::ceil(ctl_.axis().time(px + 2))));
         if (shared > 1)

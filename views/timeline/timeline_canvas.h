@@ -5,12 +5,12 @@
 // widget forwards its events (see there for the keys and mouse gestures).
 #pragma once
 
+#include "model/query/time_axis.h"
+#include "model/query/track_layout.h"
 #include "model/trace/trace.h"
 #include "views/timeline/color_palette.h"
-#include "model/query/time_axis.h"
-#include "views/timeline/timeline_index.h"
-#include "model/query/track_layout.h"
 #include "views/timeline/timeline_controller.h"
+#include "views/timeline/timeline_index.h"
 #include "views/timeline/track_painter.h"
 #include "views/trace_selection.h"  // declares SliceRef as a metatype for our signals
 
@@ -114,7 +114,7 @@ private:
     NameCache names_;
 
     int contentTop() const { return ctl_.contentTop(); }
-    void applyNameStyle();  // labels short or full, as View > Short Names says
+    void applyNameStyle();                                         // labels short or full, as View > Short Names says
     QString instantsTooltip(const Track& track, double px) const;  // marker strip at track-area x `px`
     void paintRows(QPainter& p, QSize size);
     void paintRuler(QPainter& p, QSize size);
@@ -129,7 +129,7 @@ private:
     // A counter row (of the trace or derived), laid out for this frame and painted.
     void paintCounterRow(const TrackPaintContext& ctx, const LayoutRow& row, int top, bool bytes);
     QString counterTooltip(QPoint pos) const;  // a counter track of the trace, at a widget point
-    CounterFrame counterFrame_;  // buffers reused between rows and frames
+    CounterFrame counterFrame_;                // buffers reused between rows and frames
 };
 
 }  // namespace tracescope

@@ -5,7 +5,9 @@
 
 namespace tracescope {
 
-TimelineController::TimelineController(QObject* parent) : QObject(parent) { axis_.setWidth(trackAreaWidth(size().width())); }
+TimelineController::TimelineController(QObject* parent) : QObject(parent) {
+    axis_.setWidth(trackAreaWidth(size().width()));
+}
 
 void TimelineController::setTrace(std::shared_ptr<const Trace> trace) {
     trace_ = std::move(trace);
@@ -64,7 +66,8 @@ void TimelineController::fitAll() {
     if (!trace_) return;
     const double span = double(std::max<TimeNs>(trace_->spanNs(), 1000));
     const double margin = span * 0.01;
-    axis_.setWindow(double(trace_->startNs) - margin, double(trace_->startNs) + span + margin, trackAreaWidth(size().width()));
+    axis_.setWindow(double(trace_->startNs) - margin, double(trace_->startNs) + span + margin,
+                    trackAreaWidth(size().width()));
     emit viewChanged();
     emit changed();
 }
@@ -141,7 +144,8 @@ void TimelineController::revealSlice(SliceRef s) {
         const int y = layout_.depthTop(*row, track.slices.depth(s.index));
         const int h = layout_.metrics().sliceRow;
         const int top = scrollY_ + layout_.pinnedHeight();  // the pinned strip covers the content above
-        if (y < top || y + h > scrollY_ + viewportHeight()) setScrollY(y - layout_.pinnedHeight() - viewportHeight() / 3);
+        if (y < top || y + h > scrollY_ + viewportHeight())
+            setScrollY(y - layout_.pinnedHeight() - viewportHeight() / 3);
     }
 }
 
@@ -263,7 +267,9 @@ void TimelineController::move(QPoint pos, int startDragDistance) {
         return;
     }
     if (drag_ == Drag::None) {
-        emit cursorChanged(onHeaderEdge(pos.x()) ? Qt::SplitHCursor : inMinimap(pos) ? Qt::PointingHandCursor : Qt::ArrowCursor);
+        emit cursorChanged(onHeaderEdge(pos.x()) ? Qt::SplitHCursor
+                           : inMinimap(pos)      ? Qt::PointingHandCursor
+                                                 : Qt::ArrowCursor);
     }
     if (drag_ == Drag::Minimap) {
         const double half = (axis_.end() - axis_.begin()) / 2, centre = minimapTime(pos.x());
@@ -433,8 +439,7 @@ const LayoutRow* TimelineController::reorderTarget(QPoint pos, bool& after) cons
         const LayoutRow* head = layout_.rowOfProcess(over->process);
         if (!head) return nullptr;
         // Over the process's header: before it; over its tracks: after it.
-        after = over->kind == LayoutRow::Kind::Track ||
-                viewY - layout_.viewY(*over, scrollY_) > over->height / 2;
+        after = over->kind == LayoutRow::Kind::Track || viewY - layout_.viewY(*over, scrollY_) > over->height / 2;
         return head;
     }
     if (over->kind != LayoutRow::Kind::Track || over->process != moving->process) return nullptr;
@@ -493,7 +498,8 @@ void TimelineController::resetLayout() {
 
 // ---------------------------------------------------------------- counters
 
-bool TimelineController::counterOf(const LayoutRow& row, const CounterSeries*& series, const CounterRangeIndex*& range) const {
+bool TimelineController::counterOf(const LayoutRow& row, const CounterSeries*& series,
+                                   const CounterRangeIndex*& range) const {
     if (!trace_ || !index_) return false;
     if (row.kind == LayoutRow::Kind::Track && row.track < trace_->tracks.size() &&
         trace_->tracks[row.track].kind == TrackKind::Counter && row.track < index_->counters.size()) {

@@ -114,7 +114,8 @@ public:
     bool minimapVisible() const { return minimap_; }
     void setMinimapVisible(bool visible);
     bool inMinimap(QPoint pos) const {
-        return minimap_ && pos.x() >= headerWidth_ && pos.y() >= kRulerHeight && pos.y() < kRulerHeight + kMinimapHeight;
+        return minimap_ && pos.x() >= headerWidth_ && pos.y() >= kRulerHeight &&
+               pos.y() < kRulerHeight + kMinimapHeight;
     }
     // Trace time <-> widget x inside the minimap (the whole trace spans the track area).
     double minimapX(double time) const;
@@ -176,8 +177,8 @@ public:
     void leave();
 
 signals:
-    void changed();  // anything drawn changed: repaint
-    void cursorChanged(Qt::CursorShape shape);  // Qt::ArrowCursor: the default
+    void changed();                                 // anything drawn changed: repaint
+    void cursorChanged(Qt::CursorShape shape);      // Qt::ArrowCursor: the default
     void sliceClicked(tracescope::SliceRef slice);  // user clicked a slice (invalid: clicked empty space)
     // User clicked a derived track (memory counter) at a time: `derived` indexes TimelineIndex::derived.
     void derivedPointClicked(quint32 derived, qint64 timeNs);
@@ -185,7 +186,7 @@ signals:
     void rangeCleared();
     void viewChanged();  // window or scroll moved
     void contentHeightChanged();
-    void layoutChanged();  // the user's layout or bookmarks changed (to be saved)
+    void layoutChanged();                 // the user's layout or bookmarks changed (to be saved)
     void bookmarkRequested(qint64 time);  // M pressed: the view asks for a label
 
 private:

@@ -32,7 +32,8 @@ uint64_t resultBytes(const std::shared_ptr<const TimelineIndex>& index) {
     return bytes;
 }
 
-std::shared_ptr<const TimelineDerivedTracks> TimelineDerivedTracks::ofMemory(std::shared_ptr<const MemoryProfileResult> memory) {
+std::shared_ptr<const TimelineDerivedTracks> TimelineDerivedTracks::ofMemory(
+    std::shared_ptr<const MemoryProfileResult> memory) {
     auto derived = std::make_shared<TimelineDerivedTracks>();
     if (!memory) return derived;
     derived->tracks = memoryCounterTracks(*memory);

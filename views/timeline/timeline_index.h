@@ -22,12 +22,12 @@ namespace tracescope {
 
 struct TimelineIndex {
     SliceDepthIndex depths;
-    SliceDepthMipmap coarse;                  // per-bucket summaries for zoomed-out frames
-    std::vector<CounterRangeIndex> counters;  // per track (empty for non-counter tracks)
-    std::vector<CounterDrawMode> counterModes;  // per track: steps or lines, as the producer's data is
-    std::vector<uint8_t> onDevice;            // per track: its process is a device
+    SliceDepthMipmap coarse;                               // per-bucket summaries for zoomed-out frames
+    std::vector<CounterRangeIndex> counters;               // per track (empty for non-counter tracks)
+    std::vector<CounterDrawMode> counterModes;             // per track: steps or lines, as the producer's data is
+    std::vector<uint8_t> onDevice;                         // per track: its process is a device
     std::unordered_map<StringId, std::string> shortNames;  // short forms of the names that have one
-    std::vector<uint32_t> density;            // events per time bucket over the whole trace (the minimap)
+    std::vector<uint32_t> density;                         // events per time bucket over the whole trace (the minimap)
     static constexpr size_t kDensityBuckets = 4096;
 
     // Returns nullptr when cancelled.

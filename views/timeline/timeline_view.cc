@@ -7,18 +7,18 @@
 #include "views/trace_selection.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QCryptographicHash>
 #include <QDateTime>
 #include <QElapsedTimer>
 #include <QFileInfo>
-#include <QInputDialog>
-#include <QSettings>
-#include <QCheckBox>
 #include <QHBoxLayout>
+#include <QInputDialog>
 #include <QKeySequence>
 #include <QLabel>
 #include <QLineEdit>
 #include <QScrollBar>
+#include <QSettings>
 #include <QShortcut>
 #include <QSignalBlocker>
 #include <QThread>
@@ -76,7 +76,8 @@ TimelineView::TimelineView(QWidget* parent) : TraceView(parent), delivery_(Resul
 
     canvas_ = new TimelineCanvas(this);
     connect(&canvas_->controller(), &TimelineController::layoutChanged, this, &TimelineView::saveLayout);
-    connect(&canvas_->controller(), &TimelineController::bookmarkRequested, this, &TimelineView::addBookmarkInteractively);
+    connect(&canvas_->controller(), &TimelineController::bookmarkRequested, this,
+            &TimelineView::addBookmarkInteractively);
     vscroll_ = new QScrollBar(Qt::Vertical, this);
     auto* body = new QHBoxLayout;
     body->setContentsMargins(0, 0, 0, 0);
@@ -290,9 +291,10 @@ void TimelineView::startSearch() {
     searchCancel_ = std::make_shared<std::atomic<bool>>(false);
     const SearchMode mode = regex_->isChecked() ? SearchMode::Regex : SearchMode::Substring;
     matchLabel_->setText(tr("searching…"));
-    searchWatcher_.setFuture(QtConcurrent::run(interactivePool(), [trace = trace_, query = text.toStdString(), mode, cancel = searchCancel_] {
-        return std::make_shared<SliceSearchResult>(searchSlices(*trace, query, mode, cancel.get()));
-    }));
+    searchWatcher_.setFuture(QtConcurrent::run(
+        interactivePool(), [trace = trace_, query = text.toStdString(), mode, cancel = searchCancel_] {
+            return std::make_shared<SliceSearchResult>(searchSlices(*trace, query, mode, cancel.get()));
+        }));
 }
 
 void TimelineView::searchFinished() {

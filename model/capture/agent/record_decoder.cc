@@ -108,7 +108,8 @@ bool RecordDecoder::decodeFrame(const char* frame, size_t size) {
     const char* payload = frame + sizeof h;
     const size_t length = size - sizeof h;
     if (h.fixedSize > length)
-        return fail("frame's fixed part (" + std::to_string(h.fixedSize) + " bytes) is longer than the frame", consumed_);
+        return fail("frame's fixed part (" + std::to_string(h.fixedSize) + " bytes) is longer than the frame",
+                    consumed_);
     if (frames_ == 0 && h.type != kRecHello) return fail("the stream does not start with a hello frame", consumed_);
     if (frames_ > 0 && h.type == kRecHello) return fail("a second hello frame", consumed_);
     ++frames_;
