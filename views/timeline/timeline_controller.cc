@@ -12,6 +12,7 @@ TimelineController::TimelineController(QObject* parent) : QObject(parent) {
 void TimelineController::setTrace(std::shared_ptr<const Trace> trace) {
     trace_ = std::move(trace);
     index_.reset();
+    derived_.reset();  // the old trace's memory tracks go with it
     highlight_ = {};
     selected_ = {};
     hasRange_ = false;
