@@ -151,10 +151,12 @@ unsigned AnalysisView::beginRun(const AnalysisCost& cost) {
     return generation;
 }
 
+bool AnalysisView::offScreen() const { return window()->isVisible() && !isVisible(); }
+
 JobPriority AnalysisView::wanted() const {
     // A page nobody can see in a visible window (another tab is current) computes ahead, at
     // the lowest priority; a shown page, or one on its own (tests, screenshots), at Page.
-    return window()->isVisible() && !isVisible() ? JobPriority::Background : JobPriority::Page;
+    return offScreen() ? JobPriority::Background : JobPriority::Page;
 }
 
 void AnalysisView::requested() {
@@ -231,7 +233,7 @@ bool AnalysisView::pressStatusButton() {
 void AnalysisView::applyWhenShown(std::function<void()> fill) {
     // A page nobody can see in a visible window (another tab is current) waits; a
     // page on its own (tests) or a shown one is filled now.
-    if (window()->isVisible() && !isVisible()) pendingFill_ = std::move(fill);
+    if (offScreen()) pendingFill_ = std::move(fill);
     else fill();
 }
 

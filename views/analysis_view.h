@@ -138,6 +138,9 @@ private:
     // (the cost exceeds the whole budget and the user did not ask to run it anyway) shows
     // the skip message and returns 0.
     unsigned beginRun(const AnalysisCost& cost);
+    // Nobody can see the page in a visible window (another tab is current); a page on its own
+    // (tests, screenshots) counts as seen.
+    bool offScreen() const;
     // The priority the page asks at: Page when it is on screen (or on its own), else Background.
     JobPriority wanted() const;
     // The request was made: progress from it.

@@ -2,6 +2,8 @@
 // last thread, memory admission, a throwing job, queued jobs cancelled.
 #include "model/results/job_runner.h"
 
+#include "wait_until.h"
+
 #include <QtTest>
 
 #include <atomic>
@@ -12,6 +14,7 @@
 #include <vector>
 
 using namespace tracescope;
+using tracescope::testing::waitUntil;
 
 namespace {
 
@@ -32,15 +35,6 @@ struct Gate {
         cv.notify_all();
     }
 };
-
-bool waitUntil(const std::function<bool()>& condition, int ms = 5000) {
-    const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
-    while (!condition()) {
-        if (std::chrono::steady_clock::now() > end) return false;
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
-    return true;
-}
 
 }  // namespace
 

@@ -5,6 +5,8 @@
 // per trace.
 #include "model/results/result_store.h"
 
+#include "wait_until.h"
+
 #include <QtTest>
 
 #include <atomic>
@@ -22,17 +24,9 @@ uint64_t resultBytes(const Blob& b) { return b.bytes; }
 }  // namespace tracescope
 
 using namespace tracescope;
+using tracescope::testing::waitUntil;
 
 namespace {
-
-bool waitUntil(const std::function<bool()>& condition, int ms = 10000) {
-    const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
-    while (!condition()) {
-        if (std::chrono::steady_clock::now() > end) return false;
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
-    return true;
-}
 
 // Visits "slices" (analysisTick) until `stop`, checking the current progress as analyses do.
 int spinUntil(const std::atomic<bool>& stop) {
