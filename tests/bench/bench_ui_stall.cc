@@ -48,7 +48,8 @@ struct Phase {
 // Runs the event loop until `done` returns true, measuring the UI thread's stalls meanwhile.
 template <typename Done>
 Phase runPhase(const char* name, Done done, int timeoutMs = 600'000, std::function<std::string()> where = {}) {
-    Phase phase{name};
+    Phase phase;
+    phase.name = name;
     QElapsedTimer wall, sinceTick;
     wall.start();
     sinceTick.start();
@@ -200,6 +201,6 @@ int main(int argc, char** argv) {
     }
     struct rusage usage {};
     getrusage(RUSAGE_SELF, &usage);
-    std::printf("\npeak resident memory %.2f GiB\n", double(usage.ru_maxrss) / (1024.0 * 1024.0));  // ru_maxrss: KiB
+    std::printf("\npeak resident memory %.2f GB\n", double(usage.ru_maxrss) * 1024.0 / 1e9);  // ru_maxrss: KiB; GB: 10^9 B
     return 0;
 }
