@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <string>
 
 namespace tracescope {
 
@@ -53,12 +54,34 @@ std::vector<DiffRow> rowsOf(const Keyed& keyed, size_t& added, size_t& vanished)
         vanished += st == DiffStatus::Vanished;
         rows.push_back(rowOf(key.first, key.second, a.ns, b.ns, a.occurrences, b.occurrences, st));
     }
-    // Largest regression first; equal deltas (e.g. unchanged rows) by the larger time.
-    std::stable_sort(rows.begin(), rows.end(), [](const DiffRow& x, const DiffRow& y) {
-        if (x.deltaNs != y.deltaNs) return x.deltaNs > y.deltaNs;
-        return std::max(x.aNs, x.bNs) > std::max(y.aNs, y.bNs);
-    });
     return rows;
+}
+
+// A row's per-step values from its totals: each side's total over its divisor (exact for the
+// percentage, rounded to ns for the times).
+void setPerStep(DiffRow& r, size_t aDivisor, size_t bDivisor) {
+    const double a = double(r.aNs) / double(aDivisor), b = double(r.bNs) / double(bDivisor);
+    r.aPerStepNs = TimeNs(std::llround(a));
+    r.bPerStepNs = TimeNs(std::llround(b));
+    r.deltaPerStepNs = r.bPerStepNs;
+    subSat(r.deltaPerStepNs, r.aPerStepNs);
+    if (a != 0) r.deltaPerStepPercent = 100.0 * (b - a) / a;
+}
+
+std::string perStepDescriptionOf(const RunDiff& d) {
+    const auto n = [](size_t v) { return std::to_string(v); };
+    if (!d.perStep) {
+        const std::string who = !d.aSteps && !d.bSteps ? "Neither run has steps"
+                                : !d.aSteps            ? "A has no steps"
+                                                       : "B has no steps";
+        return who + ": ops and kernels are compared by their totals (the per-step values are the totals)";
+    }
+    const std::string rule = "each run's total divided by the steps in its step set (A " + n(d.aPerStepDivisor) +
+                             ", B " + n(d.bPerStepDivisor) + ")";
+    if (d.aSteps != d.bSteps)
+        return "The runs have different step counts (A " + n(d.aSteps) + ", B " + n(d.bSteps) +
+               "): ops and kernels are compared per step, " + rule;
+    return "Ops and kernels are compared per step (A and B have " + n(d.aSteps) + " steps each), " + rule;
 }
 
 void addOps(Keyed& keyed, const OpStatsResult& r, bool isB) {
@@ -121,7 +144,49 @@ RunDiff diffRuns(const ClassifiedTrace& ca, const ClassifiedTrace& cb, const Ste
     addKernels(kernels, computeKernelStats(ca), false);
     addKernels(kernels, computeKernelStats(cb), true);
     d.kernels = rowsOf(kernels, d.newKernels, d.vanishedKernels);
+
+    // Per step over each run's step set, like the step rows; a run without steps has no step to
+    // divide by, and a per-step value on one side against a total on the other would mislead:
+    // both stay totals then.
+    d.aStepSetCount = d.aSteps ? aSet : 0;
+    d.bStepSetCount = d.bSteps ? bSet : 0;
+    d.perStep = d.aStepSetCount > 0 && d.bStepSetCount > 0;
+    d.aPerStepDivisor = d.perStep ? d.aStepSetCount : 1;
+    d.bPerStepDivisor = d.perStep ? d.bStepSetCount : 1;
+    d.perStepDescription = perStepDescriptionOf(d);
+    for (DiffRow& r : d.steps) {  // averages per step already
+        r.aPerStepNs = r.aNs;
+        r.bPerStepNs = r.bNs;
+        r.deltaPerStepNs = r.deltaNs;
+        r.deltaPerStepPercent = r.deltaPercent;
+    }
+    for (auto* rows : {&d.ops, &d.kernels}) {
+        for (DiffRow& r : *rows) setPerStep(r, d.aPerStepDivisor, d.bPerStepDivisor);
+        sortDiffRows(*rows, DiffBasis::PerStep);
+    }
     return d;
+}
+
+void sortDiffRows(std::vector<DiffRow>& rows, DiffBasis basis) {
+    // Largest regression first; equal deltas (e.g. unchanged rows) by the other basis's delta,
+    // then by the larger time.
+    const bool perStep = basis == DiffBasis::PerStep;
+    std::stable_sort(rows.begin(), rows.end(), [perStep](const DiffRow& x, const DiffRow& y) {
+        const TimeNs dx = perStep ? x.deltaPerStepNs : x.deltaNs, dy = perStep ? y.deltaPerStepNs : y.deltaNs;
+        if (dx != dy) return dx > dy;
+        if (perStep && x.deltaNs != y.deltaNs) return x.deltaNs > y.deltaNs;
+        return std::max(x.aNs, x.bNs) > std::max(y.aNs, y.bNs);
+    });
+}
+
+const DiffRow* largestRegression(const std::vector<DiffRow>& rows, DiffBasis basis) {
+    const DiffRow* best = nullptr;
+    for (const DiffRow& r : rows) {
+        const TimeNs delta = basis == DiffBasis::PerStep ? r.deltaPerStepNs : r.deltaNs;
+        if (delta > 0 && (!best || delta > (basis == DiffBasis::PerStep ? best->deltaPerStepNs : best->deltaNs)))
+            best = &r;
+    }
+    return best;
 }
 
 }  // namespace tracescope

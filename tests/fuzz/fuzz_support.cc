@@ -130,7 +130,8 @@ void checkSelfDiff(const RunDiff& d) {
         fail("a run diffed with itself has new or vanished rows");
     for (const auto* rows : {&d.steps, &d.ops, &d.kernels})
         for (const DiffRow& r : *rows)
-            if (r.deltaNs != 0 || r.status != DiffStatus::Both) fail("a run diffed with itself has a delta");
+            if (r.deltaNs != 0 || r.deltaPerStepNs != 0 || r.status != DiffStatus::Both)
+                fail("a run diffed with itself has a delta");
 }
 
 // Two workers loaded from one file: every step on both, no straggler.

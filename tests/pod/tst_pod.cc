@@ -562,6 +562,7 @@ private slots:
         for (const auto* rows : {&d.steps, &d.ops, &d.kernels})
             for (const DiffRow& r : *rows) {
                 QCOMPARE(r.deltaNs, TimeNs(0));
+                QCOMPARE(r.deltaPerStepNs, TimeNs(0));
                 QCOMPARE(r.status, DiffStatus::Both);
                 QCOMPARE(r.aOccurrences, r.bOccurrences);
             }
