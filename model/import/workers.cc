@@ -2,6 +2,7 @@
 
 #include "model/import/logdir.h"
 #include "model/import/memory_budget.h"
+#include "model/import/torch_profile_folder.h"
 
 #include <algorithm>
 #include <atomic>
@@ -88,7 +89,13 @@ void nameWorker(WorkerTrace& w) {
         w.name = w.trace->hosts.front();
         return;
     }
-    w.name = std::filesystem::path(w.path).filename().string();
+    const std::string fileName = std::filesystem::path(w.path).filename().string();
+    // A PyTorch profiler file: its worker, as TensorBoard's PyTorch plugin names it.
+    if (const auto torch = parseTorchTraceFileName(fileName); torch && !torch->worker.empty()) {
+        w.name = torch->worker;
+        return;
+    }
+    w.name = fileName;
 }
 
 void alignWorkersOnWallClock(MultiWorkerRun& run) {

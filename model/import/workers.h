@@ -34,8 +34,9 @@ struct MultiWorkerResult {
     bool ok() const { return error.empty(); }
 };
 
-// The trace files of a worker folder: a TensorBoard run's hosts (the newest run) or the
-// .json / .json.gz / .xplane.pb files directly inside `dir`, by name. Other paths pass as is.
+// The trace files of a worker folder: a TensorBoard run's hosts (the newest run), a PyTorch
+// profiler folder's workers of its latest cycle (logdir.h), or else the .json / .json.gz /
+// .xplane.pb files directly inside `dir`, by name. Other paths pass as is.
 std::vector<std::string> expandWorkerPaths(const std::vector<std::string>& paths);
 
 // Opens each path as one worker (folders expanded), in parallel, and aligns the wall clocks.

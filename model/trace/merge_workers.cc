@@ -115,8 +115,10 @@ void setRunSpan(Trace& m, const MultiWorkerRun& run) {
 
 }  // namespace
 
-std::shared_ptr<const Trace> mergeWorkers(MultiWorkerRun& run) {
-    auto out = std::make_shared<Trace>();
+std::shared_ptr<const Trace> mergeWorkers(MultiWorkerRun& run) { return mergeWorkersToTrace(run); }
+
+std::unique_ptr<Trace> mergeWorkersToTrace(MultiWorkerRun& run) {
+    auto out = std::make_unique<Trace>();
     Trace& m = *out;
     m.originNs = 0;
     m.originUnixNs = run.originUnixNs;

@@ -21,6 +21,8 @@ namespace tracescope {
 // Merges the run's loaded workers (at their offsetNs) and releases their own traces; fills
 // each worker's `merged` span. Workers already merged (no trace of their own) are skipped.
 std::shared_ptr<const Trace> mergeWorkers(MultiWorkerRun& run);
+// The same view, owned by the caller (an importer's result).
+std::unique_ptr<Trace> mergeWorkersToTrace(MultiWorkerRun& run);
 
 // A new view of the same workers at `offsets` (one per worker of the run), made from `view`
 // (a view of `run` made by mergeWorkers or remergeWorkers); the run's offsets become these,
