@@ -3,6 +3,7 @@
 #include "app/gui/main_window.h"
 #include "app/gui/screenshot.h"
 #include "app/gui/settings_guard.h"
+#include "views/view_catalog.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -74,7 +75,9 @@ int main(int argc, char** argv) {
                                  QStringLiteral("path..."));
     QCommandLineOption screenshot(QStringLiteral("screenshot"), QStringLiteral("Render the window to a PNG and exit."),
                                   QStringLiteral("out.png"));
-    QCommandLineOption view(QStringLiteral("view"), QStringLiteral("View to show: timeline or an analysis view id."),
+    QStringList viewIds{QStringLiteral("timeline")};
+    for (const tracescope::ViewFactory& f : tracescope::analysisViewFactories()) viewIds << f.id;
+    QCommandLineOption view(QStringLiteral("view"), QStringLiteral("View to show: %1.").arg(viewIds.join(QStringLiteral(", "))),
                             QStringLiteral("id"), QStringLiteral("timeline"));
     QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size for --screenshot."),
                             QStringLiteral("WxH"), QStringLiteral("1600x1000"));

@@ -1,6 +1,7 @@
 // The trace model: string table, args encoding, and what TraceBuilder::finish()
 // does to hand-built events (sorting, depth, overflow lanes, async lanes, flows).
 #include "model/trace/gallop.h"
+#include "model/trace/has_events.h"
 #include "model/trace/trace_builder.h"
 
 #include <QtTest>
@@ -383,6 +384,26 @@ private slots:
 
     // The galloping searches agree with std::lower_bound / upper_bound from every
     // valid starting point, on sorted data with long runs of equal values.
+    void traceHasEventsOnlyWithData() {
+        // Processes and tracks alone (metadata records) are no events; any slice, instant or
+        // counter sample is.
+        auto build = [](int what) {
+            TraceBuilder b("test");
+            auto p = b.addProcess(ProcessKind::Host, 1, "proc");
+            auto t = b.addTrack(p, TrackKind::Thread, "main", 1);
+            auto c = b.addTrack(p, TrackKind::Counter, "mem", 2);
+            if (what == 1) b.addSlice(t, 10, 5, b.intern("op"), 0);
+            if (what == 2) b.addInstant(t, 10, b.intern("mark"), 0);
+            if (what == 3) b.addCounterSample(c, 10, 1.0);
+            return b.finish();
+        };
+        QVERIFY(!traceHasEvents(*TraceBuilder("test").finish()));
+        QVERIFY(!traceHasEvents(*build(0)));
+        QVERIFY(traceHasEvents(*build(1)));
+        QVERIFY(traceHasEvents(*build(2)));
+        QVERIFY(traceHasEvents(*build(3)));
+    }
+
     void gallopMatchesBinarySearch() {
         std::mt19937 rng(7);
         for (int round = 0; round < 20; ++round) {

@@ -3,6 +3,7 @@
 #include "views/memory/memory_event_text.h"
 
 #include "model/query/slice_queries.h"
+#include "model/trace/has_events.h"
 #include "views/name_style.h"
 #include "views/timeline/counter_style.h"
 #include "views/timeline/time_format.h"
@@ -99,6 +100,13 @@ void TimelineCanvas::render(QPainter& p, QSize size) {
         p.setPen(pal.color(QPalette::PlaceholderText));
         p.drawText(QRect(QPoint(0, 0), size), Qt::AlignCenter,
                    tr("Open a trace: File > Open (Ctrl+O), or drop a file or folder here."));
+        return;
+    }
+    if (!traceHasEvents(*ctl_.trace())) {
+        p.setPen(pal.color(QPalette::PlaceholderText));
+        p.drawText(QRect(QPoint(0, 0), size), Qt::AlignCenter | Qt::TextWordWrap,
+                   tr("This trace holds no events: no slices, instants, counters or flows.\n"
+                      "The file may be an empty event list, or hold only metadata."));
         return;
     }
     paintRows(p, size);
