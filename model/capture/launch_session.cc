@@ -171,10 +171,21 @@ LaunchResult LaunchSession::run() {
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     if (!options_.workingDir.empty()) posix_spawn_file_actions_addchdir_np(&actions, options_.workingDir.c_str());
+    if (options_.captureOutput) {
+        if (!output_.open(result.startError)) {
+            posix_spawn_file_actions_destroy(&actions);
+            listener.stop();
+            removeDirIfEmpty(result.runDir);
+            return result;
+        }
+        posix_spawn_file_actions_adddup2(&actions, output_.childFd(), STDOUT_FILENO);
+        posix_spawn_file_actions_adddup2(&actions, output_.childFd(), STDERR_FILENO);
+    }
     pid_t pid = 0;
     int64_t windowStart = realtimeNs();
     const int rc = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), envp.data());
     posix_spawn_file_actions_destroy(&actions);
+    output_.closeChildEnd();
     if (rc != 0) {
         result.startError = "cannot start " + program + ": " + std::strerror(rc);
         listener.stop();
@@ -205,6 +216,7 @@ LaunchResult LaunchSession::run() {
         progress_.windowOpen = true;
     }
     for (;;) {
+        output_.pump(options_.onOutput);
         int status = 0;
         const pid_t w = ::waitpid(pid, &status, WNOHANG);
         const auto now = Clock::now();
@@ -267,6 +279,7 @@ LaunchResult LaunchSession::run() {
         if (!saved && windowEndAt != Clock::time_point{} &&
             (listener.awaitingStop() == 0 || now - windowEndAt >= stopAnswerLimit) && !terminateRequested_) {
             save(result, listener.take(), fallbackDir, windowStart, windowEnd);
+            saveOutput(result);
             saved = true;
             {
                 std::lock_guard<std::mutex> lock(mutex_);
@@ -284,9 +297,13 @@ LaunchResult LaunchSession::run() {
             std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
     listener.stop();
+    // What the program wrote last (children that keep the pipe open are not waited for).
+    output_.pump(options_.onOutput);
     if (result.exited && !saved) {
         save(result, listener.take(), fallbackDir, windowStart, windowEnd);
+        saveOutput(result);
     } else if (result.exited) {
+        saveOutput(result);  // the whole output, beside the last saved window
         // After the window: what agents still sent is counted, never saved.
         for (const agent::CollectedProcess& late : listener.take())
             for (LaunchedProcess& p : result.processes)
@@ -305,6 +322,14 @@ LaunchResult LaunchSession::run() {
     removeDirIfEmpty(fallbackDir);
     removeDirIfEmpty(result.runDir);
     return result;
+}
+
+void LaunchSession::saveOutput(LaunchResult& result) {
+    if (!options_.captureOutput || !result.captureOk()) return;
+    const std::string path = (fs::path(result.runDir) / "program_output.txt").string();
+    std::string error;
+    if (output_.saveTo(path, error)) result.outputPath = path;
+    else result.problems.push_back(error);
 }
 
 void LaunchSession::save(LaunchResult& result, std::vector<agent::CollectedProcess> collected,

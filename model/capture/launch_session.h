@@ -10,12 +10,14 @@
 
 #include "model/capture/agent/agent_listener.h"
 #include "model/capture/agent/records_to_xspace.h"
+#include "model/capture/program_output.h"
 
 #include <atomic>
 #include <cstdint>
 #include <functional>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -40,6 +42,11 @@ struct LaunchOptions {
     // Called on the session's thread once the capture is saved while the program still runs
     // (the window ended first); the final result comes from run() at the program's exit.
     std::function<void(const LaunchResult&)> onCaptureSaved;
+    // The program's stdout and stderr go to one pipe we read (else they are ours, as in a
+    // terminal): each piece is passed to onOutput on the session's thread, and the output is
+    // saved beside a saved capture as <run>/program_output.txt.
+    bool captureOutput = false;
+    std::function<void(std::string_view)> onOutput;
 };
 
 // Where the program stands (for live displays).
@@ -73,6 +80,7 @@ struct LaunchResult {
     int termSignal = 0;
     int64_t pid = 0;
     std::string runDir;       // the (last) capture window's run folder
+    std::string outputPath;   // the program's saved output (captureOutput), else empty
     std::vector<LaunchedProcess> processes;
     std::vector<std::string> problems;  // why the capture failed or is incomplete
     bool captureOk() const;             // at least one XSpace saved with activity records
@@ -108,12 +116,15 @@ public:
 private:
     void save(LaunchResult& result, std::vector<agent::CollectedProcess> collected, const std::string& fallbackDir,
               int64_t windowStartNs, int64_t windowEndNs);
+    // The output so far, into the run folder of a saved capture.
+    void saveOutput(LaunchResult& result);
 
     LaunchOptions options_;
     std::atomic<bool> stopRequested_{false}, terminateRequested_{false}, restartRequested_{false};
     mutable std::mutex mutex_;
     agent::AgentListener* listener_ = nullptr;  // while running
     LaunchProgress progress_;
+    ProgramOutput output_;
 };
 
 }  // namespace tracescope::capture

@@ -83,6 +83,13 @@ int main(int argc, char** argv) {
     const std::string mode = argc > 1 ? argv[1] : "run";
     const int n = argc > 2 ? std::atoi(argv[2]) : 2;
     if (mode == "nocuda") return argc > 2 ? std::atoi(argv[2]) : 0;
+    // FAKE_OUTPUT_LINES=N: N numbered lines on stdout (more than a pipe holds when N is large)
+    // and one on stderr, for the launch's output capture.
+    if (const char* lines = std::getenv("FAKE_OUTPUT_LINES")) {
+        for (int i = 0, count = std::atoi(lines); i < count; ++i) std::printf("stdout line %d\n", i);
+        std::fflush(stdout);
+        std::fprintf(stderr, "stderr line\n");
+    }
     if (mode == "early") {
         nvtxRangePushA("early");
         nvtxMarkA("early mark");

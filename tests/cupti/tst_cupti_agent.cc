@@ -18,6 +18,8 @@
 
 #include <csignal>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <mutex>
 #include <thread>
 #include <unistd.h>
@@ -480,6 +482,36 @@ private slots:
         const LaunchResult v = LaunchSession(o).run();
         QVERIFY(!v.captureOk());
         QVERIFY(anyContains(v.problems, "is not the one the TraceScope agent was built for"));
+    }
+
+    void programOutputShownAndSavedWithTheRun() {
+        // 20,000 lines (about 330 KB) are more than a pipe holds: the session must keep reading
+        // while the program runs, or the program would block on its writes.
+        QTemporaryDir dir;
+        LaunchOptions o = options(dir, {"run", "1"});
+        o.environment.emplace_back("FAKE_OUTPUT_LINES", "20000");
+        o.captureOutput = true;
+        std::string live;
+        o.onOutput = [&live](std::string_view piece) { live.append(piece); };
+        const LaunchResult r = LaunchSession(o).run();
+        QVERIFY(r.captureOk());
+        std::string expected;
+        for (int i = 0; i < 20000; ++i) expected += "stdout line " + std::to_string(i) + "\n";
+        expected += "stderr line\n";
+        QCOMPARE(live.size(), expected.size());
+        QVERIFY(live == expected);
+        QCOMPARE(r.outputPath, (fs::path(r.runDir) / "program_output.txt").string());
+        std::ifstream saved(r.outputPath, std::ios::binary);
+        const std::string text((std::istreambuf_iterator<char>(saved)), std::istreambuf_iterator<char>());
+        QVERIFY(text == expected);
+
+        // Without captureOutput the program writes to ours, and nothing is saved.
+        QTemporaryDir plainDir;
+        LaunchOptions plain = options(plainDir, {"run", "1"});
+        const LaunchResult p = LaunchSession(plain).run();
+        QVERIFY(p.captureOk());
+        QVERIFY(p.outputPath.empty());
+        QVERIFY(!fs::exists(fs::path(p.runDir) / "program_output.txt"));
     }
 
     void agentNeverLoaded() {

@@ -6,6 +6,8 @@
 
 #include <QCheckBox>
 #include <QDir>
+#include <QFile>
+#include <QScopeGuard>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -53,6 +55,8 @@ private slots:
         LaunchDialog dialog;
         dialog.setCommand(QStringLiteral("%1 run 6").arg(FAKE_CUDA_PROGRAM));
         dialog.setLogdir(dir.path());
+        qputenv("FAKE_OUTPUT_LINES", "2");  // the program inherits our environment
+        const auto unset = qScopeGuard([] { qunsetenv("FAKE_OUTPUT_LINES"); });
         QSignalSpy finished(&dialog, &LaunchDialog::launchFinished);
         QSignalSpy open(&dialog, &LaunchDialog::openRequested);
         dialog.startLaunch();
@@ -69,6 +73,13 @@ private slots:
         const QString runDir = open.at(0).at(1).toString();
         QCOMPARE(QDir(runDir).entryList({"*.xplane.pb"}).size(), 1);
         QVERIFY(dialog.statusText().contains("exited with status 0"));
+        // The program's stdout and stderr in the pane, and saved with the run.
+        QTRY_VERIFY_WITH_TIMEOUT(dialog.outputText().contains("stderr line"), 5000);
+        QCOMPARE(dialog.outputText(), QStringLiteral("stdout line 0\nstdout line 1\nstderr line\n"));
+        QFile saved(QDir(runDir).filePath("program_output.txt"));
+        QVERIFY(saved.open(QIODevice::ReadOnly));
+        QCOMPARE(saved.readAll(), QByteArray("stdout line 0\nstdout line 1\nstderr line\n"));
+        QVERIFY(dialog.statusText().contains("program_output.txt"));
     }
 
     // "… 1,234 records received …" -> 1234 (the status line's running total).

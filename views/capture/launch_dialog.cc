@@ -6,6 +6,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileDialog>
+#include <QFontDatabase>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -13,9 +14,11 @@
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QTextCursor>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -103,6 +106,14 @@ LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent), runner_(new Launc
     status_->setTextFormat(Qt::PlainText);
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
+    output_ = new QPlainTextEdit(this);
+    output_->setReadOnly(true);
+    output_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    output_->setMaximumBlockCount(20000);  // the pane's lines; the saved file keeps more
+    output_->setPlaceholderText(tr("The program's output (stdout and stderr) shows here; it is saved with the "
+                                   "capture as program_output.txt."));
+    output_->setMinimumHeight(90);
+
     startButton_ = new QPushButton(tr("&Start"), this);
     startButton_->setDefault(true);
     startButton_->setToolTip(tr("Launch the program; after Stop capture, while it runs, start a new capture window"));
@@ -126,7 +137,7 @@ LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent), runner_(new Launc
     layout->addLayout(form);
     layout->addWidget(formError_);
     layout->addWidget(status_);
-    layout->addStretch(1);
+    layout->addWidget(output_, 1);
     layout->addLayout(buttons);
 
     poll_ = new QTimer(this);
@@ -138,6 +149,7 @@ LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent), runner_(new Launc
     connect(runner_, &LaunchRunner::captureSaved, this, &LaunchDialog::captureSaved);
     connect(closeButton_, &QPushButton::clicked, this, &LaunchDialog::reject);
     connect(runner_, &LaunchRunner::finished, this, &LaunchDialog::finish);
+    connect(runner_, &LaunchRunner::output, this, &LaunchDialog::appendOutput);
     loadSettings();
     setRunning(false);
 }
@@ -148,6 +160,15 @@ bool LaunchDialog::running() const { return runner_->running(); }
 void LaunchDialog::setCommand(const QString& command) { command_->setText(command); }
 void LaunchDialog::setLogdir(const QString& logdir) { logdir_->setText(logdir); }
 QString LaunchDialog::statusText() const { return status_->text(); }
+QString LaunchDialog::outputText() const { return output_->toPlainText(); }
+
+void LaunchDialog::appendOutput(const QByteArray& bytes) {
+    // Text inserted at the end keeps a partial line together (appendPlainText would start a new one).
+    QTextCursor end(output_->document());
+    end.movePosition(QTextCursor::End);
+    end.insertText(outputDecoder_.decode(bytes));
+    output_->verticalScrollBar()->setValue(output_->verticalScrollBar()->maximum());
+}
 
 bool LaunchDialog::readOptions(capture::LaunchOptions& out, QString& error) const {
     const QStringList words = QProcess::splitCommand(command_->text());
@@ -206,6 +227,8 @@ void LaunchDialog::startLaunch() {
     saveSettings();
     runningLogdir_ = q(options.logdir);
     savedSummary_.clear();
+    output_->clear();
+    outputDecoder_.resetState();
     runner_->start(std::move(options));
     setRunning(true);
     status_->setText(tr("Starting…"));
@@ -255,6 +278,7 @@ QStringList LaunchDialog::summary(const capture::LaunchResult& r) const {
                      .arg(p.stats.apis)
                      .arg(p.stats.droppedRecords ? tr(", %1 dropped").arg(p.stats.droppedRecords) : QString());
     if (r.captureOk()) lines << tr("Saved in %1").arg(q(r.runDir));
+    if (!r.outputPath.empty()) lines << tr("The program's output: %1").arg(q(r.outputPath));
     else lines << tr("Nothing was captured:");
     for (const std::string& problem : r.problems) lines << QStringLiteral("• ") + q(problem);
     return lines;

@@ -1,6 +1,6 @@
 // File > Launch & Capture…: runs any CUDA program under our CUPTI agent (command, working
 // folder, environment, which activity to record, early NVTX, an optional capture window),
-// shows live record counts, and opens the saved run. Stop ends the capture window (the
+// shows live record counts and the program's output, and opens the saved run. Stop ends the capture window (the
 // program runs on) and Start opens a new one; Terminate ends the program. Fields persist in
 // QSettings.
 #pragma once
@@ -8,6 +8,7 @@
 #include "views/capture/capture_metatypes.h"
 
 #include <QDialog>
+#include <QStringDecoder>
 
 class QCheckBox;
 class QLabel;
@@ -34,6 +35,7 @@ public:
     void setCommand(const QString& command);
     void setLogdir(const QString& logdir);
     QString statusText() const;
+    QString outputText() const;
 
 public slots:
     // Launches the program; while it runs after a stopped window, starts a new window.
@@ -62,6 +64,8 @@ private:
     QCheckBox* openWhenDone_;
     QLabel* formError_;
     QLabel* status_;
+    QPlainTextEdit* output_;  // the program's stdout and stderr
+    QStringDecoder outputDecoder_{QStringDecoder::Utf8};
     QPushButton* startButton_;
     QPushButton* stopButton_;
     QPushButton* terminateButton_;
@@ -77,6 +81,7 @@ private:
     void refresh();
     void captureSaved(const capture::LaunchResult& result);
     void finish(const capture::LaunchResult& result);
+    void appendOutput(const QByteArray& bytes);
     QStringList summary(const capture::LaunchResult& result) const;
     void reject() override;  // closing while running stops the program first
 };

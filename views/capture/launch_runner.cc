@@ -17,6 +17,11 @@ bool LaunchRunner::start(capture::LaunchOptions options) {
     options.onCaptureSaved = [this](const capture::LaunchResult& saved) {
         QMetaObject::invokeMethod(this, [this, saved] { emit captureSaved(saved); }, Qt::QueuedConnection);
     };
+    options.captureOutput = true;
+    options.onOutput = [this](std::string_view piece) {
+        QByteArray bytes(piece.data(), qsizetype(piece.size()));
+        QMetaObject::invokeMethod(this, [this, bytes] { emit output(bytes); }, Qt::QueuedConnection);
+    };
     session_ = std::make_unique<capture::LaunchSession>(std::move(options));
     thread_ = std::thread([this, session = session_.get()] {
         capture::LaunchResult result = session->run();

@@ -1,10 +1,11 @@
 // Runs one LaunchSession (Launch & Capture) on its own thread and reports to the UI thread
 // by signals: the capture saved while the program still runs (its window was stopped), and
-// the program's end. The dialog polls progress() for the live counts.
+// the program's end, and its output. The dialog polls progress() for the live counts.
 #pragma once
 
 #include "views/capture/capture_metatypes.h"
 
+#include <QByteArray>
 #include <QObject>
 
 #include <memory>
@@ -35,6 +36,8 @@ signals:
     void captureSaved(const tracescope::capture::LaunchResult& result);
     // The program ended (the capture, if not saved before, is saved with it).
     void finished(const tracescope::capture::LaunchResult& result);
+    // Bytes the program wrote to its stdout or stderr (pieces may split a UTF-8 character).
+    void output(const QByteArray& bytes);
 
 private:
     std::unique_ptr<capture::LaunchSession> session_;
