@@ -1,5 +1,6 @@
 #include "app/cli/analysis_cli.h"
 
+#include "app/cli/run_choice.h"
 #include "model/import/import.h"
 
 #include <algorithm>
@@ -34,7 +35,7 @@ ImportOptions cliImportOptions() {
 }
 
 std::unique_ptr<Trace> loadTraceOrReport(const std::string& path) {
-    ImportResult r = importTrace(path, cliImportOptions());
+    ImportResult r = openCliPath(path, cliImportOptions());
     if (!r.ok()) {
         std::fprintf(stderr, "tracescope-cli: %s\n", r.error.c_str());
         return nullptr;
@@ -46,7 +47,12 @@ std::unique_ptr<Trace> loadTraceOrReport(const std::string& path) {
 bool loadWorkersOrReport(const std::vector<std::string>& paths, MultiWorkerRun& run) {
     WorkerImportOptions o;
     o.base = cliImportOptions();
-    MultiWorkerResult r = importWorkers(paths, o);
+    std::vector<std::string> files;  // with --run, each folder's chosen run
+    if (std::string error; !runFilesOf(paths, files, error)) {
+        std::fprintf(stderr, "tracescope-cli: %s\n", error.c_str());
+        return false;
+    }
+    MultiWorkerResult r = importWorkers(files, o);
     if (!r.ok()) {
         std::fprintf(stderr, "tracescope-cli: %s\n", r.error.c_str());
         return false;

@@ -1,6 +1,7 @@
-// tracescope-cli info FILE [--json]
+// tracescope-cli info FILE [--json], info --list-runs DIR [--json]
 #include "app/cli/analysis_cli.h"
 #include "app/cli/commands.h"
+#include "app/cli/run_choice.h"
 
 #include "model/import/import.h"
 #include "model/trace/producer.h"
@@ -16,11 +17,13 @@ namespace tracescope::cli {
 int runInfo(const Args& args) {
     const auto files = positionals(args);
     if (files.size() != 1) {
-        std::fprintf(stderr, "usage: tracescope-cli info FILE [--json]\n");
+        std::fprintf(stderr, "usage: tracescope-cli info FILE [--json] [--run N], info --list-runs DIR [--json]\n");
         return 2;
     }
+    if (hasFlag(args, "--list-runs")) return listRunsCommand(files[0], hasFlag(args, "--json"));
     const auto t0 = std::chrono::steady_clock::now();
-    ImportResult result = importTrace(files[0], cliImportOptions());
+    RunInfo run;  // the run opened, when FILE is a folder of runs
+    ImportResult result = openCliPath(files[0], cliImportOptions(), &run);
     const double loadMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (!result.ok()) {
         std::fprintf(stderr, "tracescope-cli: %s\n", result.error.c_str());
@@ -49,6 +52,7 @@ int runInfo(const Args& args) {
     j["event_bytes"] = trace.eventMemoryBytes();
     j["string_table_bytes"] = trace.strings.memoryBytes();
     if (trace.originUnixNs) j["origin_unix_ns"] = *trace.originUnixNs;
+    if (!run.files.empty()) j["run"] = {{"name", run.name}, {"workers", run.hosts}, {"files", run.files}};
 
     if (hasFlag(args, "--json")) {
         std::cout << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
@@ -56,6 +60,12 @@ int runInfo(const Args& args) {
     }
     std::printf("%s  (%s, %s)\n", files[0].c_str(), trace.format.c_str(),
                 std::string(producerName(detectProducer(trace), trace.format)).c_str());
+    if (!run.files.empty()) {
+        std::string workers;
+        for (const std::string& h : run.hosts) workers += (workers.empty() ? "" : ", ") + h;
+        std::printf("  run           %s, workers: %s (info --list-runs lists the folder's runs)\n", run.name.c_str(),
+                    workers.c_str());
+    }
     std::printf("  span          %.3f ms\n", double(trace.spanNs()) / 1e6);
     std::printf("  processes     %zu\n  tracks        %zu (+%zu counter tracks)\n", c.processes, c.tracks,
                 c.counterTracks);

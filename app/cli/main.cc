@@ -1,6 +1,7 @@
 // tracescope-cli: every number the GUI shows, as JSON or CSV.
 #include "app/cli/analysis_cli.h"
 #include "app/cli/commands.h"
+#include "app/cli/run_choice.h"
 
 #include <cstdio>
 #include <cstring>
@@ -51,6 +52,8 @@ void usage() {
                  "usage: tracescope-cli COMMAND FILE [options]   (FILE may be - or a pipe: read once)\n"
                  "commands:\n"
                  "  info FILE [--json]          summary: processes, tracks, event counts, span\n"
+                 "  info --list-runs DIR [--json]  the profile runs of a folder (TensorBoard logdir runs, PyTorch\n"
+                 "                              profiler cycles), numbered for --run\n"
                  "  stats FILE [--by name|type] [--side host|device|all] [--csv|--json] [--no-idle] [--names short|full]\n"
                  "                              op statistics (host and device, self time)\n"
                  "  tracks FILE [--json]        tracks in the timeline's default order (process, track, kind, events)\n"
@@ -92,6 +95,10 @@ void usage() {
                  "  --names short               (stats, kernels, torch-ops) C++ names without return type, namespaces and\n"
                  "                              parameters; the full name in full_name (default: full)\n"
                  "every command that reads a trace:\n"
+                 "  FILE may be a folder: a TensorBoard logdir or run, or a PyTorch profiler folder\n"
+                 "  (<worker>.<time>.pt.trace.json[.gz]: the workers of one profiling cycle open together)\n"
+                 "  --run N                     the folder's run N (1 = the oldest; info --list-runs numbers\n"
+                 "                              them) or the run of that name; without it, the newest\n"
                  "  import warnings (a cut or damaged file, dropped events) go to stderr and, with --json,\n"
                  "  into a top-level \"warnings\" array; the exit status stays 0\n"
                  "  --strict                    exit with status 3 when the trace has import warnings\n");
@@ -128,6 +135,7 @@ int main(int argc, char** argv) {
         usage();
         return 2;
     }
-    const Args args(argv + 2, argv + argc);
+    Args args(argv + 2, argv + argc);
+    if (!takeRunOption(argv[1], args)) return 2;  // --run N: the run of a folder of runs to open
     return exitStatus(args, it->second(args));
 }
