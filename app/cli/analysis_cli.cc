@@ -44,18 +44,22 @@ std::unique_ptr<Trace> loadTraceOrReport(const std::string& path) {
     return std::move(r.trace);
 }
 
-bool loadWorkersOrReport(const std::vector<std::string>& paths, MultiWorkerRun& run) {
+int loadWorkersOrReport(const std::vector<std::string>& paths, MultiWorkerRun& run, bool forceMerge) {
     WorkerImportOptions o;
     o.base = cliImportOptions();
     std::vector<std::string> files;  // with --run, each folder's chosen run
     if (std::string error; !runFilesOf(paths, files, error)) {
         std::fprintf(stderr, "tracescope-cli: %s\n", error.c_str());
-        return false;
+        return 1;
     }
     MultiWorkerResult r = importWorkers(files, o);
     if (!r.ok()) {
         std::fprintf(stderr, "tracescope-cli: %s\n", r.error.c_str());
-        return false;
+        return 1;
+    }
+    if (!r.job.oneJob() && !forceMerge) {
+        std::fprintf(stderr, "tracescope-cli: %s (--force-merge merges them anyway)\n", r.job.reason.c_str());
+        return 2;
     }
     std::vector<ImportWarning> all = r.run.warnings;
     for (const WorkerTrace& w : r.run.workers) {
@@ -64,7 +68,7 @@ bool loadWorkersOrReport(const std::vector<std::string>& paths, MultiWorkerRun& 
     }
     reportImportWarnings(all);
     run = std::move(r.run);
-    return true;
+    return 0;
 }
 
 void reportImportWarnings(const std::vector<ImportWarning>& warnings) {

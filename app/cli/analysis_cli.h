@@ -21,10 +21,12 @@ ImportOptions cliImportOptions();
 // Imports `path`; on error prints it to stderr and returns null. A loaded trace's
 // import warnings go through reportImportWarnings.
 std::unique_ptr<Trace> loadTraceOrReport(const std::string& path);
-// Imports several files (or folders of them) as the workers of one run; on error prints it and
-// returns false. The warnings of every worker (prefixed by its name) and of the run itself
-// (a worker that could not be opened) go through reportImportWarnings.
-bool loadWorkersOrReport(const std::vector<std::string>& paths, MultiWorkerRun& run);
+// Imports several files (or folders of them) as the workers of one run. Returns 0, or the exit
+// status after printing why: 1 when none could be opened, 2 when the files are not one job
+// (checkOneJob) unless `forceMerge`. The warnings of every worker (prefixed by its name) and of
+// the run itself (a worker that could not be opened, files merged by force, far clock offsets)
+// go through reportImportWarnings.
+int loadWorkersOrReport(const std::vector<std::string>& paths, MultiWorkerRun& run, bool forceMerge = false);
 // Prints import warnings to stderr and keeps them for this run: printJson and
 // printJsonWithRows add them as a top-level "warnings" array, and exitStatus turns
 // them into status 3 under --strict. (One run of the CLI reads one trace.)

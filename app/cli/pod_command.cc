@@ -1,4 +1,5 @@
 // tracescope-cli pod FILE|DIR... [--json|--csv] [--step-marker NAME] [--all-steps] [--offset WORKER=NS]...
+//                   [--force-merge]
 // Per worker and step: the step-time breakdown, stragglers, communication overlap.
 #include "app/cli/analysis_cli.h"
 #include "app/cli/commands.h"
@@ -72,11 +73,11 @@ int runPod(const Args& args) {
     const auto files = positionals(args, {"--step-marker", "--offset"});
     if (files.empty()) {
         std::fprintf(stderr, "usage: tracescope-cli pod FILE|DIR... [--json|--csv] [--step-marker NAME] [--all-steps] "
-                             "[--offset WORKER=NS]...\n");
+                             "[--offset WORKER=NS]... [--force-merge]\n");
         return 2;
     }
     MultiWorkerRun run;
-    if (!loadWorkersOrReport(files, run)) return 1;
+    if (const int status = loadWorkersOrReport(files, run, hasFlag(args, "--force-merge"))) return status;
     if (!applyOffsets(args, run)) return 2;
     const PodResult pod = computePod(run, stepOptionsOf(args));
 

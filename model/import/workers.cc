@@ -190,7 +190,13 @@ MultiWorkerResult importWorkers(const std::vector<std::string>& paths, const Wor
                                       : "none of the " + std::to_string(files.size()) + " worker files could be opened";
         return res;
     }
+    res.job = checkOneJob(workers);
+    if (!res.job.oneJob()) {
+        const std::string what = "files merged as one run though not one job: " + res.job.reason;
+        res.run.warnings.push_back(ImportWarning::events(WarningKind::AdjustedEvents, res.run.loadedCount(), what));
+    }
     alignWorkersOnWallClock(res.run);
+    for (ImportWarning& w : farOffsetWarnings(res.run)) res.run.warnings.push_back(std::move(w));
     res.run.loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return res;
 }

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "model/import/import.h"
+#include "model/trace/job_identity.h"
 #include "model/trace/workers.h"
 
 #include <functional>
@@ -31,6 +32,10 @@ struct MultiWorkerResult {
     MultiWorkerRun run;
     std::string error;  // set when no worker could be opened (or cancelled)
     bool cancelled = false;
+    // Whether the files are one job (checked before the clocks are aligned). When they are not,
+    // the run is still aligned, with a warning saying so in `run.warnings`: the caller refuses,
+    // asks, or merges anyway.
+    JobCheck job;
     bool ok() const { return error.empty(); }
 };
 

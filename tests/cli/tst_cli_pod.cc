@@ -33,6 +33,18 @@ Run runCli(const QStringList& args) {
 
 QString hta(const char* name) { return QStringLiteral(TRACESCOPE_SHARED_DIR) + "/testdata/public/hta/" + name; }
 
+// A small Kineto rank file: one 1 ms ProfilerStep at `tsUs` (absolute Unix µs) and distributedInfo.
+QString rankFile(const QTemporaryDir& dir, const QString& name, int rank, int worldSize, long long tsUs) {
+    const nlohmann::json ev = {
+        {"ph", "X"},  {"cat", "user_annotation"}, {"name", "ProfilerStep#1"}, {"pid", 1}, {"tid", 1}, {"ts", tsUs},
+        {"dur", 1000}};
+    const nlohmann::json j = {{"schemaVersion", 1},
+                              {"distributedInfo", {{"backend", "nccl"}, {"rank", rank}, {"world_size", worldSize}}},
+                              {"traceEvents", {ev}}};
+    std::ofstream(dir.filePath(name).toStdString()) << j.dump();
+    return dir.filePath(name);
+}
+
 }  // namespace
 
 class CliPodTest : public QObject {
@@ -108,6 +120,44 @@ private slots:
         QVERIFY(unknown.err.find("rank 0, rank 1") != std::string::npos);
         QCOMPARE(runCli({"pod", f0, f1, "--offset", "rank 1=soon"}).exitCode, 2);
         QCOMPARE(runCli({"pod", f0, f1, "--offset", "rank 1"}).exitCode, 2);
+    }
+
+    // Files that are not one job: refused with one line naming what differs and status 2, unless
+    // --force-merge, which merges them and states the far clock offset in a warning.
+    void podRefusesFilesOfDifferentJobs() {
+        QTemporaryDir dir;
+        const long long t0 = 1'700'000'000'000'000LL, far = 29'469'598'000'000LL;  // µs
+        const QString r0 = rankFile(dir, "rank-0.json", 0, 8, t0);
+        const struct {
+            QString other;
+            std::string reason;
+        } cases[] = {
+            {rankFile(dir, "rank-1.json", 1, 16, t0), "different jobs: world size 8 (rank-0.json) vs 16 (rank-1.json)"},
+            {rankFile(dir, "again-0.json", 0, 8, t0),
+             "different jobs: rank 0 appears twice (again-0.json, rank-0.json)"},
+            {rankFile(dir, "later-1.json", 1, 8, t0 + far),
+             // 29,469,598 s between the starts, less the first file's 1 ms step: rounded, 29,469,598 s.
+             "different jobs: their wall-clock windows are 29,469,598 s apart (rank-0.json, later-1.json)"},
+            {QStringLiteral(TRACESCOPE_SHARED_DIR) + "/testdata/gpu/jax_mlp_h100.xplane.pb",
+             "different producers: kineto (rank-0.json) vs xprof (jax_mlp_h100.xplane.pb)"},
+        };
+        for (const auto& c : cases) {
+            const Run refused = runCli({"pod", r0, c.other, "--json"});
+            QCOMPARE(refused.exitCode, 2);
+            QVERIFY(refused.out.empty());
+            QCOMPARE(refused.err, "tracescope-cli: " + c.reason + " (--force-merge merges them anyway)\n");
+        }
+        const Run forced = runCli({"pod", r0, cases[2].other, "--json", "--force-merge"});
+        QVERIFY2(forced.exitCode == 0, forced.err.c_str());
+        const auto j = nlohmann::json::parse(forced.out);
+        QCOMPARE(j["workers"][1]["offset_ns"].get<long long>(), far * 1000);
+        QCOMPARE(j["warnings"].size(), size_t(2));
+        QCOMPARE(j["warnings"][0]["message"].get<std::string>(),
+                 "2 files merged as one run though not one job: " + cases[2].reason);
+        const std::string offset = j["warnings"][1]["message"].get<std::string>();
+        QVERIFY2(offset.rfind("clock offset of rank 1 is 29,469,598 s", 0) == 0, offset.c_str());
+        QVERIFY(forced.err.find(offset) != std::string::npos);  // on stderr too
+        QCOMPARE(runCli({"pod", r0, cases[2].other, "--force-merge", "--strict"}).exitCode, 3);
     }
 
     void diffWithItselfJson() {
