@@ -253,6 +253,11 @@ void AnalysisView::showMessage(const QString& text) {
     stack_->setCurrentWidget(message_);
 }
 
+void AnalysisView::showMessage(const QString& text, const QString& action, std::function<void()> onAction) {
+    message_->showAction(text, action, std::move(onAction));
+    stack_->setCurrentWidget(message_);
+}
+
 void AnalysisView::showEmptyResult(const QString& text) {
     const std::string note = trace_ ? tracescope::partialTraceNote(*trace_) : std::string();
     showMessage(note.empty() ? text : text + QStringLiteral("\n\n⚠ ") + QString::fromStdString(note));

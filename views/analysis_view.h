@@ -60,6 +60,8 @@ protected:
     virtual void selectSlice(SliceRef) {}
     // Shows a message instead of the content (e.g. "No GPU kernels in this trace").
     void showMessage(const QString& text);
+    // A message with one button (the Compare page's "Open…" while it has no second trace).
+    void showMessage(const QString& text, const QString& action, std::function<void()> onAction);
     // A message for a result with nothing to show ("No GPU kernels in this trace"): for a
     // partial trace it adds that the missing events may be past the cut.
     void showEmptyResult(const QString& text);

@@ -246,14 +246,16 @@ void MainWindow::buildMenus() {
     runsMenu_ = file->addMenu(tr("R&uns"));
     runsMenu_->setToolTip(tr("The profile runs of the opened TensorBoard logdir"));
     runsMenu_->setEnabled(false);
-    file->addAction(tr("Compare &with…"), this,
-                    [this] {
-                        const QString path = QFileDialog::getOpenFileName(
-                            this, tr("Compare with a trace"), QSettings().value(QStringLiteral("lastDir")).toString(),
-                            tr("Traces (*.xplane.pb *.pb *.json *.json.gz *.gz *.trace);;All files (*)"));
-                        if (!path.isEmpty()) compareLoader_->start(path);
-                    })
-        ->setToolTip(tr("Compare the open trace with another run: step time, ops and kernels with deltas"));
+    QAction* compareWith = file->addAction(tr("Compare &with…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Compare with a trace"), QSettings().value(QStringLiteral("lastDir")).toString(),
+            tr("Traces (*.xplane.pb *.pb *.json *.json.gz *.gz *.trace);;All files (*)"));
+        if (!path.isEmpty()) compareLoader_->start(path);
+    });
+    compareWith->setObjectName(QStringLiteral("compareWithAction"));
+    compareWith->setToolTip(tr("Compare the open trace with another run: step time, ops and kernels with deltas"));
+    // The Compare page's empty state offers the same choice.
+    if (CompareView* c = compareView()) connect(c, &CompareView::openCompareRequested, compareWith, &QAction::trigger);
     file->addSeparator();
     QAction* capture = file->addAction(tr("&Capture Profile…"), this, &MainWindow::showCaptureDialog);
     file->addAction(tr("&Launch && Capture…"), this, &MainWindow::showLaunchDialog);

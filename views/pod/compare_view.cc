@@ -11,8 +11,11 @@
 #include "views/timeline/timeline_view.h"
 #include "views/trace_selection.h"
 
+#include <QButtonGroup>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QRadioButton>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -27,21 +30,30 @@ QString q(const std::string& s) { return QString::fromStdString(s); }
 
 using DiffModel = RowTableModel<DiffRow>;
 
-std::vector<DiffModel::Column> diffColumns(const QString& nameHeader, const QString& detailHeader, bool names) {
+// `basis`: which values; `sayBasis`: the headers name it (the step table, per step only, needs not).
+std::vector<DiffModel::Column> diffColumns(const QString& nameHeader, const QString& detailHeader, bool names,
+                                           DiffBasis basis, bool sayBasis = true) {
+    const bool perStep = basis == DiffBasis::PerStep;
+    const QString per = !sayBasis ? QString() : perStep ? QObject::tr(" / step") : QObject::tr(" total");
+    const QString how = perStep ? QObject::tr(", per step: the run's total over the steps in its step set")
+                                : QObject::tr(", over the whole profile");
     return {
         {{nameHeader, ColumnKind::Text, {}, names}, [](const DiffRow& r) { return QVariant(q(r.name)); }},
         {{detailHeader, ColumnKind::Text, {}}, [](const DiffRow& r) { return QVariant(q(r.detail)); }},
-        {{QObject::tr("A"), ColumnKind::Duration, QObject::tr("Time in the open trace")},
-         [](const DiffRow& r) { return QVariant(qint64(r.aNs)); }},
-        {{QObject::tr("B"), ColumnKind::Duration, QObject::tr("Time in the trace compared with")},
-         [](const DiffRow& r) { return QVariant(qint64(r.bNs)); }},
-        {{QObject::tr("Δ (B − A)"), ColumnKind::Duration, QObject::tr("Positive: B is slower (a regression)")},
-         [](const DiffRow& r) { return QVariant(qint64(r.deltaNs)); }},
+        {{QObject::tr("A") + per, ColumnKind::Duration, QObject::tr("Time in the open trace") + how},
+         [perStep](const DiffRow& r) { return QVariant(qint64(perStep ? r.aPerStepNs : r.aNs)); }},
+        {{QObject::tr("B") + per, ColumnKind::Duration, QObject::tr("Time in the trace compared with") + how},
+         [perStep](const DiffRow& r) { return QVariant(qint64(perStep ? r.bPerStepNs : r.bNs)); }},
+        {{QObject::tr("Δ (B − A)") + per, ColumnKind::Duration, QObject::tr("Positive: B is slower (a regression)")},
+         [perStep](const DiffRow& r) { return QVariant(qint64(perStep ? r.deltaPerStepNs : r.deltaNs)); }},
         {{QObject::tr("Δ %"), ColumnKind::Percent, QObject::tr("Of A's time; empty when A has none")},
-         [](const DiffRow& r) { return r.deltaPercent ? QVariant(*r.deltaPercent) : QVariant(); }},
-        {{QObject::tr("A occurrences"), ColumnKind::Integer, {}},
+         [perStep](const DiffRow& r) {
+             const std::optional<double>& p = perStep ? r.deltaPerStepPercent : r.deltaPercent;
+             return p ? QVariant(*p) : QVariant();
+         }},
+        {{QObject::tr("A occurrences"), ColumnKind::Integer, QObject::tr("In the whole profile")},
          [](const DiffRow& r) { return QVariant(qint64(r.aOccurrences)); }},
-        {{QObject::tr("B occurrences"), ColumnKind::Integer, {}},
+        {{QObject::tr("B occurrences"), ColumnKind::Integer, QObject::tr("In the whole profile")},
          [](const DiffRow& r) { return QVariant(qint64(r.bOccurrences)); }},
         {{QObject::tr("Status"), ColumnKind::Text, QObject::tr("new: only in B; vanished: only in A")},
          [](const DiffRow& r) { return QVariant(QString::fromUtf8(diffStatusName(r.status))); }},
@@ -61,6 +73,22 @@ CompareView::CompareView(QWidget* parent) : AnalysisView(parent) {
     bar->addWidget(new QLabel(tr("Steps from:"), page));
     bar->addWidget(stepMarkerBox());
     bar->addWidget(stepSetBox());
+    bar->addSpacing(16);
+    // Per step by default: a 3-step profile and a 524-step one compare like for like.
+    bar->addWidget(new QLabel(tr("Ops and kernels:"), page));
+    perStepButton_ = new QRadioButton(tr("Per step"), page);
+    perStepButton_->setToolTip(
+        tr("Each run's total divided by the steps in its step set: runs of different lengths compare like for like"));
+    totalsButton_ = new QRadioButton(tr("Totals"), page);
+    totalsButton_->setToolTip(tr("Each run's total over its whole profile"));
+    auto* basisGroup = new QButtonGroup(page);
+    basisGroup->addButton(perStepButton_);
+    basisGroup->addButton(totalsButton_);
+    perStepButton_->setChecked(true);
+    connect(perStepButton_, &QRadioButton::toggled, this,
+            [this](bool on) { setBasis(on ? DiffBasis::PerStep : DiffBasis::Totals); });
+    bar->addWidget(perStepButton_);
+    bar->addWidget(totalsButton_);
     bar->addStretch(1);
     layout->addLayout(bar);
     summary_ = new QLabel(page);
@@ -68,20 +96,23 @@ CompareView::CompareView(QWidget* parent) : AnalysisView(parent) {
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(summary_);
     tabs_ = new QTabWidget(page);
-    auto makePage = [this](TablePage*& page, DiffModel*& model, const QString& name, const QString& detail, bool names,
+    // One model per basis for ops and kernels (the switch swaps them); step rows are per step.
+    auto makePage = [this](TablePage*& page, DiffModel** models, const QString& name, const QString& detail, bool names,
                            const QString& title, const QString& csv) {
-        model = new DiffModel(diffColumns(name, detail, names), this);
+        const bool stepRows = models == &stepModel_;
+        models[0] = new DiffModel(diffColumns(name, detail, names, DiffBasis::PerStep, !stepRows), this);
+        if (!stepRows) models[1] = new DiffModel(diffColumns(name, detail, names, DiffBasis::Totals), this);
         page = new TablePage(tabs_);
-        page->setSourceModel(model, kDeltaColumn, Qt::DescendingOrder);
+        page->setSourceModel(models[0], kDeltaColumn, Qt::DescendingOrder);
         page->setFilterColumns({0, 1}, tr("Filter names"));
         page->setExportName(csv);
         page->setElasticColumn(0);
         tabs_->addTab(page, title);
     };
-    makePage(steps_, stepModel_, tr("Step time"), tr("Per"), false, tr("Step time"),
+    makePage(steps_, &stepModel_, tr("Step time"), tr("Per"), false, tr("Step time"),
              QStringLiteral("compare_steps.csv"));
-    makePage(ops_, opModel_, tr("Op"), tr("Side / type"), true, tr("Ops"), QStringLiteral("compare_ops.csv"));
-    makePage(kernels_, kernelModel_, tr("Kernel"), tr("Op"), true, tr("Kernels"),
+    makePage(ops_, opModels_, tr("Op"), tr("Side / type"), true, tr("Ops"), QStringLiteral("compare_ops.csv"));
+    makePage(kernels_, kernelModels_, tr("Kernel"), tr("Op"), true, tr("Kernels"),
              QStringLiteral("compare_kernels.csv"));
     // Timelines: A above B.
     auto* split = new QSplitter(Qt::Vertical, tabs_);
@@ -151,9 +182,9 @@ QString CompareView::summaryText() const { return summary_->text(); }
 void CompareView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
     if (!b_) {
         diff_.reset();
-        showMessage(
-            tr("File › Compare with… opens a second trace (another run, or the same job before a change) "
-               "and compares its step time, ops and kernels with this one."));
+        showMessage(tr("Open a second trace (another run, or the same job before a change) to compare its step "
+                       "time, ops and kernels with this one, per step.\n(File › Compare with… does the same.)"),
+                    tr("Open…"), [this] { emit openCompareRequested(); });
         // The page shows what it can (how to pick the second trace): ready, as the others say it.
         QTimer::singleShot(0, this, [this] { emit resultReady(); });
         return;
@@ -192,46 +223,37 @@ void CompareView::clearResult() {
     timelineB_->setTrace(nullptr);
     shownA_ = shownB_ = nullptr;
     stepModel_->setRows({});
-    opModel_->setRows({});
-    kernelModel_->setRows({});
+    for (DiffModel* m : {opModels_[0], opModels_[1], kernelModels_[0], kernelModels_[1]}) m->setRows({});
+}
+
+void CompareView::setBasis(DiffBasis basis) {
+    if (basis_ == basis) return;
+    basis_ = basis;
+    if (!diff_) return;
+    showTables();
+    updateSummary();
+}
+
+DiffBasis CompareView::shownBasis() const { return diff_ && !diff_->perStep ? DiffBasis::Totals : basis_; }
+
+// The op and kernel tables on the basis shown, the switch saying which (per step is offered only
+// when both runs have steps).
+void CompareView::showTables() {
+    const DiffBasis shown = shownBasis();
+    const int i = shown == DiffBasis::PerStep ? 0 : 1;
+    const QSignalBlocker blockA(perStepButton_), blockB(totalsButton_);
+    (shown == DiffBasis::PerStep ? perStepButton_ : totalsButton_)->setChecked(true);
+    const bool perStep = diff_ && diff_->perStep;
+    perStepButton_->setEnabled(perStep);
+    if (diff_ && !perStep) perStepButton_->setToolTip(q(diff_->perStepDescription));
+    ops_->setSourceModel(opModels_[i], kDeltaColumn, Qt::DescendingOrder);
+    kernels_->setSourceModel(kernelModels_[i], kDeltaColumn, Qt::DescendingOrder);
+    for (TablePage* p : {ops_, kernels_}) p->fitColumns();
 }
 
 void CompareView::showResult() {
     const RunDiff& d = *diff_;
-    const DiffRow& step = d.steps.front();
-    QString stepText;
-    if (d.aSteps && d.bSteps)
-        stepText =
-            tr("average step %1 → %2 (<b>%3%4</b>%5)")
-                .arg(formatDuration(step.aNs), formatDuration(step.bNs), step.deltaNs >= 0 ? "+" : "−",
-                     formatDuration(std::abs(step.deltaNs)),
-                     step.deltaPercent ? QStringLiteral(", %1").arg(formatPercent(*step.deltaPercent)) : QString());
-    else stepText = tr("steps: A %1, B %2").arg(d.aSteps).arg(d.bSteps);
-    summary_->setText(tr("A: the open trace · B: %1 · %2 · ops: %3 new, %4 vanished · kernels: %5 new, %6 vanished · "
-                         "rows sorted by Δ, the largest regression first")
-                          .arg(bName_.toHtmlEscaped(), stepText)
-                          .arg(d.newOps)
-                          .arg(d.vanishedOps)
-                          .arg(d.newKernels)
-                          .arg(d.vanishedKernels));
-    if (d.aSteps && d.bSteps)
-        summary_->setText(
-            summary_->text() +
-            tr("<br>Averages over A: %1; B: %2").arg(q(d.aStepSet).toHtmlEscaped(), q(d.bStepSet).toHtmlEscaped()));
-    // The largest regression among ops and kernels, named up front.
-    for (const auto& [rows, what] : {std::pair{&d.kernels, tr("kernel")}, std::pair{&d.ops, tr("op")}})
-        if (!rows->empty() && rows->front().deltaNs > 0) {
-            const DiffRow& top = rows->front();
-            summary_->setText(
-                summary_->text() +
-                tr("<br>Largest %1 regression: <b>%2</b> +%3%4")
-                    .arg(what,
-                         q(NameStyleSetting::instance().shortNames() ? shortName(top.name) : top.name)
-                             .left(120)
-                             .toHtmlEscaped(),
-                         formatDuration(top.deltaNs),
-                         top.deltaPercent ? QStringLiteral(" (%1)").arg(formatPercent(*top.deltaPercent)) : QString()));
-        }
+    updateSummary();
     alignA_ = d.aFirstStep ? d.aFirstStep->startNs : 0;
     alignB_ = d.bFirstStep ? d.bFirstStep->startNs : 0;
     labelA_->setText(tr("<b>A</b>: the open trace%1")
@@ -249,11 +271,59 @@ void CompareView::showResult() {
     shownB_ = b_.get();
     alignTimelines();
     stepModel_->setRows(d.steps);
-    opModel_->setRows(d.ops);
-    kernelModel_->setRows(d.kernels);
+    for (DiffModel* m : opModels_) m->setRows(d.ops);
+    for (DiffModel* m : kernelModels_) m->setRows(d.kernels);
     // The step table keeps its fixed order (step time first, then the categories).
     steps_->view()->sortByColumn(-1, Qt::AscendingOrder);
-    for (TablePage* p : {steps_, ops_, kernels_}) p->fitColumns();
+    steps_->fitColumns();
+    showTables();
+}
+
+void CompareView::updateSummary() {
+    const RunDiff& d = *diff_;
+    const DiffBasis shown = shownBasis();
+    const bool perStep = shown == DiffBasis::PerStep;
+    const DiffRow& step = d.steps.front();
+    QString stepText;
+    if (d.aSteps && d.bSteps)
+        stepText =
+            tr("average step %1 → %2 (<b>%3%4</b>%5)")
+                .arg(formatDuration(step.aNs), formatDuration(step.bNs), step.deltaNs >= 0 ? "+" : "−",
+                     formatDuration(std::abs(step.deltaNs)),
+                     step.deltaPercent ? QStringLiteral(", %1").arg(formatPercent(*step.deltaPercent)) : QString());
+    const auto steps = [](size_t n) { return n == 1 ? tr("1 step") : tr("%1 steps").arg(n); };
+    QStringList lines;
+    QStringList head{tr("A: the open trace (%1)").arg(steps(d.aSteps)),
+                     tr("B: %1 (%2)").arg(bName_.toHtmlEscaped(), steps(d.bSteps))};
+    if (!stepText.isEmpty()) head << stepText;
+    head << tr("ops: %1 new, %2 vanished").arg(d.newOps).arg(d.vanishedOps)
+         << tr("kernels: %1 new, %2 vanished").arg(d.newKernels).arg(d.vanishedKernels);
+    lines << head.join(QStringLiteral(" · "));
+    // How the tables' values are made; differing step counts are named either way.
+    if (perStep || !d.perStep) lines << q(d.perStepDescription).toHtmlEscaped();
+    else if (d.aSteps != d.bSteps)
+        lines << tr("Totals over the whole profiles, which have different step counts (A %1, B %2): "
+                    "Per step compares them like for like")
+                     .arg(d.aSteps)
+                     .arg(d.bSteps);
+    else lines << tr("Totals over the whole profiles (A and B have %1 each)").arg(steps(d.aSteps));
+    if (d.aSteps && d.bSteps)
+        lines << tr("Averages over A: %1; B: %2").arg(q(d.aStepSet).toHtmlEscaped(), q(d.bStepSet).toHtmlEscaped());
+    // The largest regression among ops and kernels, named up front, on the basis shown.
+    for (const auto& [rows, what] : {std::pair{&d.kernels, tr("kernel")}, std::pair{&d.ops, tr("op")}})
+        if (const DiffRow* top = largestRegression(*rows, shown)) {
+            const TimeNs delta = perStep ? top->deltaPerStepNs : top->deltaNs;
+            const std::optional<double>& percent = perStep ? top->deltaPerStepPercent : top->deltaPercent;
+            lines << tr("Largest %1 regression%2: <b>%3</b> +%4%5")
+                         .arg(what, perStep ? tr(" per step") : tr(" in total"),
+                              q(NameStyleSetting::instance().shortNames() ? shortName(top->name) : top->name)
+                                  .left(120)
+                                  .toHtmlEscaped(),
+                              formatDuration(delta),
+                              percent ? QStringLiteral(" (%1)").arg(formatPercent(*percent)) : QString());
+        }
+    lines << tr("Rows sorted by Δ, the largest regression first");
+    summary_->setText(lines.join(QStringLiteral("<br>")));
 }
 
 }  // namespace tracescope

@@ -2,6 +2,9 @@
 // step time, op stats and kernel stats side by side with absolute and relative deltas,
 // the largest regression first, new and vanished ops marked. Numbers from diffRuns; both runs'
 // steps come from the step marker shared by every step-based page (its picker is here too).
+// Ops and kernels are shown per step by default (runs of different lengths compare like for
+// like), their totals behind the page's Per step / Totals switch. With no second trace the page
+// offers Open…, which asks whoever chooses files (the main window) through openCompareRequested.
 #pragma once
 
 #include "model/analysis/run_diff.h"
@@ -9,6 +12,7 @@
 #include "views/tables/analysis_table_model.h"
 
 class QLabel;
+class QRadioButton;
 class QTabWidget;
 
 namespace tracescope {
@@ -26,6 +30,13 @@ public:
     void setCompareTrace(std::shared_ptr<const Trace> b, const QString& name);
     const RunDiff* result() const { return diff_.get(); }
     QString summaryText() const;
+    // What the op and kernel tables show: per step (the default) or totals.
+    DiffBasis basis() const { return basis_; }
+    void setBasis(DiffBasis basis);
+
+signals:
+    // The empty page's Open… was pressed: choose the trace to compare with.
+    void openCompareRequested();
 
 protected:
     void startAnalysis(const std::shared_ptr<const Trace>& trace) override;
@@ -42,8 +53,16 @@ private:
     TablePage* ops_ = nullptr;
     TablePage* kernels_ = nullptr;
     RowTableModel<DiffRow>* stepModel_ = nullptr;
-    RowTableModel<DiffRow>* opModel_ = nullptr;
-    RowTableModel<DiffRow>* kernelModel_ = nullptr;
+    // Per basis (DiffBasis::PerStep, DiffBasis::Totals): the switch swaps the tables' models.
+    RowTableModel<DiffRow>* opModels_[2] = {};
+    RowTableModel<DiffRow>* kernelModels_[2] = {};
+    DiffBasis basis_ = DiffBasis::PerStep;
+    QRadioButton* perStepButton_ = nullptr;
+    QRadioButton* totalsButton_ = nullptr;
+    // Per step unless the user chose totals or a run has no steps (then only totals exist).
+    DiffBasis shownBasis() const;
+    void showTables();
+    void updateSummary();
     // The two runs one above the other, their first steps' starts aligned, panned together.
     TimelineView* timelineA_ = nullptr;
     TimelineView* timelineB_ = nullptr;
