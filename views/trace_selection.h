@@ -46,8 +46,10 @@ public slots:
         emit slicesHighlighted(slices, label);
     }
     // Show a moment in the timeline (e.g. a click on the memory chart): the timeline centres
-    // on it and marks it.
+    // on it, a few percent of the data wide, and marks it.
     void showTime(qint64 timeNs) { emit timeRequested(timeNs); }
+    // Show a stretch of time in the timeline (an allocation's lifetime), selecting nothing.
+    void showSpan(qint64 begin, qint64 end) { emit spanRequested(begin, end); }
     // Details a page composed for what it picked (e.g. a tf.data iterator's events in one call,
     // summed): the Details panel shows them.
     void showDetails(const tracescope::DetailsGroup& details) { emit detailsRequested(details); }
@@ -56,6 +58,7 @@ signals:
     void sliceSelected(tracescope::SliceRef slice);
     void slicesHighlighted(std::vector<tracescope::SliceRef> slices, QString label);
     void timeRequested(qint64 timeNs);
+    void spanRequested(qint64 begin, qint64 end);
     void detailsRequested(const tracescope::DetailsGroup& details);
 
 private:

@@ -97,17 +97,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setCentralWidget(central);
     // Selecting or highlighting from another tab brings the timeline forward.
     connect(selection_, &TraceSelection::slicesHighlighted, this, [this] { tabs_->setCurrentWidget(timeline_); });
-    // A moment picked on another page (the memory chart): the timeline centres on it, keeping
-    // its zoom unless it shows everything, and marks it with a range selection.
-    connect(selection_, &TraceSelection::timeRequested, this, [this](qint64 t) {
-        const Trace* trace = timeline_->canvas()->trace();
-        if (!trace) return;
-        tabs_->setCurrentWidget(timeline_);
-        TimelineCanvas* c = timeline_->canvas();
-        double width = c->visibleEnd() - c->visibleBegin();
-        if (width >= 0.5 * double(trace->spanNs())) width = std::max(1000.0, double(trace->spanNs()) / 20.0);
-        c->setVisibleRange(double(t) - width / 2, double(t) + width / 2);
-        c->setRangeSelection(t, t + 1);
+    // A moment picked on another page (the memory chart): the timeline (which centres on it and
+    // marks it) comes forward, with Details (where the page lists what it knows of that moment).
+    connect(selection_, &TraceSelection::timeRequested, this, [this] {
+        if (timeline_->canvas()->trace()) tabs_->setCurrentWidget(timeline_);
     });
 
     details_ = new DetailsPanel(this);
@@ -335,7 +328,9 @@ void MainWindow::buildMenus() {
     });
     tl->addSeparator();
     // Single-key navigation (W/A/S/D, F, 0) lives on the canvas itself so it never steals typing in the search box.
-    tl->addAction(tr("Fit All\t0 / Home"), this, [this] { timeline_->canvas()->fitAll(); });
+    tl->addAction(tr("Fit All\t0 / Home"), this, [this] { timeline_->canvas()->fitAll(); })
+        ->setToolTip(tr("The span with data: long empty margins left by a few stray events are left out"));
+    tl->addAction(tr("Fit Whole Span\tShift+Home"), this, [this] { timeline_->canvas()->controller().fitWholeSpan(); });
     tl->addAction(tr("Zoom to Selection\tF"), this, [this] { timeline_->canvas()->zoomToSelection(); });
     tl->addAction(tr("Clear Range Selection\tEsc"), this, [this] { timeline_->canvas()->clearRangeSelection(); });
     tl->addSeparator();

@@ -95,6 +95,8 @@ void TrackLayout::build(const Trace& trace, const TrackLayoutOptions& options, c
     for (uint32_t d = 0; d < options.derived.size(); ++d) {
         const auto& dt = options.derived[d];
         if (dt.process >= trace.processes.size()) continue;
+        const std::vector<std::string>& hidden = options.hiddenDerived;
+        if (std::find(hidden.begin(), hidden.end(), dt.name) != hidden.end()) continue;
         if (!containsIgnoringCase(trace.processes[dt.process].name, options.nameFilter) &&
             !containsIgnoringCase(dt.name, options.nameFilter))
             continue;

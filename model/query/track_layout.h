@@ -57,6 +57,9 @@ struct TrackLayoutOptions {
         std::string name;
     };
     std::vector<DerivedTrack> derived;
+    // Names of the derived tracks not shown (names, not indices: derived tracks come and go
+    // with their analysis, and a saved layout outlives them).
+    std::vector<std::string> hiddenDerived;
 };
 
 // Moves process `moving` to just before `target` in the current order (after it when

@@ -63,7 +63,8 @@ void TimelineUserLayout::fitTo(const Trace& trace) {
 bool TimelineUserLayout::isDefault() const {
     auto none = [](const std::vector<uint8_t>& v) { return std::none_of(v.begin(), v.end(), [](uint8_t f) { return f; }); };
     return none(options.collapsed) && none(options.hiddenTracks) && none(options.pinnedTracks) &&
-           options.processRank.empty() && options.trackRank.empty() && bookmarks.empty() && none(counterModes);
+           options.processRank.empty() && options.trackRank.empty() && bookmarks.empty() && none(counterModes) &&
+           options.hiddenDerived.empty();
 }
 
 std::string serializeUserLayout(const TimelineUserLayout& layout) {
@@ -78,6 +79,7 @@ std::string serializeUserLayout(const TimelineUserLayout& layout) {
         for (size_t t = 0; t < flags.size(); ++t) flags[t] = layout.counterModes[t] == mode;
         appendFlags(out, mode == 1 ? "counter-steps" : "counter-lines", flags);
     }
+    for (const std::string& name : layout.options.hiddenDerived) out += "hidden-derived " + oneLine(name) + "\n";
     for (const Bookmark& b : layout.bookmarks) out += "bookmark " + std::to_string(b.time) + " " + oneLine(b.label) + "\n";
     return out;
 }
@@ -113,8 +115,12 @@ TimelineUserLayout parseUserLayout(const std::string& text, const Trace& trace) 
                 size_t k = 0;
                 if (parseNumber(w[i], k) && k < layout.counterModes.size()) layout.counterModes[k] = mode;
             }
-        }
-        else if (w[0] == "bookmark" && w.size() >= 2) {
+        } else if (w[0] == "hidden-derived" && w.size() >= 2) {
+            // The name as written (it may hold spaces), after the key and one space.
+            const std::string name = line.substr(size_t(w[0].data() - line.data()) + w[0].size() + 1);
+            auto& hidden = layout.options.hiddenDerived;
+            if (std::find(hidden.begin(), hidden.end(), name) == hidden.end()) hidden.push_back(name);
+        } else if (w[0] == "bookmark" && w.size() >= 2) {
             Bookmark b;
             if (!parseNumber(w[1], b.time)) continue;
             const size_t labelAt = size_t(w[1].data() - line.data()) + w[1].size();

@@ -30,8 +30,9 @@ struct TimelineUserLayout {
 };
 
 // A line-based text form ("collapsed 1 4", "hidden 7", "pinned 2", "process-rank 0 2 1",
-// "track-rank …", "counter-steps 3", "counter-lines 5", "bookmark <time> <label>"), for settings files. Parsing is lenient:
-// unknown lines, bad numbers and indices outside the trace are skipped, never trusted.
+// "track-rank …", "counter-steps 3", "counter-lines 5", "hidden-derived <name>", "bookmark <time> <label>"), for
+// settings files. Parsing is lenient: unknown lines, bad numbers and indices outside the trace are skipped, never
+// trusted.
 std::string serializeUserLayout(const TimelineUserLayout& layout);
 TimelineUserLayout parseUserLayout(const std::string& text, const Trace& trace);
 

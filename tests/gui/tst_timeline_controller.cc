@@ -2,6 +2,7 @@
 // turns into window, scroll, selection and range changes, and the signals the
 // view listens to. Numbers from the hand trace (hand_trace.h).
 #include "hand_trace.h"
+#include "model/trace/trace_builder.h"
 #include "views/timeline/timeline_controller.h"
 #include "views/timeline/timeline_index.h"
 
@@ -277,6 +278,60 @@ private slots:
         QVERIFY(s.c.counterHover());
         s.c.leave();
         QVERIFY(!s.c.counterHover());
+    }
+
+    // Fit All shows the span with data: a counter sampled once at 0 and 200 slices from 58 s
+    // (tst_data_extent works the extent out: [58 s, 59.995 s]). The trace opens on its whole
+    // span, the index narrows it to the data; Shift+Home shows the whole span, 0 the data again.
+    void fitAllLeavesOutLongEmptyMargins() {
+        constexpr TimeNs kS = 1'000'000'000, kMs = 1'000'000;
+        TraceBuilder b("hand");
+        const ProcessIndex p = b.addProcess(ProcessKind::Host, 1, "python3");
+        const TrackIndex main = b.addTrack(p, TrackKind::Thread, "main", 1);
+        b.addCounterSample(b.addTrack(p, TrackKind::Counter, "Memory"), 0, 1);
+        for (int i = 0; i < 200; ++i) b.addSlice(main, 58 * kS + i * 10 * kMs, 5 * kMs, b.intern("op"), kEmptyString);
+        std::shared_ptr<const Trace> trace = b.finish();
+        TimelineController c;
+        c.setSize(QSize(1260, 800));
+        c.setTrace(trace);
+        auto shows = [&](double begin, double end) {
+            const double margin = (end - begin) * 0.01;
+            return std::abs(c.axis().begin() - (begin - margin)) < 1e3 &&
+                   std::abs(c.axis().end() - (end + margin)) < 1e3;
+        };
+        QVERIFY(shows(0, double(trace->endNs)));  // before the index: the whole span
+        c.setIndex(TimelineIndex::build(*trace));
+        QVERIFY(shows(58 * kS, 58 * kS + 1995 * kMs));
+        QVERIFY(c.key(Qt::Key_Home, Qt::ShiftModifier));
+        QVERIFY(shows(0, double(trace->endNs)));
+        QVERIFY(c.key(Qt::Key_0));
+        QVERIFY(shows(58 * kS, 58 * kS + 1995 * kMs));
+        c.fitWholeSpan();
+        QVERIFY(shows(0, double(trace->endNs)));
+        // A window the user chose before the index arrived stays.
+        c.setTrace(trace);
+        c.setVisibleRange(10 * kS, 20 * kS);
+        c.setIndex(TimelineIndex::build(*trace));
+        QCOMPARE(c.axis().begin(), double(10 * kS));
+    }
+
+    // A moment sent from another page: centred, 5% of the data wide (10 ns of the hand trace's
+    // 10 µs would be under the 1 µs floor: 1 µs), marked without a range; Esc clears the mark.
+    void showMomentCentresAndMarks() {
+        Setup s;
+        QSignalSpy ranges(&s.c, &TimelineController::rangeSelected);
+        s.c.showMoment(4000);
+        QCOMPARE(s.c.axis().begin(), 3500.0);
+        QCOMPARE(qRound(s.c.axis().end()), 4500);
+        QCOMPARE(s.c.markedMoment(), std::optional<TimeNs>(4000));
+        QVERIFY(!s.c.hasRange());
+        QCOMPARE(ranges.count(), 0);
+        s.c.showSpan(1000, 3000);  // an allocation's lifetime, 5% of room either side but at least 0.5 µs
+        QCOMPARE(s.c.axis().begin(), 500.0);
+        QCOMPARE(qRound(s.c.axis().end()), 3500);
+        QCOMPARE(s.c.markedMoment(), std::optional<TimeNs>(4000));
+        QVERIFY(s.c.key(Qt::Key_Escape));
+        QVERIFY(!s.c.markedMoment());
     }
 };
 

@@ -1,4 +1,4 @@
-// The saved timeline layout (order, pins, hidden, collapsed, bookmarks) round-trips through
+// The saved timeline layout (order, pins, hidden, hidden derived tracks, collapsed, bookmarks) round-trips through
 // its text form, a damaged or foreign text is read leniently, and the minimap's density
 // counts every event once in the bucket of its start; values follow from the construction.
 #include "model/query/event_density.h"
@@ -55,6 +55,27 @@ private slots:
         QCOMPARE(back.bookmarks[0].label, std::string("first: a label with spaces"));
         QCOMPARE(back.bookmarks[1].label, std::string("warm up"));
         QVERIFY(!back.isDefault());
+    }
+
+    // Hidden derived tracks are kept by name (they come later than the layout, with their
+    // analysis): the name round-trips with its spaces, and the layout leaves that track out.
+    void hiddenDerivedTrack() {
+        auto trace = threeByThree();
+        TimelineUserLayout layout;
+        layout.fitTo(*trace);
+        layout.options.hiddenDerived = {"Memory cuda:0: allocated"};
+        QVERIFY(!layout.isDefault());
+        const TimelineUserLayout back =
+            parseUserLayout(serializeUserLayout(layout) + "hidden-derived Memory cuda:0: allocated\n", *trace);
+        QCOMPARE(back.options.hiddenDerived, layout.options.hiddenDerived);  // once, though written twice
+        TrackLayoutOptions options = back.options;
+        options.derived = {{0, "Memory cuda:0: allocated"}, {0, "Memory cuda:0: reserved"}};
+        TrackLayout shown;
+        shown.build(*trace, options);
+        std::vector<uint32_t> derivedRows;
+        for (const LayoutRow& row : shown.rows())
+            if (row.kind == LayoutRow::Kind::Derived) derivedRows.push_back(row.track);
+        QCOMPARE(derivedRows, std::vector<uint32_t>{1});  // only the reserved one
     }
 
     // Indices past the trace, bad numbers, a rank list of another trace's size and unknown

@@ -1,6 +1,7 @@
 #include "views/memory/memory_profile_view.h"
 
 #include "model/results/trace_results.h"
+#include "views/memory/memory_alive_details.h"
 #include "views/memory/memory_chart.h"
 #include "views/memory/memory_event_text.h"
 #include "views/partial_trace_note.h"
@@ -12,6 +13,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPointer>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -143,8 +145,16 @@ MemoryProfileView::MemoryProfileView(QWidget* parent) : AnalysisView(parent) {
         chart_->setShowFree(on);
         if (const MemoryIdProfile* p = current()) chart_->setProfile(p, trace()->startNs, trace()->endNs);
     });
+    // A click: the timeline at that moment, and Details lists the allocations alive then.
     connect(chart_, &MemoryChart::timeClicked, this, [this](qint64 t) {
-        if (selection_) selection_->showTime(t);
+        if (!selection_) return;
+        selection_->showTime(t);
+        const MemoryIdProfile* p = current();
+        if (!p || !trace()) return;
+        QPointer<TraceSelection> selection = selection_;
+        selection_->showDetails(aliveAllocationsDetails(*trace(), *p, t, [selection](TimeNs b, TimeNs e) {
+            if (selection) selection->showSpan(b, e);
+        }));
     });
     connect(breakdown_, &TablePage::sourceRowActivated, this, [this](int r) {
         if (r >= 0 && r < breakdownModel_->rowCount()) jumpToSnapshot(breakdownModel_->row(r).firstSnapshot);

@@ -26,6 +26,9 @@ namespace {
 
 bool isDarkPalette(const QPalette& pal) { return pal.color(QPalette::Base).lightness() < 128; }
 
+// The moment a page sent the timeline to: orange, apart from the selection, bookmarks and flows.
+QColor momentColor(const QPalette& pal) { return isDarkPalette(pal) ? QColor(255, 170, 60) : QColor(220, 100, 0); }
+
 QString processSummary(const Trace& trace, const Process& proc) {
     size_t slices = 0;
     for (TrackIndex t : proc.tracks) slices += trace.tracks[t].slices.size() + trace.tracks[t].instants.size();
@@ -399,6 +402,12 @@ void TimelineCanvas::paintOverlays(QPainter& p, QSize size) {
         if (x >= ctl_.headerWidth() && x <= size.width())
             p.drawLine(QPointF(x, contentTop()), QPointF(x, size.height()));
     }
+    // A moment picked on another page (the memory chart): a solid line through the tracks.
+    if (const std::optional<TimeNs> m = ctl_.markedMoment()) {
+        const double x = ctl_.headerWidth() + ctl_.axis().x(double(*m));
+        if (x >= ctl_.headerWidth() && x <= size.width())
+            p.fillRect(QRectF(x - 1, contentTop(), 2, size.height() - contentTop()), momentColor(pal));
+    }
     // Where a dragged header would drop.
     if (const std::optional<int> y = ctl_.dropIndicatorY())
         p.fillRect(0, *y - 1, size.width(), 3, pal.color(QPalette::Highlight));
@@ -455,6 +464,19 @@ void TimelineCanvas::paintRuler(QPainter& p, QSize size) {
         p.setPen(QColor(ColorPalette::textColorOn(bookmarkColor.rgb())));
         p.drawText(QRect(x + 4, 2, w - 4, 14), Qt::AlignVCenter | Qt::AlignLeft,
                    p.fontMetrics().elidedText(label, Qt::ElideRight, w - 6));
+    }
+    // The marked moment's flag: its time.
+    if (const std::optional<TimeNs> m = ctl_.markedMoment()) {
+        const int x = ctl_.headerWidth() + int(std::lround(ctl_.axis().x(double(*m))));
+        if (x >= ctl_.headerWidth() && x <= size.width()) {
+            const QColor c = momentColor(pal);
+            const QString label = formatDurationExact(*m);
+            const int w = p.fontMetrics().horizontalAdvance(label) + 8;
+            p.fillRect(x - 1, 2, 2, h - 3, c);
+            p.fillRect(x + 1, 2, w, 14, c);
+            p.setPen(QColor(ColorPalette::textColorOn(c.rgb())));
+            p.drawText(QRect(x + 4, 2, w - 4, 14), Qt::AlignVCenter | Qt::AlignLeft, label);
+        }
     }
     p.setPen(pal.color(QPalette::Text));
     // Range label centred over the selection.
@@ -552,7 +574,7 @@ void TimelineCanvas::mouseReleaseEvent(QMouseEvent* e) { ctl_.release(e->positio
 void TimelineCanvas::mouseDoubleClickEvent(QMouseEvent* e) { ctl_.doubleClick(e->position().toPoint()); }
 
 void TimelineCanvas::keyPressEvent(QKeyEvent* e) {
-    if (ctl_.key(e->key())) e->accept();
+    if (ctl_.key(e->key(), e->modifiers())) e->accept();
     else QWidget::keyPressEvent(e);
 }
 
@@ -570,6 +592,11 @@ void TimelineCanvas::contextMenuEvent(QContextMenuEvent* e) {
         menu.addAction(pinned ? tr("Unpin Track") : tr("Pin Track to Top"), this,
                        [this, t, pinned] { ctl_.setTrackPinned(t, !pinned); });
     }
+    if (row && row->kind == LayoutRow::Kind::Derived && ctl_.derived() && row->track < ctl_.derived()->tracks.size()) {
+        const std::string name = ctl_.derived()->tracks[row->track].name;
+        menu.addAction(tr("Hide Track “%1”").arg(QString::fromStdString(name)), this,
+                       [this, name] { ctl_.setDerivedHidden(name, true); });
+    }
     if (row && (row->kind == LayoutRow::Kind::Derived ||
                 (row->kind == LayoutRow::Kind::Track && ctl_.trace()->tracks[row->track].kind == TrackKind::Counter))) {
         QMenu* draw = menu.addMenu(tr("Draw Counter As"));
@@ -584,9 +611,9 @@ void TimelineCanvas::contextMenuEvent(QContextMenuEvent* e) {
         add(tr("Steps (each value holds until the next sample)"), CounterDrawMode::Step);
         add(tr("Lines (straight between samples)"), CounterDrawMode::Line);
     }
-    QMenu* hidden = menu.addMenu(tr("Hidden Tracks (%1)").arg(ctl_.hiddenTracks().size()));
+    QMenu* hidden = menu.addMenu(tr("Hidden Tracks (%1)").arg(ctl_.hiddenCount()));
     fillHiddenTracksMenu(*hidden);
-    hidden->setEnabled(!ctl_.hiddenTracks().empty());
+    hidden->setEnabled(ctl_.hiddenCount() > 0);
     menu.addSeparator();
     menu.addAction(tr("Collapse All Processes"), this, [this] { ctl_.setAllCollapsed(true); });
     menu.addAction(tr("Expand All Processes"), this, [this] { ctl_.setAllCollapsed(false); });
@@ -605,9 +632,14 @@ void TimelineCanvas::fillHiddenTracksMenu(QMenu& menu) {
         menu.addAction(tr("Show %1 › %2").arg(process, trackTitle(track)), this,
                        [this, t] { ctl_.setTrackHidden(t, false); });
     }
-    if (hidden.empty()) menu.addAction(tr("(none: right-click a track to hide it)"))->setEnabled(false);
+    // Derived tracks (memory) by name; one may be hidden before its analysis has delivered it.
+    for (const std::string& name : ctl_.hiddenDerived())
+        menu.addAction(tr("Show %1").arg(QString::fromStdString(name)), this,
+                       [this, name] { ctl_.setDerivedHidden(name, false); });
+    const bool none = ctl_.hiddenCount() == 0;
+    if (none) menu.addAction(tr("(none: right-click a track to hide it)"))->setEnabled(false);
     menu.addSeparator();
-    menu.addAction(tr("Show All Hidden Tracks"), this, [this] { ctl_.showAllTracks(); })->setEnabled(!hidden.empty());
+    menu.addAction(tr("Show All Hidden Tracks"), this, [this] { ctl_.showAllTracks(); })->setEnabled(!none);
 }
 
 void TimelineCanvas::changeEvent(QEvent* e) {

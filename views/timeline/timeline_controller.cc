@@ -16,6 +16,7 @@ void TimelineController::setTrace(std::shared_ptr<const Trace> trace) {
     highlight_ = {};
     selected_ = {};
     hasRange_ = false;
+    moment_.reset();
     scrollY_ = 0;
     options_.collapsed.assign(trace_ ? trace_->processes.size() : 0, 0);
     options_.hiddenTracks.assign(trace_ ? trace_->tracks.size() : 0, 0);
@@ -23,6 +24,7 @@ void TimelineController::setTrace(std::shared_ptr<const Trace> trace) {
     options_.processRank.clear();
     options_.trackRank.clear();
     options_.nameFilter.clear();
+    options_.hiddenDerived.clear();
     bookmarks_.clear();
     options_.derived.clear();
     counterModes_.assign(trace_ ? trace_->tracks.size() : 0, 0);
@@ -30,11 +32,14 @@ void TimelineController::setTrace(std::shared_ptr<const Trace> trace) {
     relayout();
     updateBounds();
     fitAll();
+    windowMoved_ = false;
 }
 
 void TimelineController::setIndex(std::shared_ptr<const TimelineIndex> index) {
     index_ = std::move(index);
     relayout();
+    // The trace opened on its whole span; now that the data's extent is known, Fit All's window.
+    if (!windowMoved_ && index_ && index_->extent.trimmed()) fitAll();
 }
 
 void TimelineController::setDerivedTracks(std::shared_ptr<const TimelineDerivedTracks> derived) {
@@ -63,29 +68,55 @@ void TimelineController::updateBounds() {
     axis_.setBounds(double(trace_->startNs) - margin, double(trace_->endNs) + margin);
 }
 
-void TimelineController::fitAll() {
-    if (!trace_) return;
-    const double span = double(std::max<TimeNs>(trace_->spanNs(), 1000));
+void TimelineController::fitRange(TimeNs begin, TimeNs end) {
+    const double span = double(std::max<TimeNs>(durationBetween(begin, end), 1000));
     const double margin = span * 0.01;
-    axis_.setWindow(double(trace_->startNs) - margin, double(trace_->startNs) + span + margin,
-                    trackAreaWidth(size().width()));
+    axis_.setWindow(double(begin) - margin, double(begin) + span + margin, trackAreaWidth(size().width()));
     emit viewChanged();
     emit changed();
 }
 
+void TimelineController::fitAll() {
+    if (!trace_) return;
+    if (index_) fitRange(index_->extent.begin, index_->extent.end);
+    else fitRange(trace_->startNs, trace_->endNs);
+}
+
+void TimelineController::fitWholeSpan() {
+    if (trace_) fitRange(trace_->startNs, trace_->endNs);
+}
+
+void TimelineController::showMoment(TimeNs t) {
+    if (!trace_) return;
+    const DataExtent extent = index_ ? index_->extent : DataExtent{trace_->startNs, trace_->endNs};
+    const auto [begin, end] = windowAround(t, extent);
+    clearRangeSelection();
+    moment_ = t;
+    setVisibleRange(double(begin), double(end));
+}
+
+void TimelineController::showSpan(TimeNs begin, TimeNs end) {
+    if (!trace_) return;
+    const double pad = std::max(500.0, double(durationBetween(begin, end)) * 0.05);
+    setVisibleRange(double(begin) - pad, double(end) + pad);
+}
+
 void TimelineController::setVisibleRange(double begin, double end) {
+    windowMoved_ = true;
     axis_.setWindow(begin, end, trackAreaWidth(size().width()));
     emit viewChanged();
     emit changed();
 }
 
 void TimelineController::zoomAt(double widgetX, double factor) {
+    windowMoved_ = true;
     axis_.zoomAt(widgetX - headerWidth_, factor);
     emit viewChanged();
     emit changed();
 }
 
 void TimelineController::panPixels(double dx) {
+    windowMoved_ = true;
     axis_.panPixels(dx);
     emit viewChanged();
     emit changed();
@@ -280,6 +311,7 @@ void TimelineController::move(QPoint pos, int startDragDistance) {
     if ((drag_ == Drag::Reorder || drag_ == Drag::ProcessToggle) && moved_) emit cursorChanged(Qt::DragMoveCursor);
     if (drag_ == Drag::Pan && moved_) {
         emit cursorChanged(Qt::ClosedHandCursor);
+        windowMoved_ = true;
         axis_.setWindow(pressBegin_, pressBegin_ + (axis_.end() - axis_.begin()), axis_.width());
         axis_.panPixels(pressPos_.x() - pos.x());
         scrollY_ = std::clamp(pressScroll_ + pressPos_.y() - pos.y(), 0, maxScrollY());
@@ -334,8 +366,12 @@ void TimelineController::doubleClick(QPoint pos) {
     zoomToSelection();
 }
 
-bool TimelineController::key(int key) {
+bool TimelineController::key(int key, Qt::KeyboardModifiers modifiers) {
     if (!trace_) return false;
+    if (key == Qt::Key_Home && (modifiers & Qt::ShiftModifier)) {
+        fitWholeSpan();
+        return true;
+    }
     const double anchor = hoverX_ >= headerWidth_ ? hoverX_ : headerWidth_ + axis_.width() / 2.0;
     switch (key) {
     case Qt::Key_W: zoomAt(anchor, 1.25); break;
@@ -352,6 +388,10 @@ bool TimelineController::key(int key) {
     case Qt::Key_PageDown: setScrollY(scrollY_ + viewportHeight() * 9 / 10); break;
     case Qt::Key_Escape:
         clearRangeSelection();
+        if (moment_) {
+            moment_.reset();
+            emit changed();
+        }
         if (selected_.valid()) {
             selected_ = {};
             emit changed();
@@ -390,6 +430,16 @@ void TimelineController::setTrackHidden(TrackIndex t, bool hidden) {
 
 void TimelineController::showAllTracks() {
     options_.hiddenTracks.assign(options_.hiddenTracks.size(), 0);
+    options_.hiddenDerived.clear();
+    relayout(true);
+}
+
+void TimelineController::setDerivedHidden(const std::string& name, bool hidden) {
+    std::vector<std::string>& names = options_.hiddenDerived;
+    const auto at = std::find(names.begin(), names.end(), name);
+    if ((at != names.end()) == hidden) return;
+    if (hidden) names.push_back(name);
+    else names.erase(at);
     relayout(true);
 }
 
@@ -478,8 +528,10 @@ void TimelineController::applyUserLayout(TimelineUserLayout layout) {
     if (!trace_) return;
     layout.fitTo(*trace_);
     const std::string filter = options_.nameFilter;
+    std::vector<TrackLayoutOptions::DerivedTrack> derived = std::move(options_.derived);
     options_ = std::move(layout.options);
     options_.nameFilter = filter;
+    options_.derived = std::move(derived);  // the analysis' tracks, whatever the saved layout says
     bookmarks_ = std::move(layout.bookmarks);
     counterModes_ = std::move(layout.counterModes);
     relayout();
@@ -492,6 +544,7 @@ void TimelineController::resetLayout() {
     options_.pinnedTracks.assign(trace_->tracks.size(), 0);
     options_.processRank.clear();
     options_.trackRank.clear();
+    options_.hiddenDerived.clear();
     counterModes_.assign(trace_->tracks.size(), 0);
     derivedCounterModes_.assign(derivedCounterModes_.size(), 0);
     relayout(true);

@@ -3,7 +3,8 @@
 // selected time range, highlight) and the input that changes it. Ctrl+wheel /
 // W,S zoom at the cursor, wheel scrolls vertically, Shift+wheel / A,D / drag
 // pan, Shift+drag selects a time range, click selects a slice, double-click or
-// F zooms to it, 0 / Home fits all, Esc clears, M asks for a bookmark. Dragging
+// F zooms to it, 0 / Home fits the data (long empty margins left out: data_extent.h),
+// Shift+Home the whole span, Esc clears, M asks for a bookmark. Dragging
 // a track or process header moves it; the minimap strip under the ruler moves
 // the window where it is clicked or dragged.
 //
@@ -65,7 +66,15 @@ public:
     int trackAreaWidth(int widgetWidth) const { return std::max(1, widgetWidth - headerWidth_); }
 
     // --- view window
+    // Fit All: the span with data (TimelineIndex::extent, once the index is there).
     void fitAll();
+    void fitWholeSpan();
+    // A moment picked on another page (the memory chart): the window centred on it, a few
+    // percent of the data wide (windowAround), and the moment marked until Esc.
+    void showMoment(TimeNs t);
+    std::optional<TimeNs> markedMoment() const { return moment_; }
+    // A stretch of time (an allocation's lifetime) with a little room either side.
+    void showSpan(TimeNs begin, TimeNs end);
     void setVisibleRange(double begin, double end);
     const TimeAxis& axis() const { return axis_; }
     void zoomAt(double widgetX, double factor);
@@ -85,8 +94,12 @@ public:
     void setAllCollapsed(bool collapsed);
     // Hidden tracks leave the layout (a process with none left too) until shown again.
     void setTrackHidden(TrackIndex t, bool hidden);
-    void showAllTracks();
+    void showAllTracks();  // derived ones too
     std::vector<TrackIndex> hiddenTracks() const;
+    // Derived tracks (memory) hide by name: the name survives their recomputation and the saved layout.
+    void setDerivedHidden(const std::string& name, bool hidden);
+    const std::vector<std::string>& hiddenDerived() const { return options_.hiddenDerived; }
+    size_t hiddenCount() const { return hiddenTracks().size() + options_.hiddenDerived.size(); }
     // Pinned tracks stay at the top while the rest scrolls.
     void setTrackPinned(TrackIndex t, bool pinned);
     bool trackPinned(TrackIndex t) const { return t < options_.pinnedTracks.size() && options_.pinnedTracks[t]; }
@@ -173,7 +186,7 @@ public:
     void move(QPoint pos, int startDragDistance);
     void release(QPoint pos, Qt::MouseButton button);
     void doubleClick(QPoint pos);
-    bool key(int key);
+    bool key(int key, Qt::KeyboardModifiers modifiers = {});
     void leave();
 
 signals:
@@ -204,6 +217,10 @@ private:
     SliceRef selected_;
     bool hasRange_ = false;
     TimeNs rangeBegin_ = 0, rangeEnd_ = 0;
+    std::optional<TimeNs> moment_;
+    // Set once the window moves after the trace opened on its whole span: until then the
+    // data's extent (Fit All) replaces that window when the index arrives.
+    bool windowMoved_ = false;
 
     std::vector<Bookmark> bookmarks_;
     bool minimap_ = true;
@@ -221,6 +238,7 @@ private:
     int hoverY_ = -1;
 
     void relayout(bool userChange = false);
+    void fitRange(TimeNs begin, TimeNs end);  // with 1% of room either side
     const LayoutRow* reorderTarget(QPoint pos, bool& after) const;
     void updateBounds();
     void revealSlice(SliceRef s);

@@ -18,6 +18,7 @@ std::shared_ptr<const TimelineIndex> TimelineIndex::build(const Trace& trace, co
     }
     index->shortNames = shortNamesOf(trace.strings);
     index->density = eventDensity(trace, kDensityBuckets, cancel);
+    index->extent = dataExtent(trace, cancel);
     if (cancel && cancel->load(std::memory_order_relaxed)) return nullptr;
     return index;
 }

@@ -9,6 +9,7 @@
 #include "model/analysis/short_name.h"
 #include "model/query/counter_layout.h"
 #include "model/query/counter_range_index.h"
+#include "model/query/data_extent.h"
 #include "model/query/event_density.h"
 #include "model/query/slice_depth_index.h"
 #include "model/query/slice_depth_mipmap.h"
@@ -29,6 +30,7 @@ struct TimelineIndex {
     std::unordered_map<StringId, std::string> shortNames;  // short forms of the names that have one
     std::vector<uint32_t> density;                         // events per time bucket over the whole trace (the minimap)
     static constexpr size_t kDensityBuckets = 4096;
+    DataExtent extent;  // what Fit All shows: the span without long empty margins
 
     // Returns nullptr when cancelled.
     static std::shared_ptr<const TimelineIndex> build(const Trace& trace, const std::atomic<bool>* cancel = nullptr);

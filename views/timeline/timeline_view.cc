@@ -238,6 +238,11 @@ void TimelineView::setSelection(TraceSelection* selection) {
         if (publishing_) return;
         canvas_->setSelectedSlice(s, true);
     });
+    // A moment or a stretch picked on another page (the memory chart, an allocation in Details).
+    connect(selection_, &TraceSelection::timeRequested, this,
+            [this](qint64 t) { canvas_->controller().showMoment(TimeNs(t)); });
+    connect(selection_, &TraceSelection::spanRequested, this,
+            [this](qint64 b, qint64 e) { canvas_->controller().showSpan(TimeNs(b), TimeNs(e)); });
     connect(selection_, &TraceSelection::slicesHighlighted, this, [this](std::vector<SliceRef> slices, QString label) {
         TimelineHighlight h;
         for (SliceRef s : slices) h.refs.insert(TimelineHighlight::key(s));
