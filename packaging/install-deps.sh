@@ -14,6 +14,8 @@ PACKAGES=(
   libsimdjson-dev zlib1g-dev libdeflate-dev nlohmann-json3-dev
   libgraphviz-dev
   xvfb xauth python3
+  # A private session bus for the theme test's stand-in desktop portal (tests/gui/tst_theme.cc).
+  dbus-daemon
   # The sanitizer build and the libFuzzer targets (.ci/run): clang, its sanitizer and
   # libFuzzer runtimes, and llvm-symbolizer for readable stack traces.
   clang-14 libclang-rt-14-dev llvm-14

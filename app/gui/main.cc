@@ -3,6 +3,7 @@
 #include "app/gui/main_window.h"
 #include "app/gui/screenshot.h"
 #include "app/gui/settings_guard.h"
+#include "app/gui/theme.h"
 #include "views/view_catalog.h"
 
 #include <QApplication>
@@ -12,6 +13,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <optional>
 
 namespace {
 
@@ -87,7 +89,11 @@ int main(int argc, char** argv) {
                               QStringLiteral("name"));
     QCommandLineOption search(QStringLiteral("search"), QStringLiteral("Search slices for this text."),
                               QStringLiteral("text"));
-    QCommandLineOption dark(QStringLiteral("dark"), QStringLiteral("Use a dark palette."));
+    QCommandLineOption dark(QStringLiteral("dark"), QStringLiteral("Use the dark theme (as --theme dark)."));
+    QCommandLineOption theme(QStringLiteral("theme"),
+                             QStringLiteral("The theme for this run: system (the desktop's light or dark), light or dark. "
+                                            "Default: the one chosen in View > Theme; light for --screenshot."),
+                             QStringLiteral("system|light|dark"));
     QCommandLineOption dialog(QStringLiteral("dialog"),
                               QStringLiteral("With --screenshot: render this dialog instead of the window (capture, launch)."),
                               QStringLiteral("name"));
@@ -130,13 +136,29 @@ int main(int argc, char** argv) {
                                             "(e.g. a box of the tf.data graph), before the picture is taken; repeatable, "
                                             "in order."),
                              QStringLiteral("X,Y"));
-    parser.addOptions({screenshot, view, size, range, select, search, dark, dialog, names, filterTracks, compare, pin, hide,
-                       bookmark, minimap, counters, hover, stepMarker, allSteps, convention, click});
+    parser.addOptions({screenshot, view, size, range, select, search, dark, theme, dialog, names, filterTracks, compare,
+                       pin, hide, bookmark, minimap, counters, hover, stepMarker, allSteps, convention, click});
     parser.process(*app);
     const QStringList args = parser.positionalArguments();
     // Before anything reads the settings: a broken file is reported once, never fatal.
     const QString settingsProblem = tracescope::guardSettingsFile();
     if (!settingsProblem.isEmpty()) std::fprintf(stderr, "tracescope: %s\n", settingsProblem.toLocal8Bit().constData());
+    // --theme / --dark: this run only; View > Theme saves the user's choice.
+    std::optional<tracescope::ThemeChoice> themeArg;
+    if (parser.isSet(theme)) {
+        if (!isOneOf(QStringLiteral("theme"), parser.value(theme),
+                     {QStringLiteral("system"), QStringLiteral("light"), QStringLiteral("dark")}))
+            return 2;
+        themeArg = tracescope::parseThemeChoice(parser.value(theme));
+    }
+    if (parser.isSet(dark)) {
+        if (themeArg && *themeArg != tracescope::ThemeChoice::Dark) {
+            std::fprintf(stderr, "tracescope: --dark and --theme %s contradict each other\n",
+                         qPrintable(parser.value(theme)));
+            return 2;
+        }
+        themeArg = tracescope::ThemeChoice::Dark;
+    }
 
     if (parser.isSet(screenshot)) {
         const bool forDialog = parser.isSet(dialog);
@@ -181,7 +203,7 @@ int main(int argc, char** argv) {
         o.minimap = parser.value(minimap) == QLatin1String("on");
         o.counters = parser.value(counters);
         o.hover = parser.value(hover);
-        o.dark = parser.isSet(dark);
+        o.theme = themeArg.value_or(tracescope::ThemeChoice::Light);
         o.shortNames = parser.value(names) == QLatin1String("short");
         o.convention = parser.value(convention);
         for (const QString& value : parser.values(click)) {
@@ -196,7 +218,9 @@ int main(int argc, char** argv) {
         return tracescope::runScreenshot(o);
     }
 
-    if (parser.isSet(dark)) tracescope::applyDarkPalette();
+    // Before the window exists, so that its first frame has the theme's colours.
+    tracescope::ThemeManager::instance()->apply(themeArg.value_or(tracescope::savedThemeChoice()));
+    tracescope::ThemeManager::instance()->waitForDesktop(500);
     tracescope::MainWindow window;
     window.restoreSettings();
     window.show();

@@ -2,6 +2,7 @@
 
 #include "app/gui/load_progress_list.h"
 #include "app/gui/run_loader.h"
+#include "app/gui/theme.h"
 #include "app/gui/trace_loader.h"
 #include "app/gui/warning_banner.h"
 #include "model/import/logdir.h"
@@ -303,6 +304,7 @@ void MainWindow::buildMenus() {
             apply();
         });
     }
+    addThemeMenu(view);  // System, Light, Dark (app/gui/theme.h)
     QAction* toggleDetails = detailsDock_->toggleViewAction();
     toggleDetails->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
     view->addAction(toggleDetails);

@@ -25,9 +25,7 @@
 #include <QFileInfo>
 #include <QLayout>
 #include <QMouseEvent>
-#include <QPalette>
 #include <QPixmap>
-#include <QStyleFactory>
 
 #include <cstdio>
 
@@ -48,26 +46,6 @@ void settle(int ms) {
 }
 
 }  // namespace
-
-void applyDarkPalette() {
-    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
-    QPalette p;
-    p.setColor(QPalette::Window, QColor(45, 45, 48));
-    p.setColor(QPalette::WindowText, QColor(220, 220, 220));
-    p.setColor(QPalette::Base, QColor(30, 30, 32));
-    p.setColor(QPalette::AlternateBase, QColor(40, 40, 44));
-    p.setColor(QPalette::Text, QColor(220, 220, 220));
-    p.setColor(QPalette::PlaceholderText, QColor(140, 140, 140));
-    p.setColor(QPalette::Button, QColor(50, 50, 54));
-    p.setColor(QPalette::ButtonText, QColor(220, 220, 220));
-    p.setColor(QPalette::Highlight, QColor(60, 120, 200));
-    p.setColor(QPalette::HighlightedText, Qt::white);
-    p.setColor(QPalette::Mid, QColor(80, 80, 85));
-    p.setColor(QPalette::Link, QColor(110, 170, 255));
-    p.setColor(QPalette::ToolTipBase, QColor(50, 50, 54));
-    p.setColor(QPalette::ToolTipText, QColor(220, 220, 220));
-    QApplication::setPalette(p);
-}
 
 namespace {
 
@@ -94,10 +72,16 @@ int runDialogScreenshot(const ScreenshotOptions& o) {
     return fail(QStringLiteral("unknown --dialog '%1' (available: capture, launch)").arg(o.dialog));
 }
 
+// The theme the picture is taken in (System: the desktop's, once the portal has answered).
+void applyScreenshotTheme(ThemeChoice theme) {
+    ThemeManager::instance()->apply(theme);
+    ThemeManager::instance()->waitForDesktop(2000);
+}
+
 }  // namespace
 
 int runScreenshot(const ScreenshotOptions& o) {
-    if (o.dark) applyDarkPalette();
+    applyScreenshotTheme(o.theme);
     if (!o.dialog.isEmpty()) return runDialogScreenshot(o);
     TimeNs rangeBegin = 0, rangeEnd = 0;
     if (!o.range.isEmpty() && !parseTimeRange(o.range, rangeBegin, rangeEnd))

@@ -2,6 +2,8 @@
 // window state, render the main window offscreen and save it as PNG.
 #pragma once
 
+#include "app/gui/theme.h"
+
 #include <QPoint>
 #include <QSize>
 
@@ -21,7 +23,7 @@ struct ScreenshotOptions {
     QString range;   // "A:B" with optional units
     QString select;  // slice name to select
     QString search;  // search text
-    bool dark = false;  // render with a dark palette (to check legibility in both themes)
+    ThemeChoice theme = ThemeChoice::Light;  // --theme / --dark (to check legibility in both themes)
     QString dialog;     // render this dialog instead of the window ("capture"); no trace needed
     QString trackFilter;  // the timeline's track filter box
     bool shortNames = true;  // C++ / kernel names in their short form (View > Short Names)
@@ -36,9 +38,6 @@ struct ScreenshotOptions {
     QString convention;      // Op Stats: "xprof" or "pytorch" ("" = the page's default for the trace)
     std::vector<QPoint> clicks;  // left clicks there (window pixels), in order, once the page is ready
 };
-
-// A dark Fusion palette, as desktop dark themes give.
-void applyDarkPalette();
 
 // Returns the process exit code; prints errors to stderr.
 int runScreenshot(const ScreenshotOptions& options);

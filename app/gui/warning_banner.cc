@@ -1,6 +1,7 @@
 #include "app/gui/warning_banner.h"
 
 #include "model/trace/partial_trace.h"
+#include "views/palette_change.h"
 
 #include <QApplication>
 #include <QHBoxLayout>
@@ -30,6 +31,7 @@ WarningBanner::WarningBanner(QWidget* parent) : QFrame(parent) {
     layout->addWidget(button_, 0, Qt::AlignVCenter);
     connect(button_, &QPushButton::clicked, this, &WarningBanner::warningsRequested);
     applyColors();
+    restyleOnPaletteChange(this, [this] { applyColors(); });  // View > Theme switches live
     hide();
 }
 
@@ -42,8 +44,8 @@ void WarningBanner::setTrace(const Trace* trace) {
 QString WarningBanner::text() const { return text_->text(); }
 
 void WarningBanner::applyColors() {
-    // Amber on light palettes, a dark amber on dark ones (--dark sets the palette first).
-    const bool dark = QApplication::palette().color(QPalette::Window).lightness() < 128;
+    // Amber on light palettes, a dark amber on dark ones.
+    const bool dark = isDarkPalette(QApplication::palette());
     const char* sheet = dark ? "QFrame#WarningBanner { background: #4a3800; border-bottom: 1px solid #8a6a00; }"
                                "QFrame#WarningBanner QLabel { color: #ffe9a8; }"
                              : "QFrame#WarningBanner { background: #fff3cd; border-bottom: 1px solid #e6c866; }"

@@ -13,6 +13,7 @@
 #include <QStackedWidget>
 #include <QTableView>
 #include <QTreeWidget>
+#include <QTreeWidgetItemIterator>
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
@@ -193,6 +194,14 @@ QTreeWidgetItem* DetailsPanel::addSliceLink(QTreeWidgetItem* parent, const QStri
     item->setForeground(1, palette().brush(QPalette::Link));
     item->setToolTip(1, tr("Click to go to this slice"));
     return item;
+}
+
+void DetailsPanel::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() != QEvent::PaletteChange) return;
+    for (QTreeWidgetItemIterator it(tree_); *it; ++it)
+        if ((*it)->data(1, kRefRole).isValid() || (*it)->data(1, kActionRole).isValid())
+            (*it)->setForeground(1, palette().brush(QPalette::Link));
 }
 
 void DetailsPanel::addItem(QTreeWidgetItem* parent, const DetailsItem& d) {

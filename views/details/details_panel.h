@@ -58,6 +58,10 @@ public:
 signals:
     void emptyChanged(bool empty);
 
+protected:
+    // A theme switch: the link rows take the new palette's link colour.
+    void changeEvent(QEvent* event) override;
+
 private:
     std::shared_ptr<const Trace> trace_;
     TraceSelection* selection_ = nullptr;

@@ -212,6 +212,17 @@ void PipelineGraphView::mouseReleaseEvent(QMouseEvent* event) {
     }
 }
 
+void PipelineGraphView::changeEvent(QEvent* event) {
+    QGraphicsView::changeEvent(event);
+    if (event->type() != QEvent::PaletteChange || nodes_.empty()) return;
+    const int selected = selected_;
+    rebuild();  // same layout, new colours; the zoom and scroll position stay
+    if (selected >= 0 && selected < int(items_.size())) {
+        selected_ = selected;
+        static_cast<NodeItem*>(items_[size_t(selected)])->setSelectedNode(true);
+    }
+}
+
 void PipelineGraphView::keyPressEvent(QKeyEvent* event) {
     if (event->key() == Qt::Key_Plus || event->key() == Qt::Key_Equal) zoomIn();
     else if (event->key() == Qt::Key_Minus) zoomOut();

@@ -54,6 +54,8 @@ protected:
     void mousePressEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
+    // A theme switch: the scene's items hold the old palette's colours, so they are built again.
+    void changeEvent(QEvent* event) override;
 
 private:
     void rebuild();
