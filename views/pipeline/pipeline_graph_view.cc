@@ -113,6 +113,8 @@ void PipelineGraphView::setGraph(std::vector<PipelineGraphNode> nodes, std::vect
     edges_ = std::move(edges);
     selected_ = -1;
     rebuild();
+    autoFit_ = true;
+    fitToView();
 }
 
 void PipelineGraphView::rebuild() {
@@ -180,13 +182,38 @@ void PipelineGraphView::setZoom(double z) {
     emit zoomChanged(zoom_);
 }
 
-void PipelineGraphView::zoomIn() { setZoom(zoom_ * 1.25); }
-void PipelineGraphView::zoomOut() { setZoom(zoom_ / 1.25); }
-void PipelineGraphView::resetZoom() { setZoom(1.0); }
+void PipelineGraphView::zoomIn() {
+    autoFit_ = false;
+    setZoom(zoom_ * 1.25);
+}
+void PipelineGraphView::zoomOut() {
+    autoFit_ = false;
+    setZoom(zoom_ / 1.25);
+}
+void PipelineGraphView::resetZoom() {
+    autoFit_ = false;
+    setZoom(1.0);
+}
+
+void PipelineGraphView::fitToView() {
+    const QRectF scene = sceneRect();
+    const QSize room = viewport()->size();
+    if (nodes_.empty() || scene.isEmpty() || room.isEmpty()) return;
+    // Below about 60 % box text gets too small to read: scrolling is better then.
+    constexpr double kSmallestFit = 0.6;
+    const double z = std::min({1.0, room.width() / scene.width(), room.height() / scene.height()});
+    setZoom(std::max(z, kSmallestFit));
+}
+
+void PipelineGraphView::resizeEvent(QResizeEvent* event) {
+    QGraphicsView::resizeEvent(event);
+    if (autoFit_) fitToView();
+}
 
 void PipelineGraphView::wheelEvent(QWheelEvent* event) {
     if (event->modifiers() & Qt::ControlModifier) {
         const double steps = event->angleDelta().y() / 120.0;
+        autoFit_ = false;
         setZoom(zoom_ * std::pow(1.15, steps));
         event->accept();
         return;

@@ -44,6 +44,9 @@ public slots:
     void zoomIn();
     void zoomOut();
     void resetZoom();  // 100 %
+    // The whole graph in view (never above 100 %, nor below a readable size). A new graph is
+    // fitted, and kept fitted as the view resizes, until the user zooms.
+    void fitToView();
 
 signals:
     void nodeClicked(int node);
@@ -54,6 +57,7 @@ protected:
     void mousePressEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
     // A theme switch: the scene's items hold the old palette's colours, so they are built again.
     void changeEvent(QEvent* event) override;
 
@@ -66,6 +70,7 @@ private:
     std::vector<class QGraphicsItem*> items_;
     int selected_ = -1;
     double zoom_ = 1.0;
+    bool autoFit_ = true;  // until the user zooms
     bool byGraphviz_ = false;
     QPoint pressPos_;
 };

@@ -119,6 +119,7 @@ TfDataView::TfDataView(QWidget* parent) : AnalysisView(parent) {
     rank_->setPrefix(QStringLiteral("#"));
     rank_->setToolTip(tr("The root iterator's calls (its GetNext), slowest first: #0 is the slowest"));
     callInfo_ = new QLabel(graphBox);
+    callInfo_->setWordWrap(true);  // wraps instead of pushing the zoom buttons out of a narrow window
     controls->addWidget(new QLabel(tr("Host"), graphBox));
     controls->addWidget(host_);
     controls->addSpacing(8);
@@ -131,9 +132,11 @@ TfDataView::TfDataView(QWidget* parent) : AnalysisView(parent) {
     QToolButton* out = toolButton(QStringLiteral("−"), tr("Zoom out (-, Ctrl+wheel)"), graphBox);
     QToolButton* reset = toolButton(QStringLiteral("100 %"), tr("Actual size (0)"), graphBox);
     QToolButton* in = toolButton(QStringLiteral("+"), tr("Zoom in (+, Ctrl+wheel)"), graphBox);
+    QToolButton* fit = toolButton(tr("Fit"), tr("The whole graph in view"), graphBox);
     controls->addWidget(out);
     controls->addWidget(reset);
     controls->addWidget(in);
+    controls->addWidget(fit);
     gl->addLayout(controls);
     gl->addWidget(new PipelineGraphLegend(graphBox));
     // What the figures in a box are, and why they can look inconsistent.
@@ -162,6 +165,7 @@ TfDataView::TfDataView(QWidget* parent) : AnalysisView(parent) {
     connect(out, &QToolButton::clicked, graph_, &PipelineGraphView::zoomOut);
     connect(in, &QToolButton::clicked, graph_, &PipelineGraphView::zoomIn);
     connect(reset, &QToolButton::clicked, graph_, &PipelineGraphView::resetZoom);
+    connect(fit, &QToolButton::clicked, graph_, &PipelineGraphView::fitToView);
     connect(graph_, &PipelineGraphView::zoomChanged, reset,
             [reset](double z) { reset->setText(QString::number(qRound(z * 100)) + QStringLiteral(" %")); });
     connect(graph_, &PipelineGraphView::nodeClicked, this, &TfDataView::activateNode);

@@ -79,6 +79,7 @@ KernelStatsView::KernelStatsView(QWidget* parent) : AnalysisView(parent) {
     table_->setFilterColumns({Kernel, Op}, tr("Filter by kernel name or op name"));
     table_->setExportName(QStringLiteral("kernel_stats.csv"));
     table_->setElasticColumn(Kernel, 220);
+    table_->addShrinkableColumn(Op, 110);
     layout->addWidget(table_, 1);
     model_ = new Model(kernelColumns(), this);
     model_->setCellToolTip(UsesTc, [](const Item& i) {

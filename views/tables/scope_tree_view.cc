@@ -86,6 +86,7 @@ ScopeTreeView::ScopeTreeView(QWidget* parent) : AnalysisView(parent) {
     tree_->sortByColumn(ScopeTreeModel::Total, Qt::DescendingOrder);
     tree_->setAlternatingRowColors(true);
     tree_->setUniformRowHeights(true);
+    tree_->setTextElideMode(Qt::ElideMiddle);  // the full path is in the tooltip
     tree_->setSelectionBehavior(QAbstractItemView::SelectRows);
     tree_->setContextMenuPolicy(Qt::CustomContextMenu);
     tree_->header()->setStretchLastSection(false);

@@ -49,7 +49,9 @@ TablePage::TablePage(QWidget* parent) : QWidget(parent) {
     view_->setSelectionMode(QAbstractItemView::SingleSelection);
     view_->setAlternatingRowColors(true);
     view_->setWordWrap(false);
-    view_->setTextElideMode(Qt::ElideRight);  // short names keep their start; the full name is in the tooltip
+    // Long names keep their start and end (a template's arguments, an op's suffix); the full name
+    // is in the tooltip.
+    view_->setTextElideMode(Qt::ElideMiddle);
     view_->verticalHeader()->setVisible(false);
     view_->verticalHeader()->setDefaultSectionSize(view_->fontMetrics().height() + 6);
     view_->horizontalHeader()->setHighlightSections(false);
@@ -111,6 +113,8 @@ void TablePage::setElasticColumn(int column, int minWidth) {
     fitter_->setElasticColumn(column, minWidth);
     if (auto* header = qobject_cast<WrappingHeaderView*>(view_->horizontalHeader())) header->keepOneLine(column);
 }
+
+void TablePage::addShrinkableColumn(int column, int minWidth) { fitter_->addShrinkableColumn(column, minWidth); }
 
 void TablePage::fitColumns(int maxTextWidth) { fitter_->fit(maxTextWidth); }
 

@@ -45,6 +45,8 @@ public:
 
     // The name column that yields width so the metric columns stay in view.
     void setElasticColumn(int column, int minWidth = 180);
+    // Another text column that yields width with it when the columns would not fit.
+    void addShrinkableColumn(int column, int minWidth = 100);
     // Sizes columns to their content (text capped; the elastic column fits the rest).
     void fitColumns(int maxTextWidth = 460);
     // The CSV of what the table shows now.
