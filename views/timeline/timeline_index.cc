@@ -1,9 +1,17 @@
 #include "views/timeline/timeline_index.h"
 
+#include "model/trace/threads.h"
+
+#include <future>
+
 namespace tracescope {
 
 std::shared_ptr<const TimelineIndex> TimelineIndex::build(const Trace& trace, const std::atomic<bool>* cancel) {
     auto index = std::make_shared<TimelineIndex>();
+    // The data's extent needs its own pass over every event: on another core, beside the
+    // depth lists (the first picture waits on this build).
+    const auto policy = machineThreads() > 1 ? std::launch::async : std::launch::deferred;
+    std::future<DataExtent> extent = std::async(policy, [&trace, cancel] { return dataExtent(trace, cancel); });
     if (!index->depths.build(trace, cancel)) return nullptr;
     if (!index->coarse.build(trace, index->depths, cancel)) return nullptr;
     index->counters.resize(trace.tracks.size());
@@ -18,7 +26,7 @@ std::shared_ptr<const TimelineIndex> TimelineIndex::build(const Trace& trace, co
     }
     index->shortNames = shortNamesOf(trace.strings);
     index->density = eventDensity(trace, kDensityBuckets, cancel);
-    index->extent = dataExtent(trace, cancel);
+    index->extent = extent.get();
     if (cancel && cancel->load(std::memory_order_relaxed)) return nullptr;
     return index;
 }
