@@ -20,7 +20,10 @@ RunLoader::RunLoader(QObject* parent) : QObject(parent) {
         auto r = watcher_.result();
         if (r->cancelled) emit cancelled(label_);
         else if (!r->error.isEmpty()) emit failed(r->error, label_);
-        else emit loaded(r->run, label_);
+        else if (!r->notOneJob.isEmpty()) {
+            pending_ = std::move(r->unmerged);
+            emit notOneJob(r->notOneJob, label_);
+        } else emit loaded(r->run, label_);
     });
 }
 
@@ -30,7 +33,7 @@ RunLoader::~RunLoader() {
 }
 
 std::shared_ptr<RunLoader::Result> RunLoader::loadNow(const QStringList& paths, const std::shared_ptr<State>& state,
-                                                      RunLoader* notify) {
+                                                      RunLoader* notify, bool askIfNotOneJob) {
     auto out = std::make_shared<Result>();
     std::vector<std::string> files;
     for (const QString& p : paths) files.push_back(p.toStdString());
@@ -74,14 +77,36 @@ std::shared_ptr<RunLoader::Result> RunLoader::loadNow(const QStringList& paths, 
         out->error = QString::fromStdString(r.error);
         return out;
     }
-    // The workers' own traces are let go as they are merged: the run is held once, in the view.
     auto run = std::make_shared<MultiWorkerRun>(std::move(r.run));
+    if (askIfNotOneJob && !r.job.oneJob()) {
+        out->notOneJob = QString::fromStdString(r.job.reason);
+        out->unmerged = std::move(run);
+        return out;
+    }
+    out->run = mergeRun(std::move(run));
+    return out;
+}
+
+LoadedRun RunLoader::mergeRun(std::shared_ptr<MultiWorkerRun> run) {
     // Workers without a wall clock are aligned on their first step before merging, so the
     // timeline shows them where the Pod page does (the run's offsets are the one source).
     alignWorkersOnFirstStep(*run);
-    out->run.merged = mergeWorkers(*run);
-    out->run.run = std::move(run);
+    // The workers' own traces are let go as they are merged: the run is held once, in the view.
+    LoadedRun out;
+    out.merged = mergeWorkers(*run);
+    out.run = std::move(run);
     return out;
+}
+
+void RunLoader::merge(std::shared_ptr<MultiWorkerRun> run, const QString& label) {
+    cancel();
+    watcher_.waitForFinished();
+    label_ = label;
+    watcher_.setFuture(QtConcurrent::run(interactivePool(), [run = std::move(run)]() mutable {
+        auto out = std::make_shared<Result>();
+        out->run = mergeRun(std::move(run));
+        return out;
+    }));
 }
 
 LoadedRun RunLoader::load(const QStringList& paths, QString* error) {
@@ -106,8 +131,8 @@ void RunLoader::start(const QStringList& paths) {
         one.name = QFileInfo(QString::fromStdString(f)).fileName();
         state_->states.push_back(std::move(one));
     }
-    watcher_.setFuture(
-        QtConcurrent::run(interactivePool(), [this, paths, state = state_] { return loadNow(paths, state, this); }));
+    watcher_.setFuture(QtConcurrent::run(interactivePool(),
+                                         [this, paths, state = state_] { return loadNow(paths, state, this, true); }));
 }
 
 void RunLoader::cancel() {

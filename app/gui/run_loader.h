@@ -47,11 +47,20 @@ public:
     // Each file of the load in progress (or the last one), in loading order.
     std::vector<FileLoadState> fileStates() const;
 
-    // Synchronous (for --screenshot): the run and its merged view, or an error.
+    // Synchronous (for --screenshot): the run and its merged view, or an error. Files that are not
+    // one job are merged all the same (the run's warnings say so).
     static LoadedRun load(const QStringList& paths, QString* error);
+
+    // After notOneJob: the loaded, unmerged run (once; null afterwards).
+    std::shared_ptr<MultiWorkerRun> takePendingRun() { return std::move(pending_); }
+    // Merges a run taken from takePendingRun in the background; `loaded` follows.
+    void merge(std::shared_ptr<MultiWorkerRun> run, const QString& label);
 
 signals:
     void loaded(tracescope::LoadedRun run, QString label);
+    // The files loaded but are not one job (`reason`: checkOneJob's line); nothing is merged
+    // until merge() is called with takePendingRun().
+    void notOneJob(QString reason, QString label);
     void failed(QString message, QString label);
     void cancelled(QString label);
     // A file started, finished or failed (queued from the loading threads; bytes are polled).
@@ -71,13 +80,18 @@ private:
         LoadedRun run;
         QString error;
         bool cancelled = false;
+        QString notOneJob;  // set: `unmerged` waits for the user's choice
+        std::shared_ptr<MultiWorkerRun> unmerged;
     };
     QString label_;
+    std::shared_ptr<MultiWorkerRun> pending_;
     std::shared_ptr<State> state_;
     QFutureWatcher<std::shared_ptr<Result>> watcher_;
 
     static std::shared_ptr<Result> loadNow(const QStringList& paths, const std::shared_ptr<State>& state,
-                                           RunLoader* notify = nullptr);
+                                           RunLoader* notify = nullptr, bool askIfNotOneJob = false);
+    // Aligns the workers without a wall clock on their first step, then merges the run.
+    static LoadedRun mergeRun(std::shared_ptr<MultiWorkerRun> run);
 };
 
 // "rank-0.json.gz + 63 more" for a window title or status bar.

@@ -4,6 +4,7 @@
 #include "model/import/workers.h"
 #include "model/trace/merge_workers.h"
 #include "views/pod/compare_view.h"
+#include "views/pod/label_stride.h"
 #include "views/pod/pod_view.h"
 #include "views/pod/straggler_heatmap.h"
 #include "views/timeline/timeline_canvas.h"
@@ -23,6 +24,33 @@ std::string testdata(const char* rel) { return std::string(TRACESCOPE_SHARED_DIR
 class PodViewsTest : public QObject {
     Q_OBJECT
 private slots:
+    // The heat map's labels are thinned to what fits, by 1, 2, 5, 10, 20, 50…: the stride is
+    // the smallest of those covering (widest label + gap) / pitch, worked out by hand below.
+    void heatmapLabelsThinned() {
+        QCOMPARE(labelStride(40, 20), 1L);       // 26 px needed, 40 px apart
+        QCOMPARE(labelStride(10, 24), 5L);       // 30 / 10 = 3 -> 5
+        QCOMPARE(labelStride(0.62, 21), 50L);    // 534 steps in 330 px: 27 / 0.62 = 43.5 -> 50
+        QCOMPARE(labelStride(0.062, 21), 500L);  // 435.5 -> 500
+        QCOMPARE(labelStride(14, 15, 2), 2L);    // worker rows: 17 / 14 -> 2
+        QCOMPARE(labelStride(3, 1, 2), 1L);
+        QVERIFY(labelStride(0, 10) > 1'000'000'000'000L);  // no room at all: the first label only
+        QVERIFY(labelStride(std::nan(""), 10) > 1'000'000'000'000L);
+        QVERIFY(labelStride(1e-300, 10) > 1'000'000'000'000L);
+        // A heat map of 534 steps (the three JAX captures of the issue) draws without overlap; look
+        // at it with TRACESCOPE_TEST_SHOTS set.
+        HeatmapData d;
+        d.workers = {"vm (a.xplane.pb)", "vm (b.xplane.pb)", "vm (c.xplane.pb)"};
+        for (int s = 0; s < 534; ++s) d.steps << QString::number(145 + s);
+        d.durations.assign(3, std::vector<std::optional<qint64>>(534, 1000));
+        d.medians.assign(534, 900);
+        StragglerHeatmap heat;
+        heat.setData(d);
+        heat.resize(500, 300);
+        heat.show();
+        if (qEnvironmentVariableIsSet("TRACESCOPE_TEST_SHOTS"))
+            heat.grab().save(qEnvironmentVariable("TRACESCOPE_TEST_SHOTS") + "/heatmap_534_steps.png");
+    }
+
     void podPageOfTwoRanks() {
         MultiWorkerResult r = importWorkers(
             {testdata("public/hta/sampled_rank-0.json.gz"), testdata("public/hta/sampled_rank-1.json.gz")});

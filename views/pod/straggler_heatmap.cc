@@ -1,5 +1,6 @@
 #include "views/pod/straggler_heatmap.h"
 
+#include "views/pod/label_stride.h"
 #include "views/tables/value_format.h"
 #include "views/timeline/color_palette.h"
 
@@ -102,16 +103,20 @@ void StragglerHeatmap::paintEvent(QPaintEvent*) {
     // Labels: workers on the left (every n-th when rows are thin), steps on top.
     const QFontMetrics fm(font());
     p.setPen(palette().color(QPalette::Text));
-    const int everyW = std::max(1, int(std::ceil(fm.height() / std::max(ch, 1.0))));
-    for (int w = 0; w < nw; w += everyW)
-        p.drawText(QRectF(0, g.top() + (w + 0.5) * ch - fm.height() / 2.0, g.left() - 6, fm.height()),
+    // Thinned to what fits (cells can be narrower than a pixel: 500 steps in 300 px), each label
+    // centred on its row or column and kept inside the widget.
+    const long everyW = labelStride(ch, fm.height(), 2);
+    for (long w = 0; w < nw; w += everyW)
+        p.drawText(QRectF(0, g.top() + (double(w) + 0.5) * ch - fm.height() / 2.0, g.left() - 6, fm.height()),
                    Qt::AlignRight | Qt::AlignVCenter, fm.elidedText(data_.workers[w], Qt::ElideRight, g.left() - 6));
     int widest = 0;
     for (const QString& s : data_.steps) widest = std::max(widest, fm.horizontalAdvance(s));
-    const int everyS = std::max(1, int(std::ceil((widest + 8) / std::max(cw, 1.0))));
-    for (int s = 0; s < ns; s += everyS)
-        p.drawText(QRectF(g.left() + s * cw, 0, std::max(cw, double(widest + 8)), g.top() - 2),
-                   Qt::AlignHCenter | Qt::AlignBottom, data_.steps[s]);
+    const long everyS = labelStride(cw, widest);
+    for (long s = 0; s < ns; s += everyS) {
+        const double centre = g.left() + (double(s) + 0.5) * cw;
+        const double left = std::clamp(centre - widest / 2.0 - 1, 0.0, std::max(0.0, double(width() - widest - 2)));
+        p.drawText(QRectF(left, 0, widest + 2, g.top() - 2), Qt::AlignHCenter | Qt::AlignBottom, data_.steps[s]);
+    }
     // Legend.
     const QRect legend(g.left(), g.bottom() + 8, std::min(140, g.width() / 3), 10);
     for (int x = 0; x < legend.width(); ++x)
