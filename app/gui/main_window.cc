@@ -1,6 +1,7 @@
 #include "app/gui/main_window.h"
 
 #include "app/gui/load_progress_list.h"
+#include "app/gui/not_one_job_dialog.h"
 #include "app/gui/run_loader.h"
 #include "app/gui/theme.h"
 #include "app/gui/trace_loader.h"
@@ -177,6 +178,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(runLoader_, &RunLoader::cancelled, this, [this] {
         setLoadingUi(false);
         updateSummary();
+    });
+    // Files that are not one job are not merged without asking.
+    connect(runLoader_, &RunLoader::notOneJob, this, [this](QString reason, QString label) {
+        setLoadingUi(false);
+        updateSummary();
+        std::shared_ptr<MultiWorkerRun> run = runLoader_->takePendingRun();
+        if (!run) return;
+        openNotOneJob(run, askNotOneJob(this, reason, int(run->loadedCount())), label);
     });
     compareLoader_ = new TraceLoader(this);
     connect(compareLoader_, &TraceLoader::loaded, this,
@@ -530,6 +539,37 @@ void MainWindow::setRun(std::shared_ptr<const MultiWorkerRun> run, std::shared_p
     reloadAction_->setEnabled(false);
     setWindowTitle(tr("%1 — TraceScope").arg(label));
     fileLabel_->setText(QStringLiteral("<b>%1</b>").arg(label.toHtmlEscaped()));
+}
+
+void MainWindow::openNotOneJob(std::shared_ptr<MultiWorkerRun> run, NotOneJobChoice choice, const QString& label) {
+    std::vector<const WorkerTrace*> loaded;
+    for (const WorkerTrace& w : run->workers)
+        if (w.trace) loaded.push_back(&w);
+    if (choice == NotOneJobChoice::Merge) {
+        fileLabel_->setText(tr("Merging %1 …").arg(label));
+        setLoadingUi(true);
+        runLoader_->merge(std::move(run), label);
+        return;
+    }
+    if (loaded.empty() || choice == NotOneJobChoice::Cancel) return;
+    auto show = [](MainWindow* w, const WorkerTrace& worker) {
+        w->run_.reset();
+        w->setTrace(worker.trace, QString::fromStdString(worker.path));
+    };
+    show(this, *loaded.front());
+    if (choice == NotOneJobChoice::Compare && loaded.size() > 1) {
+        setCompareTrace(loaded[1]->trace, QString::fromStdString(loaded[1]->path));
+        return;
+    }
+    // Separately: the others each in a window of its own, cascaded from this one.
+    for (size_t i = 1; i < loaded.size(); ++i) {
+        auto* other = new MainWindow;
+        other->setAttribute(Qt::WA_DeleteOnClose);
+        other->resize(size());
+        other->move(pos() + QPoint(32, 32) * int(i));
+        other->show();
+        show(other, *loaded[i]);
+    }
 }
 
 void MainWindow::setCompareTrace(std::shared_ptr<const Trace> trace, const QString& path) {

@@ -26,6 +26,7 @@ namespace tracescope {
 class CaptureDialog;
 class LaunchDialog;
 class LoadProgressList;
+enum class NotOneJobChoice : int;
 class CompareView;
 class PodView;
 class RunLoader;
@@ -62,6 +63,10 @@ public:
     void openPaths(const QStringList& paths);
     // Shows a loaded multi-worker run: its merged view on every page, the run on the Pod page.
     void setRun(std::shared_ptr<const MultiWorkerRun> run, std::shared_ptr<const Trace> merged, const QString& label);
+    // Files loaded together that are not one job (RunLoader::notOneJob), as the user chose: each
+    // in a window of its own (this one shows the first), the first compared with the second,
+    // merged anyway (in the background, then setRun), or nothing.
+    void openNotOneJob(std::shared_ptr<MultiWorkerRun> run, NotOneJobChoice choice, const QString& label);
     // The Compare page's second trace (File > Compare with…).
     void setCompareTrace(std::shared_ptr<const Trace> trace, const QString& path);
     std::shared_ptr<const Trace> trace() const { return trace_; }
