@@ -164,6 +164,13 @@ int runScreenshot(const ScreenshotOptions& o) {
             if (pin) ctl.setTrackPinned(t, true);
             else ctl.setTrackHidden(t, true);
         }
+        // Derived tracks (memory) hide the same way; they are not pinned.
+        if (!pin && ctl.derived())
+            for (const DerivedCounterTrack& d : ctl.derived()->tracks) {
+                const QString process = QString::fromStdString(trace->processes[d.process].name);
+                if (re.match(QString::fromStdString(d.name)).hasMatch() || re.match(process).hasMatch())
+                    ctl.setDerivedHidden(d.name, true);
+            }
     }
     for (const QString& b : o.bookmarks) {
         const qsizetype colon = b.indexOf(QLatin1Char(':'));
