@@ -10,6 +10,7 @@
 #include "views/trace_selection.h"
 
 #include <QPushButton>
+#include <QToolTip>
 #include <QStackedLayout>
 #include <QTimer>
 
@@ -235,6 +236,11 @@ void AnalysisView::applyWhenShown(std::function<void()> fill) {
     // page on its own (tests) or a shown one is filled now.
     if (offScreen()) pendingFill_ = std::move(fill);
     else fill();
+}
+
+void AnalysisView::hideEvent(QHideEvent* event) {
+    TraceView::hideEvent(event);
+    if (QToolTip::isVisible()) QToolTip::hideText();
 }
 
 void AnalysisView::showEvent(QShowEvent* event) {

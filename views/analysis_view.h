@@ -134,6 +134,8 @@ public:
 
 protected:
     void showEvent(QShowEvent* event) override;
+    // A tooltip the page showed (a chart's hover) closes with it, not over the next page.
+    void hideEvent(QHideEvent* event) override;
 
 private:
     // Cancels the previous run, then either shows "Waiting…" and returns its generation, or
