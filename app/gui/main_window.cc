@@ -23,6 +23,8 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDateTime>
+#include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QFile>
@@ -247,7 +249,10 @@ void MainWindow::buildMenus() {
     reloadAction_->setShortcuts({QKeySequence(Qt::Key_F5), QKeySequence(Qt::CTRL | Qt::Key_R)});
     reloadAction_->setEnabled(false);
     runsMenu_ = file->addMenu(tr("R&uns"));
-    runsMenu_->setToolTip(tr("The profile runs of the opened TensorBoard logdir"));
+    runsMenu_->setObjectName(QStringLiteral("runsMenu"));
+    runsMenu_->setToolTipsVisible(true);
+    runsMenu_->setToolTip(
+        tr("The profile runs of the opened folder: a TensorBoard logdir's runs, a PyTorch profiler folder's cycles"));
     runsMenu_->setEnabled(false);
     QAction* compareWith = file->addAction(tr("Compare &with…"), this, [this] {
         const QString path = QFileDialog::getOpenFileName(
@@ -591,7 +596,10 @@ void MainWindow::openPath(const QString& path) {
             return;
         }
         runsFolder_ = runs.empty() ? QString() : path;
-        if (!runs.empty()) target = QString::fromStdString(runs.front().path);
+        if (!runs.empty()) {
+            openListedRun(runs.front());
+            return;
+        }
     } else {
         runsFolder_.clear();
     }
@@ -633,23 +641,66 @@ void MainWindow::showLaunchDialog() {
     launchDialog_->activateWindow();
 }
 
+namespace {
+
+// What a Runs menu entry stands for: an XSpace run by its folder; a PyTorch cycle (its folder
+// holds every cycle) by its first file.
+QString runKey(const RunInfo& run) {
+    return QString::fromStdString(run.kind == RunKind::TorchCycle && !run.files.empty() ? run.files.front() : run.path);
+}
+
+// "cycle 2 · 2023-11-14 22:15:00 UTC  (host_1, host_2)"; a long list of workers is shortened.
+QString runMenuText(const RunInfo& run) {
+    QStringList hosts;
+    for (size_t i = 0; i < run.hosts.size() && i < 4; ++i) hosts << QString::fromStdString(run.hosts[i]);
+    if (run.hosts.size() > 4) hosts << QObject::tr("%n more", nullptr, int(run.hosts.size() - 4));
+    QString name = QString::fromStdString(run.name);
+    if (run.kind == RunKind::TorchCycle && run.timeFromName)
+        name +=
+            QStringLiteral(" · ") +
+            QDateTime::fromSecsSinceEpoch(run.timeSeconds, Qt::UTC).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")) +
+            QStringLiteral(" UTC");
+    return QStringLiteral("%1  (%2)").arg(name, hosts.join(QStringLiteral(", ")));
+}
+
+}  // namespace
+
+void MainWindow::openListedRun(const RunInfo& run) {
+    rebuildRunsMenu(runKey(run));
+    if (run.kind != RunKind::TorchCycle) {
+        startLoad(QString::fromStdString(run.path));
+        return;
+    }
+    // A PyTorch cycle: its one worker's file, or its workers together as one run (the Pod page).
+    QStringList files;
+    for (const std::string& f : run.files) files << QString::fromStdString(f);
+    if (files.size() == 1) {
+        startLoad(files.front());
+        return;
+    }
+    // Named by its folder and cycle ("profiler — cycle 2"): its files' names say less.
+    const QString label =
+        tr("%1 — %2").arg(QFileInfo(QString::fromStdString(run.path)).fileName(), QString::fromStdString(run.name));
+    fileLabel_->setText(tr("Loading %1 …").arg(label));
+    setLoadingUi(true);
+    runLoader_->start(files, label);
+}
+
 void MainWindow::rebuildRunsMenu(const QString& current) {
     runsMenu_->clear();
     const std::vector<RunInfo> runs =
         runsFolder_.isEmpty() ? std::vector<RunInfo>{} : listRuns(runsFolder_.toStdString());
     runsMenu_->setEnabled(!runs.empty());
     for (const RunInfo& run : runs) {
-        const QString runPath = QString::fromStdString(run.path);
-        QStringList hosts;
-        for (const std::string& h : run.hosts) hosts << QString::fromStdString(h);
-        QAction* a =
-            runsMenu_->addAction(tr("%1  (%2)").arg(QString::fromStdString(run.name), hosts.join(QStringLiteral(", "))),
-                                 this, [this, runPath] {
-                                     rebuildRunsMenu(runPath);
-                                     startLoad(runPath);
-                                 });
+        const QString key = runKey(run);
+        QAction* a = runsMenu_->addAction(runMenuText(run), this, [this, run] { openListedRun(run); });
         a->setCheckable(true);
-        a->setChecked(QFileInfo(runPath) == QFileInfo(current));
+        // By path, not QFileInfo's ==: that follows links, and two cycles may link one file.
+        a->setChecked(QDir::cleanPath(QFileInfo(key).absoluteFilePath()) ==
+                      QDir::cleanPath(QFileInfo(current).absoluteFilePath()));
+        QStringList files;
+        for (const std::string& f : run.files) files << QString::fromStdString(f);
+        a->setToolTip(files.join(QLatin1Char('\n')));
     }
 }
 

@@ -30,6 +30,7 @@ enum class NotOneJobChoice : int;
 class CompareView;
 class PodView;
 class RunLoader;
+struct RunInfo;
 class StepMarkerChoice;
 struct LoadedRun;
 class DetailsPanel;
@@ -140,6 +141,9 @@ private:
     void openDialog(bool folder);
     // Loads a trace file or one profile run in the background (several hosts: a multi-worker run).
     void startLoad(const QString& target);
+    // Opens one run of runsFolder_ (checked in the Runs menu): an XSpace run's folder, a PyTorch
+    // cycle's file or its workers as one run.
+    void openListedRun(const RunInfo& run);
     void setLoadingUi(bool loading);
     void updateSummary();
 };

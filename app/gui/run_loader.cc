@@ -115,10 +115,10 @@ LoadedRun RunLoader::load(const QStringList& paths, QString* error) {
     return r->run;
 }
 
-void RunLoader::start(const QStringList& paths) {
+void RunLoader::start(const QStringList& paths, const QString& label) {
     cancel();
     watcher_.waitForFinished();
-    label_ = runLabel(paths);
+    label_ = label.isEmpty() ? runLabel(paths) : label;
     state_ = std::make_shared<State>();
     std::vector<std::string> files;
     for (const QString& p : paths) files.push_back(p.toStdString());

@@ -38,7 +38,8 @@ public:
     explicit RunLoader(QObject* parent = nullptr);
     ~RunLoader() override;
 
-    void start(const QStringList& paths);
+    // `label` names the run in the window (default: runLabel(paths)).
+    void start(const QStringList& paths, const QString& label = {});
     void cancel();
     bool busy() const { return watcher_.isRunning(); }
     double fraction() const;
