@@ -1,7 +1,7 @@
 #include "views/partial_trace_note.h"
 
 #include "model/trace/partial_trace.h"
-#include "views/palette_change.h"
+#include "views/theme_colors.h"
 
 #include <QApplication>
 #include <QPalette>

@@ -9,6 +9,7 @@
 #include "app/gui/warning_banner.h"
 #include "hand_trace.h"
 #include "views/pipeline/pipeline_graph_view.h"
+#include "views/theme_colors.h"
 #include "views/timeline/timeline_view.h"
 
 #include <QActionGroup>
@@ -16,6 +17,7 @@
 #include <QDBusContext>
 #include <QDBusError>
 #include <QDBusVariant>
+#include <QLabel>
 #include <QMenu>
 #include <QProcess>
 #include <QSettings>
@@ -228,6 +230,33 @@ private slots:
                          p.color(QPalette::Disabled, QPalette::Highlight)) >= 1.8);
         QVERIFY(p.color(QPalette::Disabled, QPalette::HighlightedText) !=
                 p.color(QPalette::Active, QPalette::HighlightedText));
+    }
+
+    // Error, success and muted text (form errors, capture states) read well on both palettes
+    // (WCAG AA, 4.5:1, on the window and on the base colour), and labels follow a switch.
+    void toneColoursAreLegible() {
+        for (bool dark : {false, true}) {
+            const QPalette p = themePalette(dark);
+            for (TextTone tone : {TextTone::Error, TextTone::Success, TextTone::Muted})
+                for (QPalette::ColorRole bg : {QPalette::Window, QPalette::Base}) {
+                    const double c = contrast(toneColor(tone, p), p.color(bg));
+                    QVERIFY2(c >= 4.5, qPrintable(QStringLiteral("dark %1 tone %2 role %3: %4:1")
+                                                      .arg(dark)
+                                                      .arg(int(tone))
+                                                      .arg(int(bg))
+                                                      .arg(c)));
+                }
+        }
+        ThemeManager::instance()->apply(ThemeChoice::Light);
+        QLabel label;
+        setLabelTone(&label, TextTone::Error);
+        const QString light = toneColor(TextTone::Error, themePalette(false)).name();
+        const QString dark = toneColor(TextTone::Error, themePalette(true)).name();
+        QVERIFY(light != dark);
+        QVERIFY(label.styleSheet().contains(light));
+        ThemeManager::instance()->apply(ThemeChoice::Dark);
+        QVERIFY2(label.styleSheet().contains(dark), qPrintable(label.styleSheet()));
+        ThemeManager::instance()->apply(ThemeChoice::Light);
     }
 
     // View > Theme: three exclusive choices; a pick applies at once and is saved.

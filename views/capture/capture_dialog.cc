@@ -2,10 +2,12 @@
 
 #include "views/capture/capture_runner.h"
 #include "views/tables/value_format.h"
+#include "views/theme_colors.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QEvent>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -51,11 +53,11 @@ QString stateText(capture::WorkerState s) {
     return {};
 }
 
-QColor stateColour(capture::WorkerState s) {
+QColor stateColour(capture::WorkerState s, const QPalette& palette) {
     switch (s) {
-        case capture::WorkerState::Saved: return QColor(0x2e7d32);
-        case capture::WorkerState::Failed: return QColor(0xc62828);
-        case capture::WorkerState::Cancelled: return QColor(0x757575);
+        case capture::WorkerState::Saved: return toneColor(TextTone::Success, palette);
+        case capture::WorkerState::Failed: return toneColor(TextTone::Error, palette);
+        case capture::WorkerState::Cancelled: return toneColor(TextTone::Muted, palette);
         default: return QColor();
     }
 }
@@ -132,7 +134,7 @@ CaptureDialog::CaptureDialog(QWidget* parent) : QDialog(parent), runner_(new Cap
     form->addRow(QString(), openWhenDone_);
 
     formError_ = new QLabel;
-    formError_->setStyleSheet(QStringLiteral("color: #c62828;"));
+    setLabelTone(formError_, TextTone::Error);
     formError_->setWordWrap(true);
     formError_->hide();
 
@@ -274,6 +276,15 @@ void CaptureDialog::setRunning(bool running) {
     else clock_->stop();
 }
 
+void CaptureDialog::changeEvent(QEvent* event) {
+    QDialog::changeEvent(event);
+    if (event->type() != QEvent::PaletteChange) return;
+    for (size_t i = 0; i < status_.size(); ++i) {
+        const capture::WorkerStatus status = status_[i];
+        showWorker(int(i), status);
+    }
+}
+
 void CaptureDialog::showWorker(int index, const capture::WorkerStatus& status) {
     if (index < 0 || size_t(index) >= status_.size()) return;
     status_[size_t(index)] = status;
@@ -281,7 +292,9 @@ void CaptureDialog::showWorker(int index, const capture::WorkerStatus& status) {
     workers_->item(index, ServerColumn)->setText(server);
     QTableWidgetItem* state = workers_->item(index, StateColumn);
     state->setText(stateText(status.state));
-    state->setForeground(stateColour(status.state));
+    const QColor colour = stateColour(status.state, palette());
+    if (colour.isValid()) state->setForeground(colour);
+    else state->setData(Qt::ForegroundRole, QVariant());  // the palette's own text colour
     workers_->item(index, AttemptColumn)->setText(status.attempt > 0 ? QString::number(status.attempt) : QString());
     QString details = q(status.message);
     if (!status.savedPath.empty()) details = details.isEmpty() ? q(status.savedPath) : q(status.savedPath) + "\n" + details;

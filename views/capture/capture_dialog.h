@@ -79,6 +79,7 @@ private:
     void refreshTimes();
     void finish(const capture::CaptureResult& result);
     void reject() override;  // Esc / close while running cancels first
+    void changeEvent(QEvent* event) override;  // a theme switch recolours the states
 };
 
 }  // namespace tracescope

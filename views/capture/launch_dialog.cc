@@ -1,6 +1,7 @@
 #include "views/capture/launch_dialog.h"
 
 #include "views/capture/launch_runner.h"
+#include "views/theme_colors.h"
 
 #include <QCheckBox>
 #include <QCoreApplication>
@@ -96,7 +97,7 @@ LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent), runner_(new Launc
     form->addRow(QString(), openWhenDone_);
 
     formError_ = new QLabel(this);
-    formError_->setStyleSheet(QStringLiteral("color: #c62828"));
+    setLabelTone(formError_, TextTone::Error);
     formError_->setWordWrap(true);
     formError_->hide();
     status_ = new QLabel(tr("The program runs with our CUPTI agent injected (CUDA_INJECTION64_PATH); each CUDA "
