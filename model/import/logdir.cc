@@ -148,8 +148,9 @@ std::vector<RunInfo> listRuns(const std::string& dirPath) {
     }
     // A PyTorch profiler folder: its profiling cycles.
     collectTorchCycles(dir, "", runs);
-    // A logdir (possibly with nested TensorBoard runs).
-    if (runs.empty()) collectLogdir(dir, "", 3, runs);
+    // A logdir (possibly with nested TensorBoard runs; also beside PyTorch files, as TensorBoard
+    // shows both plugins' runs of one logdir).
+    collectLogdir(dir, "", 3, runs);
     // A plugins/profile folder (or any folder whose sub-folders are runs).
     if (runs.empty()) collectProfileRoot(dir, "", runs);
     // Newest first; a PyTorch folder's cycles by number where their times tie (the same second,

@@ -223,6 +223,20 @@ private slots:
         QCOMPARE(runs[1].name, std::string("resnet18/cycle 1"));
     }
 
+    // PyTorch files beside a TensorBoard profile run (one logdir, both plugins): both are runs.
+    void besideAnXSpaceRun() {
+        QTemporaryDir dir;
+        const std::string torch = link(dir, "host_1." + kT1 + ".pt.trace.json.gz", kH100);  // 2023-11-14 22:13:20
+        link(dir, "plugins/profile/2024_01_01_10_00_00/host.xplane.pb",
+             "gpu/jax0.11.2_h100_warmup_emit_xspace.xplane.pb");
+        const auto runs = listRuns(dir.path().toStdString());
+        QCOMPARE(runs.size(), size_t(2));
+        QCOMPARE(runs[0].kind, RunKind::XSpaceRun);  // 2024 is the newer
+        QCOMPARE(runs[0].name, std::string("2024_01_01_10_00_00"));
+        QCOMPARE(runs[1].kind, RunKind::TorchCycle);
+        QCOMPARE(runs[1].files, std::vector<std::string>{torch});
+    }
+
     // Names outside the pattern keep their old meaning: a folder of rank files is a pod of them.
     void otherNamesUnchanged() {
         QTemporaryDir dir;
