@@ -1,6 +1,7 @@
 // `tracescope` on a machine without a display: --help and --version print and exit 0
 // without creating a GUI, and --screenshot picks the offscreen platform itself. The
 // binary runs with DISPLAY, WAYLAND_DISPLAY and QT_QPA_PLATFORM removed.
+#include <QFile>
 #include <QImage>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -40,6 +41,23 @@ private slots:
         const Run r = runHeadless({"--help"});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY2(r.out.contains("Usage:") && r.out.contains("--screenshot"), qPrintable(r.out));
+        // --view lists every view id, and the README's list is the same.
+        QString help = r.out;
+        help.replace(QRegularExpression(QStringLiteral("\\s+")), QStringLiteral(" "));
+        const QRegularExpressionMatch ids =
+            QRegularExpression(QStringLiteral("--view <id> View to show: ([a-z, -]+)\\.")).match(help);
+        QVERIFY2(ids.hasMatch(), qPrintable(r.out));
+        const QStringList viewIds = ids.captured(1).split(QStringLiteral(", "));
+        QVERIFY(viewIds.contains(QStringLiteral("timeline")) && viewIds.size() >= 10);
+        QFile readme(QStringLiteral(TRACESCOPE_SOURCE_DIR "/README.md"));
+        QVERIFY(readme.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(readme.readAll());
+        const QRegularExpressionMatch listed =
+            QRegularExpression(QStringLiteral("# VIEW \\(also listed by --help\\): ([^\\n]+)\\n# ([^\\n]+)")).match(text);
+        QVERIFY2(listed.hasMatch(), "README: the --view list");
+        QString readmeIds = listed.captured(1) + QLatin1Char(' ') + listed.captured(2);
+        readmeIds.remove(QStringLiteral(" (default)"));
+        QCOMPARE(readmeIds.split(QRegularExpression(QStringLiteral(",\\s*"))), viewIds);
     }
 
     void version() {
