@@ -196,6 +196,13 @@ def main():
           b"plugins/profile/bad_name/\0")
     write("logdir", "special", (run + "host0.xplane.pb\x03\0" + run + "h1.xplane.pb\x02" + run + "\0" +
                                 "train/plugins/profile/2024_01_01_00_00_00/x.xplane.pb\x01").encode() + xe)
+    # A PyTorch profiler folder (tensorboard_trace_handler): two workers, two cycles each.
+    k = b'{"traceEvents":[{"ph":"X","name":"ProfilerStep#1","ts":1,"dur":5,"pid":1,"tid":1}]}'
+    write("logdir", "torch_cycles", b"\0".join(
+        (name + "\x01").encode() + k for name in ("host_1.1700000000000000001.pt.trace.json",
+                                                  "host_1.1700000000500000000.pt.trace.json",
+                                                  "host_2.1700000000000000002.pt.trace.json",
+                                                  "host_2.1700000000500000001.pt.trace.json")))
     # Replies of the three server generations (reference: TSL profiler_service_impl.cc), and
     # one that says the server wrote the file itself (its last byte is odd: the fuzz target
     # then plays the server and writes the file).
