@@ -19,6 +19,9 @@ summary and exits 0. Data flows one way: import -> trace -> results -> views -> 
                      agent-record decoding, never the other way round)
   results-on-top     nothing in model/ outside model/results/ includes model/results/ (the result
                      store sits above analysis/, query/ and import/)
+  canvas-private     outside views/timeline/, nothing includes the timeline's canvas
+                     (views/timeline/timeline_canvas.h): pages, the main window and --screenshot
+                     go through TimelineView and its controller
   agent-libc-only    app/cupti_agent/ (injected into CUDA programs) includes no views/ or Qt
                      header, no other library's header (protobuf, gRPC, JSON, compression, ...),
                      and of model/ only the agent record format headers, which themselves
@@ -57,6 +60,8 @@ RULES = {
                        "(facts of a trace belong in model/trace/, the analyses' memory budget in model/results/)",
     "capture-no-import": "model/capture/ must not include model/import/ (import/ calls capture/, never the other way round)",
     "results-on-top": "model/ outside model/results/ must not include model/results/ (the result store sits above)",
+    "canvas-private": "outside views/timeline/, go through TimelineView and its controller, "
+                      "not the canvas (views/timeline/timeline_canvas.h)",
     "agent-libc-only": "app/cupti_agent/ and the agent record format headers include only each other, "
                        "the C/C++ standard library and CUPTI",
 }
@@ -138,6 +143,8 @@ def check_include(source, delimiter, name, target):
         broken.append("capture-no-import")
     if in_model and not under(source, "model/results") and target and under(target, "model/results"):
         broken.append("results-on-top")
+    if target == "views/timeline/timeline_canvas.h" and not under(source, "views/timeline"):
+        broken.append("canvas-private")
     if under(source, "app/cupti_agent") or source in AGENT_FORMAT_HEADERS:
         if target:
             allowed = under(target, "app/cupti_agent") if under(source, "app/cupti_agent") else False

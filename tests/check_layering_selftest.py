@@ -28,6 +28,8 @@ VIOLATIONS = {
     "model/analysis/bad_results.h": ('#pragma once\n  #  include "model/results/result_store.h"\n', 2,
                                      "results-on-top"),
     "app/cupti_agent/bad_agent.cc": ('#include <cupti.h>\n#include "model/trace/trace.h"\n', 2, "agent-libc-only"),
+    "app/gui/bad_canvas.cc": ('#include "views/timeline/timeline_view.h"\n#include "views/timeline/timeline_canvas.h"\n', 2,
+                              "canvas-private"),
 }
 
 # Files that break nothing.
@@ -49,6 +51,8 @@ CLEAN = {
     "app/gui/main_window.h": '#pragma once\n#include <QMainWindow>\n#include "views/trace_view.h"\n',
     "app/cupti_agent/agent_state.h": '#pragma once\n#include "model/capture/agent/record_encoder.h"\n#include <pthread.h>\n',
     "app/cupti_agent/agent.cc": '#include "app/cupti_agent/agent_state.h"\n#include <cupti_activity.h>\n',
+    "views/timeline/timeline_canvas.h": '#pragma once\n#include <QWidget>\n',
+    "views/timeline/timeline_view.h": '#pragma once\n#include "views/timeline/timeline_canvas.h"\n',
 }
 
 

@@ -15,6 +15,7 @@
 #include "views/pod/pod_view.h"
 #include "views/step_marker_choice.h"
 #include "views/timeline/time_format.h"
+#include "views/timeline/timeline_menu.h"
 #include "views/timeline/timeline_view.h"
 #include "views/trace_selection.h"
 #include "views/view_catalog.h"
@@ -38,7 +39,6 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
-#include <QShortcut>
 #include <QToolButton>
 #include <QWidgetAction>
 
@@ -104,7 +104,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     // A moment picked on another page (the memory chart): the timeline (which centres on it and
     // marks it) comes forward, with Details (where the page lists what it knows of that moment).
     connect(selection_, &TraceSelection::timeRequested, this, [this] {
-        if (timeline_->canvas()->trace()) tabs_->setCurrentWidget(timeline_);
+        if (timeline_->controller().trace()) tabs_->setCurrentWidget(timeline_);
     });
 
     details_ = new DetailsPanel(this);
@@ -200,7 +200,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         connect(pod, &PodView::openInTimeline, this, [this](QString prefix, qint64 begin, qint64 end) {
             timeline_->trackFilterBox()->setText(prefix);
             const double pad = double(end - begin) * 0.02;
-            timeline_->canvas()->setVisibleRange(double(begin) - pad, double(end) + pad);
+            timeline_->setVisibleRange(double(begin) - pad, double(end) + pad);
             tabs_->setCurrentWidget(timeline_);
         });
     // Offsets set by hand: a new merged view is made from the current one (which stays unchanged
@@ -324,110 +324,13 @@ void MainWindow::buildMenus() {
     view->addAction(toggleDetails);
 
     QMenu* tl = menuBar()->addMenu(tr("&Timeline"));
-    tl->addAction(tr("&Find Slices…"), this, [this] {
-          tabs_->setCurrentWidget(timeline_);
-          timeline_->focusSearch();
-      })->setShortcut(QKeySequence::Find);
-    tl->addAction(tr("Find &Next"), timeline_, &TimelineView::nextMatch)->setShortcut(QKeySequence::FindNext);
-    tl->addAction(tr("Find &Previous"), timeline_, &TimelineView::previousMatch)
-        ->setShortcut(QKeySequence::FindPrevious);
-    tl->addSeparator();
-    tl->addAction(tr("&Collapse All Processes"), this,
-                  [this] { timeline_->canvas()->controller().setAllCollapsed(true); });
-    tl->addAction(tr("&Expand All Processes"), this,
-                  [this] { timeline_->canvas()->controller().setAllCollapsed(false); });
-    // The hidden tracks, to bring back one by one or all at once.
-    QMenu* hiddenTracks = tl->addMenu(tr("&Hidden Tracks"));
-    hiddenTracks->addAction(tr("(none)"))->setEnabled(false);  // filled when opened
-    connect(hiddenTracks, &QMenu::aboutToShow, this, [this, hiddenTracks] {
-        if (timeline_->canvas()->trace()) timeline_->canvas()->fillHiddenTracksMenu(*hiddenTracks);
-    });
-    tl->addSeparator();
-    // Single-key navigation (W/A/S/D, F, 0) lives on the canvas itself so it never steals typing in the search box.
-    tl->addAction(tr("Fit All\t0 / Home"), this, [this] { timeline_->canvas()->fitAll(); })
-        ->setToolTip(tr("The span with data: long empty margins left by a few stray events are left out"));
-    tl->addAction(tr("Fit Whole Span\tShift+Home"), this, [this] { timeline_->canvas()->controller().fitWholeSpan(); });
-    tl->addAction(tr("Zoom to Selection\tF"), this, [this] { timeline_->canvas()->zoomToSelection(); });
-    tl->addAction(tr("Clear Range Selection\tEsc"), this, [this] { timeline_->canvas()->clearRangeSelection(); });
-    tl->addSeparator();
-    tl->addAction(tr("Add &Bookmark\tM"), this,
-                  [this] { timeline_->addBookmarkInteractively(timeline_->canvas()->controller().bookmarkTime()); });
-    // The bookmarks list: each entry jumps to its bookmark.
-    QMenu* bookmarks = tl->addMenu(tr("Bookmar&ks"));
-    connect(bookmarks, &QMenu::aboutToShow, this, [this, bookmarks] {
-        bookmarks->clear();
-        TimelineController& ctl = timeline_->canvas()->controller();
-        const Trace* trace = ctl.trace();
-        for (size_t i = 0; i < ctl.bookmarks().size(); ++i) {
-            const Bookmark& b = ctl.bookmarks()[i];
-            const QString at = trace ? formatDurationExact(b.time - trace->startNs) : QString();
-            bookmarks->addAction(tr("%1  (%2)").arg(QString::fromStdString(b.label), at), this, [this, i] {
-                tabs_->setCurrentWidget(timeline_);
-                timeline_->canvas()->controller().goToBookmark(i);
-            });
-        }
-        if (ctl.bookmarks().empty()) bookmarks->addAction(tr("(none: press M on the timeline)"))->setEnabled(false);
-        bookmarks->addSeparator();
-        QAction* exportAction = bookmarks->addAction(tr("Export Bookmarks…"), this, [this] {
-            TimelineController& c = timeline_->canvas()->controller();
-            if (!c.trace()) return;
-            const QString file = QFileDialog::getSaveFileName(this, tr("Export Bookmarks"),
-                                                              QStringLiteral("bookmarks.json"), tr("JSON (*.json)"));
-            if (file.isEmpty()) return;
-            QFile out(file);
-            if (!out.open(QIODevice::WriteOnly) ||
-                out.write(QByteArray::fromStdString(bookmarksJson(c.bookmarks(), *c.trace()))) < 0)
-                QMessageBox::warning(this, tr("Export Bookmarks"),
-                                     tr("Could not write %1: %2").arg(file, out.errorString()));
-        });
-        exportAction->setEnabled(!ctl.bookmarks().empty());
-        bookmarks
-            ->addAction(tr("Remove All Bookmarks"), this,
-                        [this] { timeline_->canvas()->controller().clearBookmarks(); })
-            ->setEnabled(!ctl.bookmarks().empty());
-    });
-    QAction* minimap = tl->addAction(tr("Show &Overview Strip"));
-    minimap->setCheckable(true);
-    minimap->setChecked(true);
-    connect(minimap, &QAction::toggled, this,
-            [this](bool on) { timeline_->canvas()->controller().setMinimapVisible(on); });
-    tl->addAction(tr("&Reset Track Layout"), this, [this] { timeline_->canvas()->controller().resetLayout(); });
+    fillTimelineMenu(tl, timeline_, [this] { tabs_->setCurrentWidget(timeline_); });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* controls = help->addAction(tr("&Timeline Controls\t?"), this, [this] {
-        QMessageBox::information(
-            this, tr("Timeline controls"),
-            tr("<table>"
-               "<tr><td><b>Ctrl+wheel</b>, <b>W</b> / <b>S</b></td><td>zoom in / out at the cursor</td></tr>"
-               "<tr><td><b>Wheel</b></td><td>scroll tracks up / down</td></tr>"
-               "<tr><td><b>Shift+wheel</b>, <b>A</b> / <b>D</b>, drag</td><td>pan in time</td></tr>"
-               "<tr><td><b>Click</b></td><td>select a slice (details below, flow arrows drawn)</td></tr>"
-               "<tr><td><b>Double-click</b>, <b>F</b></td><td>zoom to the selected slice or range</td></tr>"
-               "<tr><td><b>Shift+drag</b></td><td>select a time range: aggregate of the slices starting in it</td></tr>"
-               "<tr><td><b>0</b>, <b>Home</b></td><td>fit the span with data (long empty margins left out)</td></tr>"
-               "<tr><td><b>Shift+Home</b></td><td>fit the whole span</td></tr>"
-               "<tr><td><b>Ctrl+F</b>, <b>Enter</b> / <b>Shift+Enter</b></td><td>find slices, next / previous "
-               "match</td></tr>"
-               "<tr><td><b>Esc</b></td><td>clear the selection</td></tr>"
-               "<tr><td>Filter box</td><td>show only tracks whose name or process name contains the text</td></tr>"
-               "<tr><td><b>Right-click</b> a track</td><td>hide or pin it; show hidden tracks; collapse / expand all; "
-               "reset the layout</td></tr>"
-               "<tr><td><b>Click</b> a process header</td><td>collapse / expand it</td></tr>"
-               "<tr><td><b>Drag</b> a track name or process header</td><td>move it (tracks within their "
-               "process)</td></tr>"
-               "<tr><td><b>M</b></td><td>bookmark the selection or the cursor (Timeline &gt; Bookmarks lists "
-               "them)</td></tr>"
-               "<tr><td>Overview strip</td><td>event density of the whole trace; click or drag to move there</td></tr>"
-               "<tr><td><b>Hover</b> a counter track</td><td>its value at the cursor (and the sample it comes "
-               "from)</td></tr>"
-               "<tr><td><b>Right-click</b> a counter track</td><td>draw it as steps or lines (View &gt; Counters: all "
-               "of them)</td></tr>"
-               "<tr><td><b>?</b></td><td>this list</td></tr></table>"));
+        QMessageBox::information(this, tr("Timeline controls"), timelineControlsText());
     });
-    // '?' on the timeline (not in text fields, where it is a character) lists the controls.
-    auto* question = new QShortcut(QKeySequence(Qt::Key_Question), timeline_->canvas());
-    question->setContext(Qt::WidgetShortcut);
-    connect(question, &QShortcut::activated, controls, &QAction::trigger);
+    timeline_->setControlsAction(controls);  // '?' on the timeline
     help->addAction(tr("&About TraceScope"), this, [this] {
         QMessageBox::about(this, tr("About TraceScope"),
                            tr("<b>TraceScope %1</b><br>A desktop viewer for ML profiles: XSpace (.xplane.pb), "

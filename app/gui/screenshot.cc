@@ -147,11 +147,11 @@ int runScreenshot(const ScreenshotOptions& o) {
         const SliceColumns& c = trace->tracks[s.track].slices;
         const double d = std::max<double>(double(c.duration[s.index]), 1000.0);
         const double mid = double(c.start[s.index]) + d / 2;
-        timeline->canvas()->setVisibleRange(mid - 6 * d, mid + 6 * d);
-        timeline->canvas()->setSelectedSlice(s, true);
+        timeline->setVisibleRange(mid - 6 * d, mid + 6 * d);
+        timeline->revealSlice(s);
     }
     if (!o.trackFilter.isEmpty()) timeline->trackFilterBox()->setText(o.trackFilter);
-    TimelineController& ctl = timeline->canvas()->controller();
+    TimelineController& ctl = timeline->controller();
     ctl.setMinimapVisible(o.minimap);
     for (const auto& [pattern, pin] : {std::pair{o.pin, true}, std::pair{o.hide, false}}) {
         if (pattern.isEmpty()) continue;
@@ -183,7 +183,7 @@ int runScreenshot(const ScreenshotOptions& o) {
         timeline->setSearchText(o.search);
         timeline->waitUntilReady();
     }
-    if (!o.range.isEmpty()) timeline->canvas()->setVisibleRange(double(rangeBegin), double(rangeEnd));
+    if (!o.range.isEmpty()) timeline->setVisibleRange(double(rangeBegin), double(rangeEnd));
     if (!o.hover.isEmpty()) {
         const qsizetype colon = o.hover.indexOf(QLatin1Char(':'));
         TimeNs at = 0;

@@ -6,10 +6,13 @@
 #include "app/gui/screenshot.h"
 #include "hand_trace.h"
 #include "views/pod/pod_view.h"
+#include "views/timeline/timeline_canvas.h"
 #include "views/timeline/timeline_view.h"
 #include "views/view_catalog.h"
 
 #include <QDockWidget>
+#include <QMenu>
+#include <QMenuBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -67,6 +70,37 @@ private slots:
         QVERIFY(w.showView(page));
         QVERIFY(w.showView("timeline"));
         QVERIFY(!dock->isVisible());
+    }
+
+    // The Timeline menu (built by the timeline package) acts on the main window's timeline.
+    void timelineMenuDrivesTheTimeline() {
+        MainWindow w;
+        w.show();
+        w.setTrace(testing::buildHandTrace(), "hand.json");
+        w.timeline()->waitUntilReady();
+        QMenu* menu = nullptr;
+        for (QAction* a : w.menuBar()->actions())
+            if (a->text() == QStringLiteral("&Timeline")) menu = a->menu();
+        QVERIFY(menu);
+        auto trigger = [menu](const QString& text) {
+            for (QAction* a : menu->actions())
+                if (a->text().startsWith(text)) {
+                    a->trigger();
+                    return true;
+                }
+            return false;
+        };
+        TimelineController& ctl = w.timeline()->controller();
+        QVERIFY(ctl.minimapVisible());
+        QVERIFY(trigger(QStringLiteral("Show &Overview Strip")));
+        QVERIFY(!ctl.minimapVisible());
+        w.timeline()->setVisibleRange(10, 20);
+        QVERIFY(trigger(QStringLiteral("Fit Whole Span")));
+        QVERIFY(ctl.axis().begin() <= double(w.trace()->startNs) && ctl.axis().end() >= double(w.trace()->endNs));
+        auto* tabs = w.findChild<QTabWidget*>();
+        QVERIFY(w.showView(w.viewIds().at(1)));
+        QVERIFY(trigger(QStringLiteral("&Find Slices")));  // brings the timeline forward
+        QCOMPARE(tabs->currentWidget(), static_cast<QWidget*>(w.timeline()));
     }
 
     // A time picked on another page (the memory chart) brings the timeline forward, centred on it

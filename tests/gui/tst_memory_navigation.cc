@@ -10,6 +10,7 @@
 #include "views/details/details_panel.h"
 #include "views/memory/memory_chart.h"
 #include "views/memory/memory_profile_view.h"
+#include "views/timeline/timeline_canvas.h"
 #include "views/timeline/timeline_view.h"
 #include "views/trace_selection.h"
 

@@ -10,6 +10,7 @@
 #include "hand_trace.h"
 #include "views/pipeline/pipeline_graph_view.h"
 #include "views/theme_colors.h"
+#include "views/timeline/timeline_canvas.h"
 #include "views/timeline/timeline_view.h"
 
 #include <QActionGroup>

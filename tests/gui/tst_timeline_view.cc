@@ -7,6 +7,7 @@
 #include "views/details/range_aggregate_model.h"
 #include "views/timeline/counter_style.h"
 #include "views/timeline/time_format.h"
+#include "views/timeline/timeline_canvas.h"
 #include "views/timeline/timeline_view.h"
 #include "views/trace_selection.h"
 

@@ -3,6 +3,7 @@
 // trace, with its bytes and modification time; the layout comes back from the settings when the
 // file opens again.
 #include "model/import/import.h"
+#include "views/timeline/timeline_canvas.h"
 #include "views/timeline/timeline_view.h"
 
 #include <QSettings>

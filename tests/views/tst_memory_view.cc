@@ -10,6 +10,7 @@
 #include "views/memory/memory_chart.h"
 #include "views/memory/memory_profile_view.h"
 #include "views/tables/table_page.h"
+#include "views/timeline/timeline_canvas.h"
 #include "views/timeline/timeline_index.h"
 #include "views/timeline/timeline_view.h"
 #include "views/trace_selection.h"

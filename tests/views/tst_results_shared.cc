@@ -15,6 +15,7 @@
 #include "views/tables/kernel_stats_view.h"
 #include "views/tables/op_stats_view.h"
 #include "views/tables/scope_tree_view.h"
+#include "views/timeline/timeline_canvas.h"
 #include "views/timeline/timeline_view.h"
 
 #include <QTabWidget>

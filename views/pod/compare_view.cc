@@ -7,7 +7,6 @@
 #include "views/step_set_box.h"
 #include "views/tables/table_page.h"
 #include "views/tables/value_format.h"
-#include "views/timeline/timeline_canvas.h"
 #include "views/timeline/timeline_view.h"
 #include "views/trace_selection.h"
 
@@ -128,9 +127,9 @@ CompareView::CompareView(QWidget* parent) : AnalysisView(parent) {
         l->addWidget(*view, 1);
     }
     tabs_->addTab(split, tr("Timelines"));
-    connect(timelineA_->canvas(), &TimelineCanvas::viewChanged, this,
+    connect(timelineA_, &TimelineView::viewChanged, this,
             [this] { syncTimelines(timelineA_, timelineB_, alignA_, alignB_); });
-    connect(timelineB_->canvas(), &TimelineCanvas::viewChanged, this,
+    connect(timelineB_, &TimelineView::viewChanged, this,
             [this] { syncTimelines(timelineB_, timelineA_, alignB_, alignA_); });
     connect(timelineA_, &TimelineView::ready, this, &CompareView::alignTimelines);
     // Shown: the canvases have their real width now.
@@ -146,12 +145,7 @@ void CompareView::syncTimelines(TimelineView* from, TimelineView* to, TimeNs fro
     if (syncing_ || !from->isReady() || !to->isReady()) return;
     syncing_ = true;
     // Same start (relative to each first step) and the same scale, so one time is one x in both.
-    const TimeAxis& axis = from->canvas()->controller().axis();
-    TimelineController& target = to->canvas()->controller();
-    if (target.headerWidth() != from->canvas()->controller().headerWidth())
-        to->canvas()->setHeaderWidth(from->canvas()->controller().headerWidth());
-    const double begin = axis.begin() - double(fromOrigin) + double(toOrigin);
-    to->canvas()->setVisibleRange(begin, begin + axis.nsPerPx() * target.trackAreaWidth(to->canvas()->width()));
+    to->followWindowOf(*from, double(toOrigin) - double(fromOrigin));
     syncing_ = false;
 }
 
@@ -163,10 +157,8 @@ void CompareView::alignTimelines() {
         std::max(d.aFirstStep ? d.aFirstStep->durationNs : 0, d.bFirstStep ? d.bFirstStep->durationNs : 0);
     if (span <= 0) return;  // no steps: each shows its whole trace
     const double pad = double(span) * 0.03;
-    const int header =
-        std::max(timelineA_->canvas()->controller().headerWidth(), timelineB_->canvas()->controller().headerWidth());
-    timelineA_->canvas()->setHeaderWidth(header);
-    timelineA_->canvas()->setVisibleRange(double(alignA_) - pad, double(alignA_ + span) + pad);  // B follows
+    timelineA_->setHeaderWidth(std::max(timelineA_->headerWidth(), timelineB_->headerWidth()));
+    timelineA_->setVisibleRange(double(alignA_) - pad, double(alignA_ + span) + pad);  // B follows
 }
 
 void CompareView::setCompareTrace(std::shared_ptr<const Trace> b, const QString& name) {

@@ -1,11 +1,14 @@
 #include "views/timeline/timeline_view.h"
 
+#include "views/timeline/timeline_canvas.h"
+
 #include "views/memory/memory_event_text.h"
 
 #include "model/results/trace_results.h"
 #include "views/background_pools.h"
 #include "views/trace_selection.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QCheckBox>
 #include <QCryptographicHash>
@@ -95,6 +98,7 @@ TimelineView::TimelineView(QWidget* parent) : TraceView(parent), delivery_(Resul
     connect(trackFilter_, &QLineEdit::textChanged, this,
             [this](const QString& text) { canvas_->controller().setTrackFilter(text.trimmed().toStdString()); });
     connect(canvas_, &TimelineCanvas::viewChanged, this, &TimelineView::syncScrollBar);
+    connect(canvas_, &TimelineCanvas::viewChanged, this, &TimelineView::viewChanged);
     connect(canvas_, &TimelineCanvas::contentHeightChanged, this, &TimelineView::syncScrollBar);
     connect(canvas_, &TimelineCanvas::sliceClicked, this, &TimelineView::publishSelection);
     connect(&canvas_->controller(), &TimelineController::derivedPointClicked, this, [this](quint32 d, qint64 t) {
@@ -393,6 +397,28 @@ void TimelineView::addBookmarkInteractively(qint64 time) {
     const QString label = QInputDialog::getText(this, tr("Add Bookmark"), tr("Label:"), QLineEdit::Normal,
                                                 tr("Bookmark %1").arg(ctl.bookmarks().size() + 1), &ok);
     if (ok) ctl.addBookmark(time, label.toStdString());
+}
+
+TimelineController& TimelineView::controller() { return canvas_->controller(); }
+const TimelineController& TimelineView::controller() const { return canvas_->controller(); }
+bool TimelineView::isReady() const { return canvas_->hasIndex(); }
+void TimelineView::setVisibleRange(double beginNs, double endNs) { canvas_->setVisibleRange(beginNs, endNs); }
+void TimelineView::revealSlice(SliceRef slice) { canvas_->setSelectedSlice(slice, true); }
+int TimelineView::headerWidth() const { return canvas_->controller().headerWidth(); }
+void TimelineView::setHeaderWidth(int width) { canvas_->setHeaderWidth(width); }
+
+void TimelineView::followWindowOf(const TimelineView& other, double shiftNs) {
+    const TimeAxis& axis = other.controller().axis();
+    if (headerWidth() != other.headerWidth()) setHeaderWidth(other.headerWidth());
+    const double begin = axis.begin() + shiftNs;
+    setVisibleRange(begin, begin + axis.nsPerPx() * controller().trackAreaWidth(canvas_->width()));
+}
+
+void TimelineView::setControlsAction(QAction* action) {
+    // On the canvas only: in text fields '?' is a character.
+    auto* question = new QShortcut(QKeySequence(Qt::Key_Question), canvas_);
+    question->setContext(Qt::WidgetShortcut);
+    connect(question, &QShortcut::activated, action, &QAction::trigger);
 }
 
 }  // namespace tracescope

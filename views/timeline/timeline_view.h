@@ -8,7 +8,7 @@
 #include "model/query/slice_search.h"
 #include "model/results/result_store.h"
 #include "views/result_delivery.h"
-#include "views/timeline/timeline_canvas.h"
+#include "views/timeline/timeline_controller.h"
 #include "views/trace_view.h"
 
 #include <QFutureWatcher>
@@ -16,6 +16,7 @@
 #include <atomic>
 #include <memory>
 
+class QAction;
 class QCheckBox;
 class QLabel;
 class QLineEdit;
@@ -24,6 +25,10 @@ class QToolButton;
 
 namespace tracescope {
 
+class TimelineCanvas;
+
+// The timeline package's face to the rest of the viewer: pages, the main window and --screenshot
+// go through this view and its controller; only views/timeline/ (and tests) touch the canvas.
 class TimelineView : public TraceView {
     Q_OBJECT
 public:
@@ -41,12 +46,28 @@ public:
     void addBookmarkInteractively(qint64 time);
     void setSelection(TraceSelection* selection) override;
 
+    // The drawing widget (views/timeline/ and tests only: include timeline_canvas.h).
     TimelineCanvas* canvas() const { return canvas_; }
+    // The view's state: layout, tracks, bookmarks, the visible window, selection.
+    TimelineController& controller();
+    const TimelineController& controller() const;
     QLineEdit* trackFilterBox() const { return trackFilter_; }
     // Blocks until the index, the memory tracks and a pending search are ready (or failed):
     // for tests and --screenshot.
     void waitUntilReady();
-    bool isReady() const { return canvas_->hasIndex(); }
+    bool isReady() const;
+
+    // The visible time window, in the trace's ns (clamped and redrawn by the controller).
+    void setVisibleRange(double beginNs, double endNs);
+    // Selects a slice on the canvas and scrolls its track into view (the shared selection is
+    // the caller's: TraceSelection).
+    void revealSlice(SliceRef slice);
+    int headerWidth() const;
+    void setHeaderWidth(int width);
+    // The same scale and start as `other`, its times moved by shiftNs (Compare's two runs).
+    void followWindowOf(const TimelineView& other, double shiftNs);
+    // Help > Timeline Controls: '?' on the canvas triggers it.
+    void setControlsAction(QAction* action);
 
     // Search (Ctrl+F): substring, or a regex when the "regex" box is ticked.
     void setSearchText(const QString& text, bool regex = false);
@@ -58,6 +79,7 @@ public:
 
 signals:
     void ready();
+    void viewChanged();  // the visible window or the scroll position moved
     void rangeSelected(qint64 begin, qint64 end);
     void rangeCleared();
     // A point of a derived memory track was clicked: the event there, as rich text for Details.
