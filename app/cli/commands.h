@@ -23,6 +23,7 @@ int runMemory(const Args& args);
 int runTfData(const Args& args);
 int runPod(const Args& args);
 int runDiff(const Args& args);
+int runCudaApi(const Args& args);
 
 // Helpers shared by commands.
 bool hasFlag(const Args& args, const std::string& flag);

@@ -91,6 +91,8 @@ void usage() {
                  "                              compare two runs: step time, op and kernel stats with deltas,\n"
                  "                              per step (each run's total over its step set's count; totals when\n"
                  "                              a run has no steps) and in total; --totals ranks by the totals\n"
+                 "  cuda-api FILE [--json|--csv]  CUDA API, memcpy (time and size per copy kind), memset, kernel\n"
+                 "                              and sync summaries as nsys stats reports them (cuda-api --help)\n"
                  "  overview, input-pipeline, tfdata, pod, diff:\n"
                  "    --step-marker NAME        the slices named NAME are the steps\n"
                  "    --all-steps               average over every step; by default XSpace and XProf's trace JSON\n"
@@ -129,6 +131,7 @@ int main(int argc, char** argv) {
         {"tfdata", runTfData},
         {"pod", runPod},
         {"diff", runDiff},
+        {"cuda-api", runCudaApi},
     };
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
         usage();
