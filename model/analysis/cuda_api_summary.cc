@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <climits>
 #include <cmath>
 #include <map>
 #include <tuple>
@@ -16,12 +18,18 @@ namespace {
 
 using Wide = __int128;
 
-// num / den rounded to the nearest integer, halves away from zero (den > 0).
+int64_t saturate(Wide x) {
+    if (x > Wide(INT64_MAX)) return INT64_MAX;
+    if (x < Wide(INT64_MIN)) return INT64_MIN;
+    return static_cast<int64_t>(x);
+}
+
+// num / den rounded to the nearest integer, halves away from zero (den > 0), saturated.
 int64_t roundDiv(Wide num, Wide den) {
     const bool negative = num < 0;
     const Wide a = negative ? -num : num;
     const Wide q = (2 * a + den) / (2 * den);
-    return static_cast<int64_t>(negative ? -q : q);
+    return saturate(negative ? -q : q);
 }
 
 // round(sqrt(num / den)) for num >= 0, den > 0, exactly: the r with
@@ -48,6 +56,8 @@ bool argOf(const Track& track, ArgsOffset off, StringId key, ArgValue& out) {
         }
     return false;
 }
+
+uint64_t absOf(int64_t x) { return x < 0 ? uint64_t(0) - uint64_t(x) : uint64_t(x); }
 
 uint64_t refKey(SliceRef s) { return (uint64_t(s.track) << 32) | s.index; }
 
@@ -84,7 +94,7 @@ const char* copyKindName(CopyKind k) {
 // Durations and sizes of one group while scanning.
 struct CopyAccumulator {
     std::vector<int64_t> durations, bytes;
-    int64_t timeWithBytes = 0;
+    Wide timeWithBytes = 0;
     uint64_t withoutBytes = 0;
 };
 
@@ -96,9 +106,9 @@ struct SyncAccumulator {
 
 template <typename Row>
 void fillPercents(std::vector<Row>& rows) {
-    int64_t total = 0;
-    for (const Row& r : rows) total += r.time.total;
-    for (Row& r : rows) r.timePercent = total > 0 ? 100.0 * double(r.time.total) / double(total) : 0.0;
+    double total = 0;  // sums of saturated totals: no overflow
+    for (const Row& r : rows) total += double(r.time.total);
+    for (Row& r : rows) r.timePercent = total > 0 ? 100.0 * double(r.time.total) / total : 0.0;
 }
 
 template <typename Row>
@@ -151,19 +161,35 @@ ValueStats valueStatsOf(std::vector<int64_t>& v) {
     if (v.empty()) return s;
     std::sort(v.begin(), v.end());
     const size_t n = v.size();
-    Wide sum = 0, sumSquares = 0;
-    for (int64_t x : v) {
-        sum += x;
-        sumSquares += Wide(x) * x;
-    }
     s.count = n;
-    s.total = static_cast<int64_t>(sum);
     s.min = v.front();
     s.max = v.back();
-    s.mean = roundDiv(sum, Wide(n));
     s.median = n % 2 ? v[n / 2] : roundDiv(Wide(v[n / 2 - 1]) + v[n / 2], 2);
-    // Sample variance = (n * sum(x^2) - sum(x)^2) / (n (n - 1)).
-    if (n > 1) s.std = roundSqrtRatio(Wide(n) * sumSquares - sum * sum, Wide(n) * Wide(n - 1));
+    // n * sum(x^2) stays within 126 bits when 2 (bits(n) + bits(max |x|)) does: any real trace
+    // (2^24 events of up to 2^37 ns = 137 s). Beyond that (hostile or absurd input) the sums
+    // would overflow: long double then, exact no more.
+    const uint64_t largest = std::max(absOf(s.min), absOf(s.max));
+    const bool exact = 2 * (std::bit_width(uint64_t(n)) + std::bit_width(largest)) + 2 <= 124;
+    Wide sum = 0;
+    for (int64_t x : v) sum += x;  // |sum| < 2^64 * 2^63: fits
+    s.total = saturate(sum);
+    s.mean = roundDiv(sum, Wide(n));
+    if (n < 2) return s;
+    if (exact) {
+        Wide sumSquares = 0;
+        for (int64_t x : v) sumSquares += Wide(x) * x;
+        // Sample variance = (n * sum(x^2) - sum(x)^2) / (n (n - 1)).
+        s.std = roundSqrtRatio(Wide(n) * sumSquares - sum * sum, Wide(n) * Wide(n - 1));
+    } else {
+        // Offsets from the minimum (below 2^64: exact in a long double's 64-bit mantissa).
+        const long double mean = static_cast<long double>(sum - Wide(n) * s.min) / static_cast<long double>(n);
+        long double squares = 0;
+        for (int64_t x : v) {
+            const long double d = static_cast<long double>(uint64_t(x) - uint64_t(s.min)) - mean;
+            squares += d * d;
+        }
+        s.std = static_cast<int64_t>(std::min<long double>(std::sqrt(squares / (n - 1)) + 0.5L, 9.2e18L));
+    }
     return s;
 }
 

@@ -71,6 +71,21 @@ private slots:
         QCOMPARE(valueStatsOf(big).mean, int64_t(2000000000000));
     }
 
+    // Hostile sizes: sums past 64 bits saturate, the std falls back to long double (the exact sums
+    // would overflow 128 bits), nothing wraps.
+    void statisticsHuge() {
+        std::vector<int64_t> three(3, INT64_MAX);
+        const ValueStats s3 = valueStatsOf(three);
+        QCOMPARE(s3.total, INT64_MAX);
+        QCOMPARE(s3.mean, INT64_MAX);
+        QCOMPARE(s3.std, int64_t(0));
+        // {0, max}: std = max / sqrt(2) = 6.52e18.
+        std::vector<int64_t> two = {0, INT64_MAX};
+        const ValueStats s2 = valueStatsOf(two);
+        QVERIFY(std::abs(double(s2.std) - double(INT64_MAX) / std::sqrt(2.0)) < 1e-6 * double(INT64_MAX));
+        QCOMPARE(s2.median, int64_t(INT64_MAX / 2 + 1));  // (0 + max) / 2 = ...903.5 -> ...904
+    }
+
     void syncKinds() {
         QCOMPARE(syncKindOfCall("cudaDeviceSynchronize"), std::string_view("Context Sync"));
         QCOMPARE(syncKindOfCall("cuCtxSynchronize"), std::string_view("Context Sync"));

@@ -7,6 +7,7 @@
 // until the next one starts) with the kernel's peak counter reset before each (writing 5 to
 // /proc/self/clear_refs resets VmHWM), so each line is that analysis alone. These figures
 // are what the GUI's admission estimates (model/analysis/analysis_cost.cc) are based on.
+#include "model/analysis/cuda_api_summary.h"
 #include "model/analysis/input_pipeline.h"
 #include "model/analysis/kernel_stats.h"
 #include "model/analysis/memory_profile.h"
@@ -103,6 +104,8 @@ int main(int argc, char** argv) {
         auto k = computeKernelStats(t, {.maxRows = 100'000, .keepRows = 20'000});
         auto i = sliceRowIndexOf(t, k);
     });
+    // nsys stats-style summaries (cuda-api): classification included, as kernel stats' figure.
+    measure("cuda api summary", [&] { (void)computeCudaApiSummary(classifyTrace(t)); });
     measure("input pipeline", [&] {
         const ClassifiedTrace ct = classifyTrace(t);
         auto p = computeInputPipeline(ct, {});
