@@ -165,9 +165,9 @@ ValueStats valueStatsOf(std::vector<int64_t>& v) {
     s.min = v.front();
     s.max = v.back();
     s.median = n % 2 ? v[n / 2] : roundDiv(Wide(v[n / 2 - 1]) + v[n / 2], 2);
-    // n * sum(x^2) stays within 126 bits when 2 (bits(n) + bits(max |x|)) does: any real trace
-    // (2^24 events of up to 2^37 ns = 137 s). Beyond that (hostile or absurd input) the sums
-    // would overflow: long double then, exact no more.
+    // The exact sums (n * sum(x^2), (2r + 1)^2 n (n - 1)) stay within 124 bits when
+    // 2 (bits(n) + bits(max |x|)) + 2 does: e.g. under 2^24 calls of one name, each under
+    // 2^37 ns = 137 s. Beyond that the std is computed in long double (its last digits may differ).
     const uint64_t largest = std::max(absOf(s.min), absOf(s.max));
     const bool exact = 2 * (std::bit_width(uint64_t(n)) + std::bit_width(largest)) + 2 <= 124;
     Wide sum = 0;
