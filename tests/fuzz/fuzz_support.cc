@@ -1,5 +1,6 @@
 #include "tests/fuzz/fuzz_support.h"
 
+#include "model/analysis/cuda_api_summary.h"
 #include "model/analysis/input_pipeline.h"
 #include "model/analysis/kernel_stats.h"
 #include "model/analysis/memory_downsample.h"
@@ -59,6 +60,7 @@ void runAllAnalyses(const Trace& trace) {
     }
     (void)computeKernelStats(ct);
     (void)computeKernelStats(ct, {.maxRows = 2, .keepRows = 1});  // the bounded, cut paths
+    (void)computeCudaApiSummary(ct);
     (void)computeOverview(ct);
     (void)computeInputPipeline(ct);
     (void)computeScopeTree(ct);

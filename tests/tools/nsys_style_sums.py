@@ -66,7 +66,7 @@ def to_ns(v):
 def load(path):
     opener = gzip.open if path.endswith(".gz") else open
     with opener(path, "rt", encoding="utf-8") as f:
-        data = json.load(f, parse_float=decimal.Decimal)
+        data = json.load(f, parse_float=str)  # the number's text: converted exactly where used
     return data["traceEvents"] if isinstance(data, dict) else data
 
 
@@ -88,8 +88,8 @@ def stats(values, unit):
         median = half_up(fractions.Fraction(values[n // 2 - 1] + values[n // 2], 2))
     std = 0
     if n > 1:
-        mean = fractions.Fraction(total, n)
-        variance = sum((x - mean) ** 2 for x in values) / (n - 1)
+        # sum((x - mean)^2) / (n - 1) with mean = total / n, in integers: sum((n x - total)^2) / (n^2 (n - 1)).
+        variance = fractions.Fraction(sum((n * x - total) ** 2 for x in values), n * n * (n - 1))
         std = math.isqrt(math.floor(variance))
         if fractions.Fraction(2 * std + 1, 2) ** 2 <= variance:
             std += 1
@@ -154,7 +154,7 @@ def summarize(path):
             kernels.setdefault(name, []).append(dur)
         elif cat in MEMCPY_CATEGORIES or cat in MEMSET_CATEGORIES:
             b = args.get("bytes")
-            b = int(b) if isinstance(b, (int, decimal.Decimal)) and int(b) == b and b >= 0 else None
+            b = b if isinstance(b, int) and not isinstance(b, bool) and b >= 0 else None
             if cat in MEMSET_CATEGORIES:
                 memset.setdefault("memset", []).append((dur, b))
             else:
