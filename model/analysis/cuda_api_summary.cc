@@ -140,17 +140,22 @@ std::vector<DurationRow> durationRows(std::map<std::string, std::vector<int64_t>
 }
 
 // XLA's CUPTI tracer names the API event of a kernel launch after the kernel (the call's own
-// name, cuLaunchKernel or cuLaunchKernelEx, is not kept); other calls keep the driver API's name
+// name, cuLaunchKernel or cuLaunchKernelEx, is not kept); other calls keep the API's name
 // ("cuGraphLaunch (CudaGraph:18)" is the API cuGraphLaunch), copies and memsets are "MemcpyH2D",
-// "Memset". A driver API name is "cu" and an upper-case letter (cutlass_* and cublas* kernels are
+// "Memset"; our CUPTI agent's captures keep every API's name (cudaLaunchKernel, "cbid 123").
+// An API name is cu, cuda or hip and an upper-case letter (cutlass_* and cublas* kernels are
 // not); "" for a launch named after its kernel.
 std::string_view xspaceApiName(std::string_view name) {
-    const bool driverApi = name.size() > 2 && startsWith(name, "cu") && name[2] >= 'A' && name[2] <= 'Z';
-    if (driverApi) {
+    auto upperAfter = [&](std::string_view prefix) {
+        return name.size() > prefix.size() && startsWith(name, prefix) && name[prefix.size()] >= 'A' &&
+               name[prefix.size()] <= 'Z';
+    };
+    if (upperAfter("cu") || upperAfter("cuda") || upperAfter("hip")) {
         if (const size_t paren = name.find(" ("); paren != std::string_view::npos) return name.substr(0, paren);
         return name;
     }
-    if (startsWith(name, "Memcpy") || startsWith(name, "Memset") || startsWith(name, "MEMCPY")) return name;
+    for (std::string_view kept : {"Memcpy", "Memset", "MEMCPY", "cbid "})
+        if (startsWith(name, kept)) return name;
     return {};
 }
 
@@ -365,9 +370,12 @@ CudaApiSummary computeCudaApiSummary(const ClassifiedTrace& ct) {
                             " sync records have no runtime call in the trace: their host-blocked time is unknown "
                             "(left out of host_blocked)");
     if (out.syncRecords == 0 && !out.sync.empty())
-        out.notes.push_back(
-            "no cuda_sync records in this trace (PyTorch records them with "
-            "experimental_config enable_cuda_sync_events=True): sync calls are counted by name");
+        out.notes.push_back(ct.isXSpace ? "no cuda_sync records in this trace: sync calls are counted by name"
+                                        : "no cuda_sync records in this trace (PyTorch records them with "
+                                          "experimental_config enable_cuda_sync_events=True): sync calls are "
+                                          "counted by name");
+    if (out.sync.empty() && out.apiCalls > 0)
+        out.notes.push_back("no synchronisation calls or records in this trace: the sync table is empty");
     return out;
 }
 

@@ -186,8 +186,8 @@ private slots:
     }
 
     // XSpace: the launch call is named after its kernel ("gemm" and "cutlass_80_gemm" -> kernel
-    // launch), "cuGraphLaunch (CudaGraph:3)" is cuGraphLaunch; sizes from memcpy_details and
-    // Memset_details; no sync records or calls.
+    // launch), "cuGraphLaunch (CudaGraph:3)" is cuGraphLaunch, cudaStreamSynchronize keeps its name
+    // and is a Stream Sync; sizes from memcpy_details and Memset_details.
     void xspace() {
         TraceBuilder b("xspace");
         const auto host = b.addProcess(ProcessKind::Host, 1, "/host:CPU");
@@ -204,6 +204,8 @@ private slots:
         b.addSlice(ht, 20, 30, b.intern("cutlass_80_gemm"), cat, corr(2));
         b.addSlice(ht, 60, 40, b.intern("cuGraphLaunch (CudaGraph:3)"), cat, corr(3));
         b.addSlice(ht, 110, 5, b.intern("MemcpyH2D"), cat, corr(4));
+        // Our CUPTI agent's captures name every call: a runtime sync call counts by its name.
+        b.addSlice(ht, 200, 50, b.intern("cudaStreamSynchronize"), cat, corr(5));
         ArgsWriter k = corr(1);
         k.add(b.intern("kernel_details"), ArgValue::string(b.intern("regs:32 grid:1,1,1 block:128,1,1")));
         b.addSlice(st, 15, 100, b.intern("gemm"), b.intern("kernel"), k);
@@ -231,7 +233,10 @@ private slots:
         QCOMPARE(s.memset.size(), size_t(1));
         QCOMPARE(s.memset[0].bytes.total, int64_t(64));
         QCOMPARE(s.kernels.size(), size_t(1));
-        QVERIFY(s.sync.empty());
+        QVERIFY(findRow(s.api, "cudaStreamSynchronize"));
+        QCOMPARE(s.sync.size(), size_t(1));
+        QCOMPARE(s.sync[0].kind, std::string("Stream Sync"));
+        QCOMPARE(s.sync[0].hostBlocked.total, int64_t(50));
     }
 
     // A CPU-only trace: every table empty, the notes say why, nothing divides by zero.
