@@ -93,6 +93,10 @@ void usage() {
                  "                              a run has no steps) and in total; --totals ranks by the totals\n"
                  "  cuda-api FILE [--json|--csv]  CUDA API, memcpy (time and size per copy kind), memset, kernel\n"
                  "                              and sync summaries as nsys stats reports them (cuda-api --help)\n"
+                 "  gpu-util FILE [--json|--csv] [--gaps]\n"
+                 "                              per GPU: idle, compute and non-compute time over the active\n"
+                 "                              window, and idle time per stream by cause (host_wait,\n"
+                 "                              kernel_wait, other), as HTA defines them (gpu-util --help)\n"
                  "  overview, input-pipeline, tfdata, pod, diff:\n"
                  "    --step-marker NAME        the slices named NAME are the steps\n"
                  "    --all-steps               average over every step; by default XSpace and XProf's trace JSON\n"
@@ -132,6 +136,7 @@ int main(int argc, char** argv) {
         {"pod", runPod},
         {"diff", runDiff},
         {"cuda-api", runCudaApi},
+        {"gpu-util", runGpuUtil},
     };
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
         usage();
