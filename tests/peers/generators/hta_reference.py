@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """HTA (Holistic Trace Analysis) reference outputs for the Kineto traces in ../shared/testdata:
-per trace, HTA's temporal breakdown (idle / compute / non-compute time per rank) and its GPU
-kernel breakdown (every kernel: count, sum, min, max; per kernel type). HTA is heavy (pandas,
+per trace, HTA's temporal breakdown (idle / compute / non-compute time per rank), its GPU
+kernel breakdown (every kernel: count, sum, min, max; per kernel type) and its idle-time breakdown
+(host wait / kernel wait / other per stream, with the gaps' statistics). HTA is heavy (pandas,
 jupyterlab) and does not run in CI: run this locally in a separate environment and commit
 its output, which tests/peers/compare_hta.py compares against.
 
@@ -30,11 +31,24 @@ TRACES = ["gpu/torch2.11_cu130_h100_kineto_trace.json.gz", "gpu/torch_mlp_memory
           "public/hta/rank-70.Mar_25_20_48_12.2861.pt.trace.json.gz",
           "public/hta/mi250_minitoy_train_ROCm6_2_kineto.json.gz", "public/hta/mtia_rank_0.json.gz",
           "public/hta/sampled_rank-0.json.gz", "public/hta/sampled_rank-1.json.gz",
-          "public/hta/df_index_resolver.json.gz"]
+          "public/hta/df_index_resolver.json.gz", "public/kineto/worker0.1623143089861.pt.trace.json.gz",
+          "public/kineto/before_fix_trace.json"]
 
 
 def records(df):
     return json.loads(df.to_json(orient="records"))
+
+
+def gpu_util_sections(analysis):
+    """get_temporal_breakdown is in analyse(); this adds get_idle_time_breakdown (its default
+    consecutive_kernel_delay) per stream of the file's rank, with its interval statistics (count,
+    min, max... per stream and cause). Both tables come rounded to 2 decimals of a microsecond."""
+    rank = analysis.t.get_ranks()[0]
+    try:
+        table, stats = analysis.get_idle_time_breakdown(ranks=[rank], visualize=False, show_idle_interval_stats=True)
+    except Exception as e:  # pylint: disable=broad-except
+        return {"idle_time_breakdown_error": f"{type(e).__name__}: {e}"}
+    return {"idle_time_breakdown": records(table), "idle_interval_stats": records(stats.reset_index())}
 
 
 def analyse(path):
@@ -46,8 +60,9 @@ def analyse(path):
             temporal = analysis.get_temporal_breakdown(visualize=False)
             by_type, by_kernel = analysis.get_gpu_kernel_breakdown(visualize=False, duration_ratio=1.0,
                                                                      num_kernels=1 << 30)
+            gpu_util = gpu_util_sections(analysis)
     return {"temporal_breakdown": records(temporal), "kernel_type_breakdown": records(by_type),
-            "kernel_breakdown": records(by_kernel)}
+            "kernel_breakdown": records(by_kernel), **gpu_util}
 
 
 def main():
