@@ -24,6 +24,7 @@ int runTfData(const Args& args);
 int runPod(const Args& args);
 int runDiff(const Args& args);
 int runCudaApi(const Args& args);
+int runCriticalPath(const Args& args);
 int runGpuUtil(const Args& args);
 
 // Helpers shared by commands.

@@ -93,6 +93,9 @@ void usage() {
                  "                              a run has no steps) and in total; --totals ranks by the totals\n"
                  "  cuda-api FILE [--json|--csv]  CUDA API, memcpy (time and size per copy kind), memset, kernel\n"
                  "                              and sync summaries as nsys stats reports them (cuda-api --help)\n"
+                 "  critical-path FILE [--step N] [--out PATH.json] [--json|--csv]\n"
+                 "                              the critical path per step as HTA defines it, CUDA graph kernels\n"
+                 "                              included; --out marks it in a Chrome trace (critical-path --help)\n"
                  "  gpu-util FILE [--json|--csv] [--gaps]\n"
                  "                              per GPU: idle, compute and non-compute time over the active\n"
                  "                              window, and idle time per stream by cause (host_wait,\n"
@@ -136,6 +139,7 @@ int main(int argc, char** argv) {
         {"pod", runPod},
         {"diff", runDiff},
         {"cuda-api", runCudaApi},
+        {"critical-path", runCriticalPath},
         {"gpu-util", runGpuUtil},
     };
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {

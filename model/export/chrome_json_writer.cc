@@ -77,6 +77,7 @@ public:
             for (TrackIndex ti : p.tracks)
                 if (!writeTrack(ti)) return false;
         if (!writeFlows()) return false;
+        if (options_.overlay && !writeOverlayFlows(*options_.overlay)) return false;
         buf_.append("\n]}\n");
         if (!flush()) return false;
         report();
@@ -236,19 +237,63 @@ private:
         eventsNoMeta_ = result_.events;
     }
 
-    void writeArgs(const Track& tr, ArgsOffset offset) {
-        if (offset == kNoArgs) return;
-        ArgsReader reader(tr.argBytes(), offset);
-        Arg a;
+    void writeArgs(const Track& tr, ArgsOffset offset, SliceRef slice = {}) {
+        const std::string extra =
+            options_.overlay && options_.overlay->sliceArgs && slice.valid() ? options_.overlay->sliceArgs(slice) : std::string();
         bool first = true;
-        while (reader.next(a)) {
+        if (offset != kNoArgs) {
+            ArgsReader reader(tr.argBytes(), offset);
+            Arg a;
+            while (reader.next(a)) {
+                buf_.append(first ? ",\"args\":{" : ",");
+                first = false;
+                appendString(buf_, t_.str(a.key));
+                buf_.push_back(':');
+                writeValue(a.value);
+            }
+        }
+        if (!extra.empty()) {
             buf_.append(first ? ",\"args\":{" : ",");
             first = false;
-            appendString(buf_, t_.str(a.key));
-            buf_.push_back(':');
-            writeValue(a.value);
+            buf_.append(extra);
         }
         if (!first) buf_.push_back('}');
+    }
+
+    // The overlay's flows, bound at a time inside their slices (an end 1 ns before it, as HTA
+    // steps back from a device event's end).
+    bool writeOverlayFlows(const ChromeJsonOverlay& overlay) {
+        uint64_t id = 1ull << 40;  // apart from the trace's own flow ids
+        for (const ChromeJsonOverlay::Flow& f : overlay.flows) {
+            if (!f.from.valid() || !f.to.valid() || f.from.track >= t_.tracks.size() || f.to.track >= t_.tracks.size())
+                continue;
+            const uint64_t flowId = id++;
+            for (int end = 0; end < 2; ++end) {
+                const SliceRef ref = end ? f.to : f.from;
+                const Track& tr = t_.tracks[ref.track];
+                if (tr.kind != TrackKind::Thread || ref.index >= tr.slices.size()) break;
+                const bool atEnd = end ? f.toEnd : f.fromEnd;
+                const TimeNs dur = tr.slices.duration[ref.index];
+                const TimeNs at = atEnd ? tr.slices.start[ref.index] + dur - std::min<TimeNs>(1, dur) : tr.slices.start[ref.index];
+                beginEvent(end ? 'f' : 's');
+                pidTid(pid_[tr.process], &tid_[ref.track]);
+                time("ts", at);
+                buf_.append(",\"id\":");
+                appendUInt(buf_, flowId);
+                buf_.append(",\"name\":");
+                appendString(buf_, f.name);
+                buf_.append(",\"cat\":");
+                appendString(buf_, f.category);
+                if (!f.args.empty()) {
+                    buf_.append(",\"args\":");
+                    buf_.append(f.args);
+                }
+                if (end) buf_.append(",\"bp\":\"e\"");
+                buf_.push_back('}');
+            }
+            if (!checkpoint()) return false;
+        }
+        return true;
     }
 
     void writeValue(const ArgValue& v) {
@@ -292,7 +337,7 @@ private:
                     time("dur", s.duration[i]);
                 }
                 nameAndCategory(s.name[i], s.category[i]);
-                writeArgs(tr, s.args[i]);
+                writeArgs(tr, s.args[i], SliceRef{ti, uint32_t(i)});
                 buf_.push_back('}');
                 if (!checkpoint()) return false;
             }

@@ -21,8 +21,23 @@
 
 namespace tracescope {
 
+// Marks written over the trace: extra args on chosen slices and extra flows (the critical path's
+// overlay, written as HTA writes its own: args "critical": 1 and flows along the path).
+struct ChromeJsonOverlay {
+    // Extra members of a thread slice's args as JSON text ("\"critical\":1"); "" for none.
+    std::function<std::string(SliceRef)> sliceArgs;
+    struct Flow {
+        SliceRef from, to;
+        bool fromEnd = false, toEnd = false;  // bind at the slice's end instead of its start
+        std::string name, category;
+        std::string args;  // JSON object text, or ""
+    };
+    std::vector<Flow> flows;
+};
+
 struct ChromeJsonWriteOptions {
     const std::atomic<bool>* cancel = nullptr;
+    const ChromeJsonOverlay* overlay = nullptr;
     // (events written, events total); may be empty.
     std::function<void(uint64_t done, uint64_t total)> progress;
     // Compress with gzip; by default when the path ends with ".gz".
