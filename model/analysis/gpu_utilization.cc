@@ -204,7 +204,7 @@ GpuUtilizationResult computeGpuUtilization(const ClassifiedTrace& ct, const GpuU
         }
     }
 
-    uint64_t withoutLaunch = 0, launchedAfterStart = 0, overlapping = 0;
+    uint64_t withoutLaunch = 0, launchedAfterStart = 0, overlapping = 0, unknownDevice = 0;
     for (auto& [key, g] : gpus) {
         GpuUtilization& gpu = g.gpu;
         std::vector<Activity> all;
@@ -233,6 +233,7 @@ GpuUtilizationResult computeGpuUtilization(const ClassifiedTrace& ct, const GpuU
         gpu.idleNs = gpu.activeNs() - busy;
         gpu.computeNs = unionLength(all, [](const Activity& a) { return a.compute; });
         gpu.nonComputeNs = gpu.activeNs() - gpu.idleNs - gpu.computeNs;
+        unknownDevice += gpu.device < 0;
         withoutLaunch += gpu.withoutLaunch;
         launchedAfterStart += gpu.launchedAfterStart;
         out.gpus.push_back(std::move(gpu));
@@ -242,6 +243,10 @@ GpuUtilizationResult computeGpuUtilization(const ClassifiedTrace& ct, const GpuU
         out.notes.push_back(
             "no kernels, memcpys or memsets in this trace (CPU-only, or device activity of a kind not read as "
             "kernels, such as MTIA's): no GPU to break down");
+    if (unknownDevice)
+        out.notes.push_back(std::to_string(unknownDevice) +
+                            " GPU(s) whose index the trace does not record (no device arg, no GPU number in the "
+                            "process name): shown as device -1, one per process");
     if (withoutLaunch)
         out.notes.push_back(std::to_string(withoutLaunch) +
                             " device activities have no launch call in the trace (no flow, no matching correlation "

@@ -1,10 +1,14 @@
 // HTA's temporal and idle-time breakdowns (model/analysis/gpu_utilization.h) on hand-built traces:
 // every expected number is worked out by hand in the comment beside it.
 #include "model/analysis/gpu_utilization.h"
+#include "model/analysis/kernel_stats.h"
 #include "model/results/gpu_util_results.h"
 #include "model/trace/trace_builder.h"
 
 #include <QtTest>
+
+#include <algorithm>
+#include <ctime>
 
 using namespace tracescope;
 
@@ -44,9 +48,9 @@ private slots:
         QVERIFY(isComputeKernelName("ncclHelper"));  // ^nccl.*Kernel needs "Kernel" after "nccl"
         QVERIFY(!isComputeKernelName("Memcpy HtoD (Pageable -> Device)"));
         QVERIFY(!isComputeKernelName("Memset (Device)"));
-        QVERIFY(isComputeKernelName("myMemset"));  // "Memset" counts only at the start
+        QVERIFY(isComputeKernelName("myMemset"));                 // "Memset" counts only at the start
         QVERIFY(!isComputeKernelName("void copy<MemcpyTag>()"));  // "Memcpy" anywhere
-        QVERIFY(!isComputeKernelName("SyncBatchNormReduce"));  // "Sync" anywhere
+        QVERIFY(!isComputeKernelName("SyncBatchNormReduce"));     // "Sync" anywhere
         QVERIFY(!isComputeKernelName("dma_transfer"));
         QCOMPARE(std::string(idleCauseName(IdleCause::HostWait)), std::string("host_wait"));
         QCOMPARE(std::string(idleCauseName(IdleCause::KernelWait)), std::string("kernel_wait"));
@@ -240,6 +244,49 @@ private slots:
         QCOMPARE(g.idle.of(IdleCause::HostWait), TimeNs(80));
         QCOMPARE(g.withoutLaunch, uint64_t(0));
         QVERIFY(r.notes.empty());
+    }
+
+    // The cost is linear: n and 10·n kernels (each with its launch, spread over 16 streams, some
+    // overlapping on their stream) take about ten times as long, never a hundred. CPU time of the
+    // analysis alone (the trace and its classification are built first).
+    void linearCost() {
+        auto seconds = [](int n) {
+            TraceBuilder b("chrome-json");
+            const auto host = b.addProcess(ProcessKind::Host, 1, "python3");
+            const auto dev = b.addProcess(ProcessKind::Device, 0, "GPU 0");
+            const auto ht = b.addTrack(host, TrackKind::Thread, "main", 1);
+            std::vector<TrackIndex> streams;
+            for (int s = 0; s < 16; ++s) streams.push_back(b.addTrack(dev, TrackKind::Thread, "stream", 100 + s));
+            const StringId rt = b.intern("cuda_runtime"), kernel = b.intern("kernel"),
+                           launch = b.intern("cudaLaunchKernel");
+            const StringId names[2] = {b.intern("gemm"), b.intern("ncclDevKernel_AllReduce")};
+            for (int i = 0; i < n; ++i) {
+                b.addSlice(ht, TimeNs(i) * 100, 10, launch, rt, correlation(b, i));
+                // Every 7th kernel starts inside the previous one of its stream.
+                const TimeNs start = TimeNs(i) * 100 + 50 + (i % 7 == 0 ? -1500 : 0);
+                b.addSlice(streams[i % 16], std::max<TimeNs>(start, 0), 90 + i % 5, names[i % 3 == 0], kernel,
+                           deviceArgs(b, i, 100 + i % 16));
+            }
+            std::shared_ptr<const Trace> trace = b.finish();
+            const ClassifiedTrace ct = classifyTrace(*trace);
+            const std::clock_t c0 = std::clock();
+            const GpuUtilizationResult r = computeGpuUtilization(ct);
+            const std::clock_t c1 = std::clock();
+            const KernelStatsResult k = computeKernelStats(ct);
+            const std::clock_t c2 = std::clock();
+            if (r.gpus.size() != 1 || r.gpus[0].kernels != uint64_t(n) || k.rows.empty())
+                return std::pair<double, double>(-1, -1);
+            return std::pair<double, double>(double(c1 - c0) / CLOCKS_PER_SEC, double(c2 - c1) / CLOCKS_PER_SEC);
+        };
+        const auto [small, smallKernelStats] = seconds(100000);
+        const auto [large, largeKernelStats] = seconds(1000000);
+        QVERIFY(small >= 0 && large >= 0);
+        const double ratio = large / std::max(small, 0.02);
+        // Beside kernel stats on the same trace (the yardstick; printed, as shared machines make
+        // single timings noise).
+        qInfo("gpu-util: 100000 kernels in %.3f s, 1000000 in %.3f s (ratio %.1f); kernel stats %.3f s (x%.2f)", small,
+              large, ratio, largeKernelStats, large / std::max(largeKernelStats, 1e-6));
+        QVERIFY2(ratio < 25, qPrintable(QString::number(ratio)));
     }
 
     // A CPU-only trace: no GPU, a note that says so, nothing divides by zero.
