@@ -37,7 +37,7 @@ QString shared(const char* rel) { return QStringLiteral(TRACESCOPE_SHARED_DIR "/
 
 // The commands that print --json, with the arguments they need.
 const QList<QStringList> kJsonCommands = {
-    {"info"}, {"stats"}, {"kernels"}, {"overview"}, {"input-pipeline"}, {"tfdata"}, {"scopes"},
+    {"info"}, {"stats"}, {"kernels"}, {"overview"}, {"input-pipeline"}, {"tfdata"}, {"scopes"}, {"gpu-util"},
 };
 
 constexpr size_t kCut = 600000;
