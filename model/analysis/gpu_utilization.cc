@@ -214,7 +214,7 @@ GpuUtilizationResult computeGpuUtilization(const ClassifiedTrace& ct, const GpuU
             mergeRuns(s.acts, s.runs);
             attributeGaps(s.idle, s.acts, options.kernelWaitThresholdNs);
             for (size_t c = 0; c < kIdleCauseCount; ++c) {
-                gpu.idle.ns[c] += s.idle.idle.ns[c];
+                gpu.idle.ns[c] = plusSat(gpu.idle.ns[c], s.idle.idle.ns[c]);
                 gpu.idle.gaps[c] += s.idle.idle.gaps[c];
             }
             gpu.withoutLaunch += s.idle.withoutLaunch;

@@ -53,7 +53,7 @@ struct IdleBreakdown {
     std::array<TimeNs, kIdleCauseCount> ns{};
     std::array<uint64_t, kIdleCauseCount> gaps{};
     TimeNs of(IdleCause c) const { return ns[size_t(c)]; }
-    TimeNs total() const { return ns[0] + ns[1] + ns[2]; }
+    TimeNs total() const { return plusSat(plusSat(ns[0], ns[1]), ns[2]); }  // GPU sums of hostile files saturate
 };
 
 struct StreamIdle {

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <ctime>
+#include <limits>
 
 using namespace tracescope;
 
@@ -287,6 +288,29 @@ private slots:
         qInfo("gpu-util: 100000 kernels in %.3f s, 1000000 in %.3f s (ratio %.1f); kernel stats %.3f s (x%.2f)", small,
               large, ratio, largeKernelStats, large / std::max(largeKernelStats, 1e-6));
         QVERIFY2(ratio < 25, qPrintable(QString::number(ratio)));
+    }
+
+    // Hostile times: two streams each idle for almost the whole representable span (kernels at the
+    // builder's limits, +-4e18 ns): each stream's gap fits, the GPU's sum saturates, nothing wraps.
+    void hostileTimes() {
+        TraceBuilder b("chrome-json");
+        const auto dev = b.addProcess(ProcessKind::Device, 0, "GPU 0");
+        const TimeNs edge = TraceBuilder::kMaxTimeNs;
+        for (int64_t stream : {1, 2}) {
+            const auto st = b.addTrack(dev, TrackKind::Thread, "stream", stream);
+            b.addSlice(st, -edge, 10, b.intern("k"), b.intern("kernel"), deviceArgs(b, -1, stream));
+            b.addSlice(st, edge - 10, 10, b.intern("k"), b.intern("kernel"), deviceArgs(b, -1, stream));
+        }
+        std::shared_ptr<const Trace> trace = b.finish();
+        QVERIFY(trace);
+        const GpuUtilizationResult r = computeGpuUtilization(classifyTrace(*trace));
+        QCOMPARE(r.gpus.size(), size_t(1));
+        const GpuUtilization& g = r.gpus[0];
+        QCOMPARE(g.streams[0].idle.of(IdleCause::Other), 2 * edge - 20);
+        QCOMPARE(g.idle.of(IdleCause::Other), std::numeric_limits<TimeNs>::max());
+        QCOMPARE(g.idle.total(), std::numeric_limits<TimeNs>::max());
+        QCOMPARE(g.activeNs(), 2 * edge);
+        QCOMPARE(g.idleNs, 2 * edge - 20);
     }
 
     // A CPU-only trace: no GPU, a note that says so, nothing divides by zero.
