@@ -25,6 +25,8 @@ int runPod(const Args& args);
 int runDiff(const Args& args);
 int runCudaApi(const Args& args);
 int runCriticalPath(const Args& args);
+int runLaunchStats(const Args& args);
+int runQueue(const Args& args);
 int runGpuUtil(const Args& args);
 
 // Helpers shared by commands.

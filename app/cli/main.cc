@@ -96,6 +96,12 @@ void usage() {
                  "  critical-path FILE [--step N] [--out PATH.json] [--json|--csv]\n"
                  "                              the critical path per step as HTA defines it, CUDA graph kernels\n"
                  "                              included; --out marks it in a Chrome trace (critical-path --help)\n"
+                 "  launch-stats FILE [--json|--csv] [--rows] [--hta-calls]\n"
+                 "                              per launch: runtime call, kernel and launch delay; HTA's\n"
+                 "                              outliers and distributions (launch-stats --help; not `launch`)\n"
+                 "  queue FILE [--json|--csv] [--timeline-csv OUT] [--limit N]\n"
+                 "                              queue length per stream as HTA defines it: summary, series,\n"
+                 "                              time at CUDA's 1024-entry limit (queue --help)\n"
                  "  gpu-util FILE [--json|--csv] [--gaps]\n"
                  "                              per GPU: idle, compute and non-compute time over the active\n"
                  "                              window, and idle time per stream by cause (host_wait,\n"
@@ -140,6 +146,8 @@ int main(int argc, char** argv) {
         {"diff", runDiff},
         {"cuda-api", runCudaApi},
         {"critical-path", runCriticalPath},
+        {"launch-stats", runLaunchStats},
+        {"queue", runQueue},
         {"gpu-util", runGpuUtil},
     };
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
