@@ -18,6 +18,12 @@ Per trace (one rank each):
                  non-compute time and their percentages <-> gpu-util --json
   gpu-util idle (get_idle_time_breakdown, per stream): host_wait, kernel_wait, other time and gap count
                  <-> gpu-util --json streams (HTA rounds these to 2 decimals of a microsecond: 5 ns more)
+  launch-stats (get_cuda_kernel_launch_stats, memcpy/memset included): launches, and per column
+                 (runtime call = cpu_duration, kernel = gpu_duration, launch delay) mean, median, p95,
+                 min, max; the three outlier counts <-> launch-stats --json --hta-calls (HTA's call set)
+  queue (get_queue_length_summary per stream, get_time_spent_blocked_on_full_queue at the limits 1,
+                 the trace's highest and 1024): samples, mean, std, min, quartiles, max, time at the
+                 limit <-> queue --json [--limit N]
 
 Tolerance: HTA works in microseconds (floats, with its rounding off): times agree within 1 ns per
 occurrence + 1 ns after converting; counts are exact. Every other mismatch must be an entry in
@@ -30,6 +36,25 @@ import subprocess
 import sys
 
 EXPECTED = [
+    ("public/hta/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz", r"launch (median|p95|max|mean)|queue (mean|std)",
+     r"launch_delay_ns|stream 7",
+     "HTA reads timestamps as float64 microseconds: at this file's absolute times (1.7e15 us) a float holds 0.25 us "
+     "steps, so HTA's launch delays are off by up to 250 ns (correlation 135106: the file's kernel at "
+     "...505772.650 us, its call ...505761.058 + 10.836 us, delay 756 ns, ours; HTA 914 ns), and the rounded times "
+     "make ties that reorder its queue samples; durations and the series over time agree"),
+    ("public/hta/df_index_resolver.json.gz", r"queue (mean|std)", r"stream (7|14)",
+     "the file's timestamps are whole microseconds, so launches and kernel starts often fall at the same time; HTA "
+     "orders such ties by an unstable sort, we count launches first. The samples' mean is tie-order dependent: a "
+     "stdlib recount gives 8.720918 (launches first, ours) and 8.705131 (starts first) on stream 7, HTA's 8.712037 "
+     "lies between (stream 14: 2.953465 / 2.951980, HTA 2.952475); samples, min, quartiles, max and the time at "
+     "each limit agree"),
+    ("public/kineto/worker0.1623143089861.pt.trace.json.gz", r"queue (mean|std)", r"stream 7",
+     "whole-microsecond timestamps again: ties between launches and kernel starts, ordered by HTA's unstable sort; "
+     "a stdlib recount gives 155.323989 (launches first, ours) and 155.314644 (starts first), HTA's 155.318931 lies "
+     "between; samples, min, quartiles, max and the time at each limit agree"),
+    ("public/hta/mtia_rank_0.json.gz", r"launch .*|queue stream", r".*",
+     "MTIA device activity (Kineto category mtia_ccp_events) is not taken as kernels by our analysis yet, so it has "
+     "no launches or queues (the JSON says: no kernels, copies or memsets); HTA joins MTIA's runFunction calls"),
     ("gpu/torch_mlp_memory_h100.json", r"kernel count|kernel total|device busy|device idle",
      r"void at::native::\(anonymous namespace\)::multi_tensor_apply_kernel<.*|rank 0",
      "7 multi_tensor_apply kernels have no CPU launch event with their correlation id in the trace: HTA keeps only "
@@ -166,6 +191,51 @@ def compare_gpu_util(res, util, hta):
             res.check("gpu-util idle " + key[1], "stream %d" % key[0], ns, None, False)
 
 
+def cli_json_args(cli, command, path, *extra):
+    out = subprocess.run([cli, command, path, "--json", *extra], check=True, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    return json.loads(out.stdout)
+
+
+def compare_launch_stats(res, ours, hta):
+    res.check("launch count", "launches", ours["launches"], hta["launches"], ours["launches"] == hta["launches"])
+    n = hta["launches"]
+    for key, col in (("runtime_ns", "cpu_duration"), ("kernel_ns", "gpu_duration"), ("launch_delay_ns", "launch_delay")):
+        theirs = hta["columns"][col]
+        if not theirs.get("count"):
+            continue
+        for stat in ("mean", "median", "p95", "min", "max"):
+            # Ours are rounded to the nearest ns; HTA's mean sums n floats of microseconds.
+            res.time("launch " + stat, key, ours[key][stat], theirs[stat], n if stat == "mean" else 1)
+    for key in ("short_kernels", "long_runtime", "long_launch_delay"):
+        res.check("launch outliers", key, ours["outliers"][key], hta[key], ours["outliers"][key] == hta[key])
+
+
+def compare_queue(res, cli, path, hta):
+    streams = hta["streams"]
+    limits = sorted({int(k) for r in streams for k in r["time_at_limit_us"]})
+    runs = {limit: cli_json_args(cli, "queue", path, "--limit", str(limit)) for limit in limits}
+    base = runs.get(1024) or cli_json_args(cli, "queue", path)
+    ours = {}
+    for s in base["streams"]:
+        ours.setdefault(s["stream"], []).append(s)
+    for r in streams:
+        subject = "stream %d" % r["stream"]
+        mine = ours.get(r["stream"], [])
+        if len(mine) != 1:
+            res.check("queue stream", subject, len(mine), 1, False)
+            continue
+        o = mine[0]
+        res.check("queue samples", subject, o["samples"], r["samples"], o["samples"] == r["samples"])
+        for stat in ("mean", "std", "min", "p25", "median", "p75", "max"):
+            res.check("queue " + stat, subject, o[stat], r[stat], abs(o[stat] - r[stat]) <= 1e-9 * max(1, abs(r[stat])))
+        for limit, at_us in sorted(r["time_at_limit_us"].items(), key=lambda kv: int(kv[0])):
+            at = next(x["time_at_limit_ns"] for x in runs[int(limit)]["streams"] if x["stream"] == r["stream"])
+            res.time("queue time at limit %s" % limit, subject, at, at_us, r["samples"])
+    for stream in sorted(set(ours) - {r["stream"] for r in streams}):
+        res.check("queue stream only in ours", "stream %d" % stream, len(ours[stream]), 0, False)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cli", required=True)
@@ -186,6 +256,10 @@ def main():
         compare_kernels(res, cli_json(args.cli, "kernels", path), hta)
         if "idle_time_breakdown" in hta:
             compare_gpu_util(res, cli_json(args.cli, "gpu-util", path), hta)
+        if "launch_stats" in hta:
+            compare_launch_stats(res, cli_json_args(args.cli, "launch-stats", path, "--hta-calls"), hta["launch_stats"])
+        if "queue_length" in hta:
+            compare_queue(res, args.cli, path, hta["queue_length"])
         print(f"{rel}: {res.agreed} of {res.compared} values agree")
         used = set()
         for check, subject, ours, theirs in res.mismatches:

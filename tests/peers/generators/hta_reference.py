@@ -2,7 +2,8 @@
 """HTA (Holistic Trace Analysis) reference outputs for the Kineto traces in ../shared/testdata:
 per trace, HTA's temporal breakdown (idle / compute / non-compute time per rank), its GPU
 kernel breakdown (every kernel: count, sum, min, max; per kernel type) and its idle-time breakdown
-(host wait / kernel wait / other per stream, with the gaps' statistics). HTA is heavy (pandas,
+(host wait / kernel wait / other per stream, with the gaps' statistics), its kernel launch
+statistics and its queue length per stream (launch_queue_sections). HTA is heavy (pandas,
 jupyterlab) and does not run in CI: run this locally in a separate environment and commit
 its output, which tests/peers/compare_hta.py compares against.
 
@@ -51,6 +52,57 @@ def gpu_util_sections(analysis):
     return {"idle_time_breakdown": records(table), "idle_interval_stats": records(stats.reset_index())}
 
 
+def launch_queue_sections(analysis):
+    """get_cuda_kernel_launch_stats (memcpy/memset launches included, HTA's default cut-offs) summarised
+    per column (count, mean, median, p95 with pandas' linear interpolation, min, max, in us) with its
+    three outlier counts, using the filters of HTA's own visualize_cuda_launch_kernel_info; and per
+    stream get_queue_length_summary (describe() of the samples), the series' length, and
+    get_time_spent_blocked_on_full_queue at the limits 1, the trace's highest queue length and 1024
+    (called one stream at a time: HTA keeps only one stream per rank in its table)."""
+    from hta.analyzers.trace_counters import TraceCounters  # pylint: disable=import-outside-toplevel
+    rank = analysis.t.get_ranks()[0]
+    out = {}
+    try:
+        df = analysis.get_cuda_kernel_launch_stats(ranks=[rank], visualize=False)[rank]
+        cols = {}
+        for col in ("cpu_duration", "gpu_duration", "launch_delay"):
+            c = df[col]
+            cols[col] = {"count": int(c.count()), "mean": float(c.mean()), "median": float(c.median()),
+                         "p95": float(c.quantile(0.95)), "min": float(c.min()), "max": float(c.max())} if len(c) else {
+                             "count": 0}
+        cpu, gpu, delay = df["cpu_duration"], df["gpu_duration"], df["launch_delay"]
+        out["launch_stats"] = {"launches": len(df), "unique_correlations": int(df["correlation"].nunique()),
+                               "columns": cols,
+                               "short_kernels": int(((cpu <= 50) & (gpu < cpu)).sum()),
+                               "long_runtime": int((cpu > 50).sum()), "long_launch_delay": int((delay > 100).sum())}
+    except Exception as e:  # pylint: disable=broad-except
+        out["launch_stats_error"] = f"{type(e).__name__}: {e}"
+    try:
+        series = analysis.get_queue_length_time_series(ranks=[rank])
+        ql = series.get(rank)
+        streams = []
+        if ql is not None:
+            top = int(ql["queue_length"].max())
+            for stream in sorted(ql["stream"].unique()):
+                one = ql[ql["stream"] == stream].copy()
+                q = one["queue_length"]
+                row = {"stream": int(stream), "samples": int(q.count()), "mean": float(q.mean()),
+                       "std": float(q.std()) if len(q) > 1 else 0.0, "min": float(q.min()),
+                       "p25": float(q.quantile(0.25)), "median": float(q.quantile(0.5)),
+                       "p75": float(q.quantile(0.75)), "max": float(q.max()), "time_at_limit_us": {}}
+                for limit in sorted({1, top, 1024}):
+                    blocked = TraceCounters.get_time_spent_blocked_on_full_queue(analysis.t, {rank: one.copy()}, limit)
+                    at = float(blocked["duration_at_max_queue_length"].iloc[0]) if len(blocked) else 0.0
+                    row["time_at_limit_us"][str(limit)] = at
+                streams.append(row)
+        summary = analysis.get_queue_length_summary(ranks=[rank])
+        out["queue_length"] = {"streams": streams, "highest": max([r["max"] for r in streams], default=0),
+                               "summary": [] if summary is None else records(summary.reset_index())}
+    except Exception as e:  # pylint: disable=broad-except
+        out["queue_length_error"] = f"{type(e).__name__}: {e}"
+    return out
+
+
 def analyse(path):
     from hta.trace_analysis import TraceAnalysis  # pylint: disable=import-outside-toplevel
     with tempfile.TemporaryDirectory() as tmp:
@@ -61,8 +113,9 @@ def analyse(path):
             by_type, by_kernel = analysis.get_gpu_kernel_breakdown(visualize=False, duration_ratio=1.0,
                                                                      num_kernels=1 << 30)
             gpu_util = gpu_util_sections(analysis)
+            launch_queue = launch_queue_sections(analysis)
     return {"temporal_breakdown": records(temporal), "kernel_type_breakdown": records(by_type),
-            "kernel_breakdown": records(by_kernel), **gpu_util}
+            "kernel_breakdown": records(by_kernel), **gpu_util, **launch_queue}
 
 
 def main():
