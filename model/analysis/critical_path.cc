@@ -60,6 +60,10 @@ struct DeviceAct {
     TimeNs start = 0, end = 0;
     TrackIndex stream = kNoIndex;  // the stream's track (overflow lanes: their track)
     bool byGraph = false;
+    // HTA's queue condition for a launch edge: -1 when the launch call is not one HTA counts
+    // (its queue length is unknown there), else 1 when the stream's queue was 1 right after the
+    // launch and 0 right after the activity began (no later launch waited behind it), else 0.
+    int8_t htaQueueIdle = -1;
 };
 
 // A synchronisation: the runtime call that waited (or the stream-wait call), and what it waited for.
@@ -83,6 +87,7 @@ struct Prepared {
     std::vector<uint8_t> hostTrack;
     std::unordered_set<StringId> blockingNames, waitNames;
     StringId graphLaunch = kNoIndex;
+    std::unordered_set<StringId> htaLaunchNames;
     uint64_t deviceWithoutLaunch = 0, deviceTotal = 0, syncRecords = 0;
 };
 
@@ -104,6 +109,11 @@ Prepared prepare(const ClassifiedTrace& ct) {
     for (const char* n : {"cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize"})
         if (StringId id = t.strings.find(n); id != kNoIndex) p.waitNames.insert(id);
     p.graphLaunch = t.strings.find("cudaGraphLaunch");
+    // The launch calls HTA's queue length counts (TraceSymbolTable.get_runtime_launch_events_query).
+    for (const char* n : {"cudaLaunchKernel", "cudaLaunchKernelExC", "cuLaunchKernel", "cudaMemcpyAsync",
+                          "cudaMemsetAsync", "runFunction - job_prep_and_submit_for_execution", "hipLaunchKernel",
+                          "hipExtModuleLaunchKernel", "hipMemsetAsync", "hipMemcpyAsync", "hipMemcpyWithStream"})
+        if (StringId id = t.strings.find(n); id != kNoIndex) p.htaLaunchNames.insert(id);
     const StringId syncCat = t.strings.find("cuda_sync");
 
     // Device activities and their launches.
@@ -143,6 +153,30 @@ Prepared prepare(const ClassifiedTrace& ct) {
         auto [it, added] = p.streamSlot.try_emplace(p.acts[k].stream, uint32_t(p.byStreamLaunch.size()));
         if (added) p.byStreamLaunch.emplace_back();
         p.byStreamLaunch[it->second].push_back(k);
+    }
+    // HTA's queue length per stream (TraceCounters._get_queue_length_time_series_for_rank): +1 at
+    // each counted launch call, -1 when its activity begins, in time order (launches first on a tie).
+    std::vector<std::pair<TimeNs, int64_t>> steps;  // (time, +(k + 1) launch / -(k + 1) begin)
+    for (const std::vector<uint32_t>& stream : p.byStreamLaunch) {
+        steps.clear();
+        for (uint32_t k : stream) {
+            const SliceRef l = p.acts[k].launch;
+            if (!p.htaLaunchNames.count(t.tracks[l.track].slices.name[l.index])) continue;
+            steps.push_back({p.acts[k].launchTs, int64_t(k) + 1});
+            steps.push_back({p.acts[k].start, -(int64_t(k) + 1)});
+        }
+        std::stable_sort(steps.begin(), steps.end(), [](const auto& a, const auto& b) {
+            return a.first != b.first ? a.first < b.first : a.second > 0 && b.second < 0;
+        });
+        std::unordered_map<uint32_t, int64_t> atLaunch;
+        int64_t queue = 0;
+        for (const auto& [ts, v] : steps) {
+            queue += v > 0 ? 1 : -1;
+            const uint32_t k = uint32_t((v > 0 ? v : -v) - 1);
+            if (v > 0) atLaunch[k] = queue;
+            // A kernel before its launch (clock skew) has no meaningful queue: the idle-stream rule.
+            else if (p.acts[k].start >= p.acts[k].launchTs) p.acts[k].htaQueueIdle = atLaunch[k] == 1 && queue == 0;
+        }
     }
 
     // Device stream tracks by (device process, stream id), for the records' stream args.
@@ -427,7 +461,9 @@ private:
             }
             const uint32_t launchEv = runtimeEvent_.at(keyOf(a.launch));
             const TimeNs launchTs = ts(2 * launchEv);
-            if ((prev < 0 || ts(2 * uint32_t(prev) + 1) < launchTs) &&
+            // HTA's queue condition where HTA counts the launch call; for the others
+            // (cudaGraphLaunch, synchronous copies...) the stream's idleness at the launch alone.
+            if (a.htaQueueIdle != 0 && (prev < 0 || ts(2 * uint32_t(prev) + 1) < launchTs) &&
                 (src < 0 || ts(2 * uint32_t(src) + 1) < launchTs)) {
                 edge(2 * launchEv, 2 * ev, CpEdgeType::LaunchDelay, kNoIndex);
             } else if (prev >= 0 && (src < 0 || ts(2 * uint32_t(src) + 1) < ts(2 * uint32_t(prev) + 1))) {

@@ -10,8 +10,10 @@
 //  * CPU-serial order: the end of a top-level op -> the begin of the next one on the thread
 //    (weight 0, "dependency");
 //  * device activity: begin -> end (its duration);
-//  * launch -> device activity: when the stream had no earlier work still running at the
-//    launch, the launch call's begin -> the activity's begin ("launch delay", the time between);
+//  * launch -> device activity: the launch call's begin -> the activity's begin ("launch delay",
+//    the time between) when, with HTA's queue length of the stream (+1 at each launch call HTA
+//    counts, -1 when its activity begins), the queue was 1 right after the launch and 0 right
+//    after the activity began, and the stream's previous activity ended before the launch;
 //    otherwise the end of the stream's previous activity -> its begin ("kernel-kernel delay");
 //  * synchronisation -> the work it waited for (weight 0): Kineto's cuda_sync records (Context
 //    Sync: the last activity of every stream of the device; Stream Sync: of its stream; Event
@@ -26,7 +28,8 @@
 //    correlation, so launchOf() links each to the one call): HTA's launch table knows only
 //    cudaLaunchKernel-like calls, so a graph's first kernel on an idle stream gets no edge and
 //    the path cannot reach it (HolisticTraceAnalysis#290); here any runtime call that launched
-//    the activity gives the launch edge;
+//    the activity gives the launch edge, by the previous-activity condition alone (so does a
+//    kernel that begins before its launch, clock skew, whose edge weighs 0 and is counted);
 //  * without cuda_sync records (PyTorch records them only with enable_cuda_sync_events), a
 //    cudaDeviceSynchronize / cudaStreamSynchronize / cudaEventSynchronize call waits for the
 //    device activity that ended last inside the call, on the streams this process launched onto
