@@ -1,6 +1,7 @@
 // Kernel launch statistics and queue length per stream (model/analysis/launch_stats.h,
 // queue_length.h) on hand-built Kineto traces: every expected number is worked out by hand in the
 // comment beside it, following HTA 0.5.0's definitions.
+#include "model/analysis/kernel_stats.h"
 #include "model/analysis/launch_stats.h"
 #include "model/analysis/queue_length.h"
 #include "model/results/launch_queue_results.h"
@@ -10,10 +11,24 @@
 #include <QtTest>
 
 #include <cmath>
+#include <ctime>
 
 using namespace tracescope;
 
 namespace {
+
+// Sanitizer builds run the cost test ten times smaller (they are ~10x slower; the ratio still shows).
+#if defined(__SANITIZE_ADDRESS__)
+constexpr int kCostScale = 10;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr int kCostScale = 10;
+#else
+constexpr int kCostScale = 1;
+#endif
+#else
+constexpr int kCostScale = 1;
+#endif
 
 ArgsWriter correlation(TraceBuilder& b, int64_t id) {
     ArgsWriter w;
@@ -187,6 +202,77 @@ private slots:
         QCOMPARE(q.streams[0].max, 2.0);
         QCOMPARE(q.streams[0].time, (std::vector<TimeNs>{0, 100, 150}));
         QCOMPARE(q.streams[0].value, (std::vector<int32_t>{1, 1, 0}));
+    }
+
+    // The cost is linear: n and 10 n launches (8 streams, queues building up) take about ten times as
+    // long, never a hundred. CPU time of the analyses alone, printed beside kernel stats on the same trace.
+    void linearCost() {
+        struct Times {
+            double launch = -1, queue = -1, kernelStats = -1;
+        };
+        auto seconds = [](int n) {
+            TraceBuilder b("chrome-json");
+            const auto host = b.addProcess(ProcessKind::Host, 1, "python3");
+            const auto dev = b.addProcess(ProcessKind::Device, 0, "GPU 0");
+            const auto ht = b.addTrack(host, TrackKind::Thread, "main", 1);
+            std::vector<TrackIndex> streams;
+            for (int s = 0; s < 8; ++s) streams.push_back(b.addTrack(dev, TrackKind::Thread, "stream", 10 + s));
+            const StringId rt = b.intern("cuda_runtime"), kernel = b.intern("kernel"), name = b.intern("gemm"),
+                           launch = b.intern("cudaLaunchKernel");
+            for (int i = 0; i < n; ++i) {
+                b.addSlice(ht, TimeNs(i) * 10, 5, launch, rt, correlation(b, i));
+                // Kernels run at 80 ns per stream: the queues grow.
+                b.addSlice(streams[i % 8], TimeNs(i / 8) * 80 + 1000, 70, name, kernel, correlation(b, i));
+            }
+            std::shared_ptr<const Trace> trace = b.finish();
+            const ClassifiedTrace ct = classifyTrace(*trace);
+            const std::clock_t c0 = std::clock();
+            const LaunchStats l = computeLaunchStats(ct);
+            const std::clock_t c1 = std::clock();
+            const QueueLengthResult q = computeQueueLength(ct);
+            const std::clock_t c2 = std::clock();
+            const KernelStatsResult k = computeKernelStats(ct);
+            const std::clock_t c3 = std::clock();
+            Times t;
+            if (l.rows.size() != size_t(n) || q.streams.size() != 8 || k.rows.empty()) return t;
+            t.launch = double(c1 - c0) / CLOCKS_PER_SEC;
+            t.queue = double(c2 - c1) / CLOCKS_PER_SEC;
+            t.kernelStats = double(c3 - c2) / CLOCKS_PER_SEC;
+            return t;
+        };
+        const int n = 50000 / kCostScale;
+        const Times small = seconds(n), large = seconds(10 * n);
+        QVERIFY(small.launch >= 0 && large.launch >= 0);
+        const double ratio = (large.launch + large.queue) / std::max(small.launch + small.queue, 0.01);
+        qInfo(
+            "%d launches: launch-stats %.3f s, queue %.3f s; %d: %.3f s, %.3f s (ratio %.1f); kernel stats "
+            "%.3f s (launch-stats x%.2f, queue x%.2f)",
+            n, small.launch, small.queue, 10 * n, large.launch, large.queue, ratio, large.kernelStats,
+            large.launch / std::max(large.kernelStats, 1e-6), large.queue / std::max(large.kernelStats, 1e-6));
+        QVERIFY2(ratio < 25, qPrintable(QString::number(ratio)));
+    }
+
+    // Hostile times: a launch and its kernel at the builder's limits (+-4e18 ns): the delay, the
+    // queue's span and time at the limit fit, nothing wraps.
+    void hostileTimes() {
+        TraceBuilder b("chrome-json");
+        const auto host = b.addProcess(ProcessKind::Host, 1, "python3");
+        const auto dev = b.addProcess(ProcessKind::Device, 0, "GPU 0");
+        const auto ht = b.addTrack(host, TrackKind::Thread, "main", 1);
+        const auto st = b.addTrack(dev, TrackKind::Thread, "stream 7", 7);
+        const TimeNs edge = TraceBuilder::kMaxTimeNs;
+        b.addSlice(ht, -edge, 10, b.intern("cudaLaunchKernel"), b.intern("cuda_runtime"), correlation(b, 1));
+        b.addSlice(st, edge - 10, 10, b.intern("k"), b.intern("kernel"), correlation(b, 1));
+        std::shared_ptr<ResultStore> store = ResultStore::of(b.finish());
+        const std::shared_ptr<const LaunchStats> l = launchStatsOf(*store);
+        QCOMPARE(l->rows.size(), size_t(1));
+        QCOMPARE(l->launchDelay.stats.max, 2 * edge - 20);
+        QueueLengthOptions one;
+        one.limit = 1;
+        const std::shared_ptr<const QueueLengthResult> q = queueLengthOf(*store, one);
+        QCOMPARE(q->streams.size(), size_t(1));
+        QCOMPARE(q->streams[0].timeAtLimitNs, 2 * edge - 10);
+        QCOMPARE(q->streams[0].timeWeightedMean, 1.0);
     }
 
     // A CPU-only trace and one without correlation: empty results with notes, no crash.
