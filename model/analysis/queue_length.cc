@@ -83,25 +83,25 @@ QueueLengthResult computeQueueLength(const ClassifiedTrace& ct, const QueueLengt
 
     // Per stream track (an overflow lane belongs to the stream it spills from).
     std::map<std::pair<int64_t, int64_t>, std::pair<TrackIndex, std::vector<Change>>> streams;
-    // The stream id as the trace gives it: Kineto's arg "stream" (older Kineto names the thread
-    // "stream 7"), else the track's id; read once per track.
-    std::map<TrackIndex, int64_t> streamOfTrack;
+    // The stream's changes per activity track, found once per track: the stream id as the trace
+    // gives it (Kineto's arg "stream"; older Kineto names the thread "stream 7"), else the track's id.
+    std::vector<std::vector<Change>*> changesOfTrack(t.tracks.size(), nullptr);
     for (const LaunchPair& p : pairs.pairs) {
         analysisTick();
-        TrackIndex track = p.activity.track;
-        if (t.tracks[track].overflowOf != kNoIndex) track = t.tracks[track].overflowOf;
-        const Track& tr = t.tracks[track];
-        auto known = streamOfTrack.find(track);
-        if (known == streamOfTrack.end()) {
+        std::vector<Change>*& changes = changesOfTrack[p.activity.track];
+        if (!changes) {
+            TrackIndex track = p.activity.track;
+            if (t.tracks[track].overflowOf != kNoIndex) track = t.tracks[track].overflowOf;
+            const Track& tr = t.tracks[track];
             int64_t id = tr.tid;
             if (!sliceArgInt(t, p.activity, "stream", id)) id = tr.tid;
-            known = streamOfTrack.emplace(track, id).first;
+            const int64_t device = tr.process != kNoIndex ? t.processes[tr.process].pid : 0;
+            auto& entry = streams[{device, id}];
+            if (entry.second.empty()) entry.first = track;
+            changes = &entry.second;
         }
-        const int64_t device = tr.process != kNoIndex ? t.processes[tr.process].pid : 0;
-        auto& [streamTrack, changes] = streams[{device, known->second}];
-        streamTrack = track;
-        changes.push_back({t.tracks[p.call.track].slices.start[p.call.index], +1});
-        changes.push_back({t.tracks[p.activity.track].slices.start[p.activity.index], -1});
+        changes->push_back({t.tracks[p.call.track].slices.start[p.call.index], +1});
+        changes->push_back({t.tracks[p.activity.track].slices.start[p.activity.index], -1});
     }
     for (auto& [key, entry] : streams) {
         QueueLengthStream s;
