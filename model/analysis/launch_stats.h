@@ -4,9 +4,10 @@
 //  * cpu_duration: the runtime call's duration;
 //  * gpu_duration: the device activity's duration;
 //  * launch_delay: the activity's start minus the call's end, clipped at 0 (HTA clips too; a
-//    kernel that starts before its call returns has no delay). HTA's docs elsewhere say launch
-//    delay counts "only when the stream has no outstanding work": its launch statistics apply no
-//    such rule (the plain difference, for every launch), and neither do we.
+//    kernel that starts before its call returns has no delay). "Counted only when the stream has
+//    no outstanding work" is a rule of HTA's critical path (critical_path_analysis.py draws a
+//    launch-delay edge only when the stream had no outstanding kernels); its launch statistics
+//    take the plain difference for every launch, and so do we.
 // HTA's three outlier kinds, with its default cut-offs (runtime_cutoff 50 µs, launch_delay_cutoff
 // 100 µs; HTA's visualize_cuda_launch_kernel_info):
 //  * short kernel: cpu_duration <= runtime cutoff and gpu_duration < cpu_duration;
