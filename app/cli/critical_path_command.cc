@@ -18,7 +18,7 @@ namespace tracescope::cli {
 namespace {
 
 const char* kUsage =
-    "usage: tracescope-cli critical-path FILE [--step N] [--out PATH.json[.gz]] [--json|--csv]\n"
+    "usage: tracescope-cli critical-path FILE [--step N] [--out PATH.json[.gz]] [--hta-rules] [--json|--csv]\n"
     "  The critical path of each step, as HTA's critical_path_analysis defines it: a begin and an end\n"
     "  node per host op, runtime call and device activity; edges for nesting and CPU-serial order on\n"
     "  a thread, launch -> kernel (launch delay, when the stream was idle), kernel -> kernel on a\n"
@@ -32,6 +32,7 @@ const char* kUsage =
     "  --out PATH     write the trace as Chrome JSON with the path marked as HTA's overlay marks it:\n"
     "                 args \"critical\": 1 on the events on the path, flows \"critical_path\" (category\n"
     "                 the edge type) along its launch, dependency and sync edges (all paths, or step N)\n"
+    "  --hta-rules    HTA's rules alone (no inferred sync edges, no graph-launch edges): HTA's own path\n"
     "  --json         one object: steps (array of paths), notes, warnings\n"
     "  --csv          one row per path\n";
 
@@ -190,7 +191,9 @@ int runCriticalPath(const Args& args) {
     if (!trace) return 1;
     const std::shared_ptr<ResultStore> store = ResultStore::of(trace);
     const std::shared_ptr<const ClassifiedTrace> ct = classificationOf(*store);
-    const std::shared_ptr<const CriticalPathResult> result = criticalPathsOf(*store);
+    CriticalPathOptions options;
+    options.htaRules = hasFlag(args, "--hta-rules");
+    const std::shared_ptr<const CriticalPathResult> result = criticalPathsOf(*store, options);
     std::vector<const CriticalPath*> paths;
     for (const CriticalPath& p : result->paths)
         if (stepText.empty() || (!p.wholeTrace && p.stepNumber == stepWanted)) paths.push_back(&p);
@@ -207,6 +210,7 @@ int runCriticalPath(const Args& args) {
         nlohmann::json j;
         j["step_rule"] = result->stepRule;
         j["step_source"] = stepSourceName(result->stepSource);
+        j["rules"] = result->htaRules ? "hta" : "hta+graph-launch+inferred-sync";
         nlohmann::json arr = nlohmann::json::array();
         for (const CriticalPath* p : paths) arr.push_back(pathJson(*trace, *ct, *p, !stepText.empty()));
         j["steps"] = arr;

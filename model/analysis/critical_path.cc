@@ -89,15 +89,17 @@ struct Prepared {
     StringId graphLaunch = kNoIndex;
     std::unordered_set<StringId> htaLaunchNames;
     uint64_t deviceWithoutLaunch = 0, deviceTotal = 0, syncRecords = 0;
+    bool htaRules = false;
 };
 
 TrackIndex baseTrack(const Trace& t, TrackIndex ti) {
     return t.tracks[ti].overflowOf != kNoIndex ? t.tracks[ti].overflowOf : ti;
 }
 
-Prepared prepare(const ClassifiedTrace& ct) {
+Prepared prepare(const ClassifiedTrace& ct, bool htaRules) {
     const Trace& t = *ct.trace;
     Prepared p;
+    p.htaRules = htaRules;
     p.hostTrack.assign(t.tracks.size(), 0);
     for (TrackIndex ti = 0; ti < t.tracks.size(); ++ti)
         p.hostTrack[ti] = t.tracks[ti].kind == TrackKind::Thread && !ct.trackOnDevice[ti];
@@ -175,7 +177,8 @@ Prepared prepare(const ClassifiedTrace& ct) {
             const uint32_t k = uint32_t((v > 0 ? v : -v) - 1);
             if (v > 0) atLaunch[k] = queue;
             // A kernel before its launch (clock skew) has no meaningful queue: the idle-stream rule.
-            else if (p.acts[k].start >= p.acts[k].launchTs) p.acts[k].htaQueueIdle = atLaunch[k] == 1 && queue == 0;
+            else if (htaRules || p.acts[k].start >= p.acts[k].launchTs)
+                p.acts[k].htaQueueIdle = atLaunch[k] == 1 && queue == 0;
         }
     }
 
@@ -442,7 +445,7 @@ private:
             }
             }
         }
-        addInferredSyncs();
+        if (!p_.htaRules) addInferredSyncs();
         // Device edges per stream (HTA's _construct_graph_from_kernels).
         for (size_t k = 0; k < streamOrder_.size(); ++k) {
             analysisTick();
@@ -463,7 +466,8 @@ private:
             const TimeNs launchTs = ts(2 * launchEv);
             // HTA's queue condition where HTA counts the launch call; for the others
             // (cudaGraphLaunch, synchronous copies...) the stream's idleness at the launch alone.
-            if (a.htaQueueIdle != 0 && (prev < 0 || ts(2 * uint32_t(prev) + 1) < launchTs) &&
+            if ((p_.htaRules ? a.htaQueueIdle == 1 : a.htaQueueIdle != 0) &&
+                (prev < 0 || ts(2 * uint32_t(prev) + 1) < launchTs) &&
                 (src < 0 || ts(2 * uint32_t(src) + 1) < launchTs)) {
                 edge(2 * launchEv, 2 * ev, CpEdgeType::LaunchDelay, kNoIndex);
             } else if (prev >= 0 && (src < 0 || ts(2 * uint32_t(src) + 1) < ts(2 * uint32_t(prev) + 1))) {
@@ -631,12 +635,14 @@ void WindowGraph::longestPath() {
 
 }  // namespace
 
-CriticalPathResult computeCriticalPaths(const ClassifiedTrace& ct, const StepsResult& steps) {
+CriticalPathResult computeCriticalPaths(const ClassifiedTrace& ct, const StepsResult& steps,
+                                        const CriticalPathOptions& options) {
     const Trace& t = *ct.trace;
     CriticalPathResult result;
     result.stepSource = steps.source;
     result.stepRule = steps.rule;
-    const Prepared p = prepare(ct);
+    const Prepared p = prepare(ct, options.htaRules);
+    result.htaRules = options.htaRules;
     result.deviceWithoutLaunch = p.deviceWithoutLaunch;
     result.deviceActivities = p.deviceTotal;
     result.syncRecords = p.syncRecords;
@@ -671,7 +677,7 @@ CriticalPathResult computeCriticalPaths(const ClassifiedTrace& ct, const StepsRe
         result.notes.push_back(
             std::to_string(p.deviceWithoutLaunch) +
             " device activities have no launch call linked (no flow or correlation) and are left out");
-    if (p.syncRecords == 0)
+    if (p.syncRecords == 0 && !options.htaRules)
         result.notes.push_back(
             "no cuda_sync records (PyTorch records them with experimental_config enable_cuda_sync_events=True): "
             "blocking sync calls wait for the device activity that ended last inside them (inferred)");

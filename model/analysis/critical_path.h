@@ -121,11 +121,19 @@ struct CriticalPathResult {
     uint64_t deviceWithoutLaunch = 0;
     uint64_t deviceActivities = 0;
     uint64_t syncRecords = 0;
+    bool htaRules = false;
     std::vector<std::string> notes;
+};
+
+struct CriticalPathOptions {
+    // HTA's rules alone: no sync edges inferred without records, and a launch edge only for the
+    // launch calls HTA counts (so no cudaGraphLaunch edge), for comparing with HTA itself.
+    bool htaRules = false;
 };
 
 // One path per step of `steps` (the whole trace when it has none). Linear in events overall:
 // each step visits only the events of its window.
-CriticalPathResult computeCriticalPaths(const ClassifiedTrace& ct, const StepsResult& steps);
+CriticalPathResult computeCriticalPaths(const ClassifiedTrace& ct, const StepsResult& steps,
+                                        const CriticalPathOptions& options = {});
 
 }  // namespace tracescope

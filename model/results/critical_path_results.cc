@@ -15,18 +15,19 @@ uint64_t resultBytes(const CriticalPathResult& r) {
     return bytes;
 }
 
-std::function<CriticalPathResult()> criticalPathsWith(ResultStore& store) {
+std::function<CriticalPathResult()> criticalPathsWith(ResultStore& store, const CriticalPathOptions& options) {
     std::weak_ptr<ResultStore> weak = store.weak_from_this();
-    return [weak]() -> CriticalPathResult {
+    return [weak, options]() -> CriticalPathResult {
         std::shared_ptr<ResultStore> s = weak.lock();
         if (!s) throw AnalysisCancelled();
         const std::shared_ptr<const ClassifiedTrace> ct = classificationOf(*s);
-        return computeCriticalPaths(*ct, findSteps(*ct));
+        return computeCriticalPaths(*ct, findSteps(*ct), options);
     };
 }
 
-std::shared_ptr<const CriticalPathResult> criticalPathsOf(ResultStore& store) {
-    return store.get<CriticalPathResult>(kCriticalPathKey, criticalPathsWith(store));
+std::shared_ptr<const CriticalPathResult> criticalPathsOf(ResultStore& store, const CriticalPathOptions& options) {
+    return store.get<CriticalPathResult>(options.htaRules ? kCriticalPathHtaRulesKey : kCriticalPathKey,
+                                         criticalPathsWith(store, options));
 }
 
 }  // namespace tracescope

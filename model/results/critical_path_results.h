@@ -11,12 +11,13 @@
 namespace tracescope {
 
 inline const ResultKey kCriticalPathKey{"critical-path", ""};
+inline const ResultKey kCriticalPathHtaRulesKey{"critical-path", "hta-rules"};
 
 uint64_t resultBytes(const CriticalPathResult& result);
 
 // Blocking: computed on this thread when nobody has yet.
-std::shared_ptr<const CriticalPathResult> criticalPathsOf(ResultStore& store);
+std::shared_ptr<const CriticalPathResult> criticalPathsOf(ResultStore& store, const CriticalPathOptions& options = {});
 // The computation itself, for request() (it asks the store for the classification).
-std::function<CriticalPathResult()> criticalPathsWith(ResultStore& store);
+std::function<CriticalPathResult()> criticalPathsWith(ResultStore& store, const CriticalPathOptions& options = {});
 
 }  // namespace tracescope

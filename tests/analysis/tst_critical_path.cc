@@ -198,6 +198,15 @@ private slots:
         const std::vector<std::string> want = {"aten::graph_replay",    "cudaGraphLaunch", "g1", "g2", "g3",
                                                "cudaStreamSynchronize", "aten::add"};
         QCOMPARE(eventNames(store->trace(), p), want);
+        // HTA's rules alone: no launch edge for g1, no sync edge; the longest path is the three
+        // kernels, 30 + 2 + 30 + 2 + 30 = 94 µs, cut off from the host (the host chain is 20 + 0 + 10).
+        CriticalPathOptions hta;
+        hta.htaRules = true;
+        const CriticalPath h = criticalPathsOf(*store, hta)->paths.at(0);
+        QCOMPARE(h.lengthNs, TimeNs(94000));
+        const std::vector<std::string> kernelsOnly = {"g1", "g2", "g3"};
+        QCOMPARE(eventNames(store->trace(), h), kernelsOnly);
+        QCOMPARE(store->computations("critical-path"), uint64_t(2));
     }
 
     // Bad input: a kernel that starts before its launch (clock skew) weighs 0 on its launch edge

@@ -103,6 +103,40 @@ def launch_queue_sections(analysis):
     return out
 
 
+def critical_path_sections(analysis, max_steps=6):
+    """critical_path_analysis(annotation="ProfilerStep", instance_id=i) for the first max_steps host
+    ProfilerStep annotations (category user_annotation; HTA numbers every event whose name holds
+    the annotation, GPU-side copies included, in its dataframe's order): the path's length (sum of
+    its edge weights), its event count and get_critical_path_breakdown's time per bound_by, in us.
+    HTA 0.5.0 needs pandas < 3 here (its graph build calls DataFrame.drop(axis=1, columns=...))."""
+    rank = analysis.t.get_ranks()[0]
+    df = analysis.t.get_trace(rank)
+    symbols = analysis.t.symbol_table
+    names = symbols.get_sym_table()
+    ids = [v for k, v in symbols.get_sym_id_map().items() if "ProfilerStep" in k]
+    host_category = symbols.get_sym_id_map().get("user_annotation")
+    annotations = df[df.name.isin(ids)]
+    out = []
+    for instance in range(len(annotations)):
+        row = annotations.iloc[instance]
+        if row["cat"] != host_category:
+            continue
+        if len(out) >= max_steps:
+            break
+        entry = {"instance": instance, "annotation": names[row["name"]]}
+        try:
+            graph, ok = analysis.critical_path_analysis(rank=rank, annotation="ProfilerStep", instance_id=instance)
+            breakdown = graph.get_critical_path_breakdown()
+            entry.update({"ok": bool(ok), "length_us": float(sum(e.weight for e in graph.critical_path_edges_set)),
+                          "events": len(graph.critical_path_events_set),
+                          "bound_by_us": {k: float(v) for k, v in breakdown.groupby("bound_by").duration.sum().items()
+                                          if k}})
+        except Exception as e:  # pylint: disable=broad-except
+            entry["error"] = f"{type(e).__name__}: {e}"
+        out.append(entry)
+    return {"critical_path": out} if out else {}
+
+
 def analyse(path):
     from hta.trace_analysis import TraceAnalysis  # pylint: disable=import-outside-toplevel
     with tempfile.TemporaryDirectory() as tmp:
@@ -114,8 +148,9 @@ def analyse(path):
                                                                      num_kernels=1 << 30)
             gpu_util = gpu_util_sections(analysis)
             launch_queue = launch_queue_sections(analysis)
+            critical_path = critical_path_sections(analysis)
     return {"temporal_breakdown": records(temporal), "kernel_type_breakdown": records(by_type),
-            "kernel_breakdown": records(by_kernel), **gpu_util, **launch_queue}
+            "kernel_breakdown": records(by_kernel), **gpu_util, **launch_queue, **critical_path}
 
 
 def main():
