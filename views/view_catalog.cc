@@ -1,5 +1,6 @@
 #include "views/view_catalog.h"
 
+#include "views/gpu/gpu_util_view.h"
 #include "views/memory/memory_profile_view.h"
 #include "views/overview/overview_view.h"
 #include "views/pipeline/input_pipeline_view.h"
@@ -18,6 +19,8 @@ std::vector<ViewFactory> analysisViewFactories() {
         {QStringLiteral("op-stats"), QObject::tr("Op Stats"), [](QWidget* p) -> TraceView* { return new OpStatsView(p); }},
         {QStringLiteral("kernel-stats"), QObject::tr("Kernel Stats"),
          [](QWidget* p) -> TraceView* { return new KernelStatsView(p); }},
+        {QStringLiteral("gpu-util"), QObject::tr("GPU Utilization"),
+         [](QWidget* p) -> TraceView* { return new GpuUtilView(p); }},
         {QStringLiteral("input-pipeline"), QObject::tr("Input Pipeline"),
          [](QWidget* p) -> TraceView* { return new InputPipelineView(p); }},
         {QStringLiteral("memory"), QObject::tr("Memory Profile"),

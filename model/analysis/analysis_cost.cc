@@ -43,6 +43,9 @@ Factor factorOf(AnalysisKind kind) {
     // A pod or a diff classifies and sums each trace it reads, like an overview with steps.
     case AnalysisKind::Pod: return {"Pod", 90};
     case AnalysisKind::Diff: return {"Compare", 90};
+    // Idle gaps per device activity, a row per launch and the queue series beside the
+    // classification (bench_analysis_memory: the CUDA API summary alone grew 18 B per slice).
+    case AnalysisKind::GpuUtilization: return {"GPU utilization", 80};
     }
     return {"Analysis", 100};
 }

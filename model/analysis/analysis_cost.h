@@ -19,7 +19,8 @@ enum class AnalysisKind {
     ScopeTree,
     MemoryProfile,
     Pod,
-    Diff
+    Diff,
+    GpuUtilization
 };
 
 struct AnalysisCost {

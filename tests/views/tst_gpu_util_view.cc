@@ -1,0 +1,66 @@
+// The GPU Utilization page lays out the store's results: on the torch 2.11 H100 trace (one GPU,
+// one stream) its tables hold the GPU, stream, launch and API rows those results have, its
+// summary quotes their figures, and a CPU-only trace gets the analysis' reason instead of tables.
+// The figures themselves are checked against HTA and a stdlib script elsewhere (peers_hta,
+// cli_gpu_util_exact, cli_cuda_api_nsys_sums).
+#include "model/import/import.h"
+#include "model/results/gpu_util_results.h"
+#include "views/gpu/gpu_util_view.h"
+#include "views/tables/table_page.h"
+#include "views/tables/value_format.h"
+
+#include <QTableView>
+#include <QtTest>
+
+using namespace tracescope;
+
+namespace {
+
+std::shared_ptr<const Trace> load(const char* relative) {
+    ImportResult r = importTrace(std::string(TRACESCOPE_SHARED_DIR) + "/testdata/" + relative);
+    return r.ok() ? std::shared_ptr<const Trace>(std::move(r.trace)) : nullptr;
+}
+
+bool finished(const GpuUtilView& v) {
+    return v.state() != AnalysisView::State::Queued && v.state() != AnalysisView::State::Running;
+}
+
+}  // namespace
+
+class GpuUtilViewTest : public QObject {
+    Q_OBJECT
+private slots:
+    void showsTheStoreResults() {
+        auto trace = load("gpu/torch2.11_cu130_h100_kineto_trace.json.gz");
+        QVERIFY(trace);
+        GpuUtilView page;
+        page.resize(1280, 800);
+        page.show();
+        page.setTrace(trace);
+        QVERIFY(QTest::qWaitFor([&] { return finished(page); }, 60000));
+        QCOMPARE(page.state(), AnalysisView::State::Done);
+        const GpuUtilView::Computed* c = page.computed();
+        QVERIFY(c && c->gpus && c->launches && c->queues && c->api);
+        // The page's result is the store's, not a copy computed again.
+        QCOMPARE(c->gpus.get(), gpuUtilizationOf(*ResultStore::of(trace)).get());
+        QCOMPARE(c->gpus->gpus.size(), size_t(1));
+        QCOMPARE(page.streamsTable()->view()->model()->rowCount(), int(c->gpus->gpus[0].streams.size()));
+        const GpuUtilization& gpu = c->gpus->gpus[0];
+        QVERIFY(page.summaryText().contains(formatPercent(gpu.percentOfWindow(gpu.idleNs))));
+        QVERIFY(page.summaryText().contains(formatCount(qint64(c->launches->rows.size())) + QStringLiteral("</b> launches")));
+    }
+
+    void cpuOnlyTraceSaysWhy() {
+        auto trace = load("public/catapult/simple_trace.json");
+        QVERIFY(trace);
+        GpuUtilView page;
+        page.show();
+        page.setTrace(trace);
+        QVERIFY(QTest::qWaitFor([&] { return finished(page); }, 60000));
+        QVERIFY(page.computed() && page.computed()->gpus->gpus.empty());
+        QVERIFY(page.statusText().contains(QStringLiteral("No kernels"), Qt::CaseInsensitive));
+    }
+};
+
+QTEST_MAIN(GpuUtilViewTest)
+#include "tst_gpu_util_view.moc"

@@ -1,0 +1,289 @@
+#include "views/gpu/gpu_util_view.h"
+
+#include "model/analysis/analysis_cost.h"
+#include "model/results/cuda_api_results.h"
+#include "model/results/gpu_util_results.h"
+#include "model/results/launch_queue_results.h"
+#include "views/tables/table_page.h"
+#include "views/tables/value_format.h"
+
+#include <QLabel>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace tracescope {
+
+namespace {
+
+using StreamItem = GpuUtilView::StreamItem;
+using DistributionItem = GpuUtilView::DistributionItem;
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+QVariant ns(int64_t v) { return QVariant(qint64(v)); }
+QString gpuName(const GpuUtilization& g) {
+    return g.device >= 0 ? QObject::tr("GPU %1").arg(g.device) : QObject::tr("GPU (index not recorded)");
+}
+
+template <typename Row>
+using Columns = std::vector<typename RowTableModel<Row>::Column>;
+
+Columns<const GpuUtilization*> gpuColumns() {
+    using G = const GpuUtilization*;
+    auto pct = [](G g, TimeNs part) { return QVariant(g->percentOfWindow(part)); };
+    return {
+        {{QObject::tr("GPU"), ColumnKind::Text}, [](G g) { return QVariant(gpuName(*g)); }},
+        {{QObject::tr("Active window"), ColumnKind::Duration,
+          QObject::tr(
+              "From the start of the GPU's first kernel, copy or memset to the end of its last (HTA's kernel_time)")},
+         [](G g) { return ns(g->activeNs()); }},
+        {{QObject::tr("Compute"), ColumnKind::Percent, QObject::tr("Union of its compute kernels, % of the window")},
+         [pct](G g) { return pct(g, g->computeNs); }},
+        {{QObject::tr("Non-compute"), ColumnKind::Percent,
+          QObject::tr("Copies, memsets and communication kernels, % of the window")},
+         [pct](G g) { return pct(g, g->nonComputeNs); }},
+        {{QObject::tr("Idle"), ColumnKind::Percent, QObject::tr("Nothing ran on the GPU, % of the window")},
+         [pct](G g) { return pct(g, g->idleNs); }},
+        {{QObject::tr("Idle time"), ColumnKind::Duration}, [](G g) { return ns(g->idleNs); }},
+        {{QObject::tr("Host wait"), ColumnKind::Duration,
+          QObject::tr("Stream gaps whose next launch call began after the stream's work ended: the GPU waited on "
+                      "the CPU (sum over streams)")},
+         [](G g) { return ns(g->idle.of(IdleCause::HostWait)); }},
+        {{QObject::tr("Kernel wait"), ColumnKind::Duration,
+          QObject::tr("Gaps shorter than HTA's 30 µs between launched work: launch overhead (sum over streams)")},
+         [](G g) { return ns(g->idle.of(IdleCause::KernelWait)); }},
+        {{QObject::tr("Other"), ColumnKind::Duration,
+          QObject::tr("Other gaps, e.g. waiting on an event or on work whose launch is not in the trace")},
+         [](G g) { return ns(g->idle.of(IdleCause::Other)); }},
+        {{QObject::tr("Kernels"), ColumnKind::Integer}, [](G g) { return QVariant(qint64(g->kernels)); }},
+    };
+}
+
+Columns<StreamItem> streamColumns() {
+    using S = const StreamItem&;
+    return {
+        {{QObject::tr("GPU"), ColumnKind::Text}, [](S s) { return QVariant(gpuName(*s.gpu)); }},
+        {{QObject::tr("Stream"), ColumnKind::Integer}, [](S s) { return QVariant(qint64(s.stream->stream)); }},
+        {{QObject::tr("Activities"), ColumnKind::Integer}, [](S s) { return QVariant(qint64(s.stream->activities)); }},
+        {{QObject::tr("Host wait"), ColumnKind::Duration},
+         [](S s) { return ns(s.stream->idle.of(IdleCause::HostWait)); }},
+        {{QObject::tr("Kernel wait"), ColumnKind::Duration},
+         [](S s) { return ns(s.stream->idle.of(IdleCause::KernelWait)); }},
+        {{QObject::tr("Other"), ColumnKind::Duration}, [](S s) { return ns(s.stream->idle.of(IdleCause::Other)); }},
+        {{QObject::tr("Gaps"), ColumnKind::Integer}, [](S s) { return QVariant(qint64(s.stream->gaps.size())); }},
+        {{QObject::tr("Mean queue"), ColumnKind::Real,
+          QObject::tr("Launches waiting on the stream, averaged over time (HTA's queue length)")},
+         [](S s) { return s.queue ? QVariant(s.queue->timeWeightedMean) : QVariant(); }},
+        {{QObject::tr("Max queue"), ColumnKind::Integer},
+         [](S s) { return s.queue ? QVariant(qint64(s.queue->max)) : QVariant(); }},
+        {{QObject::tr("At limit"), ColumnKind::Duration,
+          QObject::tr("Time with CUDA's 1024-entry launch queue full: the CPU blocked on launches")},
+         [](S s) { return s.queue ? ns(s.queue->timeAtLimitNs) : QVariant(); }},
+    };
+}
+
+Columns<DistributionItem> distributionColumns() {
+    using D = const DistributionItem&;
+    return {
+        {{QObject::tr("Per launch"), ColumnKind::Text}, [](D d) { return QVariant(d.what); }},
+        {{QObject::tr("Mean"), ColumnKind::Duration}, [](D d) { return ns(d.d->stats.mean); }},
+        {{QObject::tr("Median"), ColumnKind::Duration}, [](D d) { return ns(d.d->stats.median); }},
+        {{QObject::tr("p95"), ColumnKind::Duration}, [](D d) { return ns(d.d->p95); }},
+        {{QObject::tr("Min"), ColumnKind::Duration}, [](D d) { return ns(d.d->stats.min); }},
+        {{QObject::tr("Max"), ColumnKind::Duration}, [](D d) { return ns(d.d->stats.max); }},
+        {{QObject::tr("Total"), ColumnKind::Duration}, [](D d) { return ns(d.d->stats.total); }},
+    };
+}
+
+Columns<const DurationRow*> apiColumns() {
+    using R = const DurationRow*;
+    return {
+        {{QObject::tr("CUDA API"), ColumnKind::Text}, [](R r) { return QVariant(q(r->name)); }},
+        {{QObject::tr("Calls"), ColumnKind::Integer}, [](R r) { return QVariant(qint64(r->time.count)); }},
+        {{QObject::tr("Time %"), ColumnKind::Percent}, [](R r) { return QVariant(r->timePercent); }},
+        {{QObject::tr("Total"), ColumnKind::Duration}, [](R r) { return ns(r->time.total); }},
+        {{QObject::tr("Mean"), ColumnKind::Duration}, [](R r) { return ns(r->time.mean); }},
+        {{QObject::tr("Median"), ColumnKind::Duration}, [](R r) { return ns(r->time.median); }},
+        {{QObject::tr("Min"), ColumnKind::Duration}, [](R r) { return ns(r->time.min); }},
+        {{QObject::tr("Max"), ColumnKind::Duration}, [](R r) { return ns(r->time.max); }},
+        {{QObject::tr("Std"), ColumnKind::Duration}, [](R r) { return ns(r->time.std); }},
+    };
+}
+
+Columns<const CopyRow*> copyColumns() {
+    using R = const CopyRow*;
+    return {
+        {{QObject::tr("Copy kind"), ColumnKind::Text}, [](R r) { return QVariant(q(r->kind)); }},
+        {{QObject::tr("Count"), ColumnKind::Integer}, [](R r) { return QVariant(qint64(r->time.count)); }},
+        {{QObject::tr("Total"), ColumnKind::Duration}, [](R r) { return ns(r->time.total); }},
+        {{QObject::tr("Mean"), ColumnKind::Duration}, [](R r) { return ns(r->time.mean); }},
+        {{QObject::tr("Bytes"), ColumnKind::Bytes}, [](R r) { return QVariant(qint64(r->bytes.total)); }},
+        {{QObject::tr("Bandwidth"), ColumnKind::Text,
+          QObject::tr("Total bytes over the total time of the copies that record their size")},
+         [](R r) { return r->bytesPerS < 0 ? QVariant() : QVariant(formatBytes(r->bytesPerS) + QObject::tr("/s")); }},
+    };
+}
+
+Columns<const SyncRow*> syncColumns() {
+    using R = const SyncRow*;
+    return {
+        {{QObject::tr("Synchronisation"), ColumnKind::Text}, [](R r) { return QVariant(q(r->kind)); }},
+        {{QObject::tr("API"), ColumnKind::Text}, [](R r) { return QVariant(q(r->api)); }},
+        {{QObject::tr("Count"), ColumnKind::Integer}, [](R r) { return QVariant(qint64(r->occurrences)); }},
+        {{QObject::tr("Host blocked"), ColumnKind::Duration,
+          QObject::tr("The synchronising calls' time: the CPU waited for the GPU (not for Stream Wait Event)")},
+         [](R r) { return r->blocksHost ? ns(r->hostBlocked.total) : QVariant(); }},
+        {{QObject::tr("Mean"), ColumnKind::Duration}, [](R r) { return ns(r->hostBlocked.mean); }},
+        {{QObject::tr("Max"), ColumnKind::Duration}, [](R r) { return ns(r->hostBlocked.max); }},
+    };
+}
+
+// A table sorted by `sortColumn` (the most time first for durations).
+TablePage* newTable(QAbstractItemModel* model, int sortColumn, const QString& exportName, QWidget* parent) {
+    auto* page = new TablePage(parent);
+    page->setSourceModel(model, sortColumn, sortColumn == 0 ? Qt::AscendingOrder : Qt::DescendingOrder);
+    page->setElasticColumn(0, 160);
+    page->setExportName(exportName);
+    return page;
+}
+
+}  // namespace
+
+GpuUtilView::GpuUtilView(QWidget* parent) : AnalysisView(parent) {
+    auto* content = new QWidget(this);
+    auto* layout = new QVBoxLayout(content);
+    layout->setContentsMargins(6, 6, 6, 6);
+    summary_ = new QLabel(content);
+    summary_->setWordWrap(true);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(summary_);
+    tabs_ = new QTabWidget(content);
+    gpuModel_ = new RowTableModel<const GpuUtilization*>(gpuColumns(), this);
+    streamModel_ = new RowTableModel<StreamItem>(streamColumns(), this);
+    launchModel_ = new RowTableModel<DistributionItem>(distributionColumns(), this);
+    apiModel_ = new RowTableModel<const DurationRow*>(apiColumns(), this);
+    copyModel_ = new RowTableModel<const CopyRow*>(copyColumns(), this);
+    syncModel_ = new RowTableModel<const SyncRow*>(syncColumns(), this);
+    // The GPUs (a row each) above their streams: the causes of idle time side by side.
+    auto* split = new QSplitter(Qt::Vertical, tabs_);
+    gpus_ = newTable(gpuModel_, 0, QStringLiteral("gpus.csv"), split);
+    streams_ = newTable(streamModel_, 3, QStringLiteral("streams.csv"), split);
+    split->addWidget(gpus_);
+    split->addWidget(streams_);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 3);
+    tabs_->addTab(split, tr("GPUs and streams"));
+    launches_ = newTable(launchModel_, -1, QStringLiteral("launches.csv"), tabs_);
+    tabs_->addTab(launches_, tr("Launches"));
+    api_ = newTable(apiModel_, 3, QStringLiteral("cuda_api.csv"), tabs_);
+    tabs_->addTab(api_, tr("CUDA API"));
+    copies_ = newTable(copyModel_, 2, QStringLiteral("copies.csv"), tabs_);
+    tabs_->addTab(copies_, tr("Copies"));
+    sync_ = newTable(syncModel_, 3, QStringLiteral("sync.csv"), tabs_);
+    tabs_->addTab(sync_, tr("Synchronisation"));
+    layout->addWidget(tabs_, 1);
+    setContent(content);
+}
+
+void GpuUtilView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
+    run<Computed>(
+        estimateAnalysisCost(AnalysisKind::GpuUtilization, *trace), {"gpu-util-page", ""},
+        [](ResultStore& results) {
+            Computed c;
+            analysisStep("GPU idle time by cause", 0, 0.4);
+            c.gpus = gpuUtilizationOf(results);
+            analysisStep("Kernel launches", 0.4, 0.6);
+            c.launches = launchStatsOf(results);
+            analysisStep("Queue length per stream", 0.6, 0.8);
+            c.queues = queueLengthOf(results);
+            analysisStep("CUDA API summaries", 0.8, 1);
+            c.api = cudaApiSummaryOf(results);
+            return c;
+        },
+        [this](std::shared_ptr<const Computed> c) { showResult(c); });
+}
+
+void GpuUtilView::showResult(const std::shared_ptr<const Computed>& c) {
+    computed_ = c;
+    const GpuUtilizationResult& g = *c->gpus;
+    if (g.gpus.empty()) {
+        // The analysis says what the trace lacks (CPU-only, or device activity not read as kernels).
+        QString why = g.notes.empty() ? tr("no kernels, copies or memsets in this trace") : q(g.notes.front());
+        if (!why.isEmpty()) why[0] = why[0].toUpper();
+        showEmptyResult(why + QLatin1Char('.'));
+        return;
+    }
+    QStringList lines;
+    for (const GpuUtilization& gpu : g.gpus) {
+        const TimeNs idle = gpu.idle.total();
+        auto causePct = [&](IdleCause cause) {
+            return formatPercent(idle > 0 ? 100.0 * double(gpu.idle.of(cause)) / double(idle) : 0.0);
+        };
+        lines << tr("<b>%1</b>: compute %2, non-compute %3, idle <b>%4</b> of its %5 window; idle streams were "
+                    "waiting on the host %6, on launch overhead %7, on other work %8 of their gap time.")
+                     .arg(gpuName(gpu), formatPercent(gpu.percentOfWindow(gpu.computeNs)),
+                          formatPercent(gpu.percentOfWindow(gpu.nonComputeNs)),
+                          formatPercent(gpu.percentOfWindow(gpu.idleNs)), formatDuration(gpu.activeNs()),
+                          causePct(IdleCause::HostWait), causePct(IdleCause::KernelWait), causePct(IdleCause::Other));
+    }
+    const LaunchStats& l = *c->launches;
+    if (!l.rows.empty())
+        lines << tr("<b>%1</b> launches: launch delay median %2 (p95 %3); outliers as HTA counts them: %4 kernels "
+                    "shorter than their launch call, %5 launch calls over %6, %7 launch delays over %8.")
+                     .arg(formatCount(qint64(l.rows.size())), formatDuration(l.launchDelay.stats.median),
+                          formatDuration(l.launchDelay.p95), formatCount(qint64(l.shortKernels)),
+                          formatCount(qint64(l.longRuntime)), formatDuration(l.options.runtimeCutoffNs),
+                          formatCount(qint64(l.longLaunchDelay)), formatDuration(l.options.delayCutoffNs));
+    QStringList notes;
+    for (const auto* list : {&g.notes, &l.notes, &c->queues->notes, &c->api->notes})
+        for (const std::string& n : *list) notes << q(n).toHtmlEscaped();
+    // What the trace lacks, counted by the analyses: one line each.
+    for (const QString& n : notes) lines << QStringLiteral("<i>• %1</i>").arg(n);
+    summary_->setText(lines.join(QStringLiteral("<br>")));
+
+    std::vector<const GpuUtilization*> gpuRows;
+    std::vector<StreamItem> streamRows;
+    for (const GpuUtilization& gpu : g.gpus) {
+        gpuRows.push_back(&gpu);
+        for (const StreamIdle& s : gpu.streams) {
+            const QueueLengthStream* queue = nullptr;
+            for (const QueueLengthStream& qs : c->queues->streams)
+                if (qs.stream == s.stream && std::find(s.tracks.begin(), s.tracks.end(), qs.track) != s.tracks.end())
+                    queue = &qs;
+            streamRows.push_back({&gpu, &s, queue});
+        }
+    }
+    gpuModel_->setRows(std::move(gpuRows));
+    streamModel_->setRows(std::move(streamRows));
+    launchModel_->setRows({{tr("Launch delay"), &l.launchDelay},
+                           {tr("Launch call (CPU)"), &l.runtime},
+                           {tr("Kernel, copy or memset (GPU)"), &l.kernel}});
+    std::vector<const DurationRow*> api;
+    for (const DurationRow& r : c->api->api) api.push_back(&r);
+    apiModel_->setRows(std::move(api));
+    std::vector<const CopyRow*> copies;
+    for (const auto* list : {&c->api->memcpy, &c->api->memset})
+        for (const CopyRow& r : *list) copies.push_back(&r);
+    copyModel_->setRows(std::move(copies));
+    std::vector<const SyncRow*> sync;
+    for (const SyncRow& r : c->api->sync) sync.push_back(&r);
+    syncModel_->setRows(std::move(sync));
+    for (TablePage* t : {gpus_, streams_, launches_, api_, copies_, sync_}) t->fitColumns(360);
+}
+
+QString GpuUtilView::summaryText() const { return summary_->text(); }
+
+void GpuUtilView::clearResult() {
+    computed_.reset();
+    gpuModel_->setRows({});
+    streamModel_->setRows({});
+    launchModel_->setRows({});
+    apiModel_->setRows({});
+    copyModel_->setRows({});
+    syncModel_->setRows({});
+    summary_->clear();
+}
+
+}  // namespace tracescope

@@ -1,0 +1,73 @@
+// GPU Utilization page: why the GPU waits, as Holistic Trace Analysis and `nsys stats` answer it.
+// Per GPU its temporal breakdown (compute, non-compute, idle over its active window) and the idle
+// time by cause (host wait, kernel wait, other) per stream; kernel launch statistics with HTA's
+// outliers; queue length per stream; the CUDA API, copy and synchronisation summaries. Every
+// figure is a result of the trace's store (model/analysis/gpu_utilization.h, launch_stats.h,
+// queue_length.h, cuda_api_summary.h); the page only lays them out.
+#pragma once
+
+#include "model/analysis/cuda_api_summary.h"
+#include "model/analysis/gpu_utilization.h"
+#include "model/analysis/launch_stats.h"
+#include "model/analysis/queue_length.h"
+#include "views/analysis_view.h"
+#include "views/tables/analysis_table_model.h"
+
+class QLabel;
+class QTabWidget;
+
+namespace tracescope {
+
+class TablePage;
+
+class GpuUtilView : public AnalysisView {
+    Q_OBJECT
+public:
+    explicit GpuUtilView(QWidget* parent = nullptr);
+
+    // The store's results the page shows.
+    struct Computed {
+        std::shared_ptr<const GpuUtilizationResult> gpus;
+        std::shared_ptr<const LaunchStats> launches;
+        std::shared_ptr<const QueueLengthResult> queues;
+        std::shared_ptr<const CudaApiSummary> api;
+    };
+    struct StreamItem {
+        const GpuUtilization* gpu;
+        const StreamIdle* stream;
+        const QueueLengthStream* queue;  // null when the stream had no counted launch
+    };
+    struct DistributionItem {
+        QString what;
+        const LaunchDistribution* d;
+    };
+
+    QString summaryText() const;
+    const Computed* computed() const { return computed_.get(); }
+    TablePage* streamsTable() const { return streams_; }
+
+protected:
+    void startAnalysis(const std::shared_ptr<const Trace>& trace) override;
+    void clearResult() override;
+
+private:
+    std::shared_ptr<const Computed> computed_;
+    QLabel* summary_ = nullptr;
+    QTabWidget* tabs_ = nullptr;
+    TablePage* gpus_ = nullptr;
+    TablePage* streams_ = nullptr;
+    TablePage* launches_ = nullptr;
+    TablePage* api_ = nullptr;
+    TablePage* copies_ = nullptr;
+    TablePage* sync_ = nullptr;
+    RowTableModel<const GpuUtilization*>* gpuModel_ = nullptr;
+    RowTableModel<StreamItem>* streamModel_ = nullptr;
+    RowTableModel<DistributionItem>* launchModel_ = nullptr;
+    RowTableModel<const DurationRow*>* apiModel_ = nullptr;
+    RowTableModel<const CopyRow*>* copyModel_ = nullptr;
+    RowTableModel<const SyncRow*>* syncModel_ = nullptr;
+
+    void showResult(const std::shared_ptr<const Computed>& computed);
+};
+
+}  // namespace tracescope
