@@ -35,7 +35,9 @@ Ev runtime(const char* name, double ts, double dur, int corr) {
 Ev kernel(const char* name, double ts, double dur, int corr) {
     return {"kernel", name, 0, 7, ts, dur, "\"correlation\":" + std::to_string(corr) + ",\"stream\":7,\"device\":0"};
 }
-Ev step(double ts, double dur) { return {"user_annotation", "ProfilerStep#1", 1, 1, ts, dur, ""}; }
+Ev step(double ts, double dur, int n = 1) {
+    return {"user_annotation", "ProfilerStep#" + std::to_string(n), 1, 1, ts, dur, ""};
+}
 
 class TraceFile {
 public:
@@ -207,6 +209,44 @@ private slots:
         const std::vector<std::string> kernelsOnly = {"g1", "g2", "g3"};
         QCOMPARE(eventNames(store->trace(), h), kernelsOnly);
         QCOMPARE(store->computations("critical-path"), uint64_t(2));
+    }
+
+    // Linear cost: 10x the events (ops, launches, kernels, a sync and a step marker per 100 ops)
+    // costs about 10x the time, not 100x (the analysis alone, after import; as tst_linear_cost).
+    void linearCost() {
+        auto make = [](int n) {
+            std::vector<Ev> events;
+            events.reserve(size_t(n) * 3 + size_t(n) / 50);
+            for (int i = 0; i < n; ++i) {
+                const double t = i * 10.0;
+                if (i % 100 == 0) events.push_back(step(t, 1000, i / 100 + 1));
+                events.push_back(op("aten::op", t, 8));
+                events.push_back(runtime("cudaLaunchKernel", t + 1, 2, i + 1));
+                events.push_back(kernel("k", t + 4, i % 100 == 99 ? 20 : 5, i + 1));
+                if (i % 100 == 99) events.push_back(runtime("cudaDeviceSynchronize", t + 9, 16, 0));
+            }
+            return events;
+        };
+        double seconds[2] = {0, 0};
+        const int sizes[2] = {10000, 100000};
+        for (int k = 0; k < 2; ++k) {
+            TraceFile f(make(sizes[k]));
+            const std::shared_ptr<const Trace> trace = f.load();
+            const ClassifiedTrace ct = classifyTrace(*trace);
+            const StepsResult steps = findSteps(ct);
+            QCOMPARE(steps.steps.size(), size_t(sizes[k] / 100));
+            QElapsedTimer timer;
+            timer.start();
+            const CriticalPathResult r = computeCriticalPaths(ct, steps);
+            seconds[k] = double(timer.nsecsElapsed()) / 1e9;
+            QCOMPARE(r.paths.size(), steps.steps.size());
+            // Each step: the last kernel (20 us) ends at 9.9 ms + 24 us into it, joined to the sync.
+            QCOMPARE(r.paths[1].syncEdgesInferred, uint64_t(1));
+        }
+        const double ratio = seconds[1] / std::max(seconds[0], 0.01);
+        qInfo("critical path: %d loops in %.3f s, %d in %.3f s (ratio %.1f)", sizes[0], seconds[0], sizes[1],
+              seconds[1], ratio);
+        QVERIFY2(ratio < 25, qPrintable(QString::number(ratio)));
     }
 
     // Bad input: a kernel that starts before its launch (clock skew) weighs 0 on its launch edge

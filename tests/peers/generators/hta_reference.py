@@ -7,7 +7,7 @@ statistics and its queue length per stream (launch_queue_sections). HTA is heavy
 jupyterlab) and does not run in CI: run this locally in a separate environment and commit
 its output, which tests/peers/compare_hta.py compares against.
 
-    python -m venv hta-venv && hta-venv/bin/pip install holistictraceanalysis==0.5.0
+    python -m venv hta-venv && hta-venv/bin/pip install holistictraceanalysis==0.5.0 "pandas<3"
     hta-venv/bin/python hta_reference.py SHARED_TESTDATA OUT.json
 
 Each trace is copied alone into a temporary folder (HTA reads a folder of rank files). HTA runs
