@@ -211,6 +211,48 @@ private slots:
         QCOMPARE(store->computations("critical-path"), uint64_t(2));
     }
 
+    // Event-based syncs from cuda_sync records (HTA's rules): op [0,50] launches K1 on stream 7
+    // (L1 [2,4], K1 [5,105]), records an event on stream 7 (cudaEventRecord [6,7], correlation 2),
+    // makes stream 8 wait for it (cudaStreamWaitEvent [8,9]) and launches K2 on stream 8 (L2
+    // [10,12], K2 [106,116]); then cudaEventSynchronize [60,110] waits for the event and aten::add
+    // [111,131] follows. The Stream Wait Event record: K1 (the last launch onto stream 7 before the
+    // record call) -> K2 (the next launch onto stream 8 from the thread), so K2 gets no launch edge
+    // (its source ended after the launch). The Event Sync record: K1's end -> the sync's end. Path:
+    // op.b -> L1.b (2) -> K1.b (3, launch delay) -> K1 (100) -> sync.e -> add.b -> add.e (20) = 125
+    // us; via K2: 105 + 10 = 115; the host alone 50 + 20 = 70.
+    void eventSyncRecords() {
+        auto record = [](const char* kind, int stream, int corr, int waitStream, int recordCorr, double ts) {
+            return Ev{"cuda_sync",
+                      kind,
+                      0,
+                      stream,
+                      ts,
+                      0.5,
+                      std::string("\"cuda_sync_kind\":\"") + kind + "\",\"stream\":" + std::to_string(stream) +
+                          ",\"correlation\":" + std::to_string(corr) +
+                          ",\"wait_on_stream\":" + std::to_string(waitStream) +
+                          ",\"wait_on_cuda_event_record_corr_id\":" + std::to_string(recordCorr) + ",\"device\":0"};
+        };
+        Ev k2 = kernel("k2", 106, 10, 4);
+        k2.tid = 8;
+        k2.args = "\"correlation\":4,\"stream\":8,\"device\":0";
+        TraceFile f({step(0, 131), op("aten::op", 0, 50), runtime("cudaLaunchKernel", 2, 2, 1), kernel("k1", 5, 100, 1),
+                     runtime("cudaEventRecord", 6, 1, 2), runtime("cudaStreamWaitEvent", 8, 1, 3),
+                     runtime("cudaLaunchKernel", 10, 2, 4), k2, record("Stream Wait Event", 8, 3, 7, 2, 8.5),
+                     runtime("cudaEventSynchronize", 60, 50, 5), record("Event Sync", 7, 5, 7, 2, 109),
+                     op("aten::add", 111, 20)});
+        const std::shared_ptr<ResultStore> store = ResultStore::of(f.load());
+        const CriticalPath p = criticalPathsOf(*store)->paths.at(0);
+        QCOMPARE(p.lengthNs, TimeNs(125000));
+        QCOMPARE(p.syncEdgesFromRecords, uint64_t(2));
+        QCOMPARE(p.syncEdgesInferred, uint64_t(0));
+        const std::vector<std::string> want = {"aten::op", "cudaLaunchKernel", "k1", "cudaEventSynchronize",
+                                               "aten::add"};
+        QCOMPARE(eventNames(store->trace(), p), want);
+        QCOMPARE(cat(p, CpCategory::Kernel), TimeNs(100000));
+        QCOMPARE(cat(p, CpCategory::CpuOp), TimeNs(22000));
+    }
+
     // Linear cost: 10x the events (ops, launches, kernels, a sync and a step marker per 100 ops)
     // costs about 10x the time, not 100x (the analysis alone, after import; as tst_linear_cost).
     void linearCost() {
