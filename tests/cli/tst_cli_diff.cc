@@ -12,6 +12,7 @@
 //   aten::mm      400      600      200     150     -50  (-25 %)   totals: +200 (+50 %)
 //   aten::add     100      200       50      50       0            totals: +100
 // So totals call aten::mm the largest op regression; per step it got faster.
+#include "tests/cli/cli_run.h"
 #include <nlohmann/json.hpp>
 
 #include <QProcess>
@@ -21,25 +22,7 @@
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    std::string out, err;
-};
-
-Run runCli(const QStringList& args) {
-    QProcess p;
-    p.start(QStringLiteral(TRACESCOPE_CLI), args);
-    Run r;
-    if (!p.waitForFinished(60000)) {
-        p.kill();
-        p.waitForFinished(5000);
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput().toStdString();
-    r.err = p.readAllStandardError().toStdString();
-    return r;
-}
+using Run = CliRun;
 
 QString data(const char* name) { return QStringLiteral(TRACESCOPE_SOURCE_DIR "/tests/data/diff_steps/") + name; }
 

@@ -1,6 +1,8 @@
 // `tracescope-cli pod` and `diff` as a script sees them: one JSON object (or a CSV table),
 // step times that match the raw files' ProfilerStep durations, a broken worker file as a
 // warning, a trace diffed with itself all zeros.
+#include "tests/cli/cli_run.h"
+
 #include <nlohmann/json.hpp>
 
 #include <QProcess>
@@ -11,25 +13,7 @@
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    std::string out, err;
-};
-
-Run runCli(const QStringList& args) {
-    QProcess p;
-    p.start(QStringLiteral(TRACESCOPE_CLI), args);
-    Run r;
-    if (!p.waitForFinished(60000)) {
-        p.kill();
-        p.waitForFinished(5000);
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput().toStdString();
-    r.err = p.readAllStandardError().toStdString();
-    return r;
-}
+using Run = CliRun;
 
 QString hta(const char* name) { return QStringLiteral(TRACESCOPE_SHARED_DIR) + "/testdata/public/hta/" + name; }
 

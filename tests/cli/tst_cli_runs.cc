@@ -2,6 +2,7 @@
 // commands that open a trace (info, pod), for a PyTorch profiler folder's cycles and a
 // TensorBoard logdir's runs. Layouts are links to real traces; which file each run is comes
 // from the names given here (oldest = 1), the counts from opening that file alone.
+#include "tests/cli/cli_run.h"
 #include <nlohmann/json.hpp>
 
 #include <QProcess>
@@ -15,25 +16,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    std::string out, err;
-};
-
-Run runCli(const QStringList& args) {
-    QProcess p;
-    p.start(QStringLiteral(TRACESCOPE_CLI), args);
-    Run r;
-    if (!p.waitForFinished(60000)) {
-        p.kill();
-        p.waitForFinished(5000);
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput().toStdString();
-    r.err = p.readAllStandardError().toStdString();
-    return r;
-}
+using Run = CliRun;
 
 std::string shared(const std::string& rel) { return std::string(TRACESCOPE_SHARED_DIR) + "/testdata/" + rel; }
 

@@ -2,6 +2,7 @@
 // on stderr, a top-level "warnings" array in --json output, exit status 0, and 3
 // under --strict. A file cut at a known byte must say where; a complete file
 // without warnings keeps status 0 even with --strict.
+#include "tests/cli/cli_run.h"
 #include <nlohmann/json.hpp>
 
 #include <QProcess>
@@ -13,25 +14,7 @@
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    std::string out, err;
-};
-
-Run runCli(const QStringList& args) {
-    QProcess p;
-    p.start(QStringLiteral(TRACESCOPE_CLI), args);
-    Run r;
-    if (!p.waitForFinished(60000)) {
-        p.kill();
-        p.waitForFinished(5000);
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput().toStdString();
-    r.err = p.readAllStandardError().toStdString();
-    return r;
-}
+using Run = CliRun;
 
 QString shared(const char* rel) { return QStringLiteral(TRACESCOPE_SHARED_DIR "/testdata/") + QLatin1String(rel); }
 
