@@ -19,6 +19,8 @@ PACKAGES=(
   # The sanitizer build and the libFuzzer targets (.ci/run): clang, its sanitizer and
   # libFuzzer runtimes, and llvm-symbolizer for readable stack traces.
   clang-14 libclang-rt-14-dev llvm-14
+  # LLVM's linker: links the ~90 test executables several times faster than GNU ld.
+  lld
 )
 
 export DEBIAN_FRONTEND=noninteractive
