@@ -27,6 +27,7 @@ int runCudaApi(const Args& args);
 int runCriticalPath(const Args& args);
 int runLaunchStats(const Args& args);
 int runQueue(const Args& args);
+int runAdvice(const Args& args);
 int runGpuUtil(const Args& args);
 
 // Helpers shared by commands.

@@ -106,6 +106,10 @@ void usage() {
                  "                              per GPU: idle, compute and non-compute time over the active\n"
                  "                              window, and idle time per stream by cause (host_wait,\n"
                  "                              kernel_wait, other), as HTA defines them (gpu-util --help)\n"
+                 "  advice FILE [--json|--csv] [--gap-threshold-us N]\n"
+                 "                              why the GPU waits: GPU gaps with the host's work meanwhile,\n"
+                 "                              blocking calls in steps, pageable copies, kernels shorter than\n"
+                 "                              their launch, starved launch queues (advice --help)\n"
                  "  overview, input-pipeline, tfdata, pod, diff:\n"
                  "    --step-marker NAME        the slices named NAME are the steps\n"
                  "    --all-steps               average over every step; by default XSpace and XProf's trace JSON\n"
@@ -149,6 +153,7 @@ int main(int argc, char** argv) {
         {"launch-stats", runLaunchStats},
         {"queue", runQueue},
         {"gpu-util", runGpuUtil},
+        {"advice", runAdvice},
     };
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
         usage();

@@ -1,6 +1,9 @@
 #include "tests/fuzz/fuzz_support.h"
 
+#include "model/analysis/critical_path.h"
 #include "model/analysis/cuda_api_summary.h"
+#include "model/analysis/gpu_advice.h"
+#include "model/analysis/gpu_utilization.h"
 #include "model/analysis/input_pipeline.h"
 #include "model/analysis/kernel_stats.h"
 #include "model/analysis/memory_downsample.h"
@@ -61,6 +64,15 @@ void runAllAnalyses(const Trace& trace) {
     (void)computeKernelStats(ct);
     (void)computeKernelStats(ct, {.maxRows = 2, .keepRows = 1});  // the bounded, cut paths
     (void)computeCudaApiSummary(ct);
+    // Why the GPU waits: HTA's breakdowns, launches, queues, the critical path and the advice.
+    (void)computeGpuUtilization(ct);
+    {
+        const StepsResult steps = findSteps(ct);
+        const LaunchStats launches = computeLaunchStats(ct);
+        const QueueLengthResult queues = computeQueueLength(ct);
+        (void)computeCriticalPaths(ct, steps);
+        (void)computeGpuAdvice(ct, steps, launches, queues, {.gapThresholdNs = 1});
+    }
     (void)computeOverview(ct);
     (void)computeInputPipeline(ct);
     (void)computeScopeTree(ct);

@@ -4,10 +4,12 @@
 // The figures themselves are checked against HTA and a stdlib script elsewhere (peers_hta,
 // cli_gpu_util_exact, cli_cuda_api_nsys_sums).
 #include "model/import/import.h"
+#include "model/results/gpu_advice_results.h"
 #include "model/results/gpu_util_results.h"
 #include "views/gpu/gpu_util_view.h"
 #include "views/tables/table_page.h"
 #include "views/tables/value_format.h"
+#include "views/trace_selection.h"
 
 #include <QTableView>
 #include <QtTest>
@@ -48,6 +50,26 @@ private slots:
         const GpuUtilization& gpu = c->gpus->gpus[0];
         QVERIFY(page.summaryText().contains(formatPercent(gpu.percentOfWindow(gpu.idleNs))));
         QVERIFY(page.summaryText().contains(formatCount(qint64(c->launches->rows.size())) + QStringLiteral("</b> launches")));
+        // The Advice tab: the store's advice, a row per finding, its sentences above; a double
+        // click highlights the finding's slices (the host's work in a gap first).
+        QCOMPARE(c->advice.get(), gpuAdviceOf(*ResultStore::of(trace)).get());
+        QVERIFY(!c->advice->findings.empty());
+        QCOMPARE(page.adviceTable()->view()->model()->rowCount(), int(c->advice->findings.size()));
+        QVERIFY(page.adviceText().contains(QStringLiteral("pageable host memory")));
+        TraceSelection selection;
+        page.setSelection(&selection);
+        std::vector<SliceRef> highlighted;
+        connect(&selection, &TraceSelection::slicesHighlighted, this,
+                [&](std::vector<SliceRef> slices, QString) { highlighted = std::move(slices); });
+        const AdviceFinding* gap = nullptr;
+        int gapRow = -1;
+        for (size_t i = 0; i < c->advice->findings.size() && !gap; ++i)
+            if (c->advice->findings[i].rule == AdviceRule::GpuGap && !c->advice->findings[i].host.empty())
+                gap = &c->advice->findings[i], gapRow = int(i);
+        QVERIFY(gap);
+        emit page.adviceTable()->sourceRowActivated(gapRow);
+        QCOMPARE(highlighted.size(), gap->host.size() + gap->slices.size());
+        QVERIFY(highlighted.front() == gap->host.front().slice);
     }
 
     void cpuOnlyTraceSaysWhy() {

@@ -2,8 +2,11 @@
 
 #include "model/analysis/analysis_cost.h"
 #include "model/results/cuda_api_results.h"
+#include "model/results/gpu_advice_results.h"
 #include "model/results/gpu_util_results.h"
 #include "model/results/launch_queue_results.h"
+#include "model/results/trace_results.h"
+#include "views/trace_selection.h"
 #include "views/tables/table_page.h"
 #include "views/tables/value_format.h"
 
@@ -20,6 +23,7 @@ namespace {
 
 using StreamItem = GpuUtilView::StreamItem;
 using DistributionItem = GpuUtilView::DistributionItem;
+using FindingItem = GpuUtilView::FindingItem;
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
 QVariant ns(int64_t v) { return QVariant(qint64(v)); }
@@ -58,6 +62,39 @@ Columns<const GpuUtilization*> gpuColumns() {
           QObject::tr("Other gaps, e.g. waiting on an event or on work whose launch is not in the trace")},
          [](G g) { return ns(g->idle.of(IdleCause::Other)); }},
         {{QObject::tr("Kernels"), ColumnKind::Integer}, [](G g) { return QVariant(qint64(g->kernels)); }},
+    };
+}
+
+QString stepsText(uint64_t steps) {
+    return steps == 1 ? QObject::tr("in 1 step") : QObject::tr("in %1 steps").arg(formatCount(qint64(steps)));
+}
+
+QString ruleLabel(AdviceRule rule) {
+    switch (rule) {
+    case AdviceRule::GpuGap: return QObject::tr("GPU gap");
+    case AdviceRule::SyncInStep: return QObject::tr("Blocking call in a step");
+    case AdviceRule::PageableCopy: return QObject::tr("Pageable copy");
+    case AdviceRule::ShortKernel: return QObject::tr("Kernel shorter than its launch");
+    case AdviceRule::StarvedQueue: return QObject::tr("Starved launch queue");
+    }
+    return {};
+}
+
+Columns<FindingItem> findingColumns() {
+    using F = const FindingItem&;
+    return {
+        {{QObject::tr("Finding"), ColumnKind::Text}, [](F f) { return QVariant(ruleLabel(f.finding->rule)); }},
+        {{QObject::tr("What"), ColumnKind::Text,
+          QObject::tr("The work after a gap, the op and call, the copy, the kernel, the stream")},
+         [](F f) { return QVariant(q(f.finding->what)); }},
+        {{QObject::tr("Worth"), ColumnKind::Duration,
+          QObject::tr("A gap's length; the blocking calls', copies' or starved time; the launch calls' time "
+                      "beyond their kernels'")},
+         [](F f) { return ns(f.finding->costNs); }},
+        {{QObject::tr("Count"), ColumnKind::Integer}, [](F f) { return QVariant(qint64(f.finding->occurrences)); }},
+        {{QObject::tr("Step"), ColumnKind::Integer},
+         [](F f) { return f.finding->step >= 0 ? QVariant(qint64(f.finding->step)) : QVariant(); }},
+        {{QObject::tr("Details"), ColumnKind::Text}, [](F f) { return QVariant(f.details); }},
     };
 }
 
@@ -160,12 +197,27 @@ GpuUtilView::GpuUtilView(QWidget* parent) : AnalysisView(parent) {
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(summary_);
     tabs_ = new QTabWidget(content);
+    adviceModel_ = new RowTableModel<FindingItem>(findingColumns(), this);
     gpuModel_ = new RowTableModel<const GpuUtilization*>(gpuColumns(), this);
     streamModel_ = new RowTableModel<StreamItem>(streamColumns(), this);
     launchModel_ = new RowTableModel<DistributionItem>(distributionColumns(), this);
     apiModel_ = new RowTableModel<const DurationRow*>(apiColumns(), this);
     copyModel_ = new RowTableModel<const CopyRow*>(copyColumns(), this);
     syncModel_ = new RowTableModel<const SyncRow*>(syncColumns(), this);
+    // The advice first: its sentences above the findings, costliest first.
+    auto* advicePage = new QWidget(tabs_);
+    auto* adviceLayout = new QVBoxLayout(advicePage);
+    adviceLayout->setContentsMargins(0, 4, 0, 0);
+    adviceSummary_ = new QLabel(advicePage);
+    adviceSummary_->setWordWrap(true);
+    adviceSummary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    adviceLayout->addWidget(adviceSummary_);
+    advice_ = newTable(adviceModel_, 2, QStringLiteral("advice.csv"), advicePage);
+    advice_->setElasticColumn(5, 200);
+    advice_->addShrinkableColumn(1, 120);
+    adviceLayout->addWidget(advice_, 1);
+    tabs_->addTab(advicePage, tr("Advice"));
+    connect(advice_, &TablePage::sourceRowActivated, this, &GpuUtilView::activateFinding);
     // The GPUs (a row each) above their streams: the causes of idle time side by side.
     auto* split = new QSplitter(Qt::Vertical, tabs_);
     gpus_ = newTable(gpuModel_, 0, QStringLiteral("gpus.csv"), split);
@@ -198,8 +250,11 @@ void GpuUtilView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
             c.launches = launchStatsOf(results);
             analysisStep("Queue length per stream", 0.6, 0.8);
             c.queues = queueLengthOf(results);
-            analysisStep("CUDA API summaries", 0.8, 1);
+            analysisStep("CUDA API summaries", 0.8, 0.9);
             c.api = cudaApiSummaryOf(results);
+            analysisStep("Advice", 0.9, 1);
+            c.classified = classificationOf(results);
+            c.advice = gpuAdviceOf(results);
             return c;
         },
         [this](std::shared_ptr<const Computed> c) { showResult(c); });
@@ -270,13 +325,73 @@ void GpuUtilView::showResult(const std::shared_ptr<const Computed>& c) {
     std::vector<const SyncRow*> sync;
     for (const SyncRow& r : c->api->sync) sync.push_back(&r);
     syncModel_->setRows(std::move(sync));
-    for (TablePage* t : {gpus_, streams_, launches_, api_, copies_, sync_}) t->fitColumns(360);
+    showAdvice(*c);
+    for (TablePage* t : {advice_, gpus_, streams_, launches_, api_, copies_, sync_}) t->fitColumns(360);
 }
+
+void GpuUtilView::showAdvice(const Computed& c) {
+    const GpuAdvice& a = *c.advice;
+    auto name = [&](SliceRef s) { return q(std::string(fullNameView(*c.classified, s))); };
+    std::vector<FindingItem> rows;
+    for (const AdviceFinding& f : a.findings) {
+        QStringList details;
+        switch (f.rule) {
+        case AdviceRule::GpuGap:
+            if (f.hostTrack == kNoIndex) {
+                details << tr("launch of the next work not in the trace");
+                break;
+            }
+            for (const GapHostSlice& h : f.host) details << tr("%1 %2").arg(name(h.slice), formatDuration(h.selfNs));
+            if (f.hostUntracedNs > 0) details << tr("no slice %1").arg(formatDuration(f.hostUntracedNs));
+            details.first().prepend(tr("host: "));
+            break;
+        case AdviceRule::SyncInStep:
+            details << stepsText(f.steps);
+            break;
+        case AdviceRule::StarvedQueue:
+            details << tr("GPU %1: queue ≤ 1 for %2 of the step").arg(f.device).arg(formatPercent(100.0 * f.fraction));
+            break;
+        case AdviceRule::PageableCopy:
+        case AdviceRule::ShortKernel:
+            if (f.steps) details << stepsText(f.steps);
+            break;
+        }
+        rows.push_back({&f, details.join(QStringLiteral(" · "))});
+    }
+    adviceModel_->setRows(std::move(rows));
+    QStringList lines;
+    for (const std::string& s : adviceSentences(*c.classified, a)) lines << QStringLiteral("• ") + q(s).toHtmlEscaped();
+    if (lines.isEmpty())
+        lines << tr("Nothing found: no GPU gap of %1 or more, no blocking call in a step, no pageable copy, no "
+                    "kernel shorter than its launch, no starved launch queue.")
+                     .arg(formatDuration(a.options.gapThresholdNs));
+    for (const std::string& n : a.notes) lines << QStringLiteral("<i>• %1</i>").arg(q(n).toHtmlEscaped());
+    lines << tr("<i>Double-click a finding to see its slices in the timeline.</i>");
+    adviceSummary_->setText(lines.join(QStringLiteral("<br>")));
+}
+
+void GpuUtilView::activateFinding(int row) {
+    if (!computed_ || !selection_ || row < 0 || row >= adviceModel_->rowCount()) return;
+    const AdviceFinding& f = *adviceModel_->row(row).finding;
+    // A gap shows the host's work first (the timeline zooms to the first slice), then the work after it.
+    std::vector<SliceRef> slices;
+    for (const GapHostSlice& h : f.host) slices.push_back(h.slice);
+    slices.insert(slices.end(), f.slices.begin(), f.slices.end());
+    if (slices.empty()) {
+        selection_->showSpan(f.start, f.end);
+        return;
+    }
+    selection_->highlightSlices(std::move(slices), ruleLabel(f.rule) + QStringLiteral(": ") + q(f.what));
+}
+
+QString GpuUtilView::adviceText() const { return adviceSummary_->text(); }
 
 QString GpuUtilView::summaryText() const { return summary_->text(); }
 
 void GpuUtilView::clearResult() {
     computed_.reset();
+    adviceModel_->setRows({});
+    adviceSummary_->clear();
     gpuModel_->setRows({});
     streamModel_->setRows({});
     launchModel_->setRows({});

@@ -1,12 +1,15 @@
 // GPU Utilization page: why the GPU waits, as Holistic Trace Analysis and `nsys stats` answer it.
 // Per GPU its temporal breakdown (compute, non-compute, idle over its active window) and the idle
 // time by cause (host wait, kernel wait, other) per stream; kernel launch statistics with HTA's
-// outliers; queue length per stream; the CUDA API, copy and synchronisation summaries. Every
+// outliers; queue length per stream; the CUDA API, copy and synchronisation summaries; and, first,
+// the advice: each finding (a GPU gap and what the host did meanwhile, a blocking call in a step,
+// a pageable copy...) with its slices, highlighted in the timeline on a double click. Every
 // figure is a result of the trace's store (model/analysis/gpu_utilization.h, launch_stats.h,
-// queue_length.h, cuda_api_summary.h); the page only lays them out.
+// queue_length.h, cuda_api_summary.h, gpu_advice.h); the page only lays them out.
 #pragma once
 
 #include "model/analysis/cuda_api_summary.h"
+#include "model/analysis/gpu_advice.h"
 #include "model/analysis/gpu_utilization.h"
 #include "model/analysis/launch_stats.h"
 #include "model/analysis/queue_length.h"
@@ -31,6 +34,12 @@ public:
         std::shared_ptr<const LaunchStats> launches;
         std::shared_ptr<const QueueLengthResult> queues;
         std::shared_ptr<const CudaApiSummary> api;
+        std::shared_ptr<const ClassifiedTrace> classified;
+        std::shared_ptr<const GpuAdvice> advice;
+    };
+    struct FindingItem {
+        const AdviceFinding* finding;
+        QString details;  // what the host did in a gap, the steps of a sync, the queue's share
     };
     struct StreamItem {
         const GpuUtilization* gpu;
@@ -45,6 +54,8 @@ public:
     QString summaryText() const;
     const Computed* computed() const { return computed_.get(); }
     TablePage* streamsTable() const { return streams_; }
+    TablePage* adviceTable() const { return advice_; }
+    QString adviceText() const;
 
 protected:
     void startAnalysis(const std::shared_ptr<const Trace>& trace) override;
@@ -54,12 +65,15 @@ private:
     std::shared_ptr<const Computed> computed_;
     QLabel* summary_ = nullptr;
     QTabWidget* tabs_ = nullptr;
+    QLabel* adviceSummary_ = nullptr;
+    TablePage* advice_ = nullptr;
     TablePage* gpus_ = nullptr;
     TablePage* streams_ = nullptr;
     TablePage* launches_ = nullptr;
     TablePage* api_ = nullptr;
     TablePage* copies_ = nullptr;
     TablePage* sync_ = nullptr;
+    RowTableModel<FindingItem>* adviceModel_ = nullptr;
     RowTableModel<const GpuUtilization*>* gpuModel_ = nullptr;
     RowTableModel<StreamItem>* streamModel_ = nullptr;
     RowTableModel<DistributionItem>* launchModel_ = nullptr;
@@ -68,6 +82,8 @@ private:
     RowTableModel<const SyncRow*>* syncModel_ = nullptr;
 
     void showResult(const std::shared_ptr<const Computed>& computed);
+    void showAdvice(const Computed& computed);
+    void activateFinding(int row);
 };
 
 }  // namespace tracescope

@@ -1,5 +1,6 @@
 #include "views/overview/overview_view.h"
 
+#include "model/results/gpu_advice_results.h"
 #include "model/results/trace_results.h"
 #include "views/charts/stacked_column_chart.h"
 #include "views/charts/step_breakdown_chart.h"
@@ -178,8 +179,12 @@ void OverviewView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
             const std::shared_ptr<const ClassifiedTrace> ct = classificationOf(results);
             analysisStep("Finding steps and summing them", 0.15, 0.85);
             Overview overview = computeOverview(*ct, options);
-            analysisStep("Looking for step markers", 0.85, 1);
-            return Computed{std::move(overview), stepMarkerCandidates(*ct, 40)};
+            analysisStep("Looking for step markers", 0.85, 0.9);
+            std::vector<StepMarkerCandidate> candidates = stepMarkerCandidates(*ct, 40);
+            // The GPU advice (shared with the GPU Utilization page) joins the recommendations.
+            analysisStep("GPU advice", 0.9, 1);
+            std::vector<std::string> advice = adviceSentences(*ct, *gpuAdviceOf(results));
+            return Computed{std::move(overview), std::move(candidates), std::move(advice)};
         },
         [this](std::shared_ptr<const Computed> c) {
             overview_ = std::move(c);
@@ -299,6 +304,10 @@ void OverviewView::showResult(const Overview& o) {
 
     QString rec;
     for (const std::string& r : o.recommendations) rec += QStringLiteral("<p>%1</p>").arg(q(r).toHtmlEscaped());
+    if (overview_ && !overview_->gpuAdvice.empty()) {
+        for (const std::string& r : overview_->gpuAdvice) rec += QStringLiteral("<p>%1</p>").arg(q(r).toHtmlEscaped());
+        rec += tr("<p><i>The GPU Utilization page lists each finding with its slices.</i></p>");
+    }
     // What the file does not carry, so a zero above is not read as a measurement.
     for (const std::string& n : o.notes) rec += QStringLiteral("<p><i>%1</i></p>").arg(q(n).toHtmlEscaped());
     recommendations_->setText(rec.isEmpty() ? tr("No recommendation.") : rec);

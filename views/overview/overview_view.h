@@ -35,6 +35,7 @@ private:
     struct Computed {
         Overview overview;
         std::vector<StepMarkerCandidate> markerCandidates;
+        std::vector<std::string> gpuAdvice;  // the GPU advice's sentences (model/analysis/gpu_advice.h)
     };
     std::shared_ptr<const Computed> overview_;
     QFormLayout* summary_ = nullptr;
