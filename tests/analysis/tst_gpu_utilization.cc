@@ -2,6 +2,7 @@
 // every expected number is worked out by hand in the comment beside it.
 #include "model/analysis/gpu_utilization.h"
 #include "model/analysis/kernel_stats.h"
+#include "model/query/idle_gap_index.h"
 #include "model/results/gpu_util_results.h"
 #include "model/trace/trace_builder.h"
 
@@ -340,6 +341,36 @@ private slots:
         GpuUtilization empty;
         QCOMPARE(empty.percentOfWindow(5), 0.0);
     }
+    void idleGapIndexFindsTheVisibleGaps() {
+        // One stream on tracks 3 and 4 (an overflow lane) with gaps [10, 20) host wait,
+        // [30, 35) kernel wait, [50, 90) other; another stream without gaps on track 5.
+        auto g = std::make_shared<GpuUtilizationResult>();
+        GpuUtilization gpu;
+        StreamIdle s;
+        s.tracks = {3, 4};
+        s.gaps = {{10, 20, IdleCause::HostWait}, {30, 35, IdleCause::KernelWait}, {50, 90, IdleCause::Other}};
+        StreamIdle quiet;
+        quiet.tracks = {5};
+        gpu.streams = {s, quiet};
+        g->gpus.push_back(gpu);
+        const IdleGapIndex index(g);
+        QVERIFY(!index.empty());
+        auto starts = [&](TrackIndex t, TimeNs b, TimeNs e) {
+            std::vector<TimeNs> out;
+            for (const IdleGap& gap : index.visible(t, b, e)) out.push_back(gap.start);
+            return out;
+        };
+        QCOMPARE(starts(3, 0, 100), (std::vector<TimeNs>{10, 30, 50}));
+        QCOMPARE(starts(4, 19, 31), (std::vector<TimeNs>{10, 30}));  // both cut by the window
+        QCOMPARE(starts(3, 20, 30), std::vector<TimeNs>{});            // between two gaps
+        QCOMPARE(starts(3, 89, 1000), std::vector<TimeNs>{50});
+        QVERIFY(starts(5, 0, 100).empty());
+        QVERIFY(starts(7, 0, 100).empty());
+        QCOMPARE(index.at(4, 32)->cause, IdleCause::KernelWait);
+        QVERIFY(!index.at(3, 35));  // gaps are half-open
+        QVERIFY(IdleGapIndex(nullptr).empty());
+    }
+
 };
 
 QTEST_GUILESS_MAIN(TestGpuUtilization)

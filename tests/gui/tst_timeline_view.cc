@@ -347,6 +347,56 @@ private slots:
         QVERIFY(!c->sliceAtPoint(QPoint(int(r.x()) + 40, int(r.center().y()))).valid());
     }
 
+    void idleGapsShadedWithLegendAndTooltip() {
+        // A stream whose second kernel is launched 1 ms after the first ended: one host-wait gap
+        // (HTA's rule), shaded on the stream's row while View > Show GPU Idle Gaps is on.
+        TraceBuilder b("chrome-json");
+        const ProcessIndex host = b.addProcess(ProcessKind::Host, 1, "python3");
+        const ProcessIndex dev = b.addProcess(ProcessKind::Device, 0, "GPU 0");
+        const TrackIndex ht = b.addTrack(host, TrackKind::Thread, "main", 1);
+        const TrackIndex st = b.addTrack(dev, TrackKind::Thread, "stream 7", 7);
+        auto corr = [&](int64_t id) {
+            ArgsWriter w;
+            w.add(b.intern("correlation"), ArgValue::integer(id));
+            return w;
+        };
+        b.addSlice(ht, 0, 1'000, b.intern("cudaLaunchKernel"), b.intern("cuda_runtime"), corr(1));
+        b.addSlice(st, 2'000, 100'000, b.intern("K1"), b.intern("kernel"), corr(1));
+        b.addSlice(ht, 1'102'000, 1'000, b.intern("cudaLaunchKernel"), b.intern("cuda_runtime"), corr(2));
+        b.addSlice(st, 1'104'000, 100'000, b.intern("K2"), b.intern("kernel"), corr(2));
+        std::shared_ptr<const Trace> trace = b.finish();
+        TimelineView view;
+        view.resize(1000, 400);
+        view.setTrace(trace);
+        view.show();
+        view.waitUntilReady();
+        TimelineCanvas* c = view.canvas();
+        TimelineController& ctl = view.controller();
+        QVERIFY(ctl.idleGaps());
+        QCOMPARE(ctl.idleGaps()->visible(st, 0, 2'000'000).size(), size_t(1));
+        const SliceRef k1 = findSlice(*trace, "K1", 2'000), k2 = findSlice(*trace, "K2", 1'104'000);
+        const QRectF r1 = c->sliceRect(k1), r2 = c->sliceRect(k2);
+        const QPoint inGap(int((r1.right() + r2.left()) / 2), int(r1.center().y()));
+        QVERIFY(c->tooltipAt(inGap).contains(QStringLiteral("host wait")));
+        QImage on(c->size(), QImage::Format_ARGB32_Premultiplied);
+        {
+            QPainter p(&on);
+            c->render(p, c->size());
+        }
+        ctl.setIdleGapsShown(false);
+        QVERIFY(!ctl.idleGaps());
+        QVERIFY(c->tooltipAt(inGap).isEmpty());
+        QImage off(c->size(), QImage::Format_ARGB32_Premultiplied);
+        {
+            QPainter p(&off);
+            c->render(p, c->size());
+        }
+        // Shaded (orange over the background) only while shown.
+        const QColor shaded = on.pixelColor(inGap), plain = off.pixelColor(inGap);
+        QVERIFY2(shaded != plain, qPrintable(shaded.name() + " vs " + plain.name()));
+        QVERIFY(shaded.red() > shaded.blue());
+    }
+
     void searchCountsAndNavigation() {
         Fixture f;
         f.view.setSearchText("CUDA");

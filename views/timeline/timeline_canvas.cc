@@ -258,8 +258,12 @@ void TimelineCanvas::paintRows(QPainter& p, QSize size) {
 
         if (!ctl_.index()) continue;
         p.setClipRect(clip.intersected(QRect(ctl_.headerWidth(), 0, areaRight - ctl_.headerWidth(), viewBottom)));
-        if (track.kind == TrackKind::Counter) paintCounterRow(ctx, row, top, false);
-        else paintFrameRow(ctx, frame_, frameRow);
+        if (track.kind == TrackKind::Counter) {
+            paintCounterRow(ctx, row, top, false);
+            continue;
+        }
+        if (track.kind == TrackKind::Thread) paintIdleGaps(p, row.track, top, row.height - 1);
+        paintFrameRow(ctx, frame_, frameRow);
     }
     // The value under the cursor on a counter track, over the row it belongs to.
     if (const auto hover = ctl_.counterHover(); hover && hover->hover.valid) {
@@ -283,6 +287,72 @@ void TimelineCanvas::paintRows(QPainter& p, QSize size) {
         p.setPen(dimText);
         p.drawText(QRect(ctl_.headerWidth(), contentTop(), areaRight - ctl_.headerWidth(), 40), Qt::AlignCenter,
                    tr("Indexing…"));
+    }
+}
+
+namespace {
+
+// HTA's causes of a stream's idle gap: waiting on the host (the CPU was late), on launch
+// overhead between back-to-back kernels, on anything else.
+QColor idleGapColor(IdleCause cause, bool dark) {
+    QColor c;
+    switch (cause) {
+    case IdleCause::HostWait: c = QColor(235, 110, 30); break;
+    case IdleCause::KernelWait: c = QColor(60, 130, 220); break;
+    case IdleCause::Other: c = QColor(140, 140, 140); break;
+    }
+    c.setAlpha(dark ? 90 : 60);
+    return c;
+}
+
+}  // namespace
+
+void TimelineCanvas::paintIdleGaps(QPainter& p, TrackIndex track, int top, int height) {
+    const IdleGapIndex* gaps = ctl_.idleGaps();
+    if (!gaps) return;
+    const TimeAxis& axis = ctl_.axis();
+    const bool dark = isDarkPalette(palette());
+    const auto visible = gaps->visible(track, TimeNs(std::floor(axis.begin())), TimeNs(std::ceil(axis.end())) + 1);
+    // Gaps under a pixel wide are left out: zoomed out, a stream's work fills its row anyway.
+    for (const IdleGap& g : visible) {
+        const double x0 = ctl_.headerWidth() + axis.x(double(g.start));
+        const double x1 = ctl_.headerWidth() + axis.x(double(g.end));
+        if (x1 - x0 < 1) continue;
+        p.fillRect(QRectF(x0, top, x1 - x0, height), idleGapColor(g.cause, dark));
+    }
+}
+
+void TimelineCanvas::paintIdleGapLegend(QPainter& p, QSize size) {
+    const IdleGapIndex* gaps = ctl_.idleGaps();
+    if (!gaps || gaps->empty()) return;
+    const QPalette& pal = palette();
+    const bool dark = isDarkPalette(pal);
+    const QFontMetrics fm(font());
+    const std::pair<IdleCause, QString> items[] = {{IdleCause::HostWait, tr("host wait")},
+                                                   {IdleCause::KernelWait, tr("kernel wait")},
+                                                   {IdleCause::Other, tr("other")}};
+    const QString title = tr("GPU idle:");
+    const int box = fm.height() - 4, gap = 6;
+    int width = fm.horizontalAdvance(title) + gap;
+    for (const auto& [cause, label] : items) width += box + 3 + fm.horizontalAdvance(label) + gap;
+    const QRect r(size.width() - width - 12, contentTop() + 4, width + 6, fm.height() + 4);
+    QColor bg = pal.color(QPalette::Window);
+    bg.setAlpha(225);
+    p.fillRect(r, bg);
+    p.setPen(pal.color(QPalette::Mid));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(r.adjusted(0, 0, -1, -1));
+    p.setPen(pal.color(QPalette::Text));
+    int x = r.left() + 4;
+    p.drawText(QRect(x, r.top(), r.width(), r.height()), Qt::AlignVCenter | Qt::AlignLeft, title);
+    x += fm.horizontalAdvance(title) + gap;
+    for (const auto& [cause, label] : items) {
+        QColor c = idleGapColor(cause, dark);
+        c.setAlpha(200);
+        p.fillRect(QRect(x, r.top() + (r.height() - box) / 2, box, box), c);
+        x += box + 3;
+        p.drawText(QRect(x, r.top(), r.width(), r.height()), Qt::AlignVCenter | Qt::AlignLeft, label);
+        x += fm.horizontalAdvance(label) + gap;
     }
 }
 
@@ -423,6 +493,7 @@ void TimelineCanvas::paintOverlays(QPainter& p, QSize size) {
             if (x >= ctl_.headerWidth() && x <= size.width())
                 p.fillRect(QRectF(x, contentTop(), 1, size.height()), edge);
     }
+    paintIdleGapLegend(p, size);
     if (ctl_.hoverX() >= ctl_.headerWidth() && ctl_.hoverX() < size.width()) {
         QColor c = pal.color(QPalette::Text);
         c.setAlpha(90);
@@ -697,7 +768,7 @@ QString TimelineCanvas::tooltipAt(QPoint pos) const {
     if (!track.instants.empty() && dy >= ctl_.layout().metrics().trackPadding && dy < row->slicesTop)
         return instantsTooltip(track, px);
     const SliceRef hit = sliceAtPoint(pos);
-    if (!hit.valid()) return {};
+    if (!hit.valid()) return idleGapTooltip(row->track, px);
     const SliceColumns& c = track.slices;
     const std::string_view name = ctl_.trace()->str(c.name[hit.index]);
     QString s = QStringLiteral("<b>%1</b><br>%2")
@@ -718,6 +789,21 @@ QString TimelineCanvas::tooltipAt(QPoint pos) const {
                      .arg(formatDuration(TimeNs(std::llround(ctl_.axis().nsPerPx()))) + tr("/px"));
     }
     return s;
+}
+
+QString TimelineCanvas::idleGapTooltip(TrackIndex track, double px) const {
+    const IdleGapIndex* gaps = ctl_.idleGaps();
+    if (!gaps) return {};
+    const IdleGap* g = gaps->at(track, TimeNs(std::llround(ctl_.axis().time(px))));
+    if (!g) return {};
+    QString why;
+    switch (g->cause) {
+    case IdleCause::HostWait: why = tr("host wait: the next launch call began after the stream's work ended"); break;
+    case IdleCause::KernelWait: why = tr("kernel wait: a gap under 30 µs between launched work (launch overhead)"); break;
+    case IdleCause::Other: why = tr("other: e.g. waiting on an event, or work whose launch is not in the trace"); break;
+    }
+    return tr("<b>Stream idle</b> %1<br>%2<br><i>HTA's idle-time attribution; Timeline › Show GPU Idle Gaps</i>")
+        .arg(formatDuration(g->end - g->start), why);
 }
 
 QString TimelineCanvas::instantsTooltip(const Track& track, double px) const {

@@ -116,11 +116,15 @@ private:
     int contentTop() const { return ctl_.contentTop(); }
     void applyNameStyle();                                         // labels short or full, as View > Short Names says
     QString instantsTooltip(const Track& track, double px) const;  // marker strip at track-area x `px`
+    QString idleGapTooltip(TrackIndex track, double px) const;     // a shaded GPU idle gap under the cursor
     void paintRows(QPainter& p, QSize size);
     void paintRuler(QPainter& p, QSize size);
     void paintFlows(QPainter& p, QSize size);
     void paintOverlays(QPainter& p, QSize size);
     void paintMinimap(QPainter& p, QSize size);
+    // The GPU's idle gaps of one stream row, shaded by cause under its slices.
+    void paintIdleGaps(QPainter& p, TrackIndex track, int top, int height);
+    void paintIdleGapLegend(QPainter& p, QSize size);
     std::optional<QPointF> flowAnchor(SliceRef s, bool atEnd) const;
     // A derived counter row (memory in use): header and series.
     void paintDerivedRow(QPainter& p, const TrackPaintContext& ctx, const LayoutRow& row, int top, int areaRight,

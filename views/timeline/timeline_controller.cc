@@ -13,6 +13,7 @@ void TimelineController::setTrace(std::shared_ptr<const Trace> trace) {
     trace_ = std::move(trace);
     index_.reset();
     derived_.reset();  // the old trace's memory tracks go with it
+    idleGaps_.reset();
     highlight_ = {};
     selected_ = {};
     hasRange_ = false;
@@ -49,6 +50,17 @@ void TimelineController::setDerivedTracks(std::shared_ptr<const TimelineDerivedT
         for (const DerivedCounterTrack& d : derived_->tracks) options_.derived.push_back({d.process, d.name});
     derivedCounterModes_.assign(options_.derived.size(), 0);
     relayout();
+}
+
+void TimelineController::setIdleGaps(std::shared_ptr<const IdleGapIndex> gaps) {
+    idleGaps_ = std::move(gaps);
+    emit changed();
+}
+
+void TimelineController::setIdleGapsShown(bool shown) {
+    if (shown == idleGapsShown_) return;
+    idleGapsShown_ = shown;
+    emit changed();
 }
 
 void TimelineController::relayout(bool userChange) {

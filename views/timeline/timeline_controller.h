@@ -15,6 +15,7 @@
 #pragma once
 
 #include "model/query/counter_layout.h"
+#include "model/query/idle_gap_index.h"
 #include "model/query/time_axis.h"
 #include "model/query/timeline_layout.h"
 #include "model/query/track_layout.h"
@@ -51,6 +52,12 @@ public:
     const TimelineIndex* index() const { return index_.get(); }
     // The derived tracks (memory counters); null until the memory profile is ready.
     const TimelineDerivedTracks* derived() const { return derived_.get(); }
+    // The GPU's idle gaps, shaded on each stream's rows by cause while shown; null until the
+    // analysis is ready (and for traces without device activity).
+    void setIdleGaps(std::shared_ptr<const IdleGapIndex> gaps);
+    const IdleGapIndex* idleGaps() const { return idleGapsShown_ ? idleGaps_.get() : nullptr; }
+    bool idleGapsShown() const { return idleGapsShown_; }
+    void setIdleGapsShown(bool shown);
 
     // The canvas's size in pixels (the track area is what the name column leaves).
     void setSize(QSize size);
@@ -206,6 +213,8 @@ private:
     std::shared_ptr<const Trace> trace_;
     std::shared_ptr<const TimelineIndex> index_;
     std::shared_ptr<const TimelineDerivedTracks> derived_;
+    std::shared_ptr<const IdleGapIndex> idleGaps_;
+    bool idleGapsShown_ = true;
     QSize size_{400, 200};
     std::function<QSize()> sizeSource_;
     TimeAxis axis_;

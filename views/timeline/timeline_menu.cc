@@ -84,6 +84,12 @@ void fillTimelineMenu(QMenu* menu, TimelineView* timeline, std::function<void()>
                         [timeline] { timeline->controller().clearBookmarks(); })
             ->setEnabled(!ctl.bookmarks().empty());
     });
+    // HTA's idle-time attribution on each stream's row (GPU traces), with a legend.
+    QAction* idle = menu->addAction(QObject::tr("Show GPU &Idle Gaps"));
+    idle->setCheckable(true);
+    idle->setChecked(timeline->controller().idleGapsShown());
+    QObject::connect(idle, &QAction::toggled, timeline,
+                     [timeline](bool on) { timeline->controller().setIdleGapsShown(on); });
     QAction* minimap = menu->addAction(QObject::tr("Show &Overview Strip"));
     minimap->setCheckable(true);
     minimap->setChecked(true);

@@ -4,6 +4,7 @@
 
 #include "views/memory/memory_event_text.h"
 
+#include "model/results/gpu_util_results.h"
 #include "model/results/trace_results.h"
 #include "views/background_pools.h"
 #include "views/trace_selection.h"
@@ -33,10 +34,13 @@
 namespace tracescope {
 
 namespace {
-// The store results the timeline asks for: its index, and the memory tracks derived from the
-// trace's memory profile (shared with the Memory page).
+// The store results the timeline asks for: its index, the memory tracks derived from the
+// trace's memory profile (shared with the Memory page), and the GPU's idle gaps (from the GPU
+// utilisation the GPU Utilization page shows).
 const ResultKey kIndexKey{"timeline-index", ""};
 const ResultKey kMemoryTracksKey{"timeline-memory-tracks", ""};
+const ResultKey kIdleGapsKey{"timeline-idle-gaps", ""};
+using IdleGapsPtr = std::shared_ptr<const IdleGapIndex>;
 using IndexPtr = std::shared_ptr<const TimelineIndex>;
 using DerivedPtr = std::shared_ptr<const TimelineDerivedTracks>;
 }  // namespace
@@ -146,6 +150,7 @@ TimelineView::~TimelineView() {
     delivery_->detach();
     indexRequest_.cancel();
     derivedRequest_.cancel();
+    idleGapsRequest_.cancel();
     releaseBackground();
     if (searchCancel_) *searchCancel_ = true;
     searchWatcher_.waitForFinished();
@@ -160,7 +165,7 @@ void TimelineView::indexArrived(std::shared_ptr<const TimelineIndex> index) {
     indexPending_ = false;
     releaseBackground();
     if (!index || !trace_) {
-        derivedPending_ = false;
+        derivedPending_ = idleGapsPending_ = false;
         return;
     }
     canvas_->setIndex(index);
@@ -184,13 +189,28 @@ void TimelineView::indexArrived(std::shared_ptr<const TimelineIndex> index) {
                 if (derived) canvas_->controller().setDerivedTracks(*derived);
             });
         });
+    idleGapsRequest_ = store->request<IdleGapsPtr>(
+        kIdleGapsKey, JobPriority::Page, 0,
+        [weak]() -> IdleGapsPtr {
+            std::shared_ptr<ResultStore> s = weak.lock();
+            if (!s) throw AnalysisCancelled();
+            return std::make_shared<const IdleGapIndex>(gpuUtilizationOf(*s));
+        },
+        [this, delivery, generation](std::shared_ptr<const IdleGapsPtr> gaps, std::exception_ptr) {
+            delivery->post([this, generation, gaps] {
+                if (generation != generation_) return;
+                idleGapsPending_ = false;
+                if (gaps) canvas_->controller().setIdleGaps(*gaps);
+            });
+        });
 }
 
 void TimelineView::setTrace(std::shared_ptr<const Trace> trace) {
     ++generation_;
     indexRequest_.cancel();
     derivedRequest_.cancel();
-    indexPending_ = derivedPending_ = false;
+    idleGapsRequest_.cancel();
+    indexPending_ = derivedPending_ = idleGapsPending_ = false;
     releaseBackground();
     if (searchCancel_) *searchCancel_ = true;
     trace_ = std::move(trace);
@@ -215,7 +235,7 @@ void TimelineView::setTrace(std::shared_ptr<const Trace> trace) {
     // The index at the highest priority; background analyses wait until it is there.
     JobRunner::shared().holdBackground();
     holdsBackground_ = true;
-    indexPending_ = derivedPending_ = true;
+    indexPending_ = derivedPending_ = idleGapsPending_ = true;
     std::shared_ptr<ResultStore> store = ResultStore::of(trace_);
     std::shared_ptr<ResultDelivery> delivery = delivery_;
     const unsigned generation = generation_;
@@ -267,7 +287,7 @@ void TimelineView::setSelection(TraceSelection* selection) {
 void TimelineView::waitUntilReady() {
     QElapsedTimer waited;
     waited.start();
-    while ((indexPending_ || derivedPending_) && waited.elapsed() < 600'000) {
+    while ((indexPending_ || derivedPending_ || idleGapsPending_) && waited.elapsed() < 600'000) {
         QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
         QThread::msleep(2);
     }

@@ -101,9 +101,9 @@ private:
     void saveLayout();
 
     std::shared_ptr<ResultDelivery> delivery_;
-    ResultRequest indexRequest_, derivedRequest_;
+    ResultRequest indexRequest_, derivedRequest_, idleGapsRequest_;
     unsigned generation_ = 0;  // drops what arrives for an earlier trace
-    bool indexPending_ = false, derivedPending_ = false;
+    bool indexPending_ = false, derivedPending_ = false, idleGapsPending_ = false;
     bool holdsBackground_ = false;  // background analyses wait for the first picture
     void releaseBackground();
     void indexArrived(std::shared_ptr<const TimelineIndex> index);
