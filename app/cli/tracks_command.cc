@@ -1,11 +1,12 @@
 // tracescope-cli tracks FILE [--json]: the tracks in the order the timeline
 // shows them by default (model/query/track_order.h; saved layouts ignored), then the
-// derived tracks the timeline adds (memory counters, model/analysis/memory_tracks.h),
-// marked "derived".
+// derived tracks the timeline adds (memory counters, model/analysis/memory_tracks.h; the GPU
+// streams' queue lengths, model/analysis/queue_length.h), marked "derived".
 #include "app/cli/analysis_cli.h"
 #include "app/cli/commands.h"
 
 #include "model/analysis/memory_tracks.h"
+#include "model/results/launch_queue_results.h"
 #include "model/query/track_order.h"
 
 #include <cstdio>
@@ -32,7 +33,7 @@ int runTracks(const Args& args) {
         std::fprintf(stderr, "usage: tracescope-cli tracks FILE [--json]\n");
         return 2;
     }
-    auto trace = loadTraceOrReport(files[0]);
+    std::shared_ptr<const Trace> trace = loadTraceOrReport(files[0]);
     if (!trace) return 1;
     const std::vector<OrderedProcess> order = defaultTrackOrder(*trace);
     struct Row {
@@ -52,7 +53,10 @@ int runTracks(const Args& args) {
                             trackEventCount(tr), false});
         }
     static const Process none{};
-    for (const DerivedCounterTrack& d : memoryCounterTracks(computeMemoryProfile(*trace, /*findStepsToo=*/false)))
+    std::vector<DerivedCounterTrack> derived = memoryCounterTracks(computeMemoryProfile(*trace, /*findStepsToo=*/false));
+    for (DerivedCounterTrack& d : queueLengthCounterTracks(*trace, *queueLengthOf(*ResultStore::of(trace))))
+        derived.push_back(std::move(d));
+    for (const DerivedCounterTrack& d : derived)
         rows.push_back({d.process < trace->processes.size() ? &trace->processes[d.process] : &none, d.name, 0,
                         "counter", false, d.series.size(), true});
     if (hasFlag(args, "--json")) {

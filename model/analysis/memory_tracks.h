@@ -12,7 +12,12 @@
 
 namespace tracescope {
 
+// What a derived counter track was made from: a memory profile (below) or the queue length of
+// a GPU stream (model/analysis/queue_length.h).
+enum class DerivedSource : uint8_t { Memory, QueueLength };
+
 struct DerivedCounterTrack {
+    DerivedSource source = DerivedSource::Memory;
     ProcessIndex process = kNoIndex;
     std::string name;          // "Memory GPU_0_bfc: allocated"
     size_t memoryId = 0;       // index into MemoryProfileResult::ids

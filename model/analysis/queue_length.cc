@@ -71,6 +71,21 @@ void summarise(QueueLengthStream& s, std::vector<Change>& changes, int64_t limit
 
 }  // namespace
 
+std::vector<DerivedCounterTrack> queueLengthCounterTracks(const Trace& trace, const QueueLengthResult& queues) {
+    std::vector<DerivedCounterTrack> out;
+    for (const QueueLengthStream& s : queues.streams) {
+        if (s.time.empty() || s.track >= trace.tracks.size()) continue;
+        DerivedCounterTrack d;
+        d.source = DerivedSource::QueueLength;
+        d.process = trace.tracks[s.track].process;
+        d.name = "Queue length · stream " + std::to_string(s.stream);
+        d.series.time = s.time;
+        d.series.value.assign(s.value.begin(), s.value.end());
+        out.push_back(std::move(d));
+    }
+    return out;
+}
+
 QueueLengthResult computeQueueLength(const ClassifiedTrace& ct, const QueueLengthOptions& options) {
     const Trace& t = *ct.trace;
     QueueLengthResult out;

@@ -17,6 +17,7 @@
 // Streams are per device (HTA groups by stream id alone, merging equal ids of two GPUs).
 #pragma once
 
+#include "model/analysis/memory_tracks.h"
 #include "model/analysis/op_classify.h"
 
 #include <cstdint>
@@ -53,5 +54,9 @@ struct QueueLengthResult {
 };
 
 QueueLengthResult computeQueueLength(const ClassifiedTrace& ct, const QueueLengthOptions& options = {});
+
+// The series as derived counter tracks for the timeline, one per stream with launches, under the
+// stream's device: "Queue length · stream 7".
+std::vector<DerivedCounterTrack> queueLengthCounterTracks(const Trace& trace, const QueueLengthResult& queues);
 
 }  // namespace tracescope

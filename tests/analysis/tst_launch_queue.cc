@@ -139,6 +139,22 @@ private slots:
         QVERIFY(launchStatsOf(*store).get() != launchStatsOf(*store, o).get());  // one result per options
     }
 
+    void queueLengthAsDerivedTracks() {
+        // One counter track per stream with launches, under its device, holding the same steps.
+        std::shared_ptr<ResultStore> store = ResultStore::of(handBuilt());
+        const QueueLengthResult& q = *queueLengthOf(*store);
+        const std::vector<DerivedCounterTrack> tracks = queueLengthCounterTracks(store->trace(), q);
+        QCOMPARE(tracks.size(), q.streams.size());
+        for (size_t i = 0; i < tracks.size(); ++i) {
+            const QueueLengthStream& s = q.streams[i];
+            QCOMPARE(tracks[i].source, DerivedSource::QueueLength);
+            QCOMPARE(tracks[i].name, "Queue length · stream " + std::to_string(s.stream));
+            QCOMPARE(tracks[i].process, store->trace().tracks[s.track].process);
+            QCOMPARE(tracks[i].series.time, s.time);
+            QCOMPARE(tracks[i].series.value, std::vector<double>(s.value.begin(), s.value.end()));
+        }
+    }
+
     void queueLength() {
         std::shared_ptr<ResultStore> store = ResultStore::of(handBuilt());
         const std::shared_ptr<const QueueLengthResult> held = queueLengthOf(*store);

@@ -120,7 +120,9 @@ private slots:
         view.waitUntilReady();
         TimelineController& c = view.canvas()->controller();
         QVERIFY(c.derived());
-        QCOMPARE(derivedRows(c), 4);
+        // Four memory tracks and the queue length of the stream with launches.
+        QCOMPARE(derivedRows(c), 5);
+        QCOMPARE(derivedRows(c, "Queue length · stream 7"), 1);
         const std::string name = "Memory cuda:0: allocated";
         const LayoutRow* row = nullptr;
         for (const LayoutRow& r : c.layout().rows())
@@ -145,7 +147,7 @@ private slots:
         QApplication::sendEvent(view.canvas(), &menuEvent);
         QCOMPARE(offered, QStringLiteral("Hide Track “Memory cuda:0: allocated”"));
         QCOMPARE(derivedRows(c, name), 0);
-        QCOMPARE(derivedRows(c), 3);
+        QCOMPARE(derivedRows(c), 4);
         QCOMPARE(c.hiddenCount(), size_t(1));
         QVERIFY(serializeUserLayout(c.userLayout()).find("hidden-derived " + name) != std::string::npos);
 
@@ -161,7 +163,7 @@ private slots:
             if (a->text() == QStringLiteral("Show Memory cuda:0: allocated")) show = a;
         QVERIFY(show);
         show->trigger();
-        QCOMPARE(derivedRows(c), 4);
+        QCOMPARE(derivedRows(c), 5);
         QCOMPARE(c.hiddenCount(), size_t(0));
     }
 };

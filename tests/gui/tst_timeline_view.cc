@@ -63,22 +63,25 @@ class TimelineViewTest : public QObject {
 private slots:
     void trackListMatchesTrace() {
         Fixture f;
-        // Expected order worked out by hand: the device first, then the host with its
-        // counter before its threads, the overflow lane right after its thread.
-        const QStringList expected = {"/device:GPU:0", "Stream 7", "python3", "Memory", "main", "worker",
-                                      "worker (overflow)"};
+        // Expected order worked out by hand: the device first, with the derived queue length of
+        // its stream after its tracks, then the host with its counter before its threads, the
+        // overflow lane right after its thread.
+        const QStringList expected = {"/device:GPU:0", "Stream 7", "Queue length · stream 7", "python3", "Memory",
+                                      "main",          "worker",   "worker (overflow)"};
         QStringList got;
         for (const LayoutRow& row : f.canvas()->layout().rows())
             got << QString::fromStdString(row.kind == LayoutRow::Kind::Process ? f.trace->processes[row.process].name
-                                                                              : f.trace->tracks[row.track].name);
+                                          : row.kind == LayoutRow::Kind::Derived
+                                              ? f.canvas()->controller().derived()->tracks[row.track].name
+                                              : f.trace->tracks[row.track].name);
         QCOMPARE(got, expected);
         // main nests 4 levels deep (step > forward > aten::mm > cudaLaunchKernel).
         const LayoutRow* main = f.canvas()->layout().rowOfTrack(findSlice(*f.trace, "step", 0).track);
         QVERIFY(main);
         QCOMPARE(main->depths, 4u);
-        // Collapsing the device hides its stream.
+        // Collapsing the device hides its stream and its queue length.
         f.canvas()->setProcessCollapsed(0, true);
-        QCOMPARE(int(f.canvas()->layout().rows().size()), expected.size() - 1);
+        QCOMPARE(int(f.canvas()->layout().rows().size()), expected.size() - 2);
         QVERIFY(!f.canvas()->layout().rowOfTrack(findSlice(*f.trace, "gemm_kernel", 1000).track));
         // Clicking the process header expands it again.
         const LayoutRow* proc = f.canvas()->layout().rowOfProcess(0);

@@ -156,9 +156,11 @@ private slots:
             seenDerived |= d;
             if (d) derived.push_back(row["track"].get<std::string>());
         }
-        QCOMPARE(derived.size(), size_t(4));
+        // The memory tracks, then the queue length of the one stream with launches.
+        QCOMPARE(derived.size(), size_t(5));
         QCOMPARE(derived[2], std::string("Memory cuda:0: allocated"));
         QCOMPARE(derived[3], std::string("Memory cuda:0: reserved"));
+        QCOMPARE(derived[4], std::string("Queue length · stream 7"));
     }
 
     void usage() { QCOMPARE(cli({"memory"}).rc, 2); }

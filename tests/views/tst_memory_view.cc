@@ -116,7 +116,7 @@ private slots:
         QVERIFY(trace);
         const size_t tracksBefore = trace->tracks.size();
         auto index =
-            TimelineDerivedTracks::ofMemory(std::make_shared<MemoryProfileResult>(computeMemoryProfile(*trace)));
+            TimelineDerivedTracks::of(*trace, std::make_shared<MemoryProfileResult>(computeMemoryProfile(*trace)), nullptr);
         QVERIFY(index && index->memory);
         QCOMPARE(index->tracks.size(), size_t(4));  // cpu and cuda:0, allocated and reserved
         QCOMPARE(trace->tracks.size(), tracksBefore);

@@ -276,8 +276,7 @@ void TimelineCanvas::paintRows(QPainter& p, QSize size) {
             p.setClipRect(QRect(ctl_.headerWidth(), std::max(top, visibleTop), areaRight - ctl_.headerWidth(),
                                 std::min(top + row.height, viewBottom) - std::max(top, visibleTop)));
             paintCounterHover(ctx, hover->hover, CounterScale::of(*range), hover->mode,
-                              ctl_.hoverX() - ctl_.headerWidth(), top, row.height - 1, areaRight,
-                              row.kind == LayoutRow::Kind::Derived);
+                              ctl_.hoverX() - ctl_.headerWidth(), top, row.height - 1, areaRight, inBytes(row));
         }
     }
     p.setClipping(false);
@@ -377,13 +376,14 @@ void TimelineCanvas::paintDerivedRow(QPainter& p, const TrackPaintContext& ctx, 
     small.setPointSizeF(small.pointSizeF() * 0.85);
     p.setFont(small);
     p.setPen(pal.color(QPalette::PlaceholderText));
+    const bool memory = !d || d->source == DerivedSource::Memory;
     p.drawText(QRect(indent, top + nameH - 6, ctl_.headerWidth() - indent - 6, nameH), Qt::AlignVCenter | Qt::AlignLeft,
-               tr("derived · memory profile"));
+               memory ? tr("derived · memory profile") : tr("derived · HTA queue length"));
     p.setFont(font());
     p.fillRect(0, top + row.height - 1, areaRight, 1, separator);
     if (!d) return;
     p.setClipRect(clip.intersected(QRect(ctl_.headerWidth(), 0, areaRight - ctl_.headerWidth(), viewBottom)));
-    paintCounterRow(ctx, row, top, true);
+    paintCounterRow(ctx, row, top, memory);
 }
 
 void TimelineCanvas::paintCounterRow(const TrackPaintContext& ctx, const LayoutRow& row, int top, bool bytes) {
@@ -396,10 +396,21 @@ void TimelineCanvas::paintCounterRow(const TrackPaintContext& ctx, const LayoutR
     paintCounterFrame(ctx, counterFrame_, *range, name, top, row.height - 1, bytes);
 }
 
+bool TimelineCanvas::inBytes(const LayoutRow& row) const {
+    const TimelineDerivedTracks* derived = ctl_.derived();
+    return row.kind == LayoutRow::Kind::Derived && derived && row.track < derived->tracks.size() &&
+           derived->tracks[row.track].source == DerivedSource::Memory;
+}
+
 QString TimelineCanvas::derivedTooltip(const LayoutRow& row, double px) const {
     const TimelineDerivedTracks* derived = ctl_.derived();
-    if (!derived || !derived->memory || row.track >= derived->tracks.size()) return {};
+    if (!derived || row.track >= derived->tracks.size()) return {};
     const DerivedCounterTrack& d = derived->tracks[row.track];
+    if (d.source == DerivedSource::QueueLength)
+        return tr("<b>%1</b><br>operations launched on the stream and not yet started (HTA's queue length: +1 when a "
+                  "launch call begins, −1 when its kernel, copy or memset begins)")
+            .arg(QString::fromStdString(d.name).toHtmlEscaped());
+    if (!derived->memory) return {};
     const MemoryIdProfile& m = derived->memory->ids[d.memoryId];
     if (m.timeline.empty()) return {};
     const TimeNs t = TimeNs(std::floor(ctl_.axis().time(px)));
@@ -745,11 +756,15 @@ QString TimelineCanvas::tooltipAt(QPoint pos) const {
     }
     if (row->kind == LayoutRow::Kind::Derived) {
         if (pos.x() < ctl_.headerWidth())
-            return tr("Derived by the memory profile from the trace's memory events (not a track of the file)");
+            return inBytes(*row) ? tr("Derived by the memory profile from the trace's memory events (not a track of the "
+                                      "file)")
+                                 : tr("Derived from the stream's launch calls and device activities: HTA's queue length "
+                                      "(not a track of the file)");
         QString s = derivedTooltip(*row, pos.x() - ctl_.headerWidth());
         if (const auto point = ctl_.counterAtPoint(pos); point && point->hover.valid && !s.isEmpty())
             s.replace(QStringLiteral("</b><br>"), QStringLiteral("</b><br>") +
-                                                      counterReadout(point->hover, point->mode, true).toHtmlEscaped() +
+                                                      counterReadout(point->hover, point->mode, inBytes(*row))
+                                                          .toHtmlEscaped() +
                                                       QStringLiteral("<br>"));
         return s;
     }

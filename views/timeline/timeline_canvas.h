@@ -117,6 +117,7 @@ private:
     void applyNameStyle();                                         // labels short or full, as View > Short Names says
     QString instantsTooltip(const Track& track, double px) const;  // marker strip at track-area x `px`
     QString idleGapTooltip(TrackIndex track, double px) const;     // a shaded GPU idle gap under the cursor
+    bool inBytes(const LayoutRow& row) const;                       // a derived memory track (values in bytes)
     void paintRows(QPainter& p, QSize size);
     void paintRuler(QPainter& p, QSize size);
     void paintFlows(QPainter& p, QSize size);

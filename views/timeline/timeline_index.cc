@@ -41,11 +41,13 @@ uint64_t resultBytes(const std::shared_ptr<const TimelineIndex>& index) {
     return bytes;
 }
 
-std::shared_ptr<const TimelineDerivedTracks> TimelineDerivedTracks::ofMemory(
-    std::shared_ptr<const MemoryProfileResult> memory) {
+std::shared_ptr<const TimelineDerivedTracks> TimelineDerivedTracks::of(const Trace& trace,
+                                                                        std::shared_ptr<const MemoryProfileResult> memory,
+                                                                        const QueueLengthResult* queues) {
     auto derived = std::make_shared<TimelineDerivedTracks>();
-    if (!memory) return derived;
-    derived->tracks = memoryCounterTracks(*memory);
+    if (memory) derived->tracks = memoryCounterTracks(*memory);
+    if (queues)
+        for (DerivedCounterTrack& d : queueLengthCounterTracks(trace, *queues)) derived->tracks.push_back(std::move(d));
     for (const DerivedCounterTrack& d : derived->tracks) derived->ranges.emplace_back(d.series);
     derived->memory = std::move(memory);
     return derived;

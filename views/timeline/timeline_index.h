@@ -6,6 +6,7 @@
 #pragma once
 
 #include "model/analysis/memory_tracks.h"
+#include "model/analysis/queue_length.h"
 #include "model/analysis/short_name.h"
 #include "model/query/counter_layout.h"
 #include "model/query/counter_range_index.h"
@@ -40,14 +41,16 @@ struct TimelineIndex {
 // names roughly).
 uint64_t resultBytes(const std::shared_ptr<const TimelineIndex>& index);
 
-// The counter tracks derived from a memory profile (shown under their process), with their
-// min/max trees.
+// The counter tracks derived from a memory profile and from the GPU streams' queue lengths
+// (shown under their process), with their min/max trees.
 struct TimelineDerivedTracks {
     std::shared_ptr<const MemoryProfileResult> memory;
-    std::vector<DerivedCounterTrack> tracks;
-    std::vector<CounterRangeIndex> ranges;  // per derived track
+    std::vector<DerivedCounterTrack> tracks;  // the memory tracks, then the queue lengths
+    std::vector<CounterRangeIndex> ranges;    // per derived track
 
-    static std::shared_ptr<const TimelineDerivedTracks> ofMemory(std::shared_ptr<const MemoryProfileResult> memory);
+    static std::shared_ptr<const TimelineDerivedTracks> of(const Trace& trace,
+                                                           std::shared_ptr<const MemoryProfileResult> memory,
+                                                           const QueueLengthResult* queues);
 };
 
 }  // namespace tracescope

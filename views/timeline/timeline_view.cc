@@ -5,6 +5,7 @@
 #include "views/memory/memory_event_text.h"
 
 #include "model/results/gpu_util_results.h"
+#include "model/results/launch_queue_results.h"
 #include "model/results/trace_results.h"
 #include "views/background_pools.h"
 #include "views/trace_selection.h"
@@ -108,6 +109,7 @@ TimelineView::TimelineView(QWidget* parent) : TraceView(parent), delivery_(Resul
     connect(&canvas_->controller(), &TimelineController::derivedPointClicked, this, [this](quint32 d, qint64 t) {
         const TimelineDerivedTracks* derived = canvas_->controller().derived();
         if (!derived || !derived->memory || d >= derived->tracks.size() || !trace_) return;
+        if (derived->tracks[d].source != DerivedSource::Memory) return;
         const MemoryIdProfile& m = derived->memory->ids[derived->tracks[d].memoryId];
         if (m.timeline.empty() || t < m.timeline.front().time) return;
         emit memoryPointSelected(memoryEventText(*trace_, m, memorySnapshotAt(m, t)));
@@ -170,7 +172,8 @@ void TimelineView::indexArrived(std::shared_ptr<const TimelineIndex> index) {
     }
     canvas_->setIndex(index);
     emit ready();
-    // Then the memory tracks, from the store's memory profile (the Memory page's too).
+    // Then the derived tracks, from the store's memory profile (the Memory page's too) and the GPU
+    // streams' queue lengths (the GPU Utilization page's).
     std::shared_ptr<ResultStore> store = ResultStore::of(trace_);
     std::weak_ptr<ResultStore> weak = store;
     std::shared_ptr<ResultDelivery> delivery = delivery_;
@@ -180,7 +183,7 @@ void TimelineView::indexArrived(std::shared_ptr<const TimelineIndex> index) {
         [weak]() -> DerivedPtr {
             std::shared_ptr<ResultStore> s = weak.lock();
             if (!s) throw AnalysisCancelled();
-            return TimelineDerivedTracks::ofMemory(memoryProfileOf(*s));
+            return TimelineDerivedTracks::of(s->trace(), memoryProfileOf(*s), queueLengthOf(*s).get());
         },
         [this, delivery, generation](std::shared_ptr<const DerivedPtr> derived, std::exception_ptr) {
             delivery->post([this, generation, derived] {
