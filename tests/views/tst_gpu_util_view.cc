@@ -4,6 +4,7 @@
 // The figures themselves are checked against HTA and a stdlib script elsewhere (peers_hta,
 // cli_gpu_util_exact, cli_cuda_api_nsys_sums).
 #include "model/import/import.h"
+#include "model/results/critical_path_results.h"
 #include "model/results/gpu_advice_results.h"
 #include "model/results/gpu_util_results.h"
 #include "views/gpu/gpu_util_view.h"
@@ -70,6 +71,13 @@ private slots:
         emit page.adviceTable()->sourceRowActivated(gapRow);
         QCOMPARE(highlighted.size(), gap->host.size() + gap->slices.size());
         QVERIFY(highlighted.front() == gap->host.front().slice);
+        // The Critical path tab: a row per step (the store's paths); a double click highlights
+        // the path's events in the timeline.
+        QCOMPARE(c->paths.get(), criticalPathsOf(*ResultStore::of(trace)).get());
+        QCOMPARE(page.pathsTable()->view()->model()->rowCount(), int(c->paths->paths.size()));
+        QVERIFY(!c->paths->paths.empty() && !c->paths->paths[0].events.empty());
+        emit page.pathsTable()->sourceRowActivated(0);
+        QVERIFY(highlighted == c->paths->paths[0].events);
     }
 
     void cpuOnlyTraceSaysWhy() {

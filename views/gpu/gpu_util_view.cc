@@ -1,6 +1,7 @@
 #include "views/gpu/gpu_util_view.h"
 
 #include "model/analysis/analysis_cost.h"
+#include "model/results/critical_path_results.h"
 #include "model/results/cuda_api_results.h"
 #include "model/results/gpu_advice_results.h"
 #include "model/results/gpu_util_results.h"
@@ -177,6 +178,39 @@ Columns<const SyncRow*> syncColumns() {
     };
 }
 
+Columns<const CriticalPath*> pathColumns() {
+    using P = const CriticalPath*;
+    auto cat = [](P p, CpCategory c) { return ns(p->byCategory[size_t(c)]); };
+    return {
+        {{QObject::tr("Step"), ColumnKind::Integer,
+          QObject::tr("Double-click a row: the path's events outlined in the timeline, the rest dimmed (blank: the "
+                      "whole trace, which has no steps)")},
+         [](P p) { return p->wholeTrace ? QVariant() : QVariant(qint64(p->stepNumber)); }},
+        {{QObject::tr("Path length"), ColumnKind::Duration,
+          QObject::tr("The longest chain of dependent work in the step (HTA's critical path)")},
+         [](P p) { return ns(p->lengthNs); }},
+        {{QObject::tr("CPU ops"), ColumnKind::Duration}, [cat](P p) { return cat(p, CpCategory::CpuOp); }},
+        {{QObject::tr("Runtime"), ColumnKind::Duration, QObject::tr("CUDA runtime and driver calls on the path")},
+         [cat](P p) { return cat(p, CpCategory::Runtime); }},
+        {{QObject::tr("Kernels"), ColumnKind::Duration}, [cat](P p) { return cat(p, CpCategory::Kernel); }},
+        {{QObject::tr("Copies"), ColumnKind::Duration, QObject::tr("Memcpy and memset on the path")},
+         [](P p) {
+             return ns(p->byCategory[size_t(CpCategory::Memcpy)] + p->byCategory[size_t(CpCategory::Memset)]);
+         }},
+        {{QObject::tr("Launch delay"), ColumnKind::Duration}, [cat](P p) { return cat(p, CpCategory::LaunchDelay); }},
+        {{QObject::tr("Kernel gaps"), ColumnKind::Duration}, [cat](P p) { return cat(p, CpCategory::KernelGap); }},
+        {{QObject::tr("Events"), ColumnKind::Integer}, [](P p) { return QVariant(qint64(p->events.size())); }},
+        {{QObject::tr("Most on the path"), ColumnKind::Text},
+         [](P p) {
+             QStringList top;
+             for (size_t i = 0; i < p->topContributors.size() && i < 3; ++i)
+                 top << QStringLiteral("%1 %2").arg(q(p->topContributors[i].name),
+                                                    formatDuration(p->topContributors[i].ns));
+             return QVariant(top.join(QStringLiteral(" · ")));
+         }},
+    };
+}
+
 // A table sorted by `sortColumn` (the most time first for durations).
 TablePage* newTable(QAbstractItemModel* model, int sortColumn, const QString& exportName, QWidget* parent) {
     auto* page = new TablePage(parent);
@@ -204,6 +238,7 @@ GpuUtilView::GpuUtilView(QWidget* parent) : AnalysisView(parent) {
     apiModel_ = new RowTableModel<const DurationRow*>(apiColumns(), this);
     copyModel_ = new RowTableModel<const CopyRow*>(copyColumns(), this);
     syncModel_ = new RowTableModel<const SyncRow*>(syncColumns(), this);
+    pathModel_ = new RowTableModel<const CriticalPath*>(pathColumns(), this);
     // The advice first: its sentences above the findings, costliest first.
     auto* advicePage = new QWidget(tabs_);
     auto* adviceLayout = new QVBoxLayout(advicePage);
@@ -235,6 +270,10 @@ GpuUtilView::GpuUtilView(QWidget* parent) : AnalysisView(parent) {
     tabs_->addTab(copies_, tr("Copies"));
     sync_ = newTable(syncModel_, 3, QStringLiteral("sync.csv"), tabs_);
     tabs_->addTab(sync_, tr("Synchronisation"));
+    paths_ = newTable(pathModel_, 0, QStringLiteral("critical_paths.csv"), tabs_);
+    paths_->setElasticColumn(9, 200);
+    tabs_->addTab(paths_, tr("Critical path"));
+    connect(paths_, &TablePage::sourceRowActivated, this, &GpuUtilView::activatePath);
     layout->addWidget(tabs_, 1);
     setContent(content);
 }
@@ -252,9 +291,11 @@ void GpuUtilView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
             c.queues = queueLengthOf(results);
             analysisStep("CUDA API summaries", 0.8, 0.9);
             c.api = cudaApiSummaryOf(results);
-            analysisStep("Advice", 0.9, 1);
+            analysisStep("Advice", 0.9, 0.95);
             c.classified = classificationOf(results);
             c.advice = gpuAdviceOf(results);
+            analysisStep("Critical path per step", 0.95, 1);
+            c.paths = criticalPathsOf(results);
             return c;
         },
         [this](std::shared_ptr<const Computed> c) { showResult(c); });
@@ -326,7 +367,10 @@ void GpuUtilView::showResult(const std::shared_ptr<const Computed>& c) {
     for (const SyncRow& r : c->api->sync) sync.push_back(&r);
     syncModel_->setRows(std::move(sync));
     showAdvice(*c);
-    for (TablePage* t : {advice_, gpus_, streams_, launches_, api_, copies_, sync_}) t->fitColumns(360);
+    std::vector<const CriticalPath*> paths;
+    for (const CriticalPath& p : c->paths->paths) paths.push_back(&p);
+    pathModel_->setRows(std::move(paths));
+    for (TablePage* t : {advice_, gpus_, streams_, launches_, api_, copies_, sync_, paths_}) t->fitColumns(360);
 }
 
 void GpuUtilView::showAdvice(const Computed& c) {
@@ -384,6 +428,17 @@ void GpuUtilView::activateFinding(int row) {
     selection_->highlightSlices(std::move(slices), ruleLabel(f.rule) + QStringLiteral(": ") + q(f.what));
 }
 
+void GpuUtilView::activatePath(int row) {
+    if (!computed_ || !selection_ || row < 0 || row >= pathModel_->rowCount()) return;
+    const CriticalPath& p = *pathModel_->row(row);
+    if (p.events.empty()) return;
+    // The timeline outlines the path's events and dims the rest, zoomed to the first.
+    selection_->highlightSlices(p.events, tr("Critical path of %1: %2, %3 events")
+                                              .arg(p.wholeTrace ? tr("the trace") : tr("step %1").arg(p.stepNumber),
+                                                   formatDuration(p.lengthNs))
+                                              .arg(p.events.size()));
+}
+
 QString GpuUtilView::adviceText() const { return adviceSummary_->text(); }
 
 QString GpuUtilView::summaryText() const { return summary_->text(); }
@@ -392,6 +447,7 @@ void GpuUtilView::clearResult() {
     computed_.reset();
     adviceModel_->setRows({});
     adviceSummary_->clear();
+    pathModel_->setRows({});
     gpuModel_->setRows({});
     streamModel_->setRows({});
     launchModel_->setRows({});

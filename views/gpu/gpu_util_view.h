@@ -3,11 +3,14 @@
 // time by cause (host wait, kernel wait, other) per stream; kernel launch statistics with HTA's
 // outliers; queue length per stream; the CUDA API, copy and synchronisation summaries; and, first,
 // the advice: each finding (a GPU gap and what the host did meanwhile, a blocking call in a step,
-// a pageable copy...) with its slices, highlighted in the timeline on a double click. Every
-// figure is a result of the trace's store (model/analysis/gpu_utilization.h, launch_stats.h,
-// queue_length.h, cuda_api_summary.h, gpu_advice.h); the page only lays them out.
+// a pageable copy...) with its slices, highlighted in the timeline on a double click; and each
+// step's critical path (HTA's), whose events a double click highlights in the timeline (the
+// rest dimmed). Every figure is a result of the trace's store (model/analysis/gpu_utilization.h,
+// launch_stats.h, queue_length.h, cuda_api_summary.h, gpu_advice.h, critical_path.h); the page
+// only lays them out.
 #pragma once
 
+#include "model/analysis/critical_path.h"
 #include "model/analysis/cuda_api_summary.h"
 #include "model/analysis/gpu_advice.h"
 #include "model/analysis/gpu_utilization.h"
@@ -36,6 +39,7 @@ public:
         std::shared_ptr<const CudaApiSummary> api;
         std::shared_ptr<const ClassifiedTrace> classified;
         std::shared_ptr<const GpuAdvice> advice;
+        std::shared_ptr<const CriticalPathResult> paths;
     };
     struct FindingItem {
         const AdviceFinding* finding;
@@ -55,6 +59,7 @@ public:
     const Computed* computed() const { return computed_.get(); }
     TablePage* streamsTable() const { return streams_; }
     TablePage* adviceTable() const { return advice_; }
+    TablePage* pathsTable() const { return paths_; }
     QString adviceText() const;
 
 protected:
@@ -73,6 +78,7 @@ private:
     TablePage* api_ = nullptr;
     TablePage* copies_ = nullptr;
     TablePage* sync_ = nullptr;
+    TablePage* paths_ = nullptr;
     RowTableModel<FindingItem>* adviceModel_ = nullptr;
     RowTableModel<const GpuUtilization*>* gpuModel_ = nullptr;
     RowTableModel<StreamItem>* streamModel_ = nullptr;
@@ -80,10 +86,12 @@ private:
     RowTableModel<const DurationRow*>* apiModel_ = nullptr;
     RowTableModel<const CopyRow*>* copyModel_ = nullptr;
     RowTableModel<const SyncRow*>* syncModel_ = nullptr;
+    RowTableModel<const CriticalPath*>* pathModel_ = nullptr;
 
     void showResult(const std::shared_ptr<const Computed>& computed);
     void showAdvice(const Computed& computed);
     void activateFinding(int row);
+    void activatePath(int row);
 };
 
 }  // namespace tracescope
