@@ -6,8 +6,13 @@
 // Imports FILE, then runs each page's computation (as the page runs it, the result kept
 // until the next one starts) with the kernel's peak counter reset before each (writing 5 to
 // /proc/self/clear_refs resets VmHWM), so each line is that analysis alone. These figures
-// are what the GUI's admission estimates (model/analysis/analysis_cost.cc) are based on.
+// are what the GUI's admission estimates (model/analysis/analysis_cost.cc) are based on. The GPU
+// analyses (each with its classification, as kernel stats has its own) end with their wall time
+// as a ratio to kernel stats' (all rows), measured in this run.
+#include "model/analysis/critical_path.h"
 #include "model/analysis/cuda_api_summary.h"
+#include "model/analysis/gpu_advice.h"
+#include "model/analysis/gpu_utilization.h"
 #include "model/analysis/input_pipeline.h"
 #include "model/analysis/kernel_stats.h"
 #include "model/analysis/memory_profile.h"
@@ -28,6 +33,8 @@
 #include <fstream>
 #include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 using namespace tracescope;
 
@@ -66,6 +73,7 @@ int main(int argc, char** argv) {
     std::printf("%s: %.0f slices, %s resident after import\n\n", argv[1], slices, formatBytes(residentBytes()).c_str());
     std::printf("| analysis | wall (s) | peak growth | bytes/slice |\n|---|---|---|---|\n");
     uint64_t lastGrowth = 0;
+    double lastSeconds = 0;
     auto measure = [&](const char* name, const std::function<void()>& run) {
         resetPeak();
         const uint64_t before = residentBytes();
@@ -75,6 +83,7 @@ int main(int argc, char** argv) {
         const uint64_t peak = peakResidentBytes();
         const uint64_t grown = peak > before ? peak - before : 0;
         lastGrowth = grown;
+        lastSeconds = s;
         std::printf("| %s | %.1f | %s | %.0f |\n", name, s, formatBytes(grown).c_str(), double(grown) / slices);
         std::fflush(stdout);
     };
@@ -94,6 +103,7 @@ int main(int argc, char** argv) {
     size_t configurations = 0;
     measure("kernel stats (all rows)", [&] { configurations = computeKernelStats(t).configurations; });
     const uint64_t allRowsGrowth = lastGrowth;
+    const double kernelStatsSeconds = lastSeconds;
     measure("kernel stats", [&] {
         auto k = computeKernelStats(t, {.maxRows = 0, .keepRows = 20'000});
         auto i = sliceRowIndexOf(t, k);
@@ -123,6 +133,26 @@ int main(int argc, char** argv) {
         auto i = sliceRowIndexOf(t, o);
     });
     measure("memory profile", [&] { (void)computeMemoryProfile(t); });
+    // Why the GPU waits: HTA's breakdowns, launches, queues, the critical path, the advice.
+    std::vector<std::pair<const char*, double>> gpu;
+    auto measureGpu = [&](const char* name, const std::function<void()>& run) {
+        measure(name, run);
+        gpu.push_back({name, lastSeconds});
+    };
+    measureGpu("gpu utilization", [&] { (void)computeGpuUtilization(classifyTrace(t)); });
+    measureGpu("launch stats", [&] { (void)computeLaunchStats(classifyTrace(t)); });
+    measureGpu("queue length", [&] { (void)computeQueueLength(classifyTrace(t)); });
+    measureGpu("critical path", [&] {
+        const ClassifiedTrace ct = classifyTrace(t);
+        (void)computeCriticalPaths(ct, findSteps(ct));
+    });
+    measureGpu("advice (launches and queues included)", [&] {
+        const ClassifiedTrace ct = classifyTrace(t);
+        (void)computeGpuAdvice(ct, findSteps(ct), computeLaunchStats(ct), computeQueueLength(ct));
+    });
+    std::printf("\nGPU analyses, wall time / kernel stats (all rows) %.2f s:\n", kernelStatsSeconds);
+    for (const auto& [name, s] : gpu)
+        std::printf("  %-40s %.2fx\n", name, kernelStatsSeconds > 0 ? s / kernelStatsSeconds : 0.0);
     if (configurations > 0)
         std::printf("\nkernel stats: %zu distinct configurations; peak growth per configuration, classification "
                     "included: %.0f B with all rows, %.0f B as the page runs it\n",

@@ -78,6 +78,16 @@ private slots:
         QVERIFY(!c->paths->paths.empty() && !c->paths->paths[0].events.empty());
         emit page.pathsTable()->sourceRowActivated(0);
         QVERIFY(highlighted == c->paths->paths[0].events);
+        // The Launches tab's outliers: a row per launch with one of HTA's outlier kinds (16 short
+        // kernels, 10 long calls, 5 long delays on this trace, some launches more than one); a
+        // double click highlights the call and its work.
+        std::vector<const LaunchRow*> outliers;
+        for (const LaunchRow& r : c->launches->rows)
+            if (r.outliers) outliers.push_back(&r);
+        QVERIFY(outliers.size() >= 16);
+        QCOMPARE(page.outliersTable()->view()->model()->rowCount(), int(outliers.size()));
+        emit page.outliersTable()->sourceRowActivated(0);
+        QVERIFY(highlighted == (std::vector<SliceRef>{outliers[0]->call, outliers[0]->activity}));
     }
 
     void cpuOnlyTraceSaysWhy() {

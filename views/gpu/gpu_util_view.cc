@@ -25,6 +25,7 @@ namespace {
 using StreamItem = GpuUtilView::StreamItem;
 using DistributionItem = GpuUtilView::DistributionItem;
 using FindingItem = GpuUtilView::FindingItem;
+using OutlierItem = GpuUtilView::OutlierItem;
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
 QVariant ns(int64_t v) { return QVariant(qint64(v)); }
@@ -122,6 +123,47 @@ Columns<StreamItem> streamColumns() {
     };
 }
 
+// A histogram in one line of text: the power-of-two bins from the first to the last that holds
+// a value, each a block character as high as its count is to the largest, between the range's
+// edges ("1.00 µs ▂▅█▃▁ 64.0 µs").
+QString histogramText(const LaunchDistribution& d) {
+    static const QChar kBlocks[] = {u'▁', u'▂', u'▃', u'▄', u'▅', u'▆', u'▇', u'█'};
+    const std::vector<uint64_t>& bins = d.log2Bins;
+    size_t first = bins.size(), last = 0;
+    uint64_t most = 0;
+    for (size_t k = 0; k < bins.size(); ++k)
+        if (bins[k]) first = std::min(first, k), last = k, most = std::max(most, bins[k]);
+    if (!most) return {};
+    QString bars;
+    for (size_t k = first; k <= last; ++k)
+        bars += bins[k] ? kBlocks[std::min<uint64_t>(7, (bins[k] * 8 - 1) / most)] : QChar(u' ');
+    const int64_t low = first == 0 ? 0 : int64_t(1) << (first - 1), high = int64_t(1) << std::min<size_t>(last, 62);
+    return QStringLiteral("%1 %2 %3").arg(formatDuration(low), bars, formatDuration(high));
+}
+
+QString outlierKinds(uint8_t bits) {
+    QStringList kinds;
+    if (bits & kShortKernel) kinds << QObject::tr("short kernel");
+    if (bits & kLongRuntime) kinds << QObject::tr("long launch call");
+    if (bits & kLongLaunchDelay) kinds << QObject::tr("long launch delay");
+    return kinds.join(QStringLiteral(", "));
+}
+
+Columns<OutlierItem> outlierColumns() {
+    using O = const OutlierItem&;
+    return {
+        {{QObject::tr("Outlier"), ColumnKind::Text,
+          QObject::tr("HTA's kinds: a kernel shorter than its launch call (call within 50 µs), a launch call over 50 "
+                      "µs, a launch delay over 100 µs. Double-click: the call and its work in the timeline")},
+         [](O o) { return QVariant(outlierKinds(o.row->outliers)); }},
+        {{QObject::tr("Launch call"), ColumnKind::Text}, [](O o) { return QVariant(o.call); }},
+        {{QObject::tr("Kernel, copy or memset"), ColumnKind::Text}, [](O o) { return QVariant(o.activity); }},
+        {{QObject::tr("Call (CPU)"), ColumnKind::Duration}, [](O o) { return ns(o.row->cpuDurationNs); }},
+        {{QObject::tr("Work (GPU)"), ColumnKind::Duration}, [](O o) { return ns(o.row->gpuDurationNs); }},
+        {{QObject::tr("Launch delay"), ColumnKind::Duration}, [](O o) { return ns(o.row->launchDelayNs); }},
+    };
+}
+
 Columns<DistributionItem> distributionColumns() {
     using D = const DistributionItem&;
     return {
@@ -132,6 +174,10 @@ Columns<DistributionItem> distributionColumns() {
         {{QObject::tr("Min"), ColumnKind::Duration}, [](D d) { return ns(d.d->stats.min); }},
         {{QObject::tr("Max"), ColumnKind::Duration}, [](D d) { return ns(d.d->stats.max); }},
         {{QObject::tr("Total"), ColumnKind::Duration}, [](D d) { return ns(d.d->stats.total); }},
+        {{QObject::tr("Histogram"), ColumnKind::Text,
+          QObject::tr("Counts in power-of-two bins, [2^(k-1), 2^k) ns, from the shortest value's bin to the "
+                      "longest's; each block as high as its count is to the largest")},
+         [](D d) { return QVariant(histogramText(*d.d)); }},
     };
 }
 
@@ -235,6 +281,7 @@ GpuUtilView::GpuUtilView(QWidget* parent) : AnalysisView(parent) {
     gpuModel_ = new RowTableModel<const GpuUtilization*>(gpuColumns(), this);
     streamModel_ = new RowTableModel<StreamItem>(streamColumns(), this);
     launchModel_ = new RowTableModel<DistributionItem>(distributionColumns(), this);
+    outlierModel_ = new RowTableModel<OutlierItem>(outlierColumns(), this);
     apiModel_ = new RowTableModel<const DurationRow*>(apiColumns(), this);
     copyModel_ = new RowTableModel<const CopyRow*>(copyColumns(), this);
     syncModel_ = new RowTableModel<const SyncRow*>(syncColumns(), this);
@@ -262,8 +309,18 @@ GpuUtilView::GpuUtilView(QWidget* parent) : AnalysisView(parent) {
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 3);
     tabs_->addTab(split, tr("GPUs and streams"));
-    launches_ = newTable(launchModel_, -1, QStringLiteral("launches.csv"), tabs_);
-    tabs_->addTab(launches_, tr("Launches"));
+    // The distributions (a row each, with a histogram) above HTA's outlier launches.
+    auto* launchSplit = new QSplitter(Qt::Vertical, tabs_);
+    launches_ = newTable(launchModel_, -1, QStringLiteral("launches.csv"), launchSplit);
+    launches_->setElasticColumn(7, 160);
+    outliers_ = newTable(outlierModel_, 3, QStringLiteral("launch_outliers.csv"), launchSplit);
+    outliers_->setElasticColumn(2, 160);
+    launchSplit->addWidget(launches_);
+    launchSplit->addWidget(outliers_);
+    launchSplit->setStretchFactor(0, 1);
+    launchSplit->setStretchFactor(1, 4);
+    tabs_->addTab(launchSplit, tr("Launches"));
+    connect(outliers_, &TablePage::sourceRowActivated, this, &GpuUtilView::activateOutlier);
     api_ = newTable(apiModel_, 3, QStringLiteral("cuda_api.csv"), tabs_);
     tabs_->addTab(api_, tr("CUDA API"));
     copies_ = newTable(copyModel_, 2, QStringLiteral("copies.csv"), tabs_);
@@ -367,10 +424,17 @@ void GpuUtilView::showResult(const std::shared_ptr<const Computed>& c) {
     for (const SyncRow& r : c->api->sync) sync.push_back(&r);
     syncModel_->setRows(std::move(sync));
     showAdvice(*c);
+    std::vector<OutlierItem> outliers;
+    for (const LaunchRow& r : l.rows)
+        if (r.outliers)
+            outliers.push_back({&r, q(std::string(fullNameView(*c->classified, r.call))),
+                                q(std::string(fullNameView(*c->classified, r.activity)))});
+    outlierModel_->setRows(std::move(outliers));
     std::vector<const CriticalPath*> paths;
     for (const CriticalPath& p : c->paths->paths) paths.push_back(&p);
     pathModel_->setRows(std::move(paths));
-    for (TablePage* t : {advice_, gpus_, streams_, launches_, api_, copies_, sync_, paths_}) t->fitColumns(360);
+    for (TablePage* t : {advice_, gpus_, streams_, launches_, outliers_, api_, copies_, sync_, paths_})
+        t->fitColumns(360);
 }
 
 void GpuUtilView::showAdvice(const Computed& c) {
@@ -428,6 +492,13 @@ void GpuUtilView::activateFinding(int row) {
     selection_->highlightSlices(std::move(slices), ruleLabel(f.rule) + QStringLiteral(": ") + q(f.what));
 }
 
+void GpuUtilView::activateOutlier(int row) {
+    if (!computed_ || !selection_ || row < 0 || row >= outlierModel_->rowCount()) return;
+    const OutlierItem& o = outlierModel_->row(row);
+    selection_->highlightSlices({o.row->call, o.row->activity},
+                                outlierKinds(o.row->outliers) + QStringLiteral(": ") + o.activity);
+}
+
 void GpuUtilView::activatePath(int row) {
     if (!computed_ || !selection_ || row < 0 || row >= pathModel_->rowCount()) return;
     const CriticalPath& p = *pathModel_->row(row);
@@ -451,6 +522,7 @@ void GpuUtilView::clearResult() {
     gpuModel_->setRows({});
     streamModel_->setRows({});
     launchModel_->setRows({});
+    outlierModel_->setRows({});
     apiModel_->setRows({});
     copyModel_->setRows({});
     syncModel_->setRows({});

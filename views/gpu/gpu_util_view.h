@@ -41,6 +41,10 @@ public:
         std::shared_ptr<const GpuAdvice> advice;
         std::shared_ptr<const CriticalPathResult> paths;
     };
+    struct OutlierItem {
+        const LaunchRow* row;
+        QString call, activity;  // their names
+    };
     struct FindingItem {
         const AdviceFinding* finding;
         QString details;  // what the host did in a gap, the steps of a sync, the queue's share
@@ -60,6 +64,7 @@ public:
     TablePage* streamsTable() const { return streams_; }
     TablePage* adviceTable() const { return advice_; }
     TablePage* pathsTable() const { return paths_; }
+    TablePage* outliersTable() const { return outliers_; }
     QString adviceText() const;
 
 protected:
@@ -75,6 +80,7 @@ private:
     TablePage* gpus_ = nullptr;
     TablePage* streams_ = nullptr;
     TablePage* launches_ = nullptr;
+    TablePage* outliers_ = nullptr;
     TablePage* api_ = nullptr;
     TablePage* copies_ = nullptr;
     TablePage* sync_ = nullptr;
@@ -83,6 +89,7 @@ private:
     RowTableModel<const GpuUtilization*>* gpuModel_ = nullptr;
     RowTableModel<StreamItem>* streamModel_ = nullptr;
     RowTableModel<DistributionItem>* launchModel_ = nullptr;
+    RowTableModel<OutlierItem>* outlierModel_ = nullptr;
     RowTableModel<const DurationRow*>* apiModel_ = nullptr;
     RowTableModel<const CopyRow*>* copyModel_ = nullptr;
     RowTableModel<const SyncRow*>* syncModel_ = nullptr;
@@ -92,6 +99,7 @@ private:
     void showAdvice(const Computed& computed);
     void activateFinding(int row);
     void activatePath(int row);
+    void activateOutlier(int row);
 };
 
 }  // namespace tracescope
