@@ -376,10 +376,16 @@ GpuAdvice computeGpuAdvice(const ClassifiedTrace& ct, const StepsResult& steps, 
     if (launches.activities == 0) out.notes.push_back("no kernels, copies or memsets in this trace: the GPU rules have nothing to look at");
     if (windows.empty())
         out.notes.push_back("no steps in this trace: sync-in-step looks at the whole trace, starved-queue takes it as one step");
-    if (launches.activities > 0 && launches.rows.empty())
-        out.notes.push_back(
-            "no device activity is joined to its launch call (no flows or correlation ids): short-kernel and "
-            "starved-queue cannot look, and gpu-gap cannot say what the host was doing");
+    if (launches.activities > 0 && launches.rows.empty()) {
+        if (launches.withoutCall == launches.activities)
+            out.notes.push_back(
+                "no device activity is joined to its launch call (no flows or correlation ids): short-kernel and "
+                "starved-queue cannot look, and gpu-gap cannot say what the host was doing");
+        else
+            out.notes.push_back(
+                "every device activity was started by a call that is not a kernel launch (e.g. a CUDA graph "
+                "launch, which starts many kernels): short-kernel and starved-queue have no launches to look at");
+    }
     return out;
 }
 
@@ -411,7 +417,11 @@ std::vector<std::string> adviceSentences(const ClassifiedTrace& ct, const GpuAdv
         case AdviceRule::SyncInStep:
             s = countText(r.occurrences, "call", "calls") + " that block the host until the GPU is done ran " +
                 (advice.steps ? "inside steps" : "in this trace") + " (" + cost + " blocked); most from " + top->what +
-                ". Avoid .item(), .cpu(), .nonzero() and printing tensors in the step loop, or do them after it.";
+                (ct.producer == Producer::XProf
+                     ? ". Avoid reading device values on the host in the step loop (printing, float(), "
+                       "block_until_ready), or do it after the loop."
+                     : ". Avoid .item(), .cpu(), .nonzero() and printing tensors in the step loop, or do them after "
+                       "it.");
             break;
         case AdviceRule::PageableCopy:
             s = countText(r.occurrences, "copy", "copies") + " used pageable host memory (" + cost +
@@ -420,8 +430,11 @@ std::vector<std::string> adviceSentences(const ClassifiedTrace& ct, const GpuAdv
             break;
         case AdviceRule::ShortKernel:
             s = countText(r.occurrences, "kernel was", "kernels were") +
-                " shorter than their launch call (the calls took " + cost +
-                " longer than the kernels): fuse small operations (torch.compile) or capture them in a CUDA graph.";
+                " shorter than their launch call (the calls took " + cost + " longer than the kernels): " +
+                (ct.producer == Producer::XProf
+                     ? "fewer, larger kernels help: jit larger functions so XLA fuses more, or use CUDA graphs "
+                       "(XLA's command buffers)."
+                     : "fuse small operations (torch.compile) or capture them in a CUDA graph.");
             break;
         case AdviceRule::StarvedQueue:
             s = "In " + countText(r.findings, advice.steps ? "step" : "window", advice.steps ? "steps" : "windows") +
