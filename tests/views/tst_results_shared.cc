@@ -5,6 +5,7 @@
 // opening another trace while they compute leaves no page with the old trace's result.
 #include "model/analysis/op_classify.h"
 #include "model/import/import.h"
+#include "model/results/launch_queue_results.h"
 #include "model/results/trace_results.h"
 #include "views/memory/memory_profile_view.h"
 #include "views/overview/overview_view.h"
@@ -104,7 +105,9 @@ private slots:
         QVERIFY(pages.memory->result() == memoryProfileOf(*store).get());
         const TimelineDerivedTracks* tracks = pages.timeline->canvas()->controller().derived();
         QVERIFY(tracks && tracks->memory.get() == pages.memory->result());
-        QCOMPARE(tracks->tracks.size(), size_t(4));  // cpu and cuda:0, allocated and reserved
+        // cpu and cuda:0, allocated and reserved; the queue length of stream 7, from the store's queues
+        QCOMPARE(tracks->tracks.size(), size_t(5));
+        QCOMPARE(store->computations(kQueueLengthName), uint64_t(1));
         QCOMPARE(store->computations("timeline-index"), uint64_t(1));
     }
 
