@@ -218,13 +218,8 @@ const char* copyKindShort(CopyKind k) {
     return "copy";
 }
 
-bool mentionsPageable(std::string_view s) {
-    for (size_t i = 0; i + 8 <= s.size(); ++i) {
-        std::string_view w = s.substr(i, 8);
-        if ((w[0] == 'P' || w[0] == 'p') && w.substr(1) == "ageable") return true;
-    }
-    return false;
-}
+// "Pageable" or "pageable".
+bool mentionsPageable(std::string_view s) { return s.find("ageable") != std::string_view::npos; }
 
 std::vector<AdviceFinding> pageableCopies(const ClassifiedTrace& ct, const std::vector<Window>& steps,
                                           const AdviceOptions& o) {

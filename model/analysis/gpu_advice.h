@@ -22,8 +22,8 @@
 //    but not started operation (HTA's queue length) for more than `starvedFraction` of the step:
 //    the host issues work barely as fast as the GPU runs it (launch-bound).
 // Each finding has a cost (the time it is worth, as defined per rule) by which findings are
-// ordered; a rule's totals cover all its findings even where a finding lists only the first
-// `maxSlicesPerFinding` slices.
+// ordered; a rule's totals cover all its findings, while the result keeps each rule's 200
+// costliest and each finding's first `maxSlicesPerFinding` slices.
 #pragma once
 
 #include "model/analysis/launch_stats.h"

@@ -145,16 +145,30 @@ GpuUtilizationResult computeGpuUtilization(const ClassifiedTrace& ct, const GpuU
     // GPUs by (device index, process when the index is unknown).
     std::map<std::pair<int64_t, int64_t>, GpuWork> gpus;
 
+    // Per track, its first device activity; per process, whether one of its tracks names its stream.
+    // HTA takes an activity without a "stream" arg for no device work (stream -1): where a device's
+    // other tracks name theirs (MTIA writes its DMA transfers on a thread of their own without
+    // one), such a track is left out, as HTA leaves it; devices that name no stream at all (older
+    // Kineto) keep every track, the thread's id standing for the stream.
+    std::vector<uint32_t> firstActivity(t.tracks.size(), kNoIndex);
+    std::vector<uint8_t> processNamesStreams(t.processes.size(), 0);
+    for (TrackIndex ti = 0; ti < t.tracks.size(); ++ti) {
+        if (ti < ct.trackSkipped.size() && ct.trackSkipped[ti]) continue;
+        const std::vector<SliceRole>& roles = ct.roles[ti];
+        for (uint32_t i = 0; i < roles.size() && firstActivity[ti] == kNoIndex; ++i)
+            if (isActivity(roles[i])) firstActivity[ti] = i;
+        int64_t streamArg;
+        if (firstActivity[ti] != kNoIndex && t.tracks[ti].process < t.processes.size() &&
+            sliceArgInt(t, {ti, firstActivity[ti]}, "stream", streamArg))
+            processNamesStreams[t.tracks[ti].process] = 1;
+    }
+    uint64_t withoutStream = 0;
+
     for (TrackIndex ti = 0; ti < t.tracks.size(); ++ti) {
         if (ti < ct.trackSkipped.size() && ct.trackSkipped[ti]) continue;
         const Track& tr = t.tracks[ti];
         const std::vector<SliceRole>& roles = ct.roles[ti];
-        uint32_t first = kNoIndex;
-        for (uint32_t i = 0; i < roles.size(); ++i)
-            if (isActivity(roles[i])) {
-                first = i;
-                break;
-            }
+        const uint32_t first = firstActivity[ti];
         if (first == kNoIndex) continue;
         // A track's activities share a device and a stream: read them from its first one.
         TrackIndex base = ti;
@@ -166,7 +180,12 @@ GpuUtilizationResult computeGpuUtilization(const ClassifiedTrace& ct, const GpuU
         if (device < 0 && proc) device = gpuIndexInName(proc->name);
         if (device < 0 && proc) device = gpuIndexInName(proc->labels);
         int64_t streamArg;
-        if (sliceArgInt(t, {ti, first}, "stream", streamArg)) stream = streamArg;
+        if (sliceArgInt(t, {ti, first}, "stream", streamArg)) {
+            stream = streamArg;
+        } else if (tr.process < t.processes.size() && processNamesStreams[tr.process]) {
+            for (uint32_t i = first; i < roles.size(); ++i) withoutStream += isActivity(roles[i]);
+            continue;
+        }
         GpuWork& g = gpus[{device, device < 0 ? int64_t(tr.process) : 0}];
         if (g.gpu.name.empty() && proc) g.gpu.name = !proc->labels.empty() ? proc->labels : proc->name;
         g.gpu.device = device;
@@ -242,7 +261,11 @@ GpuUtilizationResult computeGpuUtilization(const ClassifiedTrace& ct, const GpuU
     if (out.gpus.empty())
         out.notes.push_back(
             "no kernels, memcpys or memsets in this trace (CPU-only, or device activity of a kind not read as "
-            "kernels, such as MTIA's): no GPU to break down");
+            "kernels): no GPU to break down");
+    if (withoutStream)
+        out.notes.push_back(std::to_string(withoutStream) +
+                            " device activities name no stream on a device whose other work does (MTIA's DMA on a "
+                            "thread of its own): left out, as HTA leaves work without a stream");
     if (unknownDevice)
         out.notes.push_back(std::to_string(unknownDevice) +
                             " GPU(s) whose index the trace does not record (no device arg, no GPU number in the "

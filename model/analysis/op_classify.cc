@@ -181,6 +181,10 @@ SliceRole kinetoRole(std::string_view cat, std::string_view name) {
     if (cat == "gpu_memcpy" || cat == "Memcpy") return SliceRole::Memcpy;
     if (cat == "gpu_memset" || cat == "Memset") return SliceRole::Memset;
     if (cat == "cuda_runtime" || cat == "cuda_driver" || cat == "Runtime" || cat == "Driver") return SliceRole::Runtime;
+    // MTIA (Kineto on Meta's accelerator): device work is mtia_ccp_events, its DMA transfers named
+    // dma_request (HTA's memory kernels, "^dma"); runFunction calls are mtia_runtime.
+    if (cat == "mtia_ccp_events") return startsWith(name, "dma") ? SliceRole::Memcpy : SliceRole::Kernel;
+    if (cat == "mtia_runtime") return SliceRole::Runtime;
     if (cat == "user_annotation" || cat == "Annotation" || cat == "user_annotations")
         return isProfilerStepName(name) ? SliceRole::StepMarker : SliceRole::UserAnnotation;
     return SliceRole::None;
@@ -492,6 +496,11 @@ CopyKind copyKindOf(const Trace& trace, SliceRef s) {
             if (isHost(src) && isHost(dst)) return CopyKind::HostToHost;
         }
     }
+    // MTIA's dma_request: arg "direction" HOST_TO_DEVICE, DEVICE_TO_HOST, DEVICE_TO_DEVICE.
+    const std::string direction = sliceArgText(trace, s, "direction");
+    if (direction == "HOST_TO_DEVICE") return CopyKind::HostToDevice;
+    if (direction == "DEVICE_TO_HOST") return CopyKind::DeviceToHost;
+    if (direction == "DEVICE_TO_DEVICE") return CopyKind::DeviceToDevice;
     // Names: Kineto "Memcpy HtoD (Pageable -> Device)", XSpace "MemcpyH2D", CUPTI "MemcpyHtoD".
     if (contains(text, "HtoD") || contains(text, "H2D")) return CopyKind::HostToDevice;
     if (contains(text, "DtoH") || contains(text, "D2H")) return CopyKind::DeviceToHost;

@@ -9,8 +9,9 @@ The event tree as torch.profiler builds it:
   are nodes of the tree without rows, as in torch 2.15. On each (pid, tid) an event's parent
   is the innermost CPU-side event or Python frame containing it, by torch's rule (one that
   starts at the end of an open event is not inside it); other slices are ignored.
-  Device activity: kernel, gpu_memcpy, gpu_memset (old: Kernel, Memcpy, Memset), linked to the
-  runtime call with the same args.correlation.
+  Device activity: kernel, gpu_memcpy, gpu_memset (old: Kernel, Memcpy, Memset; MTIA:
+  mtia_ccp_events), linked to the runtime call (MTIA: mtia_runtime) with the same args.correlation,
+  as torch.profiler takes MTIA's CCP events for device work and its runtime calls for CPU ones.
   torch's own filtering (torch/autograd/profiler.py _filter_name, profiler_util.py
   EventList._remove_dup_nodes): events named [memory], [OutOfMemory], profiler::_record_function_*,
   aten::is_leaf, aten::output_nr, aten::_version are no events at all; an event that is the only
@@ -31,9 +32,10 @@ import json
 import os
 import sys
 
-CPU_CATS = ("cpu_op", "user_annotation", "cuda_runtime", "cuda_driver", "Operator", "Runtime", "Driver")
-RUNTIME_CATS = ("cuda_runtime", "cuda_driver", "Runtime", "Driver")
-DEVICE_CATS = ("kernel", "gpu_memcpy", "gpu_memset", "Kernel", "Memcpy", "Memset")
+CPU_CATS = ("cpu_op", "user_annotation", "cuda_runtime", "cuda_driver", "Operator", "Runtime", "Driver",
+            "mtia_runtime")
+RUNTIME_CATS = ("cuda_runtime", "cuda_driver", "Runtime", "Driver", "mtia_runtime")
+DEVICE_CATS = ("kernel", "gpu_memcpy", "gpu_memset", "Kernel", "Memcpy", "Memset", "mtia_ccp_events")
 PYTHON_CATS = ("python_function",)
 FILTERED_NAMES = ("[memory]", "[OutOfMemory]", "profiler::_record_function_enter",
                   "profiler::_record_function_enter_new", "profiler::_record_function_exit", "aten::is_leaf",
