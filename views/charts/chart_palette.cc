@@ -1,4 +1,5 @@
 #include "views/charts/chart_palette.h"
+#include "views/theme_colors.h"
 
 #include <QAbstractAxis>
 #include <QAbstractSeries>
@@ -13,7 +14,7 @@ namespace tracescope {
 void applyPaletteToChart(QChart* chart, const QPalette& palette) {
     if (!chart) return;
     const QColor text = palette.color(QPalette::Text);
-    const bool dark = palette.color(QPalette::Base).lightness() < 128;
+    const bool dark = isDarkPalette(palette);
     chart->setBackgroundBrush(palette.brush(QPalette::Base));
     chart->setBackgroundPen(Qt::NoPen);
     chart->setPlotAreaBackgroundVisible(false);

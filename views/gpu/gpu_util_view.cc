@@ -451,7 +451,7 @@ void GpuUtilView::showAdvice(const Computed& c) {
             }
             for (const GapHostSlice& h : f.host) details << tr("%1 %2").arg(name(h.slice), formatDuration(h.selfNs));
             if (f.hostUntracedNs > 0) details << tr("no slice %1").arg(formatDuration(f.hostUntracedNs));
-            details.first().prepend(tr("host: "));
+            if (!details.isEmpty()) details.first().prepend(tr("host: "));
             break;
         case AdviceRule::SyncInStep:
             details << stepsText(f.steps);

@@ -1,6 +1,7 @@
 #include "views/pipeline/pipeline_graph_view.h"
 
 #include "views/pipeline/graph_layout.h"
+#include "views/theme_colors.h"
 
 #include <QGraphicsItem>
 #include <QGraphicsScene>
@@ -64,7 +65,7 @@ public:
                                 : palette_.color(QPalette::Text);
         double y = r.top() + kPadY;
         // The bottleneck's name in red: darker on a light background, lighter on a dark one.
-        const bool darkBase = palette_.color(QPalette::Base).lightness() < 128;
+        const bool darkBase = isDarkPalette(palette_);
         const QColor red = darkBase ? bottleneckColor().lighter(140) : bottleneckColor().darker(120);
         p->setPen(node_.style == PipelineGraphNode::Style::Bottleneck ? red : text);
         p->setFont(bold);

@@ -3,6 +3,7 @@
 #include "views/pod/label_stride.h"
 #include "views/tables/value_format.h"
 #include "views/timeline/color_palette.h"
+#include "views/theme_colors.h"
 
 #include <QHelpEvent>
 #include <QMouseEvent>
@@ -77,7 +78,7 @@ void StragglerHeatmap::paintEvent(QPaintEvent*) {
         return;
     }
     const QRect g = grid();
-    const bool dark = palette().color(QPalette::Base).lightness() < 128;
+    const bool dark = isDarkPalette(palette());
     const int nw = int(data_.workers.size()), ns = int(data_.steps.size());
     const double cw = double(g.width()) / ns, ch = double(g.height()) / nw;
     for (int w = 0; w < nw; ++w)

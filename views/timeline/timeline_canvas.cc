@@ -7,6 +7,7 @@
 #include "views/name_style.h"
 #include "views/timeline/counter_style.h"
 #include "views/timeline/time_format.h"
+#include "views/theme_colors.h"
 
 #include <QApplication>
 #include <QContextMenuEvent>
@@ -23,8 +24,6 @@
 namespace tracescope {
 
 namespace {
-
-bool isDarkPalette(const QPalette& pal) { return pal.color(QPalette::Base).lightness() < 128; }
 
 // The moment a page sent the timeline to: orange, apart from the selection, bookmarks and flows.
 QColor momentColor(const QPalette& pal) { return isDarkPalette(pal) ? QColor(255, 170, 60) : QColor(220, 100, 0); }
