@@ -23,9 +23,10 @@ struct Activity {
 
 bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
-// The digits after "GPU:" or "GPU " in a process name ("/device:GPU:3", "GPU 3"); -1 when none.
+// The digits after "GPU:", "GPU " or "MTIA " in a process name ("/device:GPU:3", "GPU 3",
+// Kineto's "MTIA 9"); -1 when none.
 int64_t gpuIndexInName(std::string_view name) {
-    for (std::string_view key : {"GPU:", "GPU "}) {
+    for (std::string_view key : {"GPU:", "GPU ", "MTIA "}) {
         const size_t at = name.find(key);
         if (at == std::string_view::npos) continue;
         int64_t v = 0;

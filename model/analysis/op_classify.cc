@@ -496,17 +496,17 @@ CopyKind copyKindOf(const Trace& trace, SliceRef s) {
             if (isHost(src) && isHost(dst)) return CopyKind::HostToHost;
         }
     }
-    // MTIA's dma_request: arg "direction" HOST_TO_DEVICE, DEVICE_TO_HOST, DEVICE_TO_DEVICE.
-    const std::string direction = sliceArgText(trace, s, "direction");
-    if (direction == "HOST_TO_DEVICE") return CopyKind::HostToDevice;
-    if (direction == "DEVICE_TO_HOST") return CopyKind::DeviceToHost;
-    if (direction == "DEVICE_TO_DEVICE") return CopyKind::DeviceToDevice;
     // Names: Kineto "Memcpy HtoD (Pageable -> Device)", XSpace "MemcpyH2D", CUPTI "MemcpyHtoD".
     if (contains(text, "HtoD") || contains(text, "H2D")) return CopyKind::HostToDevice;
     if (contains(text, "DtoH") || contains(text, "D2H")) return CopyKind::DeviceToHost;
     if (contains(text, "DtoD") || contains(text, "D2D")) return CopyKind::DeviceToDevice;
     if (contains(text, "PtoP") || contains(text, "P2P")) return CopyKind::PeerToPeer;
     if (contains(text, "HtoH") || contains(text, "H2H")) return CopyKind::HostToHost;
+    // MTIA's dma_request: arg "direction" HOST_TO_DEVICE, DEVICE_TO_HOST, DEVICE_TO_DEVICE.
+    const std::string direction = sliceArgText(trace, s, "direction");
+    if (direction == "HOST_TO_DEVICE") return CopyKind::HostToDevice;
+    if (direction == "DEVICE_TO_HOST") return CopyKind::DeviceToHost;
+    if (direction == "DEVICE_TO_DEVICE") return CopyKind::DeviceToDevice;
     return CopyKind::Unknown;
 }
 
