@@ -79,18 +79,6 @@ bool detailInt(std::string_view details, std::string_view key, int64_t& out) {
     return true;
 }
 
-const char* copyKindName(CopyKind k) {
-    switch (k) {
-    case CopyKind::HostToDevice: return "HtoD";
-    case CopyKind::DeviceToHost: return "DtoH";
-    case CopyKind::DeviceToDevice: return "DtoD";
-    case CopyKind::PeerToPeer: return "PtoP";
-    case CopyKind::HostToHost: return "HtoH";
-    case CopyKind::Unknown: break;
-    }
-    return "unknown";
-}
-
 // Durations and sizes of one group while scanning.
 struct CopyAccumulator {
     std::vector<int64_t> durations, bytes;

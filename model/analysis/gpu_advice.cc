@@ -206,18 +206,6 @@ std::vector<AdviceFinding> syncsInSteps(const ClassifiedTrace& ct, const std::ve
     return findingsOf(groups, AdviceRule::SyncInStep);
 }
 
-const char* copyKindShort(CopyKind k) {
-    switch (k) {
-    case CopyKind::HostToDevice: return "HtoD";
-    case CopyKind::DeviceToHost: return "DtoH";
-    case CopyKind::DeviceToDevice: return "DtoD";
-    case CopyKind::PeerToPeer: return "PtoP";
-    case CopyKind::HostToHost: return "HtoH";
-    case CopyKind::Unknown: break;
-    }
-    return "copy";
-}
-
 // "Pageable" or "pageable".
 bool mentionsPageable(std::string_view s) { return s.find("ageable") != std::string_view::npos; }
 
@@ -235,7 +223,7 @@ std::vector<AdviceFinding> pageableCopies(const ClassifiedTrace& ct, const std::
             // Kineto names the memory kinds ("Memcpy HtoD (Pageable -> Device)"); XSpace's
             // memcpy_details stat may say so too.
             if (!mentionsPageable(nameOf(t, s)) && !mentionsPageable(sliceArgText(t, s, "memcpy_details"))) continue;
-            std::string what = copyKindShort(copyKindOf(t, s));
+            std::string what = copyKindName(copyKindOf(t, s));
             const SliceRef call = launchOf(ct, s);
             if (call.valid()) what += " via " + std::string(nameOf(t, call));
             addToGroup(groups[what], t, s, tr.slices.duration[i], windowAt(steps, tr.slices.start[i]), o.maxSlicesPerFinding);

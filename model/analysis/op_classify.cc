@@ -474,6 +474,18 @@ std::string_view deviceActivityOpView(const ClassifiedTrace& ct, SliceRef s) {
 
 std::string deviceActivityOp(const ClassifiedTrace& ct, SliceRef s) { return std::string(deviceActivityOpView(ct, s)); }
 
+const char* copyKindName(CopyKind k) {
+    switch (k) {
+    case CopyKind::HostToDevice: return "HtoD";
+    case CopyKind::DeviceToHost: return "DtoH";
+    case CopyKind::DeviceToDevice: return "DtoD";
+    case CopyKind::PeerToPeer: return "PtoP";
+    case CopyKind::HostToHost: return "HtoH";
+    case CopyKind::Unknown: break;
+    }
+    return "unknown";
+}
+
 CopyKind copyKindOf(const Trace& trace, SliceRef s) {
     std::string text = std::string(trace.str(trace.tracks[s.track].slices.name[s.index]));
     const std::string details = sliceArgText(trace, s, "memcpy_details");

@@ -140,5 +140,7 @@ SliceRef launchOf(const ClassifiedTrace& ct, SliceRef deviceSlice);
 SliceRef enclosingHostOp(const ClassifiedTrace& ct, SliceRef hostSlice);
 
 CopyKind copyKindOf(const Trace& trace, SliceRef copySlice);
+// nsys' short names: "HtoD", "DtoH", "DtoD", "PtoP", "HtoH", "unknown".
+const char* copyKindName(CopyKind kind);
 
 }  // namespace tracescope
