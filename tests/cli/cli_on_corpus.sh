@@ -18,7 +18,7 @@ done
 commands=("info --json" "stats --json" "stats --by type --side device --csv" "tracks --json" "kernels --json"
   "overview --json" "input-pipeline --json" "tfdata --json" "scopes --json" "torch-ops --json"
   "torch-ops --group-by-shape --csv" "memory --json" "memory --csv --breakdown" "convert --to chrome-json"
-  "gpu-util --json --gaps" "launch-stats --json --rows" "queue --json")
+  "gpu-util --json --gaps" "launch-stats --json --rows" "queue --json" "advice --json")
 runs=0 failures=0 done=0
 check() {  # check LABEL STATUS: counts the run, reports a failure
   runs=$((runs + 1))
