@@ -21,6 +21,8 @@ PACKAGES=(
   clang-14 libclang-rt-14-dev llvm-14
   # LLVM's linker: links the ~90 test executables several times faster than GNU ld.
   lld
+  # `go tool pprof`, which the peer test peers_pprof runs on our pprof profiles.
+  golang-go
 )
 
 export DEBIAN_FRONTEND=noninteractive

@@ -4,6 +4,7 @@
 #include "model/import/import.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <iostream>
 #include <optional>
@@ -93,6 +94,20 @@ nlohmann::json warningsJson(const std::vector<ImportWarning>& warnings) {
 int exitStatus(const std::vector<std::string>& args, int status) {
     const bool strict = std::find(args.begin(), args.end(), "--strict") != args.end();
     return status == 0 && strict && !reported.empty() ? 3 : status;
+}
+
+bool parseTimeNs(std::string_view text, TimeNs& out) {
+    int64_t v = 0;
+    const char* end = text.data() + text.size();
+    auto [p, ec] = std::from_chars(text.data() + (!text.empty() && text[0] == '+'), end, v);
+    if (ec != std::errc() || p == text.data()) return false;
+    const std::string_view unit(p, size_t(end - p));
+    int64_t scale = 1;
+    if (unit == "us") scale = 1000;
+    else if (unit == "ms") scale = 1000000;
+    else if (unit == "s") scale = 1000000000;
+    else if (!unit.empty() && unit != "ns") return false;
+    return !__builtin_mul_overflow(v, scale, &out);
 }
 
 std::string csvField(const std::string& s) {

@@ -12,6 +12,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tracescope::cli {
@@ -37,6 +38,9 @@ nlohmann::json warningsJson(const std::vector<ImportWarning>& warnings);
 // A command's exit status: 3 instead of 0 when `args` has --strict and the trace
 // had import warnings; otherwise `status` unchanged (scripts keep working).
 int exitStatus(const std::vector<std::string>& args, int status);
+// A time given on the command line: an integer with an optional unit, ns (the default), us, ms or s
+// ("-2500000", "-2500us"). False when it is not one or overflows.
+bool parseTimeNs(std::string_view text, TimeNs& out);
 // One CSV field, quoted when needed (RFC 4180).
 std::string csvField(const std::string& s);
 // Prints JSON with invalid UTF-8 replaced (and the reported warnings, see above).

@@ -29,6 +29,7 @@ int runLaunchStats(const Args& args);
 int runQueue(const Args& args);
 int runAdvice(const Args& args);
 int runGpuUtil(const Args& args);
+int runFlame(const Args& args);
 
 // Helpers shared by commands.
 bool hasFlag(const Args& args, const std::string& flag);

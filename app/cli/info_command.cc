@@ -51,6 +51,8 @@ int runInfo(const Args& args) {
     j["peak_rss_bytes"] = peakRssBytes();
     j["event_bytes"] = trace.eventMemoryBytes();
     j["string_table_bytes"] = trace.strings.memoryBytes();
+    // Every *_ns time the commands print is relative to this point of the file's own clock.
+    j["origin_ns"] = trace.originNs;
     if (trace.originUnixNs) j["origin_unix_ns"] = *trace.originUnixNs;
     if (!run.files.empty()) j["run"] = {{"name", run.name}, {"workers", run.hosts}, {"files", run.files}};
 

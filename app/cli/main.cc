@@ -110,6 +110,10 @@ void usage() {
                  "                              why the GPU waits: GPU gaps with the host's work meanwhile,\n"
                  "                              blocking calls in steps, pageable copies, kernels shorter than\n"
                  "                              their launch, starved launch queues (advice --help)\n"
+                 "  flame FILE [--range A:B] [--tracks REGEX] [--step N] [--metric wall|self|device|count]\n"
+                 "        [--bottom-up] [--by-thread] [--pivot NAME] [--json|--csv|--folded|--pprof OUT|--code]\n"
+                 "                              time by call stack: flame graph data, folded stacks, a pprof\n"
+                 "                              profile, the Python code view (flame --help)\n"
                  "  overview, input-pipeline, tfdata, pod, diff:\n"
                  "    --step-marker NAME        the slices named NAME are the steps\n"
                  "    --all-steps               average over every step; by default XSpace and XProf's trace JSON\n"
@@ -154,6 +158,7 @@ int main(int argc, char** argv) {
         {"queue", runQueue},
         {"gpu-util", runGpuUtil},
         {"advice", runAdvice},
+        {"flame", runFlame},
     };
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
         usage();

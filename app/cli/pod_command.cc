@@ -7,7 +7,6 @@
 
 #include "model/analysis/pod.h"
 
-#include <charconv>
 #include <cstdio>
 #include <iostream>
 
@@ -24,22 +23,6 @@ nlohmann::json overlapJson(const CommOverlap& o) {
 
 double ms(TimeNs ns) { return double(ns) / 1e6; }
 
-// An integer with an optional unit: ns (the default), us, ms or s ("-2500000", "-2500us").
-bool parseOffset(std::string_view text, TimeNs& out) {
-    int64_t v = 0;
-    const char* end = text.data() + text.size();
-    auto [p, ec] = std::from_chars(text.data() + (!text.empty() && text[0] == '+'), end, v);
-    if (ec != std::errc() || p == text.data()) return false;
-    const std::string_view unit(p, size_t(end - p));
-    int64_t scale = 1;
-    if (unit == "us") scale = 1000;
-    else if (unit == "ms") scale = 1000000;
-    else if (unit == "s") scale = 1000000000;
-    else if (!unit.empty() && unit != "ns") return false;
-    if (__builtin_mul_overflow(v, scale, &out)) return false;
-    return true;
-}
-
 // --offset WORKER=NS (repeatable): the worker's clock offset set by hand. False (and a message) on
 // a malformed value or a worker the run does not have.
 bool applyOffsets(const Args& args, MultiWorkerRun& run) {
@@ -48,7 +31,7 @@ bool applyOffsets(const Args& args, MultiWorkerRun& run) {
         const std::string& v = args[i + 1];
         const size_t eq = v.rfind('=');
         TimeNs ns = 0;
-        if (eq == std::string::npos || eq == 0 || !parseOffset(std::string_view(v).substr(eq + 1), ns)) {
+        if (eq == std::string::npos || eq == 0 || !parseTimeNs(std::string_view(v).substr(eq + 1), ns)) {
             std::fprintf(stderr, "tracescope-cli: --offset expects WORKER=NS (e.g. \"rank 3=-2500000\" or 3=-2500us), "
                                  "not \"%s\"\n", v.c_str());
             return false;
