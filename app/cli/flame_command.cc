@@ -80,7 +80,7 @@ std::string stackText(const CallTree& tree, uint32_t node) {
     return s;
 }
 
-void printTop(const std::vector<FrameRow>& rows, size_t limit) {
+void printTop(const std::vector<CallFrameRow>& rows, size_t limit) {
     std::printf("%15s %15s %15s %10s  %s\n", "self (ns)", "total (ns)", "device (ns)", "count", "frame");
     for (size_t i = 0; i < rows.size() && i < limit; ++i)
         std::printf("%15lld %15lld %15lld %10llu  %.*s\n", (long long)rows[i].selfNs, (long long)rows[i].totalNs,
@@ -109,14 +109,14 @@ bool pickTracks(const Trace& t, const std::string& pattern, std::vector<TrackInd
 }
 
 int codeView(const Args& args, const CallTree& tree) {
-    std::vector<FrameRow> rows;
-    for (const FrameRow& r : frameTable(tree))
+    std::vector<CallFrameRow> rows;
+    for (const CallFrameRow& r : frameTable(tree))
         if (r.python) rows.push_back(r);
-    const auto locationOf = [](const FrameRow& r) { return pythonLocationOf(r.name).value_or(PythonLocation{{}, 0, r.name}); };
+    const auto locationOf = [](const CallFrameRow& r) { return pythonLocationOf(r.name).value_or(PythonLocation{{}, 0, r.name}); };
     if (hasFlag(args, "--json")) {
         nlohmann::json j;
         j["rows"] = nlohmann::json::array();
-        for (const FrameRow& r : rows) {
+        for (const CallFrameRow& r : rows) {
             const PythonLocation loc = locationOf(r);
             j["rows"].push_back({{"file", std::string(loc.file)},
                                  {"line", loc.line},
@@ -133,7 +133,7 @@ int codeView(const Args& args, const CallTree& tree) {
     }
     if (hasFlag(args, "--csv")) {
         std::cout << "file,line,function,occurrences,self_ns,total_ns,device_ns\n";
-        for (const FrameRow& r : rows) {
+        for (const CallFrameRow& r : rows) {
             const PythonLocation loc = locationOf(r);
             std::cout << csvField(std::string(loc.file)) << ',' << loc.line << ',' << csvField(std::string(loc.function))
                       << ',' << r.count << ',' << r.selfNs << ',' << r.totalNs << ',' << r.deviceNs << '\n';
@@ -148,10 +148,11 @@ int codeView(const Args& args, const CallTree& tree) {
     std::printf("%15s %15s %15s %10s  %s\n", "self (ns)", "total (ns)", "device (ns)", "count", "file:line function");
     for (size_t i = 0; i < rows.size() && i < 30; ++i) {
         const PythonLocation loc = locationOf(rows[i]);
-        std::printf("%15lld %15lld %15lld %10llu  %.*s:%lld %.*s\n", (long long)rows[i].selfNs,
-                    (long long)rows[i].totalNs, (long long)rows[i].deviceNs, (unsigned long long)rows[i].count,
-                    int(loc.file.size()), loc.file.data(), (long long)loc.line, int(loc.function.size()),
-                    loc.function.data());
+        const std::string where = loc.file.empty() ? std::string(loc.function)
+                                                   : std::string(loc.file) + ":" + std::to_string(loc.line) + " " +
+                                                         std::string(loc.function);
+        std::printf("%15lld %15lld %15lld %10llu  %s\n", (long long)rows[i].selfNs, (long long)rows[i].totalNs,
+                    (long long)rows[i].deviceNs, (unsigned long long)rows[i].count, where.c_str());
     }
     return 0;
 }
@@ -281,7 +282,7 @@ int runFlame(const Args& args) {
             j["nodes"] = treeJson(*shown);
         }
         j["frames"] = nlohmann::json::array();
-        for (const FrameRow& r : frameTable(*topDown))
+        for (const CallFrameRow& r : frameTable(*topDown))
             j["frames"].push_back({{"name", std::string(r.name)},
                                    {"occurrences", r.count},
                                    {"self_ns", r.selfNs},
@@ -319,13 +320,13 @@ int runFlame(const Args& args) {
         list("callers (total ns of the pivot under them):", pivot->callers);
         list("callees (total ns):", pivot->callees);
     } else {
-        std::vector<FrameRow> rows = frameTable(*topDown);
+        std::vector<CallFrameRow> rows = frameTable(*topDown);
         if (*metric == CallMetric::Wall)
-            std::stable_sort(rows.begin(), rows.end(), [](const FrameRow& a, const FrameRow& b) { return a.totalNs > b.totalNs; });
+            std::stable_sort(rows.begin(), rows.end(), [](const CallFrameRow& a, const CallFrameRow& b) { return a.totalNs > b.totalNs; });
         else if (*metric == CallMetric::Device)
-            std::stable_sort(rows.begin(), rows.end(), [](const FrameRow& a, const FrameRow& b) { return a.deviceNs > b.deviceNs; });
+            std::stable_sort(rows.begin(), rows.end(), [](const CallFrameRow& a, const CallFrameRow& b) { return a.deviceNs > b.deviceNs; });
         else if (*metric == CallMetric::Count)
-            std::stable_sort(rows.begin(), rows.end(), [](const FrameRow& a, const FrameRow& b) { return a.count > b.count; });
+            std::stable_sort(rows.begin(), rows.end(), [](const CallFrameRow& a, const CallFrameRow& b) { return a.count > b.count; });
         std::printf("\n");
         printTop(rows, 30);
     }

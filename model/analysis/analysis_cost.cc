@@ -46,6 +46,8 @@ Factor factorOf(AnalysisKind kind) {
     // Idle gaps per device activity, a row per launch and the queue series beside the
     // classification (bench_analysis_memory: the CUDA API summary alone grew 18 B per slice).
     case AnalysisKind::GpuUtilization: return {"GPU utilization", 80};
+    // The classification, one thread's slices in order at a time, launches by their call.
+    case AnalysisKind::CallTree: return {"Flame graph", 48};
     }
     return {"Analysis", 100};
 }

@@ -20,7 +20,8 @@ enum class AnalysisKind {
     MemoryProfile,
     Pod,
     Diff,
-    GpuUtilization
+    GpuUtilization,
+    CallTree
 };
 
 struct AnalysisCost {

@@ -552,8 +552,8 @@ std::optional<PythonLocation> pythonLocationOf(std::string_view name) {
     return loc;
 }
 
-std::vector<FrameRow> frameTable(const CallTree& tree) {
-    std::vector<FrameRow> rows;
+std::vector<CallFrameRow> frameTable(const CallTree& tree) {
+    std::vector<CallFrameRow> rows;
     if (tree.bottomUp) return rows;
     std::unordered_map<std::string_view, size_t> rowOf;
     const auto& nodes = tree.nodes;
@@ -574,7 +574,7 @@ std::vector<FrameRow> frameTable(const CallTree& tree) {
         if (counted) {
             auto [it, added] = rowOf.try_emplace(n.name, rows.size());
             if (added) rows.push_back({n.name});
-            FrameRow& r = rows[it->second];
+            CallFrameRow& r = rows[it->second];
             r.count += n.count;
             addSat(r.selfNs, n.selfNs);
             r.python = r.python || n.python;
@@ -588,7 +588,7 @@ std::vector<FrameRow> frameTable(const CallTree& tree) {
         }
         for (auto it = n.children.rbegin(); it != n.children.rend(); ++it) stack.push_back({*it, false});
     }
-    std::sort(rows.begin(), rows.end(), [](const FrameRow& a, const FrameRow& b) {
+    std::sort(rows.begin(), rows.end(), [](const CallFrameRow& a, const CallFrameRow& b) {
         return a.selfNs != b.selfNs ? a.selfNs > b.selfNs : a.name < b.name;
     });
     return rows;

@@ -146,7 +146,7 @@ std::optional<PythonLocation> pythonLocationOf(std::string_view frameName);
 // Per distinct frame name: its figures over the whole tree, counting a frame that recurses once
 // (its outermost occurrence) for wall and device time, as pprof's "cum" does; self and count over
 // every occurrence. The code view is this table for the Python frames.
-struct FrameRow {
+struct CallFrameRow {
     std::string_view name;
     uint64_t count = 0;
     TimeNs selfNs = 0;
@@ -154,6 +154,6 @@ struct FrameRow {
     TimeNs deviceNs = 0;
     bool python = false;
 };
-std::vector<FrameRow> frameTable(const CallTree& topDown);  // by selfNs descending, then name
+std::vector<CallFrameRow> frameTable(const CallTree& topDown);  // by selfNs descending, then name
 
 }  // namespace tracescope

@@ -142,7 +142,7 @@ private slots:
         QCOMPARE(foldedMap(foldedStacks(t, CallMetric::Self, /*leafFirst=*/true)).at("C;B;A"), 10000);
 
         // The frame table counts a recursive frame's wall time once: R 50.
-        for (const FrameRow& r : frameTable(t))
+        for (const CallFrameRow& r : frameTable(t))
             if (r.name == "R") {
                 QCOMPARE(r.totalNs, 50 * us);
                 QCOMPARE(r.selfNs, 50 * us);
