@@ -116,6 +116,10 @@ int main(int argc, char** argv) {
     QCommandLineOption counters(QStringLiteral("counters"),
                                 QStringLiteral("With --screenshot: draw counter tracks as the data is (auto), or all as step or line."),
                                 QStringLiteral("auto|step|line"), QStringLiteral("auto"));
+    QCommandLineOption selectRange(QStringLiteral("select-range"),
+                                   QStringLiteral("With --screenshot: select the range A:B (as --range) in the timeline; "
+                                                  "the details dock shows it by name and as a flame graph."),
+                                   QStringLiteral("A:B"));
     QCommandLineOption hover(QStringLiteral("hover"),
                              QStringLiteral("With --screenshot: the mouse at TIME (as --range) over the first shown track whose name or "
                                             "process name matches REGEX (a counter shows its value there)."),
@@ -137,7 +141,7 @@ int main(int argc, char** argv) {
                                             "in order."),
                              QStringLiteral("X,Y"));
     parser.addOptions({screenshot, view, size, range, select, search, dark, theme, dialog, names, filterTracks, compare,
-                       pin, hide, bookmark, minimap, counters, hover, stepMarker, allSteps, convention, click});
+                       pin, hide, bookmark, minimap, counters, hover, selectRange, stepMarker, allSteps, convention, click});
     parser.process(*app);
     const QStringList args = parser.positionalArguments();
     // Before anything reads the settings: a broken file is reported once, never fatal.
@@ -203,6 +207,7 @@ int main(int argc, char** argv) {
         o.minimap = parser.value(minimap) == QLatin1String("on");
         o.counters = parser.value(counters);
         o.hover = parser.value(hover);
+        o.selectRange = parser.value(selectRange);
         o.theme = themeArg.value_or(tracescope::ThemeChoice::Light);
         o.shortNames = parser.value(names) == QLatin1String("short");
         o.convention = parser.value(convention);

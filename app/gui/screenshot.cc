@@ -13,10 +13,12 @@
 #include "views/analysis_view.h"
 #include "views/capture/capture_dialog.h"
 #include "views/capture/launch_dialog.h"
+#include "views/flame/range_flame_panel.h"
 #include "views/step_marker_choice.h"
 #include "views/tables/op_stats_view.h"
 #include "views/timeline/counter_style.h"
 #include "views/timeline/time_format.h"
+#include "views/timeline/timeline_canvas.h"
 #include "views/timeline/timeline_view.h"
 #include "views/trace_selection.h"
 
@@ -184,6 +186,13 @@ int runScreenshot(const ScreenshotOptions& o) {
         timeline->waitUntilReady();
     }
     if (!o.range.isEmpty()) timeline->setVisibleRange(double(rangeBegin), double(rangeEnd));
+    if (!o.selectRange.isEmpty()) {
+        TimeNs begin = 0, end = 0;
+        if (!parseTimeRange(o.selectRange, begin, end))
+            return fail(QStringLiteral("bad --select-range '%1' (expected A:B, e.g. 1.5ms:2ms)").arg(o.selectRange));
+        timeline->canvas()->setRangeSelection(begin, end);
+        for (RangeFlamePanel* panel : window.findChildren<RangeFlamePanel*>()) panel->waitForTrees();
+    }
     if (!o.hover.isEmpty()) {
         const qsizetype colon = o.hover.indexOf(QLatin1Char(':'));
         TimeNs at = 0;

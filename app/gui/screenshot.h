@@ -33,6 +33,7 @@ struct ScreenshotOptions {
     bool minimap = true;     // the overview strip under the ruler
     QString counters = QStringLiteral("auto");  // counter tracks as the data is, or all "step" / "line"
     QString hover;           // "TIME:REGEX": the mouse over that track at that time
+    QString selectRange;     // "A:B" (as --range): a range selection, shown in the details dock
     QString stepMarker;      // the step marker the step-based pages use ("" = automatic)
     bool allSteps = false;   // the step pages average every step (else the trace's step set)
     QString convention;      // Op Stats: "xprof" or "pytorch" ("" = the page's default for the trace)

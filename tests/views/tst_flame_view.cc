@@ -9,6 +9,7 @@
 #include "model/results/call_tree_results.h"
 #include "views/flame/flame_graph_widget.h"
 #include "views/flame/flame_view.h"
+#include "views/flame/range_flame_panel.h"
 #include "views/tables/table_page.h"
 #include "views/trace_selection.h"
 
@@ -107,6 +108,38 @@ private slots:
         QFile p(pprof);
         QVERIFY(p.open(QIODevice::ReadOnly));
         QCOMPARE(p.read(2), QByteArray("\x1f\x8b"));
+    }
+
+    // The details dock's flame graph of a range selection: the store's tree for that range.
+    void rangePanelShowsTheRangesTree() {
+        auto trace = load(std::string(TRACESCOPE_SOURCE_DIR) + "/tests/data/peers/torch_cpu_ops.json.gz");
+        QVERIFY(trace);
+        RangeFlamePanel panel;
+        panel.resize(1000, 300);
+        panel.show();
+        TraceSelection selection;
+        panel.setSelection(&selection);
+        panel.setTrace(trace);
+        const auto store = ResultStore::of(trace);  // held, as the main window holds it
+        const TimeNs begin = trace->spanNs() / 4, end = trace->spanNs() / 2;
+        panel.showRange(begin, end);
+        panel.waitForTrees();
+        QVERIFY(QTest::qWaitFor([&] { return panel.graph()->tree() != nullptr; }, 30000));
+        CallTreeOptions o;
+        o.range = std::make_pair(begin, end);
+        const auto expected = callTreeOf(*store, o);
+        QCOMPARE(store->computations(kCallTreeName), uint64_t(1));
+        QCOMPARE(panel.graph()->tree(), expected.get());
+        QVERIFY(expected->slices > 0);
+        QVERIFY(expected->root().totalNs <= end - begin);  // one thread: never more than the range
+        QVERIFY(panel.statusText().contains(QStringLiteral("host slices in the range")));
+        std::vector<SliceRef> highlighted;
+        connect(&selection, &TraceSelection::slicesHighlighted, this,
+                [&](std::vector<SliceRef> slices, QString) { highlighted = std::move(slices); });
+        const uint32_t first = expected->root().children.front();
+        emit panel.graph()->frameActivated(first);
+        QVERIFY(QTest::qWaitFor([&] { return !highlighted.empty(); }, 30000));
+        QCOMPARE(highlighted.size(), size_t(expected->nodes[first].count));
     }
 
     void saysWhenThereIsNoPythonFrame() {

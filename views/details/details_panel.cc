@@ -3,6 +3,7 @@
 #include "model/query/slice_queries.h"
 #include "views/background_pools.h"
 #include "views/details/range_aggregate_model.h"
+#include "views/flame/range_flame_panel.h"
 #include "views/timeline/time_format.h"
 #include "views/trace_selection.h"
 
@@ -11,6 +12,7 @@
 #include <QSortFilterProxyModel>
 #include <QRegularExpression>
 #include <QStackedWidget>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTreeWidget>
 #include <QTreeWidgetItemIterator>
@@ -78,7 +80,13 @@ DetailsPanel::DetailsPanel(QWidget* parent) : QWidget(parent) {
     auto* rl = new QVBoxLayout(rangePage_);
     rl->setContentsMargins(4, 4, 4, 4);
     rl->addWidget(rangeTitle_);
-    rl->addWidget(rangeTable_, 1);
+    // The range by slice name, and as a flame graph of the host threads' call stacks in it.
+    rangeTabs_ = new QTabWidget(rangePage_);
+    rangeTabs_->setDocumentMode(true);
+    rangeTabs_->addTab(rangeTable_, tr("By name"));
+    rangeFlame_ = new RangeFlamePanel(rangeTabs_);
+    rangeTabs_->addTab(rangeFlame_, tr("Flame graph"));
+    rl->addWidget(rangeTabs_, 1);
     connect(&rangeWatcher_, &QFutureWatcher<std::shared_ptr<RangeAggregate>>::finished, this, [this] {
         auto result = rangeWatcher_.result();
         if (!result || !trace_) return;
@@ -135,12 +143,14 @@ QStringList DetailsPanel::callStackFrames(const QString& value) {
 
 void DetailsPanel::setTrace(std::shared_ptr<const Trace> trace) {
     trace_ = std::move(trace);
+    rangeFlame_->setTrace(trace_);
     clear();
 }
 
 void DetailsPanel::setSelection(TraceSelection* selection) {
     if (selection_) disconnect(selection_, nullptr, this, nullptr);
     selection_ = selection;
+    rangeFlame_->setSelection(selection);
     if (!selection_) return;
     connect(selection_, &TraceSelection::sliceSelected, this, &DetailsPanel::showSlice);
     connect(selection_, &TraceSelection::detailsRequested, this, &DetailsPanel::showGroup);
@@ -315,6 +325,7 @@ void DetailsPanel::showRange(qint64 begin, qint64 end) {
     rangeWatcher_.setFuture(QtConcurrent::run(interactivePool(), [trace = trace_, begin, end] {
         return std::make_shared<RangeAggregate>(aggregateRange(*trace, begin, end));
     }));
+    rangeFlame_->showRange(begin, end);
 }
 
 void DetailsPanel::showText(const QString& html) {

@@ -1,7 +1,7 @@
 // The details dock: for a selected slice its name, category, times, self time,
 // track, decoded args, parent, children and flows (each linked slice is
 // clickable), and the rows pages add about it (TraceSelection::annotations); for a
-// range selection the per-name aggregate table; for a group a page picked (a tf.data
+// range selection the per-name aggregate table and the flame graph of the range; for a group a page picked (a tf.data
 // iterator's events in one call) the rows the page composed.
 #pragma once
 
@@ -17,6 +17,7 @@
 class QLabel;
 class QSortFilterProxyModel;
 class QStackedWidget;
+class QTabWidget;
 class QTableView;
 class QTreeWidget;
 class QTreeWidgetItem;
@@ -24,6 +25,7 @@ class QTreeWidgetItem;
 namespace tracescope {
 
 class RangeAggregateModel;
+class RangeFlamePanel;
 class TraceSelection;
 
 class DetailsPanel : public QWidget {
@@ -53,6 +55,7 @@ public:
     QString fieldText(const QString& field) const;
     QTreeWidget* sliceTree() const { return tree_; }
     RangeAggregateModel* rangeModel() const { return rangeModel_; }
+    RangeFlamePanel* rangeFlame() const { return rangeFlame_; }
     void waitForRange();
 
 signals:
@@ -72,6 +75,8 @@ private:
     QLabel* textPage_ = nullptr;
     QLabel* rangeTitle_;
     QTableView* rangeTable_;
+    QTabWidget* rangeTabs_ = nullptr;
+    RangeFlamePanel* rangeFlame_ = nullptr;
     RangeAggregateModel* rangeModel_;
     QSortFilterProxyModel* rangeProxy_;
     QFutureWatcher<std::shared_ptr<RangeAggregate>> rangeWatcher_;
