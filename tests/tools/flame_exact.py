@@ -1,20 +1,22 @@
 #!/usr/bin/env python3
-"""Call stacks recomputed with the standard library over raw Chrome/Kineto JSON and compared with
-`tracescope-cli flame`: the folded stacks of every metric (self, wall, device, count), with and
-without a range and --by-thread, and the samples of the gzipped pprof profile, to the nanosecond.
+"""Call stacks recomputed with the standard library over raw Chrome/Kineto JSON or XSpace files and
+compared with `tracescope-cli flame`: the folded stacks of every metric (self, wall, device, count),
+with and without a range and (JSON) --by-thread, and the samples of the gzipped pprof profile, to the
+nanosecond.
 
-    flame_exact.py --cli TRACESCOPE_CLI TRACE.json[.gz]...
+    flame_exact.py --cli TRACESCOPE_CLI TRACE.json[.gz]|TRACE.xplane.pb...
 
 The rules, from the flame graph's definition: frames are the complete ("X") events of host threads
 (a process is a device when any event in it is a kernel, copy, memset or GPU annotation);
-Kineto's profiler spans (category "Trace") are not frames. Per thread, events in (start, longer
-first) order, in file order on ties; an event's parent is the top of a stack after popping every
-open event that does not wholly contain it. A range keeps the events that overlap it, each counting
-its part inside it. Self time: the part minus the union of the children's parts. Device time: a
-kernel, copy or memset counts its duration for the host event with the same "correlation" arg. A
-stack's values are summed over the events at exactly that name path. Times: ts and dur as exact
-decimals, ns = int(us * 1000), end = ns(ts) + ns(dur). Exit 77 (CTest's skip) when a file is
-missing, 1 under CI=true.
+Kineto's profiler spans (category "Trace") are not frames. XSpace: the lines of non-device planes
+are threads, derived lines are skipped, zero-length events are instants (see xspace_events). Per
+thread, events in (start, longer first) order, in file order on ties; an event's parent is the top
+of a stack after popping every open event that does not wholly contain it. A range keeps the events
+that overlap it, each counting its part inside it. Self time: the part minus the union of the
+children's parts. Device time: a kernel, copy or memset counts its duration for the host event with
+the same "correlation" arg (XSpace: correlation_id stat). A stack's values are summed over the events
+at exactly that name path. JSON times: ts and dur as exact decimals, ns = int(us * 1000),
+end = ns(ts) + ns(dur). Exit 77 (CTest's skip) when a file is missing, 1 under CI=true.
 """
 import argparse
 import gzip
@@ -26,6 +28,7 @@ import tempfile
 from decimal import Decimal
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import xspace_kernels  # noqa: E402  (an XSpace's planes and events, by hand)
 import xspace_wire  # noqa: E402  (the protobuf wire format by hand)
 
 DEVICE = {"kernel", "Kernel", "gpu_memcpy", "Memcpy", "gpu_memset", "Memset", "gpu_user_annotation",
@@ -60,26 +63,74 @@ def thread_names(events):
     return procs, threads
 
 
-def stacks(events, rng=None):
-    """Per name path (a tuple): self, wall, device, count; keyed also per thread (pid, tid)."""
+def chrome_events(events):
+    """Complete events as (thread, start, end, name, category, correlation, device activity), file order."""
     complete = [e for e in events if e.get("ph") == "X" and "ts" in e and "dur" in e]
     device_pids = {e.get("pid") for e in complete if e.get("cat") in DEVICE}
-    launched = {}
+    out = []
     for e in complete:
-        if e.get("cat") in ACTIVITY:
-            c = (e.get("args") or {}).get("correlation")
-            if c is not None:
-                launched.setdefault(c, []).append(ns(e["dur"]))
-    by_thread = {}
-    for i, e in enumerate(complete):
-        key = (e.get("pid"), e.get("tid"))
-        if key[0] in device_pids or e.get("cat") == "Trace":
-            continue
         s = ns(e["ts"])
-        end = s + ns(e["dur"])
+        out.append({"thread": (e.get("pid"), e.get("tid")), "start": s, "end": s + ns(e["dur"]),
+                    "name": e.get("name", ""), "cat": e.get("cat"),
+                    "corr": (e.get("args") or {}).get("correlation"),
+                    "device": e.get("pid") in device_pids, "activity": e.get("cat") in ACTIVITY})
+    return out
+
+
+def xspace_events(path):
+    """An XSpace's events in the same shape: host planes' lines are threads, device planes' events
+    with a correlation_id are device activities; zero-length events are instants, not slices. Times: ps from the line's timestamp_ns, start and
+    duration each rounded to the nearest ns (halves up). Names: the stat long_name, else the event
+    metadata's name."""
+    buf = memoryview(open(path, "rb").read())
+    out = []
+    for n, _, v in xspace_wire.fields(buf):
+        if n != 1:
+            continue
+        plane = xspace_kernels.parse_plane(v)
+        device = plane["name"].startswith("/device:")
+        for lb in plane["lines"]:
+            lid, lname, ts, evs = 0, "", 0, []
+            for m, _, w in xspace_wire.fields(lb):
+                if m == 1:
+                    lid = xspace_wire.signed64(w)
+                elif m == 2:
+                    lname = xspace_wire.text(w)
+                elif m == 3:
+                    ts = xspace_wire.signed64(w)
+                elif m == 4:
+                    evs.append(w)
+            derived = xspace_kernels.DERIVED_BASE <= lid <= xspace_kernels.DERIVED_BASE + 289 or \
+                lname in xspace_kernels.DERIVED_NAMES
+            if derived:
+                continue
+            for ev in evs:
+                name, _, dur, offset, stats = xspace_kernels.event_fields(ev, plane)
+                if offset is None or dur == 0:  # aggregated events; zero-length ones are instants
+                    continue
+                start = xspace_kernels.ps_to_ns(ts * 1000 + offset)
+                out.append({"thread": (plane["name"], lid), "start": start,
+                            "end": start + xspace_kernels.ps_to_ns(dur),
+                            "name": stats.get("long_name") or name, "cat": None,
+                            "corr": stats.get("correlation_id"), "device": device,
+                            "activity": device})
+    return out
+
+
+def stacks(evs_all, rng=None):
+    """Per (thread, name path): self, wall, device, count."""
+    launched = {}
+    for e in evs_all:
+        if e["activity"] and e["corr"] is not None:
+            launched.setdefault(e["corr"], []).append(e["end"] - e["start"])
+    by_thread = {}
+    for i, e in enumerate(evs_all):
+        if e["device"] or e["cat"] == "Trace":
+            continue
+        s, end = e["start"], e["end"]
         if rng and not (s < rng[1] and (end > rng[0] or (s == end and s >= rng[0]))):
             continue
-        by_thread.setdefault(key, []).append((s, -end, i, e))
+        by_thread.setdefault(e["thread"], []).append((s, -end, i, e))
     out = {}
     for key, evs in by_thread.items():
         evs.sort(key=lambda t: (t[0], t[1], t[2]))
@@ -102,13 +153,12 @@ def stacks(events, rng=None):
                 if ce > frm:
                     p[5] += ce - frm
                 p[6] = max(p[6], ce)
-            path = (open_[-1][4] if open_ else ()) + (frame(e.get("name", "")),)
+            path = (open_[-1][4] if open_ else ()) + (frame(e["name"]),)
             v = out.setdefault((key, path), [0, 0, 0, 0])
             v[1] += part
             v[3] += 1
-            c = (e.get("args") or {}).get("correlation")
-            if c is not None and e.get("cat") not in ACTIVITY:
-                v[2] += sum(launched.get(c, []))
+            if e["corr"] is not None and not e["activity"]:
+                v[2] += sum(launched.get(e["corr"], []))
             open_.append([s, end, cs, ce, path, 0, cs])
         while open_:
             close()
@@ -217,25 +267,28 @@ def main():
         return 1 if os.environ.get("CI") == "true" else 77
     failures, figures = 0, 0
     for path in a.traces:
-        events = load(path)
-        out = stacks(events)
+        xspace = path.endswith(".xplane.pb")
+        events = [] if xspace else load(path)
+        evs = xspace_events(path) if xspace else chrome_events(events)
+        out = stacks(evs)
         names = thread_names(events)
         for metric in ("self", "wall", "device", "count"):
             want = folded(out, metric)
             failures += compare(f"{path} --metric {metric}", want, run_folded(a.cli, path, ["--metric", metric]))
             figures += len(want)
-        want = folded(out, "self", names)
-        failures += compare(f"{path} --by-thread", want, run_folded(a.cli, path, ["--by-thread"]))
-        figures += len(want)
+        if not xspace:  # thread names as the Chrome JSON's metadata gives them
+            want = folded(out, "self", names)
+            failures += compare(f"{path} --by-thread", want, run_folded(a.cli, path, ["--by-thread"]))
+            figures += len(want)
         # A range that cuts slices: the middle third of the host events. The CLI's times are relative
         # to the trace's origin (info --json's origin_ns, on the file's clock).
         info = subprocess.run([a.cli, "info", path, "--json"], capture_output=True, text=True)
         origin = json.loads(info.stdout)["origin_ns"]
-        starts = sorted(ns(e["ts"]) for e in events if e.get("ph") == "X" and "ts" in e and "dur" in e)
+        starts = sorted(e["start"] for e in evs)
         if starts:
             lo, hi = starts[0], starts[-1]
             rng = (lo + (hi - lo) // 3, lo + 2 * (hi - lo) // 3)
-            ranged = stacks(events, rng)
+            ranged = stacks(evs, rng)
             flag = f"{rng[0] - origin}:{rng[1] - origin}"
             for metric in ("self", "device"):
                 want = folded(ranged, metric)
