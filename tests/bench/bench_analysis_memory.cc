@@ -9,6 +9,7 @@
 // are what the GUI's admission estimates (model/analysis/analysis_cost.cc) are based on. The GPU
 // analyses (each with its classification, as kernel stats has its own) end with their wall time
 // as a ratio to kernel stats' (all rows), measured in this run.
+#include "model/analysis/call_tree.h"
 #include "model/analysis/critical_path.h"
 #include "model/analysis/cuda_api_summary.h"
 #include "model/analysis/gpu_advice.h"
@@ -25,6 +26,7 @@
 #include "model/analysis/torch_ops.h"
 #include "model/import/import.h"
 #include "model/import/memory_budget.h"
+#include "model/query/flame_layout.h"
 
 #include <malloc.h>
 
@@ -97,6 +99,19 @@ int main(int argc, char** argv) {
         auto o = computeOpStats(t, {});
         auto i = sliceRowIndexOf(t, o);
     });
+    const double opStatsSeconds = lastSeconds;
+    // The flame graph page: classification, the call tree and its inversion; then the layout a
+    // redraw makes (1280 px), timed alone, and a quarter of the trace as a range selection.
+    CallTree flame;
+    measure("flame graph (call tree + bottom-up)", [&] {
+        flame = computeCallTree(classifyTrace(t));
+        (void)invertCallTree(flame);
+    });
+    const double flameSeconds = lastSeconds;
+    const auto l0 = std::chrono::steady_clock::now();
+    size_t rects = 0;
+    for (int i = 0; i < 10; ++i) rects = layoutFlame(flame, {.width = 1280}).rects.size();
+    const double layoutMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - l0).count() / 10;
     // Kernel stats as the CLI runs it (every row), then as the page does (the table's top
     // 20 000 rows, views/tables/table_page.h, and their slice index). Per distinct
     // configuration below: the per-row cost analysis_cost.cc bounds the page by.
@@ -150,6 +165,10 @@ int main(int argc, char** argv) {
         const ClassifiedTrace ct = classifyTrace(t);
         (void)computeGpuAdvice(ct, findSteps(ct), computeLaunchStats(ct), computeQueueLength(ct));
     });
+    std::printf("\nflame graph / op stats (wall): %.2fx (%.2f s / %.2f s); %zu stacks; a redraw's layout at 1280 px: "
+                "%.2f ms (%zu rectangles)\n",
+                opStatsSeconds > 0 ? flameSeconds / opStatsSeconds : 0.0, flameSeconds, opStatsSeconds,
+                flame.nodes.size() - 1, layoutMs, rects);
     std::printf("\nGPU analyses, wall time / kernel stats (all rows) %.2f s:\n", kernelStatsSeconds);
     for (const auto& [name, s] : gpu)
         std::printf("  %-40s %.2fx\n", name, kernelStatsSeconds > 0 ? s / kernelStatsSeconds : 0.0);

@@ -1,5 +1,6 @@
 #include "tests/fuzz/fuzz_support.h"
 
+#include "model/analysis/call_tree.h"
 #include "model/analysis/critical_path.h"
 #include "model/analysis/cuda_api_summary.h"
 #include "model/analysis/gpu_advice.h"
@@ -17,8 +18,10 @@
 #include "model/analysis/scope_tree.h"
 #include "model/analysis/tf_data.h"
 #include "model/analysis/torch_ops.h"
+#include "model/export/call_stack_export.h"
 #include "model/export/chrome_json_writer.h"
 #include "model/import/workers.h"
+#include "model/query/flame_layout.h"
 #include "model/trace/merge_workers.h"
 #include "model/trace/trace_builder.h"
 
@@ -72,6 +75,30 @@ void runAllAnalyses(const Trace& trace) {
         const QueueLengthResult queues = computeQueueLength(ct);
         (void)computeCriticalPaths(ct, steps);
         (void)computeGpuAdvice(ct, steps, launches, queues, {.gapThresholdNs = 1});
+    }
+    // Call stacks: the whole trace by thread and a range over its middle, inverted, pivoted on
+    // the first frame, laid out, and written as folded stacks and a pprof profile.
+    {
+        CallTreeOptions o;
+        o.byThread = true;
+        const CallTree whole = computeCallTree(ct, o);
+        o.byThread = false;
+        o.range = std::make_pair(trace.startNs + trace.spanNs() / 4, trace.startNs + trace.spanNs() / 2);
+        const CallTree part = computeCallTree(ct, o);
+        for (const CallTree* t : {&whole, &part}) {
+            const CallTree up = invertCallTree(*t);
+            (void)frameTable(*t);
+            (void)foldedStacks(*t, CallMetric::Self);
+            (void)foldedStacks(up, CallMetric::Device, true);
+            (void)pprofProfileBytes(*t);
+            (void)layoutFlame(up, {.width = 640, .search = "a"});
+            if (t->nodes.size() > 1) {
+                const uint32_t first = t->root().children.front();
+                (void)pivotCallTree(*t, t->nodes[first].name);
+                (void)slicesOfCallNode(ct, *t, first, 10);
+                (void)layoutFlame(*t, {.metric = CallMetric::Count, .focus = first, .width = 640});
+            }
+        }
     }
     (void)computeOverview(ct);
     (void)computeInputPipeline(ct);

@@ -2,12 +2,16 @@
 // lines, RunMetadata devices, Chrome JSON threads, distinct slice names or counter names (one
 // event each), or N launches and kernels, or flows, sharing one id, are imported in one run; the
 // larger may take about ten times as long, never a hundred (a cost quadratic in the count). The
-// largest files have a million of each. Files are built here: the XSpace with the project's
+// largest files have a million of each. The call tree (flame graph) of 100 000 and of 1 000 000
+// calls likewise. Files are built here: the XSpace with the project's
 // XSpace writer, the RunMetadata with our own copy of TensorFlow's proto (same field numbers),
 // the JSON by hand.
+#include "model/analysis/call_tree.h"
 #include "model/export/xspace_writer.h"
 #include "model/import/import.h"
 #include "model/proto/run_metadata.pb.h"
+#include "model/query/flame_layout.h"
+#include "model/trace/trace_builder.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -125,6 +129,29 @@ double importSeconds(const std::string& path, TraceCounts& counts) {
     return best;
 }
 
+// n calls on one host thread, each a frame f > g_<i mod 1000> > cudaLaunchKernel whose kernel runs on
+// the GPU (linked by correlation id): 4 slices per call.
+std::shared_ptr<const Trace> callsWithLaunches(int n) {
+    TraceBuilder b("chrome-json");
+    const auto host = b.addTrack(b.addProcess(ProcessKind::Host, 1, "python3"), TrackKind::Thread, "main", 1);
+    const auto gpu = b.addTrack(b.addProcess(ProcessKind::Device, 0, "GPU 0"), TrackKind::Thread, "stream 7", 7);
+    const StringId f = b.intern("f"), launch = b.intern("cudaLaunchKernel"), kernel = b.intern("K");
+    const StringId op = b.intern("cpu_op"), runtime = b.intern("cuda_runtime"), kcat = b.intern("kernel");
+    const StringId corr = b.intern("correlation");
+    std::vector<StringId> g;
+    for (int k = 0; k < 1000; ++k) g.push_back(b.intern("g_" + std::to_string(k)));
+    for (int i = 0; i < n; ++i) {
+        const TimeNs t = TimeNs(i) * 10'000;
+        ArgsWriter a;
+        a.add(corr, ArgValue::integer(i + 1));
+        b.addSlice(host, t, 8'000, f, op);
+        b.addSlice(host, t + 1'000, 3'000, g[size_t(i % 1000)], op);
+        b.addSlice(host, t + 2'000, 500, launch, runtime, a);
+        b.addSlice(gpu, t + 5'000, 2'000, kernel, kcat, a);
+    }
+    return b.finish();
+}
+
 }  // namespace
 
 class LinearCostTest : public QObject {
@@ -170,6 +197,31 @@ class LinearCostTest : public QObject {
 
 private slots:
     void initTestCase() { QVERIFY(dir_.isValid()); }
+    // The call tree (flame graph) of 100 000 calls and of 1 000 000: about ten times the CPU time,
+    // never a hundred; the layout of either for a 1280-pixel view stays bounded by the pixels.
+    void callTreeOfManyCalls() {
+        const auto small = callsWithLaunches(100'000);
+        const auto large = callsWithLaunches(1'000'000);
+        const auto timed = [](const Trace& t, CallTree& out) {
+            const ClassifiedTrace ct = classifyTrace(t);
+            const double t0 = processCpuSeconds();
+            out = computeCallTree(ct);
+            return processCpuSeconds() - t0;
+        };
+        CallTree ts, tl;
+        const double s = timed(*small, ts), l = timed(*large, tl);
+        QCOMPARE(ts.slices, uint64_t(300'000));
+        QCOMPARE(tl.slices, uint64_t(3'000'000));
+        QCOMPARE(tl.root().deviceNs, TimeNs(1'000'000) * 2'000);
+        QCOMPARE(tl.nodes.size(), size_t(1 + 1 + 1000 + 1000));
+        const double ratio = l / std::max(s, 0.05);
+        qInfo("call tree: 300000 slices in %.3f s, 3000000 in %.3f s (ratio %.1f)", s, l, ratio);
+        QVERIFY2(ratio < 25, qPrintable(QString::number(ratio)));
+        FlameLayoutOptions o;
+        o.width = 1280;
+        const FlameLayout layout = layoutFlame(tl, o);
+        QVERIFY(layout.rects.size() <= 3 * 1280);
+    }
 
     void xspaceLines() { checkLinear(".xplane.pb", xspaceWithLines, 100000, {.slices = 1, .tracks = 1}); }
     void runMetadataDevices() { checkLinear(".pb", runMetadataWithDevices, 100000, {.slices = 1, .tracks = 1}); }
