@@ -18,7 +18,6 @@
 #include "views/tables/op_stats_view.h"
 #include "views/timeline/counter_style.h"
 #include "views/timeline/time_format.h"
-#include "views/timeline/timeline_canvas.h"
 #include "views/timeline/timeline_view.h"
 #include "views/trace_selection.h"
 
@@ -190,7 +189,7 @@ int runScreenshot(const ScreenshotOptions& o) {
         TimeNs begin = 0, end = 0;
         if (!parseTimeRange(o.selectRange, begin, end))
             return fail(QStringLiteral("bad --select-range '%1' (expected A:B, e.g. 1.5ms:2ms)").arg(o.selectRange));
-        timeline->canvas()->setRangeSelection(begin, end);
+        timeline->controller().setRangeSelection(begin, end);
         for (RangeFlamePanel* panel : window.findChildren<RangeFlamePanel*>()) panel->waitForTrees();
     }
     if (!o.hover.isEmpty()) {
