@@ -287,16 +287,21 @@ private slots:
         for (int i = 0; i < depth; ++i) b.addSlice(th, i, 2 * (depth - i), f, kEmptyString);
         const std::string huge(1 << 20, 'x');
         b.addSlice(th, 3 * depth, 10, b.intern(huge), kEmptyString);
+        // A frame that never closes (a B without its E) ends with the trace, after the huge one.
+        b.addSlice(th, 4 * depth, 0, b.intern("open"), kEmptyString, kNoArgs, /*unfinished=*/true);
+        b.addSlice(th, 5 * depth, 100, b.intern("last"), kEmptyString);
         const auto trace = b.finish();
         const CallTree t = computeCallTree(classifyTrace(*trace));
         QCOMPARE(t.maxDepth, kMaxCallDepth);
         QCOMPARE(t.cutAtDepth, uint64_t(depth - kMaxCallDepth));
-        QCOMPARE(t.slices, uint64_t(depth + 1));
-        // Every slice's time is still in the tree: the outermost f (2 * depth) and the huge one.
-        QCOMPARE(t.root().subtreeSelfNs, TimeNs(2 * depth + 10));
+        QCOMPARE(t.slices, uint64_t(depth + 3));
+        // Every slice's time is still in the tree: the outermost f (2 * depth), the huge one, and the
+        // open one [4 depth, 5 depth + 100) holding "last".
+        QCOMPARE(t.root().subtreeSelfNs, TimeNs(2 * depth + 10 + depth + 100));
+        QCOMPARE(t.nodes[nodeAt(t, {"open", "last"})].totalNs, TimeNs(100));
         QVERIFY(!t.notes.empty());
         const CallTree up = invertCallTree(t);
-        QCOMPARE(up.root().totalNs, TimeNs(2 * depth + 10));
+        QCOMPARE(up.root().totalNs, TimeNs(2 * depth + 10 + depth + 100));
         QVERIFY(foldedStacks(t, CallMetric::Self).size() > huge.size());
     }
 

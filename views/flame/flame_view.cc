@@ -124,7 +124,10 @@ FlameView::FlameView(QWidget* parent) : AnalysisView(parent), delivery_(ResultDe
     bar->addWidget(new QLabel(tr("Size by:"), content));
     bar->addWidget(metric_);
     bar->addWidget(byThread_);
+    search_->setMinimumWidth(220);
     bar->addWidget(search_, 1);
+    // The share the matches hold: room for "Matched 88.9 ms (100 %)" beside the search box.
+    matched_->setMinimumWidth(matched_->fontMetrics().horizontalAdvance(QStringLiteral("Matched 888.8 ms (100.0 %)")));
     bar->addWidget(matched_);
     bar->addWidget(zoomOut);
     bar->addWidget(exportButton);
