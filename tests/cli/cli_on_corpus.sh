@@ -18,7 +18,8 @@ done
 commands=("info --json" "stats --json" "stats --by type --side device --csv" "tracks --json" "kernels --json"
   "overview --json" "input-pipeline --json" "tfdata --json" "scopes --json" "torch-ops --json"
   "torch-ops --group-by-shape --csv" "memory --json" "memory --csv --breakdown" "convert --to chrome-json"
-  "gpu-util --json --gaps" "launch-stats --json --rows" "queue --json" "advice --json")
+  "gpu-util --json --gaps" "launch-stats --json --rows" "queue --json" "advice --json"
+  "flame --json --by-thread" "flame --folded --bottom-up" "flame --code --csv" "flame --pprof")
 runs=0 failures=0 done=0
 check() {  # check LABEL STATUS: counts the run, reports a failure
   runs=$((runs + 1))
@@ -34,6 +35,7 @@ for f in "${files[@]}"; do
     read -r -a words <<<"$c"
     extra=()
     if [ "${words[0]}" = convert ]; then extra=("$tmp/out.json"); fi
+    if [ "${words[*]}" = "flame --pprof" ]; then extra=("$tmp/profile.pb.gz"); fi
     timeout 60 "$cli" "${words[0]}" "$f" "${words[@]:1}" "${extra[@]}" >/dev/null 2>"$tmp/err"
     check "${words[0]} $f ${words[*]:1}" $?
   done
