@@ -164,7 +164,7 @@ void FlameGraphWidget::mousePressEvent(QMouseEvent* event) {
 
 void FlameGraphWidget::mouseDoubleClickEvent(QMouseEvent* event) {
     const FlameRect* r = rectAt(event->position().toPoint());
-    if (r && !r->folded) emit frameActivated(r->node);
+    if (r && !r->folded && slicesShown_) emit frameActivated(r->node);
 }
 
 void FlameGraphWidget::contextMenuEvent(QContextMenuEvent* event) {
@@ -174,7 +174,8 @@ void FlameGraphWidget::contextMenuEvent(QContextMenuEvent* event) {
     QMenu menu(this);
     menu.addAction(tr("Zoom into this frame"), this, [this, node] { setFocusNode(node); });
     menu.addAction(tr("Pivot on this frame (callers and callees)"), this, [this, node] { emit pivotRequested(node); });
-    if (!tree_->bottomUp) menu.addAction(tr("Show its slices in the timeline"), this, [this, node] { emit frameActivated(node); });
+    if (slicesShown_)
+        menu.addAction(tr("Show its slices in the timeline"), this, [this, node] { emit frameActivated(node); });
     menu.addAction(tr("Zoom out completely"), this, [this] { setFocusNode(kCallRoot); });
     menu.exec(event->globalPos());
 }

@@ -25,6 +25,8 @@ public:
     void setMetric(CallMetric metric);
     void setSearch(const QString& text);
     void setFocusNode(uint32_t node);
+    // Whether a frame's slices can be shown (double click, context menu): not for a pivot's merged trees.
+    void setSlicesShown(bool shown) { slicesShown_ = shown; }
     uint32_t focusNode() const { return focus_; }
     const FlameLayout& layout() const { return layout_; }
     // "Matched 12.5 % of the focus" for the search box's neighbour (empty without a search).
@@ -58,6 +60,7 @@ private:
     CallMetric metric_ = CallMetric::Wall;
     std::string search_;
     uint32_t focus_ = kCallRoot;
+    bool slicesShown_ = true;
     FlameLayout layout_;
 };
 

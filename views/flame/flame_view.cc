@@ -150,6 +150,9 @@ FlameView::FlameView(QWidget* parent) : AnalysisView(parent), delivery_(ResultDe
     auto* split = new QSplitter(Qt::Vertical, pivotPage);
     callers_ = new FlameGraphWidget(split);
     callees_ = new FlameGraphWidget(split);
+    // A pivot's trees merge frames from many stacks: no slice set of their own to show.
+    callers_->setSlicesShown(false);
+    callees_->setSlicesShown(false);
     split->addWidget(scrolled(callers_, split));
     split->addWidget(scrolled(callees_, split));
     pivotLayout->addWidget(split, 1);
@@ -318,7 +321,7 @@ void FlameView::setMetric(CallMetric metric) { metric_->setCurrentIndex(int(metr
 void FlameView::setSearch(const QString& text) { search_->setText(text); }
 
 void FlameView::showSlicesOf(const FlameGraphWidget* from, uint32_t node) {
-    if (!computed_ || !selection_ || !from->tree() || from != graph_) return;
+    if (!computed_ || !selection_ || from != graph_ || !from->tree()) return;  // the page's own trees only
     const std::shared_ptr<const Computed> c = computed_;
     const bool bottomUp = from->tree()->bottomUp;
     const QString label = qs(from->tree()->nodes[node].name);
