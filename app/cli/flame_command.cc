@@ -1,4 +1,4 @@
-// tracescope-cli flame FILE [--range A:B] [--tracks REGEX] [--step N] [--metric M] [--bottom-up]
+// tracescope-cli flame FILE [--range A:B] [--tracks REGEX] [--under REGEX] [--step N] [--metric M] [--bottom-up]
 //                       [--by-thread] [--pivot NAME] [--json|--csv|--folded|--pprof OUT|--code]
 // Where the time goes by call stack (model/analysis/call_tree.h): the host threads' slices merged
 // by name path, as folded stacks, a pprof profile, a table or JSON.
@@ -22,7 +22,7 @@ namespace tracescope::cli {
 namespace {
 
 const char* kUsage =
-    "usage: tracescope-cli flame FILE [--range A:B] [--tracks REGEX] [--step N] [--step-marker NAME]\n"
+    "usage: tracescope-cli flame FILE [--range A:B] [--tracks REGEX] [--under REGEX] [--step N] [--step-marker NAME]\n"
     "                      [--metric wall|self|device|count] [--bottom-up] [--by-thread] [--pivot NAME]\n"
     "                      [--json|--csv|--folded|--pprof OUT.pb.gz|--code]\n"
     "  Where the time goes by call stack: every host thread's slices (Python frames, ops, annotations,\n"
@@ -33,6 +33,8 @@ const char* kUsage =
     "  --range A:B       only [A, B) on the trace's clock (the ts_ns of --json outputs): integers in\n"
     "                    ns, or with us / ms / s; slices cut by it count their part inside it\n"
     "  --tracks REGEX    only the threads whose name, process name or \"process: thread\" matches\n"
+    "  --under REGEX     only the slices whose name matches and what they enclose, each from the root\n"
+    "                    (their callers left out); one inside another counts as its callee\n"
     "  --step N          only step N (its number as `overview` lists it); --step-marker NAME picks the\n"
     "                    step slices\n"
     "  --metric M        the value of folded stacks and of the table's order: self (default: each\n"
@@ -165,7 +167,7 @@ int runFlame(const Args& args) {
         return 0;
     }
     const auto files =
-        positionals(args, {"--range", "--tracks", "--step", "--step-marker", "--metric", "--pivot", "--pprof"});
+        positionals(args, {"--range", "--tracks", "--under", "--step", "--step-marker", "--metric", "--pivot", "--pprof"});
     if (files.size() != 1) {
         std::fputs(kUsage, stderr);
         return 2;
@@ -217,6 +219,23 @@ int runFlame(const Args& args) {
             return 2;
         }
     }
+    if (hasFlag(args, "--under")) {
+        const std::string pattern = flagValue(args, "--under");
+        std::regex re;
+        try {
+            re = std::regex(pattern, std::regex::ECMAScript);
+        } catch (const std::regex_error& e) {
+            std::fprintf(stderr, "tracescope-cli flame: --under is not a regular expression: %s\n", e.what());
+            return 2;
+        }
+        options.roots = frameSlicesMatching(*ct, [&](std::string_view name) {
+            return std::regex_search(name.begin(), name.end(), re);
+        });
+        if (options.roots.empty()) {
+            std::fprintf(stderr, "tracescope-cli flame: no slice matches --under '%s'\n", pattern.c_str());
+            return 2;
+        }
+    }
     if (hasFlag(args, "--step")) {
         const StepsResult steps = findSteps(*ct, stepOptionsOf(args));
         const auto it = std::find_if(steps.steps.begin(), steps.steps.end(),
@@ -262,6 +281,7 @@ int runFlame(const Args& args) {
         j["options"] = {{"range_ns", options.range ? nlohmann::json({options.range->first, options.range->second})
                                                    : nlohmann::json(nullptr)},
                         {"threads", options.tracks.empty() ? nlohmann::json("all") : nlohmann::json(options.tracks.size())},
+                        {"under_slices", options.roots.size()},
                         {"by_thread", options.byThread},
                         {"bottom_up", shown->bottomUp},
                         {"metric", callMetricId(*metric)}};

@@ -110,7 +110,7 @@ void usage() {
                  "                              why the GPU waits: GPU gaps with the host's work meanwhile,\n"
                  "                              blocking calls in steps, pageable copies, kernels shorter than\n"
                  "                              their launch, starved launch queues (advice --help)\n"
-                 "  flame FILE [--range A:B] [--tracks REGEX] [--step N] [--metric wall|self|device|count]\n"
+                 "  flame FILE [--range A:B] [--tracks REGEX] [--under REGEX] [--step N] [--metric wall|self|device|count]\n"
                  "        [--bottom-up] [--by-thread] [--pivot NAME] [--json|--csv|--folded|--pprof OUT|--code]\n"
                  "                              time by call stack: flame graph data, folded stacks, a pprof\n"
                  "                              profile, the Python code view (flame --help)\n"

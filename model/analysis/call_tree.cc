@@ -102,6 +102,7 @@ bool frameTrack(const ClassifiedTrace& ct, TrackIndex ti) {
 bool isDeviceActivity(SliceRole r) { return r == SliceRole::Kernel || r == SliceRole::Memcpy || r == SliceRole::Memset; }
 
 uint64_t refKey(SliceRef s) { return uint64_t(s.track) << 32 | s.index; }
+bool refLess(SliceRef a, SliceRef b) { return refKey(a) < refKey(b); }
 
 struct Launched {
     TimeNs deviceNs = 0;
@@ -125,6 +126,8 @@ public:
         tree_.options = options;
         traceCategory_ = t_.strings.find("Trace");
         pythonCategory_ = t_.strings.find("python_function");
+        roots_ = options.roots;
+        std::sort(roots_.begin(), roots_.end(), refLess);
     }
 
     void linkDevice() {
@@ -140,7 +143,6 @@ public:
                     if (overlaps(c.start[i], c.end(i))) ++tree_.unattributedDevice;
                     continue;
                 }
-                ++linkedAnywhere_;
                 Launched& l = launched_[refKey(launch)];
                 addSat(l.deviceNs, c.duration[i]);
                 ++l.activities;
@@ -178,6 +180,13 @@ public:
                 const TimeNs clipStart = options_.range ? std::max(start, options_.range->first) : start;
                 const TimeNs clipEnd = options_.range ? std::min(end, options_.range->second) : end;
                 const TimeNs part = durationBetween(clipStart, clipEnd);
+                // With a set of slices, only they and what they enclose count; the others stay open
+                // (uncounted, node kNoIndex) so that nesting is still found by containment.
+                const bool parentCounted = !open.empty() && open.back().node != kNoIndex;
+                if (!roots_.empty() && !parentCounted && !std::binary_search(roots_.begin(), roots_.end(), s, refLess)) {
+                    if (open.size() < kMaxCallDepth) open.push_back({start, end, clipStart, clipEnd, kNoIndex, 0, clipStart});
+                    continue;
+                }
                 ++tree_.slices;
                 if (open.size() >= kMaxCallDepth) {
                     // Counted in the deepest kept frame: its self time already covers this part.
@@ -185,8 +194,8 @@ public:
                     onSlice(s, open.back().node);
                     continue;
                 }
-                const uint32_t parent = open.empty() ? threadNode : open.back().node;
-                if (!open.empty()) {
+                const uint32_t parent = parentCounted ? open.back().node : threadNode;
+                if (parentCounted) {
                     OpenFrame& p = open.back();
                     const TimeNs from = std::max(clipStart, p.watermark);
                     if (clipEnd > from) addSat(p.covered, clipEnd - from);
@@ -212,8 +221,6 @@ public:
             while (!open.empty()) close(open);
         }
     }
-
-    bool anyLinked() const { return linkedAnywhere_ > 0; }
 
 private:
     bool overlaps(TimeNs start, TimeNs end) const {
@@ -249,6 +256,10 @@ private:
 
     void close(std::vector<OpenFrame>& open) {
         const OpenFrame& f = open.back();
+        if (f.node == kNoIndex) {  // outside the chosen slices
+            open.pop_back();
+            return;
+        }
         const TimeNs self = durationBetween(f.clipStart, f.clipEnd) - f.covered;
         if (self > 0) addSat(tree_.nodes[f.node].selfNs, self);
         open.pop_back();
@@ -272,7 +283,7 @@ private:
     StringId traceCategory_ = kNoIndex;
     StringId pythonCategory_ = kNoIndex;
     std::unordered_map<uint64_t, Launched> launched_;
-    uint64_t linkedAnywhere_ = 0;
+    std::vector<SliceRef> roots_;  // options_.roots, sorted
 };
 
 std::string nanosText(TimeNs v) { return std::to_string(v); }
@@ -284,6 +295,12 @@ std::string CallTreeOptions::key() const {
     if (range) k += nanosText(range->first) + ":" + nanosText(range->second);
     k += " thread=" + std::string(byThread ? "1" : "0") + " tracks=";
     for (TrackIndex t : tracks) k += std::to_string(t) + ",";
+    if (!roots.empty()) {
+        // The set by its size and a hash of its members (any order).
+        uint64_t h = 0;
+        for (SliceRef r : roots) h += std::hash<uint64_t>()(refKey(r)) * 0x9E3779B97F4A7C15ull;
+        k += " roots=" + std::to_string(roots.size()) + ":" + std::to_string(h);
+    }
     return k;
 }
 
@@ -341,7 +358,7 @@ CallTree computeCallTree(const ClassifiedTrace& ct, const CallTreeOptions& optio
     finishTree(tree);
 
     if (tree.slices == 0)
-        tree.notes.push_back(options.range || !options.tracks.empty()
+        tree.notes.push_back(options.range || !options.tracks.empty() || !options.roots.empty()
                                  ? "No host thread slice lies in the selection."
                                  : "The trace has no slices on host threads, so there is no call stack to show.");
     if (tree.cutAtDepth > 0)
@@ -481,6 +498,21 @@ CallPivot pivotCallTree(const CallTree& topDown, std::string_view name) {
     finishTree(pivot.callers);
     pivot.callees.slices = pivot.callees.root().totalCount;
     return pivot;
+}
+
+std::vector<SliceRef> frameSlicesMatching(const ClassifiedTrace& ct, const std::function<bool(std::string_view)>& match) {
+    std::vector<SliceRef> out;
+    if (!ct.trace) return out;
+    const Trace& t = *ct.trace;
+    for (TrackIndex ti = 0; ti < t.tracks.size(); ++ti) {
+        if (!frameTrack(ct, ti)) continue;
+        const SliceColumns& c = t.tracks[ti].slices;
+        for (uint32_t i = 0; i < c.size(); ++i) {
+            analysisTick();
+            if (match(fullNameView(ct, {ti, i}))) out.push_back({ti, i});
+        }
+    }
+    return out;
 }
 
 std::vector<SliceRef> slicesOfCallNode(const ClassifiedTrace& ct, const CallTree& tree, uint32_t node, size_t limit) {

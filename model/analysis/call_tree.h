@@ -13,7 +13,8 @@
 // A slice that only partly overlaps an open one (a ProfilerStep#N that begins inside a Python
 // frame) closes it for the slices after it; how the timeline puts slices in lanes plays no part.
 //
-// A range [from, to) keeps the slices that overlap it, each counting only its part inside it.
+// A range [from, to) keeps the slices that overlap it, each counting only its part inside it; a set
+// of slices keeps them and what they enclose.
 // Self time: a slice's part in the range minus the union of its children's parts (never negative).
 // Device time: each kernel, copy and memset counts its whole duration for the runtime call that
 // launched it (flow, else correlation id; op_classify.h's launchOf) when that call is a frame of the
@@ -25,6 +26,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -39,6 +41,10 @@ struct CallTreeOptions {
     std::vector<TrackIndex> tracks;
     // One root frame per thread ("<process>: <thread>") instead of merging the threads.
     bool byThread = false;
+    // Only these slices and the slices they enclose when not empty (a set of slices: search
+    // matches, the frames of one name); each counts from the root, its callers left out. A chosen
+    // slice inside another chosen one counts as its callee.
+    std::vector<SliceRef> roots;
 
     // A text for the result store's key.
     std::string key() const;
@@ -126,6 +132,10 @@ struct CallPivot {
     uint64_t occurrences = 0;  // stacks where `name` is outermost
 };
 CallPivot pivotCallTree(const CallTree& topDown, std::string_view name);
+
+// The frame slices (as computeCallTree takes them, before any range) whose full name `match` accepts:
+// a set of slices for CallTreeOptions::roots.
+std::vector<SliceRef> frameSlicesMatching(const ClassifiedTrace& ct, const std::function<bool(std::string_view)>& match);
 
 // The slices counted at exactly nodes[node] of a tree made with these options (top-down), in time
 // order per thread; at most `limit`.

@@ -219,6 +219,23 @@ private slots:
         QCOMPARE(onR.callees.nodes[nodeAt(onR.callees, {"R", "R", "R"})].totalNs, 10 * us);
     }
 
+    // A set of slices: the B calls and what they enclose, from the root.
+    void setOfSlices() {
+        const auto trace = handMade();
+        const ClassifiedTrace ct = classifyTrace(*trace);
+        CallTreeOptions o;
+        o.roots = frameSlicesMatching(ct, [](std::string_view n) { return n == "B"; });
+        QCOMPARE(o.roots.size(), size_t(2));
+        const CallTree t = computeCallTree(ct, o);
+        QCOMPARE(foldedMap(foldedStacks(t, CallMetric::Self)), (std::map<std::string, int64_t>{{"B", 40000}, {"B;C", 10000}}));
+        QCOMPARE(t.slices, uint64_t(3));
+        // Nested chosen slices: R inside R counts as its callee, as a pivot's callees do.
+        o.roots = frameSlicesMatching(ct, [](std::string_view n) { return n == "R"; });
+        QCOMPARE(foldedStacks(computeCallTree(ct, o), CallMetric::Self),
+                 foldedStacks(pivotCallTree(computeCallTree(ct), "R").callees, CallMetric::Self));
+        QVERIFY(CallTreeOptions{}.key() != o.key());
+    }
+
     void pprofSamplesEqualTheTree() {
         const auto trace = handMade();
         const CallTree t = computeCallTree(classifyTrace(*trace));

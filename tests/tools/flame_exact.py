@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Call stacks recomputed with the standard library over raw Chrome/Kineto JSON or XSpace files and
 compared with `tracescope-cli flame`: the folded stacks of every metric (self, wall, device, count),
-with and without a range and (JSON) --by-thread, and the samples of the gzipped pprof profile, to the
+with and without a range, (JSON) --by-thread and --under one frame name, and the samples of the gzipped pprof profile, to the
 nanosecond.
 
     flame_exact.py --cli TRACESCOPE_CLI TRACE.json[.gz]|TRACE.xplane.pb...
@@ -22,6 +22,7 @@ import argparse
 import gzip
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -117,8 +118,9 @@ def xspace_events(path):
     return out
 
 
-def stacks(evs_all, rng=None):
-    """Per (thread, name path): self, wall, device, count."""
+def stacks(evs_all, rng=None, under=None):
+    """Per (thread, name path): self, wall, device, count. With `under` (a frame name) only the
+    events of that name and what they enclose count, each path starting at the outermost one."""
     launched = {}
     for e in evs_all:
         if e["activity"] and e["corr"] is not None:
@@ -138,6 +140,8 @@ def stacks(evs_all, rng=None):
 
         def close():
             f = open_.pop()
+            if f[4] is None:
+                return
             self_ = max(0, f[3] - f[2] - f[5])
             out[(key, f[4])][0] += self_
 
@@ -146,14 +150,18 @@ def stacks(evs_all, rng=None):
             while open_ and not (open_[-1][0] <= s and end <= open_[-1][1]):
                 close()
             cs, ce = (max(s, rng[0]), min(end, rng[1])) if rng else (s, end)
+            inside = open_ and open_[-1][4] is not None
+            if under is not None and not inside and frame(e["name"]) != under:
+                open_.append([s, end, cs, ce, None, 0, cs])  # open, not counted
+                continue
             part = max(0, ce - cs)
-            if open_:
+            if open_ and open_[-1][4] is not None:
                 p = open_[-1]
                 frm = max(cs, p[6])
                 if ce > frm:
                     p[5] += ce - frm
                 p[6] = max(p[6], ce)
-            path = (open_[-1][4] if open_ else ()) + (frame(e["name"]),)
+            path = (open_[-1][4] if inside else ()) + (frame(e["name"]),)
             v = out.setdefault((key, path), [0, 0, 0, 0])
             v[1] += part
             v[3] += 1
@@ -295,6 +303,14 @@ def main():
                 failures += compare(f"{path} --range {flag} --metric {metric}", want,
                                     run_folded(a.cli, path, ["--range", flag, "--metric", metric]))
                 figures += len(want)
+        # A set of slices: the frames named like the heaviest stack's second frame, and what they enclose.
+        deep = [(v[1], path) for (_, path), v in out.items() if len(path) >= 2]
+        if deep:
+            name = max(deep)[1][1]
+            want = folded(stacks(evs, under=name), "self")
+            pattern = "^" + re.escape(name) + "$"
+            failures += compare(f"{path} --under {pattern}", want, run_folded(a.cli, path, ["--under", pattern]))
+            figures += len(want)
         with tempfile.TemporaryDirectory() as tmp:
             out_path = os.path.join(tmp, "profile.pb.gz")
             r = subprocess.run([a.cli, "flame", path, "--pprof", out_path], capture_output=True, text=True)
