@@ -114,7 +114,9 @@ int codeView(const Args& args, const CallTree& tree) {
     std::vector<CallFrameRow> rows;
     for (const CallFrameRow& r : frameTable(tree))
         if (r.python) rows.push_back(r);
-    const auto locationOf = [](const CallFrameRow& r) { return pythonLocationOf(r.name).value_or(PythonLocation{{}, 0, r.name}); };
+    const auto locationOf = [](const CallFrameRow& r) {
+        return pythonLocationOf(r.name).value_or(PythonLocation{{}, 0, r.name});
+    };
     if (hasFlag(args, "--json")) {
         nlohmann::json j;
         j["rows"] = nlohmann::json::array();
@@ -137,8 +139,9 @@ int codeView(const Args& args, const CallTree& tree) {
         std::cout << "file,line,function,occurrences,self_ns,total_ns,device_ns\n";
         for (const CallFrameRow& r : rows) {
             const PythonLocation loc = locationOf(r);
-            std::cout << csvField(std::string(loc.file)) << ',' << loc.line << ',' << csvField(std::string(loc.function))
-                      << ',' << r.count << ',' << r.selfNs << ',' << r.totalNs << ',' << r.deviceNs << '\n';
+            std::cout << csvField(std::string(loc.file)) << ',' << loc.line << ','
+                      << csvField(std::string(loc.function)) << ',' << r.count << ',' << r.selfNs << ',' << r.totalNs
+                      << ',' << r.deviceNs << '\n';
         }
         return 0;
     }
@@ -150,9 +153,9 @@ int codeView(const Args& args, const CallTree& tree) {
     std::printf("%15s %15s %15s %10s  %s\n", "self (ns)", "total (ns)", "device (ns)", "count", "file:line function");
     for (size_t i = 0; i < rows.size() && i < 30; ++i) {
         const PythonLocation loc = locationOf(rows[i]);
-        const std::string where = loc.file.empty() ? std::string(loc.function)
-                                                   : std::string(loc.file) + ":" + std::to_string(loc.line) + " " +
-                                                         std::string(loc.function);
+        const std::string where =
+            loc.file.empty() ? std::string(loc.function)
+                             : std::string(loc.file) + ":" + std::to_string(loc.line) + " " + std::string(loc.function);
         std::printf("%15lld %15lld %15lld %10llu  %s\n", (long long)rows[i].selfNs, (long long)rows[i].totalNs,
                     (long long)rows[i].deviceNs, (unsigned long long)rows[i].count, where.c_str());
     }
@@ -166,8 +169,8 @@ int runFlame(const Args& args) {
         std::fputs(kUsage, stdout);
         return 0;
     }
-    const auto files =
-        positionals(args, {"--range", "--tracks", "--under", "--step", "--step-marker", "--metric", "--pivot", "--pprof"});
+    const auto files = positionals(
+        args, {"--range", "--tracks", "--under", "--step", "--step-marker", "--metric", "--pivot", "--pprof"});
     if (files.size() != 1) {
         std::fputs(kUsage, stderr);
         return 2;
@@ -186,7 +189,8 @@ int runFlame(const Args& args) {
         TimeNs a = 0, b = 0;
         if (colon == std::string::npos || !parseTimeNs(std::string_view(v).substr(0, colon), a) ||
             !parseTimeNs(std::string_view(v).substr(colon + 1), b) || b < a) {
-            std::fprintf(stderr, "tracescope-cli flame: --range wants A:B with A <= B (ns, or with us/ms/s), got '%s'\n",
+            std::fprintf(stderr,
+                         "tracescope-cli flame: --range wants A:B with A <= B (ns, or with us/ms/s), got '%s'\n",
                          v.c_str());
             return 2;
         }
@@ -228,9 +232,8 @@ int runFlame(const Args& args) {
             std::fprintf(stderr, "tracescope-cli flame: --under is not a regular expression: %s\n", e.what());
             return 2;
         }
-        options.roots = frameSlicesMatching(*ct, [&](std::string_view name) {
-            return std::regex_search(name.begin(), name.end(), re);
-        });
+        options.roots = frameSlicesMatching(
+            *ct, [&](std::string_view name) { return std::regex_search(name.begin(), name.end(), re); });
         if (options.roots.empty()) {
             std::fprintf(stderr, "tracescope-cli flame: no slice matches --under '%s'\n", pattern.c_str());
             return 2;
@@ -238,8 +241,8 @@ int runFlame(const Args& args) {
     }
     if (hasFlag(args, "--step")) {
         const StepsResult steps = findSteps(*ct, stepOptionsOf(args));
-        const auto it = std::find_if(steps.steps.begin(), steps.steps.end(),
-                                     [&](const Step& s) { return s.number == stepWanted; });
+        const auto it =
+            std::find_if(steps.steps.begin(), steps.steps.end(), [&](const Step& s) { return s.number == stepWanted; });
         if (it == steps.steps.end()) {
             std::fprintf(stderr, "tracescope-cli flame: the trace has no step %lld (%zu steps found)\n",
                          (long long)stepWanted, steps.steps.size());
@@ -278,13 +281,14 @@ int runFlame(const Args& args) {
 
     if (hasFlag(args, "--json")) {
         nlohmann::json j;
-        j["options"] = {{"range_ns", options.range ? nlohmann::json({options.range->first, options.range->second})
-                                                   : nlohmann::json(nullptr)},
-                        {"threads", options.tracks.empty() ? nlohmann::json("all") : nlohmann::json(options.tracks.size())},
-                        {"under_slices", options.roots.size()},
-                        {"by_thread", options.byThread},
-                        {"bottom_up", shown->bottomUp},
-                        {"metric", callMetricId(*metric)}};
+        j["options"] = {
+            {"range_ns",
+             options.range ? nlohmann::json({options.range->first, options.range->second}) : nlohmann::json(nullptr)},
+            {"threads", options.tracks.empty() ? nlohmann::json("all") : nlohmann::json(options.tracks.size())},
+            {"under_slices", options.roots.size()},
+            {"by_thread", options.byThread},
+            {"bottom_up", shown->bottomUp},
+            {"metric", callMetricId(*metric)}};
         j["totals"] = {{"wall_ns", root.totalNs},
                        {"self_ns", root.subtreeSelfNs},
                        {"device_ns", root.deviceNs},
@@ -342,11 +346,14 @@ int runFlame(const Args& args) {
     } else {
         std::vector<CallFrameRow> rows = frameTable(*topDown);
         if (*metric == CallMetric::Wall)
-            std::stable_sort(rows.begin(), rows.end(), [](const CallFrameRow& a, const CallFrameRow& b) { return a.totalNs > b.totalNs; });
+            std::stable_sort(rows.begin(), rows.end(),
+                             [](const CallFrameRow& a, const CallFrameRow& b) { return a.totalNs > b.totalNs; });
         else if (*metric == CallMetric::Device)
-            std::stable_sort(rows.begin(), rows.end(), [](const CallFrameRow& a, const CallFrameRow& b) { return a.deviceNs > b.deviceNs; });
+            std::stable_sort(rows.begin(), rows.end(),
+                             [](const CallFrameRow& a, const CallFrameRow& b) { return a.deviceNs > b.deviceNs; });
         else if (*metric == CallMetric::Count)
-            std::stable_sort(rows.begin(), rows.end(), [](const CallFrameRow& a, const CallFrameRow& b) { return a.count > b.count; });
+            std::stable_sort(rows.begin(), rows.end(),
+                             [](const CallFrameRow& a, const CallFrameRow& b) { return a.count > b.count; });
         std::printf("\n");
         printTop(rows, 30);
     }

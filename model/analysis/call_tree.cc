@@ -99,7 +99,9 @@ bool frameTrack(const ClassifiedTrace& ct, TrackIndex ti) {
     return tr.kind == TrackKind::Thread && !ct.trackOnDevice[ti] && !ct.trackSkipped[ti];
 }
 
-bool isDeviceActivity(SliceRole r) { return r == SliceRole::Kernel || r == SliceRole::Memcpy || r == SliceRole::Memset; }
+bool isDeviceActivity(SliceRole r) {
+    return r == SliceRole::Kernel || r == SliceRole::Memcpy || r == SliceRole::Memset;
+}
 
 uint64_t refKey(SliceRef s) { return uint64_t(s.track) << 32 | s.index; }
 bool refLess(SliceRef a, SliceRef b) { return refKey(a) < refKey(b); }
@@ -183,8 +185,10 @@ public:
                 // With a set of slices, only they and what they enclose count; the others stay open
                 // (uncounted, node kNoIndex) so that nesting is still found by containment.
                 const bool parentCounted = !open.empty() && open.back().node != kNoIndex;
-                if (!roots_.empty() && !parentCounted && !std::binary_search(roots_.begin(), roots_.end(), s, refLess)) {
-                    if (open.size() < kMaxCallDepth) open.push_back({start, end, clipStart, clipEnd, kNoIndex, 0, clipStart});
+                if (!roots_.empty() && !parentCounted &&
+                    !std::binary_search(roots_.begin(), roots_.end(), s, refLess)) {
+                    if (open.size() < kMaxCallDepth)
+                        open.push_back({start, end, clipStart, clipEnd, kNoIndex, 0, clipStart});
                     continue;
                 }
                 ++tree_.slices;
@@ -268,7 +272,8 @@ private:
     uint32_t threadFrame(TrackIndex ti) {
         const Track& tr = t_.tracks[ti];
         std::string name = tr.name;
-        if (tr.process != kNoIndex && tr.process < t_.processes.size()) name = t_.processes[tr.process].name + ": " + name;
+        if (tr.process != kNoIndex && tr.process < t_.processes.size())
+            name = t_.processes[tr.process].name + ": " + name;
         tree_.ownedNames.push_back(std::move(name));
         const uint32_t node = nodes_.child(kCallRoot, tree_.ownedNames.back());
         tree_.nodes[node].synthetic = true;
@@ -447,7 +452,7 @@ CallPivot pivotCallTree(const CallTree& topDown, std::string_view name) {
     const auto& src = topDown.nodes;
     // Depth-first, knowing how often `name` is on the path above.
     std::vector<std::pair<uint32_t, uint32_t>> stack;  // (top-down node, its merged callee node or kNoIndex)
-    std::vector<uint32_t> onPath(src.size(), 0);        // occurrences of `name` from the root to the node
+    std::vector<uint32_t> onPath(src.size(), 0);       // occurrences of `name` from the root to the node
     for (uint32_t i = 1; i < src.size(); ++i) {
         analysisTick();
         const CallNode& n = src[i];
@@ -500,7 +505,8 @@ CallPivot pivotCallTree(const CallTree& topDown, std::string_view name) {
     return pivot;
 }
 
-std::vector<SliceRef> frameSlicesMatching(const ClassifiedTrace& ct, const std::function<bool(std::string_view)>& match) {
+std::vector<SliceRef> frameSlicesMatching(const ClassifiedTrace& ct,
+                                          const std::function<bool(std::string_view)>& match) {
     std::vector<SliceRef> out;
     if (!ct.trace) return out;
     const Trace& t = *ct.trace;
@@ -567,7 +573,8 @@ std::optional<PythonLocation> pythonLocationOf(std::string_view name) {
         PythonLocation loc;
         loc.function = rest.substr(space + 1);
         const size_t colon = where.rfind(':');
-        if (colon != std::string_view::npos && digits(where.substr(colon + 1), loc.line)) where = where.substr(0, colon);
+        if (colon != std::string_view::npos && digits(where.substr(colon + 1), loc.line))
+            where = where.substr(0, colon);
         else if (where != "<unknown>") return std::nullopt;
         loc.file = where;
         return loc;

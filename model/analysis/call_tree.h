@@ -69,15 +69,15 @@ struct CallNode {
     uint32_t depth = 0;              // the root is 0
     // Top-down: the slices at exactly this stack. Bottom-up: routed from the leaves below (see
     // invertCallTree).
-    TimeNs totalNs = 0;       // wall time of the slices at this stack (their parts in the range)
-    TimeNs selfNs = 0;        // their self time
-    TimeNs subtreeSelfNs = 0; // self time at or under this stack (what folded stacks add up to)
-    TimeNs deviceNs = 0;      // device time launched at or under this stack (inclusive)
-    TimeNs selfDeviceNs = 0;  // device time launched by the slices at this stack
-    uint64_t count = 0;       // slices at this stack
-    uint64_t totalCount = 0;  // slices at or under this stack
-    bool synthetic = false;   // a thread frame (by-thread trees) or the root: no slice of its own
-    bool python = false;      // a Python frame (Kineto python_function, JAX/XSpace "$file.py:N f")
+    TimeNs totalNs = 0;        // wall time of the slices at this stack (their parts in the range)
+    TimeNs selfNs = 0;         // their self time
+    TimeNs subtreeSelfNs = 0;  // self time at or under this stack (what folded stacks add up to)
+    TimeNs deviceNs = 0;       // device time launched at or under this stack (inclusive)
+    TimeNs selfDeviceNs = 0;   // device time launched by the slices at this stack
+    uint64_t count = 0;        // slices at this stack
+    uint64_t totalCount = 0;   // slices at or under this stack
+    bool synthetic = false;    // a thread frame (by-thread trees) or the root: no slice of its own
+    bool python = false;       // a Python frame (Kineto python_function, JAX/XSpace "$file.py:N f")
 };
 
 struct CallTree {
@@ -92,12 +92,12 @@ struct CallTree {
     std::vector<CallNode> nodes;
     bool bottomUp = false;
     CallTreeOptions options;
-    uint64_t slices = 0;           // slices counted (overlapping the range)
-    uint64_t deviceActivities = 0;  // device activities attributed to a frame
-    uint64_t unattributedDevice = 0;  // device activities in the range whose launch is no frame here
-    uint64_t cutAtDepth = 0;       // slices deeper than kMaxCallDepth, counted in their deepest kept frame
+    uint64_t slices = 0;              // slices counted (overlapping the range)
+    uint64_t deviceActivities = 0;    // device activities attributed to a frame
+    uint64_t unattributedDevice = 0;  // device activities in the range with no link to a launching call
+    uint64_t cutAtDepth = 0;          // slices deeper than kMaxCallDepth, counted in their deepest kept frame
     uint32_t maxDepth = 0;
-    std::vector<std::string> notes;  // what the file lacks (no Python frames, no device links)
+    std::vector<std::string> notes;      // what the file lacks (no Python frames, no device links)
     std::deque<std::string> ownedNames;  // names that are not the trace's (thread frames)
 
     const CallNode& root() const { return nodes[kCallRoot]; }
@@ -135,7 +135,8 @@ CallPivot pivotCallTree(const CallTree& topDown, std::string_view name);
 
 // The frame slices (as computeCallTree takes them, before any range) whose full name `match` accepts:
 // a set of slices for CallTreeOptions::roots.
-std::vector<SliceRef> frameSlicesMatching(const ClassifiedTrace& ct, const std::function<bool(std::string_view)>& match);
+std::vector<SliceRef> frameSlicesMatching(const ClassifiedTrace& ct,
+                                          const std::function<bool(std::string_view)>& match);
 
 // The slices counted at exactly nodes[node] of a tree made with these options (top-down), in time
 // order per thread; at most `limit`.

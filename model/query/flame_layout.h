@@ -23,8 +23,8 @@ struct FlameRect {
     bool ancestor = false;     // above the focus: shown full width
     bool folded = false;       // several narrow frames
     uint32_t foldedCount = 0;
-    TimeNs value = 0;          // the metric's value (the folded frames' sum)
-    bool match = false;        // the name contains the search text
+    TimeNs value = 0;    // the metric's value (the folded frames' sum)
+    bool match = false;  // the name contains the search text
 };
 
 struct FlameLayoutOptions {

@@ -22,7 +22,8 @@ uint64_t resultBytes(const CallPivot& pivot);
 // Blocking: computed on this thread when nobody has yet.
 std::shared_ptr<const CallTree> callTreeOf(ResultStore& store, const CallTreeOptions& options = {});
 std::shared_ptr<const CallTree> bottomUpCallTreeOf(ResultStore& store, const CallTreeOptions& options = {});
-std::shared_ptr<const CallPivot> callPivotOf(ResultStore& store, const CallTreeOptions& options, const std::string& name);
+std::shared_ptr<const CallPivot> callPivotOf(ResultStore& store, const CallTreeOptions& options,
+                                             const std::string& name);
 
 // The computations themselves, for request().
 std::function<CallTree()> callTreeWith(ResultStore& store, const CallTreeOptions& options);

@@ -9,10 +9,10 @@
 
 #include <QtTest>
 
+#include <zlib.h>
 #include <algorithm>
 #include <map>
 #include <sstream>
-#include <zlib.h>
 
 using namespace tracescope;
 
@@ -134,8 +134,8 @@ private slots:
         // Folded stacks, self time: each stack once.
         const auto folded = foldedMap(foldedStacks(t, CallMetric::Self));
         const std::map<std::string, int64_t> want = {
-            {"A", 85000},     {"A;B", 40000},   {"A;B;C", 10000}, {"A;cudaLaunchKernel", 5000}, {"P", 20000},
-            {"P;Q", 10000},   {"R", 20000},     {"R;R", 20000},   {"R;R;R", 10000}};
+            {"A", 85000}, {"A;B", 40000}, {"A;B;C", 10000}, {"A;cudaLaunchKernel", 5000}, {"P", 20000}, {"P;Q", 10000},
+            {"R", 20000}, {"R;R", 20000}, {"R;R;R", 10000}};
         QCOMPARE(folded, want);
         QCOMPARE(foldedMap(foldedStacks(t, CallMetric::Device)),
                  (std::map<std::string, int64_t>{{"A;cudaLaunchKernel", 40000}}));
@@ -227,7 +227,8 @@ private slots:
         o.roots = frameSlicesMatching(ct, [](std::string_view n) { return n == "B"; });
         QCOMPARE(o.roots.size(), size_t(2));
         const CallTree t = computeCallTree(ct, o);
-        QCOMPARE(foldedMap(foldedStacks(t, CallMetric::Self)), (std::map<std::string, int64_t>{{"B", 40000}, {"B;C", 10000}}));
+        QCOMPARE(foldedMap(foldedStacks(t, CallMetric::Self)),
+                 (std::map<std::string, int64_t>{{"B", 40000}, {"B;C", 10000}}));
         QCOMPARE(t.slices, uint64_t(3));
         // Nested chosen slices: R inside R counts as its callee, as a pivot's callees do.
         o.roots = frameSlicesMatching(ct, [](std::string_view n) { return n == "R"; });

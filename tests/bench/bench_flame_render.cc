@@ -61,7 +61,8 @@ int main(int argc, char** argv) {
     }
     const ClassifiedTrace ct = classifyTrace(*trace);
     CallTreeOptions tenth;
-    tenth.range = std::make_pair(trace->startNs + trace->spanNs() * 45 / 100, trace->startNs + trace->spanNs() * 55 / 100);
+    tenth.range =
+        std::make_pair(trace->startNs + trace->spanNs() * 45 / 100, trace->startNs + trace->spanNs() * 55 / 100);
     for (const auto& [label, options] : {std::pair{"whole trace", CallTreeOptions{}}, std::pair{"a tenth", tenth}}) {
         QElapsedTimer t;
         t.start();

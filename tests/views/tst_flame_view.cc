@@ -55,7 +55,8 @@ private slots:
         QVERIFY(!page.graph()->layout().rects.empty());
         QCOMPARE(page.graph()->layout().focusValue, c->topDown->root().totalNs);
         // Code tab: one row per Python frame name.
-        const auto pythonFrames = std::count_if(c->frames.begin(), c->frames.end(), [](const CallFrameRow& r) { return r.python; });
+        const auto pythonFrames =
+            std::count_if(c->frames.begin(), c->frames.end(), [](const CallFrameRow& r) { return r.python; });
         QVERIFY(pythonFrames > 0);
         QVERIFY(!page.codeViewEmpty());
         QCOMPARE(page.codeTable()->view()->model()->rowCount(), int(pythonFrames));

@@ -29,9 +29,7 @@ int hueOf(const CallNode& n) {
     return 15 + int(std::hash<std::string_view>()(n.name) % 35);
 }
 
-QString valueText(CallMetric m, TimeNs v) {
-    return m == CallMetric::Count ? formatCount(v) : formatDuration(v);
-}
+QString valueText(CallMetric m, TimeNs v) { return m == CallMetric::Count ? formatCount(v) : formatDuration(v); }
 
 }  // namespace
 
@@ -89,8 +87,10 @@ QString FlameGraphWidget::frameText(uint32_t node) const {
         return text;
     }
     text += tr("Wall: %1 &nbsp; Self: %2<br>").arg(formatDuration(n.totalNs), formatDuration(n.selfNs));
-    text += tr("Device time launched: %1 (itself: %2)<br>").arg(formatDuration(n.deviceNs), formatDuration(n.selfDeviceNs));
-    text += tr("Slices: %1 (at or under it: %2)<br>").arg(formatCount(qint64(n.count)), formatCount(qint64(n.totalCount)));
+    text +=
+        tr("Device time launched: %1 (itself: %2)<br>").arg(formatDuration(n.deviceNs), formatDuration(n.selfDeviceNs));
+    text +=
+        tr("Slices: %1 (at or under it: %2)<br>").arg(formatCount(qint64(n.count)), formatCount(qint64(n.totalCount)));
     text += tr("%1 of the whole (%2)").arg(formatPercent(pct), QString::fromLatin1(callMetricId(metric_)));
     return text;
 }

@@ -39,7 +39,7 @@ public:
 
 signals:
     void focusChanged(uint32_t node);
-    void frameActivated(uint32_t node);   // double click: show its slices
+    void frameActivated(uint32_t node);  // double click: show its slices
     void pivotRequested(uint32_t node);  // context menu
     void searchMatched();
 

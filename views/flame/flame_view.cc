@@ -99,12 +99,14 @@ FlameView::FlameView(QWidget* parent) : AnalysisView(parent), delivery_(ResultDe
     auto* bar = new QHBoxLayout;
     direction_ = new QComboBox(content);
     direction_->addItems({tr("Top-down"), tr("Bottom-up")});
-    direction_->setToolTip(tr("Top-down: callers above their callees. Bottom-up: the frames where time is spent "
-                              "(self time) on the first row, their callers below."));
+    direction_->setToolTip(
+        tr("Top-down: callers above their callees. Bottom-up: the frames where time is spent "
+           "(self time) on the first row, their callers below."));
     metric_ = new QComboBox(content);
     metric_->addItems({tr("Wall time"), tr("Self time"), tr("Device time"), tr("Slices")});
-    metric_->setToolTip(tr("What a frame's width measures: its slices' wall time; the self time at or under it "
-                           "(what flamegraph.pl draws); the device time it launched; its slices"));
+    metric_->setToolTip(
+        tr("What a frame's width measures: its slices' wall time; the self time at or under it "
+           "(what flamegraph.pl draws); the device time it launched; its slices"));
     byThread_ = new QCheckBox(tr("Threads apart"), content);
     byThread_->setToolTip(tr("One root frame per thread instead of merging the threads' stacks"));
     search_ = new QLineEdit(content);
@@ -272,8 +274,8 @@ void FlameView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
             code_->fitColumns(360);
             frames_->fitColumns(460);
             codeStack_->setCurrentWidget(hasCode ? static_cast<QWidget*>(code_) : noCode_);
-            tabs_->setTabToolTip(1, hasCode ? tr("Python frames by file, line and function")
-                                            : tr("This trace has no Python frames"));
+            tabs_->setTabToolTip(
+                1, hasCode ? tr("Python frames by file, line and function") : tr("This trace has no Python frames"));
             const CallNode& root = t.root();
             summary_->setText(
                 tr("<b>%1</b> slices on host threads in <b>%2</b> distinct stacks (deepest %3): wall time <b>%4</b>, "
@@ -311,7 +313,8 @@ void FlameView::pivotOn(const QString& name) {
     callers_->setTree(std::shared_ptr<const CallTree>(pivot, &pivot->callers));
     callees_->setTree(std::shared_ptr<const CallTree>(pivot, &pivot->callees));
     pivotLabel_->setText(tr("<b>%1</b>, merged over %n places it occurs: its callers above (read downwards: "
-                            "who called it), its callees below.", "", int(pivot->occurrences))
+                            "who called it), its callees below.",
+                            "", int(pivot->occurrences))
                              .arg(name.toHtmlEscaped()));
     graphStack_->setCurrentIndex(1);
 }
@@ -374,10 +377,10 @@ bool FlameView::exportPprof(const QString& path, QString* error) const {
 }
 
 void FlameView::chooseExport(bool pprof) {
-    const QString path = QFileDialog::getSaveFileName(
-        this, pprof ? tr("Export pprof profile") : tr("Export folded stacks"),
-        pprof ? QStringLiteral("profile.pb.gz") : QStringLiteral("stacks.folded"),
-        pprof ? tr("pprof profiles (*.pb.gz)") : tr("Folded stacks (*.folded *.txt)"));
+    const QString path =
+        QFileDialog::getSaveFileName(this, pprof ? tr("Export pprof profile") : tr("Export folded stacks"),
+                                     pprof ? QStringLiteral("profile.pb.gz") : QStringLiteral("stacks.folded"),
+                                     pprof ? tr("pprof profiles (*.pb.gz)") : tr("Folded stacks (*.folded *.txt)"));
     if (path.isEmpty()) return;
     QString error;
     if (!(pprof ? exportPprof(path, &error) : exportFolded(path, &error)))

@@ -49,8 +49,7 @@ RangeFlamePanel::RangeFlamePanel(QWidget* parent) : QWidget(parent) {
     });
     connect(&slicesWatcher_, &QFutureWatcher<std::vector<SliceRef>>::finished, this, [this] {
         std::vector<SliceRef> slices = slicesWatcher_.result();
-        if (selection_ && !slices.empty())
-            selection_->highlightSlices(std::move(slices), pendingLabel_);
+        if (selection_ && !slices.empty()) selection_->highlightSlices(std::move(slices), pendingLabel_);
     });
 }
 
@@ -75,14 +74,15 @@ void RangeFlamePanel::showRange(TimeNs begin, TimeNs end) {
     CallTreeOptions options;
     options.range = std::make_pair(begin, end);
     // A result of the trace's store (the same range asked again is not computed again).
-    watcher_.setFuture(QtConcurrent::run(interactivePool(), [trace = trace_, options]() -> std::shared_ptr<const Trees> {
-        const std::shared_ptr<ResultStore> store = ResultStore::of(trace);
-        auto trees = std::make_shared<Trees>();
-        trees->classified = classificationOf(*store);
-        trees->topDown = callTreeOf(*store, options);
-        trees->bottomUp = bottomUpCallTreeOf(*store, options);
-        return trees;
-    }));
+    watcher_.setFuture(
+        QtConcurrent::run(interactivePool(), [trace = trace_, options]() -> std::shared_ptr<const Trees> {
+            const std::shared_ptr<ResultStore> store = ResultStore::of(trace);
+            auto trees = std::make_shared<Trees>();
+            trees->classified = classificationOf(*store);
+            trees->topDown = callTreeOf(*store, options);
+            trees->bottomUp = bottomUpCallTreeOf(*store, options);
+            return trees;
+        }));
 }
 
 void RangeFlamePanel::waitForTrees() {
