@@ -2,6 +2,7 @@
 // traces: every expected figure is worked out by hand in the comment beside it.
 #include "model/analysis/call_tree.h"
 #include "model/export/call_stack_export.h"
+#include "model/import/import.h"
 #include "model/proto/protobuf_wire.h"
 #include "model/results/call_tree_results.h"
 #include "model/results/trace_results.h"
@@ -321,6 +322,25 @@ private slots:
         const CallTree up = invertCallTree(t);
         QCOMPARE(up.root().totalNs, TimeNs(2 * depth + 10 + depth + 100));
         QVERIFY(foldedStacks(t, CallMetric::Self).size() > huge.size());
+    }
+
+    // Python ids in a cycle, a missing parent, a frame that is its own parent, a B that never ends
+    // (tests/data/hostile/python_stack_cycles.json): nesting comes from time, so none of it matters;
+    // the open frame lasts until the trace's end (301 us).
+    void pythonIdsPlayNoPart() {
+        ImportResult r = importTrace(std::string(TRACESCOPE_SOURCE_DIR) + "/tests/data/hostile/python_stack_cycles.json");
+        QVERIFY(r.ok());
+        const CallTree t = computeCallTree(classifyTrace(*r.trace));
+        const std::map<std::string, int64_t> want = {{"a.py(1): f", 50000},
+                                                     {"a.py(1): f;a.py(2): g", 40000},
+                                                     {"a.py(1): f;a.py(2): g;b.py(3): h", 10000},
+                                                     {"c.py(4): self_parent", 10000},
+                                                     {"open", 96000},
+                                                     {"open;z", 5000},
+                                                     {"last", 1000}};
+        QCOMPARE(foldedMap(foldedStacks(t, CallMetric::Self)), want);
+        QVERIFY(t.nodes[nodeAt(t, {"a.py(1): f"})].python);
+        QVERIFY(!t.nodes[nodeAt(t, {"open"})].python);
     }
 
     void pythonLocations() {
