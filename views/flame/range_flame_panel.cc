@@ -2,22 +2,23 @@
 
 #include "model/results/call_tree_results.h"
 #include "model/results/trace_results.h"
-#include "views/background_pools.h"
 #include "views/flame/flame_graph_widget.h"
+#include "views/result_delivery.h"
 #include "views/tables/value_format.h"
 #include "views/trace_selection.h"
 
 #include <QComboBox>
+#include <QCoreApplication>
+#include <QElapsedTimer>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QScrollArea>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 namespace tracescope {
 
-RangeFlamePanel::RangeFlamePanel(QWidget* parent) : QWidget(parent) {
+RangeFlamePanel::RangeFlamePanel(QWidget* parent) : QWidget(parent), delivery_(ResultDelivery::to(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     auto* bar = new QHBoxLayout;
@@ -43,51 +44,63 @@ RangeFlamePanel::RangeFlamePanel(QWidget* parent) : QWidget(parent) {
     connect(direction_, &QComboBox::currentIndexChanged, this, [this] { showTree(); });
     connect(search_, &QLineEdit::textChanged, graph_, &FlameGraphWidget::setSearch);
     connect(graph_, &FlameGraphWidget::frameActivated, this, &RangeFlamePanel::highlight);
-    connect(&watcher_, &QFutureWatcher<std::shared_ptr<const Trees>>::finished, this, [this] {
-        trees_ = watcher_.result();
-        showTree();
-    });
-    connect(&slicesWatcher_, &QFutureWatcher<std::vector<SliceRef>>::finished, this, [this] {
-        std::vector<SliceRef> slices = slicesWatcher_.result();
-        if (selection_ && !slices.empty()) selection_->highlightSlices(std::move(slices), pendingLabel_);
-    });
 }
 
 RangeFlamePanel::~RangeFlamePanel() {
-    watcher_.waitForFinished();
-    slicesWatcher_.waitForFinished();
+    delivery_->detach();
+    request_.cancel();
 }
 
 void RangeFlamePanel::setTrace(std::shared_ptr<const Trace> trace) {
-    watcher_.waitForFinished();
+    request_.cancel();
+    ++rangeGeneration_;
+    pending_ = false;
     trace_ = std::move(trace);
+    store_ = trace_ ? ResultStore::of(trace_) : nullptr;
     trees_.reset();
     graph_->setTree(nullptr);
     status_->clear();
 }
 
 void RangeFlamePanel::showRange(TimeNs begin, TimeNs end) {
-    if (!trace_) return;
+    if (!store_) return;
     status_->setText(tr("Merging the call stacks of %1 …").arg(formatDuration(end - begin)));
     graph_->setTree(nullptr);
     trees_.reset();
     CallTreeOptions options;
     options.range = std::make_pair(begin, end);
-    // A result of the trace's store (the same range asked again is not computed again).
-    watcher_.setFuture(
-        QtConcurrent::run(interactivePool(), [trace = trace_, options]() -> std::shared_ptr<const Trees> {
-            const std::shared_ptr<ResultStore> store = ResultStore::of(trace);
-            auto trees = std::make_shared<Trees>();
-            trees->classified = classificationOf(*store);
-            trees->topDown = callTreeOf(*store, options);
-            trees->bottomUp = bottomUpCallTreeOf(*store, options);
-            return trees;
-        }));
+    // The bottom-up tree asks for the top-down one: both are the store's results (a range asked
+    // again is not computed again), made on the runner.
+    std::weak_ptr<ResultStore> weak = store_;
+    std::shared_ptr<ResultDelivery> delivery = delivery_;
+    const uint64_t generation = ++rangeGeneration_;
+    pending_ = true;
+    request_ = store_->request<CallTree>(
+        bottomUpCallTreeKey(options), JobPriority::Interactive, 0, bottomUpCallTreeWith(*store_, options),
+        [weak, delivery, options, generation, this](std::shared_ptr<const CallTree> bottomUp,
+                                                    std::exception_ptr error) {
+            std::shared_ptr<ResultStore> store = weak.lock();
+            std::shared_ptr<Trees> trees;
+            if (store && bottomUp && !error) {
+                trees = std::make_shared<Trees>();
+                trees->classified = classificationOf(*store);
+                trees->topDown = callTreeOf(*store, options);
+                trees->bottomUp = std::move(bottomUp);
+            }
+            delivery->post([this, trees, generation] {
+                if (generation != rangeGeneration_) return;  // an older range's, delivered late
+                pending_ = false;
+                trees_ = trees;
+                if (!trees_) status_->setText(tr("The call stacks of the range could not be merged."));
+                showTree();
+            });
+        });
 }
 
 void RangeFlamePanel::waitForTrees() {
-    watcher_.waitForFinished();
-    QCoreApplication::processEvents();
+    QElapsedTimer waited;
+    waited.start();
+    while (pending_ && waited.elapsed() < 60'000) QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
 }
 
 QString RangeFlamePanel::statusText() const { return status_->text(); }
@@ -107,23 +120,30 @@ void RangeFlamePanel::showTree() {
 }
 
 void RangeFlamePanel::highlight(uint32_t node) {
-    if (!trees_ || !selection_ || !graph_->tree()) return;
+    if (!trees_ || !selection_ || !graph_->tree() || !store_) return;
     const std::shared_ptr<const Trees> trees = trees_;
     const bool bottomUp = graph_->tree()->bottomUp;
     const std::string_view name = graph_->tree()->nodes[node].name;
-    pendingLabel_ = QString::fromUtf8(name.data(), qsizetype(name.size()));
-    slicesWatcher_.setFuture(QtConcurrent::run(interactivePool(), [trees, bottomUp, node] {
+    const QString label = QString::fromUtf8(name.data(), qsizetype(name.size()));
+    const uint64_t generation = ++highlightGeneration_;
+    std::shared_ptr<ResultDelivery> delivery = delivery_;
+    // Finding a frame's slices walks the trace again: on the runner, not the UI thread.
+    store_->runner().submit(JobPriority::Interactive, 0, [trees, bottomUp, node, label, generation, delivery, this] {
         constexpr size_t kMaxSlices = 100'000;
-        std::vector<SliceRef> out;
+        std::vector<SliceRef> slices;
         const std::vector<uint32_t> nodes =
             bottomUp ? topDownNodesOf(*trees->topDown, *trees->bottomUp, node) : std::vector<uint32_t>{node};
         for (uint32_t n : nodes) {
-            for (SliceRef s : slicesOfCallNode(*trees->classified, *trees->topDown, n, kMaxSlices - out.size()))
-                out.push_back(s);
-            if (out.size() >= kMaxSlices) break;
+            for (SliceRef s : slicesOfCallNode(*trees->classified, *trees->topDown, n, kMaxSlices - slices.size()))
+                slices.push_back(s);
+            if (slices.size() >= kMaxSlices) break;
         }
-        return out;
-    }));
+        delivery->post([this, trees, slices = std::move(slices), label, generation]() mutable {
+            // Only the latest double click, on the trees still shown.
+            if (generation != highlightGeneration_ || trees != trees_ || !selection_ || slices.empty()) return;
+            selection_->highlightSlices(std::move(slices), label);
+        });
+    });
 }
 
 }  // namespace tracescope
