@@ -71,7 +71,7 @@ FlameLayout layoutFlame(const CallTree& tree, const FlameLayoutOptions& o) {
                 if (w < o.minWidth) {
                     if (fold.foldedCount == 0) fold.x0 = x;
                     ++fold.foldedCount;
-                    fold.value += v;
+                    addSat(fold.value, v);
                     x += w;
                     fold.x1 = x;
                     continue;
@@ -83,7 +83,7 @@ FlameLayout layoutFlame(const CallTree& tree, const FlameLayoutOptions& o) {
                 r.x1 = std::min(x + w, it.x1);
                 r.value = v;
                 r.match = contains(tree.nodes[c].name, o.search);
-                if (r.match && !it.matched) out.matchedValue += v;
+                if (r.match && !it.matched) addSat(out.matchedValue, v);
                 out.rects.push_back(r);
                 next.push_back({c, r.x0, r.x1, it.row + 1, it.matched || r.match});
                 x += w;
