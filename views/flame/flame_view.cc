@@ -302,9 +302,12 @@ void FlameView::pivotOn(const QString& name) {
         graphStack_->setCurrentIndex(0);
         return;
     }
-    // A pivot merges tree nodes (no pass over the slices): quick enough for the UI thread, and
-    // kept by the store for the next time.
-    const std::shared_ptr<const CallPivot> pivot = callPivotOf(*results(), options(), name.toStdString());
+    // A pivot merges the nodes of the tree the page holds (no pass over the slices, even when the
+    // store dropped its tree): quick enough for the UI thread, and kept by the store.
+    const std::string wanted = name.toStdString();
+    const std::shared_ptr<const CallPivot> pivot =
+        results()->get<CallPivot>(callPivotKey(computed_->topDown->options, wanted),
+                                  [tree = computed_->topDown, wanted] { return pivotCallTree(*tree, wanted); });
     if (pivot->occurrences == 0) {
         graphStack_->setCurrentIndex(0);
         return;
