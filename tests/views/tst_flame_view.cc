@@ -143,6 +143,30 @@ private slots:
         QCOMPARE(highlighted.size(), size_t(expected->nodes[first].count));
     }
 
+    // One step: the tree of the step's range, from the store.
+    void showsOneStep() {
+        auto trace = load(std::string(TRACESCOPE_SOURCE_DIR) + "/tests/data/peers/torch_cpu_ops.json.gz");
+        QVERIFY(trace);
+        const auto store = ResultStore::of(trace);
+        FlameView page;
+        page.resize(1280, 800);
+        page.show();
+        page.setTrace(trace);
+        QVERIFY(QTest::qWaitFor([&] { return finished(page); }, 60000));
+        const StepsResult& steps = page.computed()->steps;
+        QVERIFY(!steps.steps.empty());  // ProfilerStep#2..#4
+        const Step& step = steps.steps.back();
+        page.showStep(step.number);
+        QVERIFY(QTest::qWaitFor([&] { return finished(page) && page.computed()->stepNumber; }, 60000));
+        CallTreeOptions o;
+        o.range = std::make_pair(step.startNs, step.endNs());
+        QCOMPARE(page.graph()->tree(), callTreeOf(*store, o).get());
+        QVERIFY(page.summaryText().startsWith(QStringLiteral("Step %1").arg(step.number)));
+        page.showStep(std::nullopt);
+        QVERIFY(QTest::qWaitFor([&] { return finished(page) && !page.computed()->stepNumber; }, 60000));
+        QCOMPARE(page.graph()->tree(), callTreeOf(*store).get());
+    }
+
     void saysWhenThereIsNoPythonFrame() {
         auto trace = load(std::string(TRACESCOPE_SHARED_DIR) + "/testdata/public/hta/sampled_rank-0.json.gz");
         if (!trace) QSKIP("../shared is not beside the checkout");

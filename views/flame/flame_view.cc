@@ -107,6 +107,10 @@ FlameView::FlameView(QWidget* parent) : AnalysisView(parent), delivery_(ResultDe
     metric_->setToolTip(
         tr("What a frame's width measures: its slices' wall time; the self time at or under it "
            "(what flamegraph.pl draws); the device time it launched; its slices"));
+    step_ = new QComboBox(content);
+    step_->addItem(tr("Whole trace"));
+    step_->setToolTip(tr("The whole trace, or one step (its slices cut at the step's ends)"));
+    step_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     byThread_ = new QCheckBox(tr("Threads apart"), content);
     byThread_->setToolTip(tr("One root frame per thread instead of merging the threads' stacks"));
     search_ = new QLineEdit(content);
@@ -125,6 +129,7 @@ FlameView::FlameView(QWidget* parent) : AnalysisView(parent), delivery_(ResultDe
     bar->addWidget(direction_);
     bar->addWidget(new QLabel(tr("Size by:"), content));
     bar->addWidget(metric_);
+    bar->addWidget(step_);
     bar->addWidget(byThread_);
     search_->setMinimumWidth(220);
     bar->addWidget(search_, 1);
@@ -202,6 +207,11 @@ FlameView::FlameView(QWidget* parent) : AnalysisView(parent), delivery_(ResultDe
     connect(byThread_, &QCheckBox::toggled, this, [this] {
         if (trace()) startAnalysis(trace());
     });
+    connect(step_, &QComboBox::activated, this, [this](int i) {
+        const QVariant n = step_->itemData(i);
+        showStep(n.isValid() ? std::optional<int64_t>(n.toLongLong()) : std::nullopt);
+    });
+    followStepChoice();  // steps as the Overview finds them (the step marker choice)
     connect(search_, &QLineEdit::textChanged, this, [this](const QString& text) {
         for (FlameGraphWidget* g : {graph_, callers_, callees_}) g->setSearch(text);
         matched_->setText(graph_->matchSummary());
@@ -234,12 +244,23 @@ CallTreeOptions FlameView::options() const {
 }
 
 void FlameView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
-    const CallTreeOptions o = options();
+    const CallTreeOptions base = options();
+    const StepOptions stepOptions = this->stepOptions();
+    const std::optional<int64_t> step = stepNumber_;
     run<Computed>(
-        estimateAnalysisCost(AnalysisKind::CallTree, *trace), {"flame-page", o.key()},
-        [o](ResultStore& results) {
+        estimateAnalysisCost(AnalysisKind::CallTree, *trace),
+        {"flame-page",
+         base.key() + " step=" + (step ? std::to_string(*step) : "all") + " " + stepOptionsKey(stepOptions)},
+        [base, stepOptions, step](ResultStore& results) {
             Computed c;
             c.classified = classificationOf(results);
+            c.steps = findSteps(*c.classified, stepOptions);
+            CallTreeOptions o = base;
+            for (const Step& s : c.steps.steps)
+                if (step && s.number == *step) {
+                    o.range = std::make_pair(s.startNs, s.endNs());
+                    c.stepNumber = step;
+                }
             analysisStep("Merging call stacks", 0, 0.9);
             c.topDown = callTreeOf(results, o);
             analysisStep("Inverting the tree", 0.9, 1);
@@ -252,7 +273,7 @@ void FlameView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
             const CallTree& t = *computed_->topDown;
             QString notes;
             for (const std::string& n : t.notes) notes += QStringLiteral(" ") + QString::fromStdString(n);
-            if (t.slices == 0) {
+            if (t.slices == 0 && !computed_->stepNumber) {
                 showEmptyResult(tr("No call stacks in this trace.") + notes);
                 return;
             }
@@ -268,6 +289,13 @@ void FlameView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
                 }
                 if (frames.size() < kMaxTableRows) frames.push_back(std::move(item));
             }
+            // The step picker: the whole trace and each step.
+            step_->clear();
+            step_->addItem(tr("Whole trace"));
+            for (const Step& st : computed_->steps.steps)
+                step_->addItem(tr("Step %1 (%2)").arg(st.number).arg(formatDuration(st.durationNs)), qint64(st.number));
+            if (computed_->stepNumber) step_->setCurrentIndex(step_->findData(qint64(*computed_->stepNumber)));
+            step_->setEnabled(step_->count() > 1);
             const bool hasCode = !code.empty();
             codeModel_->setRows(std::move(code));
             framesModel_->setRows(std::move(frames));
@@ -277,7 +305,9 @@ void FlameView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
             tabs_->setTabToolTip(
                 1, hasCode ? tr("Python frames by file, line and function") : tr("This trace has no Python frames"));
             const CallNode& root = t.root();
+            const QString where = computed_->stepNumber ? tr("Step %1: ").arg(*computed_->stepNumber) : QString();
             summary_->setText(
+                where +
                 tr("<b>%1</b> slices on host threads in <b>%2</b> distinct stacks (deepest %3): wall time <b>%4</b>, "
                    "device time launched <b>%5</b>. Click a frame to zoom, double-click to show its slices in the "
                    "timeline; right-click to pivot on it.")
@@ -320,6 +350,11 @@ void FlameView::pivotOn(const QString& name) {
                             "", int(pivot->occurrences))
                              .arg(name.toHtmlEscaped()));
     graphStack_->setCurrentIndex(1);
+}
+
+void FlameView::showStep(std::optional<int64_t> number) {
+    stepNumber_ = number;
+    if (trace()) startAnalysis(trace());
 }
 
 void FlameView::setBottomUp(bool on) { direction_->setCurrentIndex(on ? 1 : 0); }
@@ -403,6 +438,9 @@ void FlameView::clearResult() {
     graphStack_->setCurrentIndex(0);
     codeStack_->setCurrentWidget(code_);
     summary_->clear();
+    stepNumber_.reset();  // a new trace opens whole
+    step_->clear();
+    step_->addItem(tr("Whole trace"));
 }
 
 }  // namespace tracescope

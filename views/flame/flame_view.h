@@ -3,13 +3,15 @@
 // bottom-up (the frames where time is spent, their callers below); frames sized by wall time, self
 // time, the device time they launched or their slices; threads merged or apart; search, zoom on
 // click, pivot on a frame (its callers and callees, merged over every place it occurs); a double
-// click shows a frame's slices in the timeline. The Code tab is the code view: Python frames by
+// click shows a frame's slices in the timeline; the whole trace or one step. The Code tab is the code view: Python frames by
 // file, line and function; the Frames tab every frame name. Exports: folded stacks and pprof.
 #pragma once
 
 #include "model/analysis/call_tree.h"
 #include "views/analysis_view.h"
 #include "views/tables/analysis_table_model.h"
+
+#include <optional>
 
 class QCheckBox;
 class QComboBox;
@@ -34,6 +36,8 @@ public:
 
     struct Computed {
         std::shared_ptr<const ClassifiedTrace> classified;
+        StepsResult steps;                  // the trace's steps (the step marker choice)
+        std::optional<int64_t> stepNumber;  // the step shown, when one is
         std::shared_ptr<const CallTree> topDown;
         std::shared_ptr<const CallTree> bottomUp;
         std::vector<CallFrameRow> frames;
@@ -59,6 +63,8 @@ public:
     void setBottomUp(bool on);
     void setMetric(CallMetric metric);
     void setSearch(const QString& text);
+    // Only step `number` (as the Overview numbers it), or the whole trace.
+    void showStep(std::optional<int64_t> number);
     // Writes the shown selection's folded stacks or pprof profile; false with `error` set.
     bool exportFolded(const QString& path, QString* error) const;
     bool exportPprof(const QString& path, QString* error) const;
@@ -79,6 +85,8 @@ private:
     QComboBox* direction_ = nullptr;
     QComboBox* metric_ = nullptr;
     QCheckBox* byThread_ = nullptr;
+    QComboBox* step_ = nullptr;
+    std::optional<int64_t> stepNumber_;  // the step asked for
     QLineEdit* search_ = nullptr;
     QLabel* matched_ = nullptr;
     QTabWidget* tabs_ = nullptr;
