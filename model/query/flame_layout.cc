@@ -1,18 +1,16 @@
 #include "model/query/flame_layout.h"
 
+#include "model/trace/text_match.h"
+
 #include <algorithm>
-#include <cctype>
 
 namespace tracescope {
 
 namespace {
 
+// The search marks names that contain the text, ignoring ASCII case (as the timeline's search).
 bool contains(std::string_view name, const std::string& needle) {
-    if (needle.empty()) return false;
-    const auto it = std::search(name.begin(), name.end(), needle.begin(), needle.end(), [](char a, char b) {
-        return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
-    });
-    return it != name.end();
+    return !needle.empty() && containsIgnoringCase(name, needle);
 }
 
 }  // namespace
