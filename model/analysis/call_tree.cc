@@ -375,8 +375,10 @@ CallTree computeCallTree(const ClassifiedTrace& ct, const CallTreeOptions& optio
                              "correlation id), so no frame's device time includes them.");
     if (std::none_of(tree.nodes.begin(), tree.nodes.end(), [](const CallNode& n) { return n.python; }))
         tree.notes.push_back(
-            "The selection has no Python frames: PyTorch records them with torch.profiler.profile(with_stack=True), "
-            "JAX's jax.profiler.trace with its Python tracer on (the default); frames here are ops, annotations and "
+            std::string(options.range || !options.tracks.empty() || !options.roots.empty() ? "The selection"
+                                                                                           : "The trace") +
+            " has no Python frames: PyTorch records them with torch.profiler.profile(with_stack=True), JAX's "
+            "jax.profiler.trace with its Python tracer on (the default); frames here are ops, annotations and "
             "runtime calls.");
     return tree;
 }
