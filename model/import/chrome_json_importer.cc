@@ -126,6 +126,8 @@ ImportResult importChromeJson(const std::string& path, const ImportOptions& opti
     std::mutex failureMutex;
     std::string failure;
 
+    MemoryGuard memory;
+    std::atomic<uint64_t> fileBytesRead{0};  // as the reader last reported it
     auto stopAll = [&](std::string why) {
         {
             std::lock_guard lock(failureMutex);
@@ -149,6 +151,7 @@ ImportResult importChromeJson(const std::string& path, const ImportOptions& opti
         assembler.add(inlineBatch);
         if (assembler.importedEvents() == 0 && assembler.invalidEvents() > 0)
             stopAll("not a valid Chrome trace: invalid JSON at " + assembler.firstInvalid());
+        if (memory.exceeded()) stopAll(memory.message(fileBytesRead));
     };
 
     auto work = [&] {
@@ -172,6 +175,9 @@ ImportResult importChromeJson(const std::string& path, const ImportOptions& opti
             // Garbage rather than a trace: nothing imported, and what is there is not JSON.
             if (assembler.importedEvents() == 0 && assembler.invalidEvents() > 0)
                 stopAll("not a valid Chrome trace: invalid JSON at " + assembler.firstInvalid());
+            // Asked after each merge too: the reader's last progress comes while the chunks it
+            // has read ahead (several MB each) are not parsed yet.
+            if (memory.exceeded()) stopAll(memory.message(fileBytesRead));
             turns.done();
         }
     };
@@ -179,7 +185,6 @@ ImportResult importChromeJson(const std::string& path, const ImportOptions& opti
     if (!inline_)
         for (unsigned i = 0; i < workers; ++i) pool_threads.emplace_back(work);
 
-    MemoryGuard memory;
     JsonChunkReader reader(
         *source, pool,
         [&](EventChunk&& chunk) {
@@ -193,6 +198,7 @@ ImportResult importChromeJson(const std::string& path, const ImportOptions& opti
             return true;
         },
         [&](uint64_t done, uint64_t total) {
+            fileBytesRead = done;
             options.report(done, total);
             // A file whose size said it fits may still not (a gzip that inflates far more
             // than its head did, a decompression bomb): stopped here, not by the OOM killer.

@@ -243,8 +243,9 @@ MemoryGuard::MemoryGuard() : budget_(importMemoryBudget()), startResident_(resid
 bool MemoryGuard::exceeded() {
     if (!budget_.bytes || !startResident_) return false;
     const uint64_t now = residentBytes();
-    grown_ = now > startResident_ ? now - startResident_ : 0;
-    return grown_ > budget_.bytes;
+    const uint64_t grown = now > startResident_ ? now - startResident_ : 0;
+    grown_ = grown;
+    return grown > budget_.bytes;
 }
 
 std::string MemoryGuard::message(uint64_t fileBytesRead) const {

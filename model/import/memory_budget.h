@@ -4,6 +4,7 @@
 
 #include "model/import/import.h"
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -51,7 +52,8 @@ struct ImportFile {
 std::string checkImportMemory(const std::vector<ImportFile>& files);
 
 // Watches an import: exceeded() is true once the process has grown by more than the budget
-// since the guard was made. Cheap enough to ask after every read.
+// since the guard was made. Cheap enough to ask after every read; the reader and the thread
+// that merges parsed events may both ask.
 class MemoryGuard {
 public:
     MemoryGuard();
@@ -62,7 +64,7 @@ public:
 private:
     MemoryBudget budget_;
     uint64_t startResident_ = 0;
-    uint64_t grown_ = 0;
+    std::atomic<uint64_t> grown_{0};
 };
 
 // "1.5 GB" (powers of 1024, as `free -g` and /proc/meminfo count).
