@@ -12,6 +12,8 @@ PACKAGES=(
   libprotobuf-dev protobuf-compiler
   libgrpc++-dev protobuf-compiler-grpc
   libsimdjson-dev zlib1g-dev libdeflate-dev nlohmann-json3-dev
+  # SQL over a trace (model/sql): SQLite 3.40 and its virtual-table API.
+  libsqlite3-dev
   libgraphviz-dev
   xvfb xauth python3
   # A private session bus for the theme test's stand-in desktop portal (tests/gui/tst_theme.cc).

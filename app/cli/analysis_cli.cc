@@ -131,16 +131,28 @@ void printJson(const nlohmann::json& j) {
     std::cout << withWarnings(j).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
-void printJsonWithRows(const nlohmann::json& head, size_t rowCount,
-                       const std::function<nlohmann::json(size_t row)>& rowAt) {
+void JsonRowsWriter::begin(const nlohmann::json& head) {
     const nlohmann::json fields = withWarnings(head);
     std::string out = "{";
     for (auto it = fields.begin(); it != fields.end(); ++it)
         out += "\n " + dumpCompact(nlohmann::json(it.key())) + ": " + dumpCompact(it.value()) + ",";
     out += "\n \"rows\": [";
     std::cout << out;
-    for (size_t i = 0; i < rowCount; ++i) std::cout << (i ? ",\n  " : "\n  ") << dumpCompact(rowAt(i));
-    std::cout << (rowCount ? "\n ]\n}\n" : "]\n}\n");
+    rows_ = 0;
+}
+
+void JsonRowsWriter::row(const nlohmann::json& r) {
+    std::cout << (rows_++ ? ",\n  " : "\n  ") << dumpCompact(r);
+}
+
+void JsonRowsWriter::end() { std::cout << (rows_ ? "\n ]\n}\n" : "]\n}\n"); }
+
+void printJsonWithRows(const nlohmann::json& head, size_t rowCount,
+                       const std::function<nlohmann::json(size_t row)>& rowAt) {
+    JsonRowsWriter writer;
+    writer.begin(head);
+    for (size_t i = 0; i < rowCount; ++i) writer.row(rowAt(i));
+    writer.end();
 }
 
 }  // namespace tracescope::cli

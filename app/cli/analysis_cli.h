@@ -50,4 +50,16 @@ void printJson(const nlohmann::json& j);
 void printJsonWithRows(const nlohmann::json& head, size_t rowCount,
                        const std::function<nlohmann::json(size_t row)>& rowAt);
 
+// The same, for rows that come one at a time (a query's): begin() prints the head's fields and
+// opens "rows", row() prints one, end() closes the object.
+class JsonRowsWriter {
+public:
+    void begin(const nlohmann::json& head);
+    void row(const nlohmann::json& r);
+    void end();
+
+private:
+    size_t rows_ = 0;
+};
+
 }  // namespace tracescope::cli

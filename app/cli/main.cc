@@ -114,6 +114,9 @@ void usage() {
                  "        [--bottom-up] [--by-thread] [--pivot NAME] [--json|--csv|--folded|--pprof OUT|--code]\n"
                  "                              time by call stack: flame graph data, folded stacks, a pprof\n"
                  "                              profile, the Python code view (flame --help)\n"
+                 "  query FILE 'SQL'|--file Q.sql|--schema [--json|--csv] [--timeout S]\n"
+                 "                              SQL over the trace: slice, instant, counter, track, thread,\n"
+                 "                              process, flow, args and the analyses' tables (query --help)\n"
                  "  overview, input-pipeline, tfdata, pod, diff:\n"
                  "    --step-marker NAME        the slices named NAME are the steps\n"
                  "    --all-steps               average over every step; by default XSpace and XProf's trace JSON\n"
@@ -159,6 +162,7 @@ int main(int argc, char** argv) {
         {"gpu-util", runGpuUtil},
         {"advice", runAdvice},
         {"flame", runFlame},
+        {"query", runQuery},
     };
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
         usage();

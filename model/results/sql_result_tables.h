@@ -1,0 +1,14 @@
+// The analyses as SQL tables of a trace's database (model/sql/trace_database.h): op_stats
+// (XProf's convention, by op name, IDLE rows included), kernel_stats, steps (as the Overview
+// finds them) and call_tree (the flame graph's top-down tree over the whole trace). Each is a
+// result of the trace's store, computed on the first query that reads it.
+#pragma once
+
+#include "model/results/result_store.h"
+#include "model/sql/trace_database.h"
+
+namespace tracescope {
+
+void addAnalysisTables(sql::TraceDatabase& db, ResultStore& store);
+
+}  // namespace tracescope
