@@ -96,7 +96,11 @@ void runAllAnalyses(const Trace& trace) {
                 const uint32_t first = t->root().children.front();
                 (void)pivotCallTree(*t, t->nodes[first].name);
                 (void)slicesOfCallNode(ct, *t, first, 10);
-                (void)layoutFlame(*t, {.metric = CallMetric::Count, .focus = first, .width = 640});
+                FlameLayoutOptions layout;
+                layout.metric = CallMetric::Count;
+                layout.focus = first;
+                layout.width = 640;
+                (void)layoutFlame(*t, layout);
             }
         }
     }

@@ -1,0 +1,1 @@
+SELECT * FROM args WHERE arg_set_id IN (SELECT arg_set_id FROM instant)

@@ -1,0 +1,1 @@
+SELECT c.*, t.name FROM counter c JOIN track t ON t.id = c.track_id WHERE c.ts > 1.5 ORDER BY c.ts

@@ -1,0 +1,1 @@
+SELECT f.*, o.name, i.name FROM flow f JOIN slice o ON o.id = f.slice_out JOIN slice i ON i.id = f.slice_in

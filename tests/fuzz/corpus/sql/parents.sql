@@ -1,0 +1,1 @@
+SELECT s.name, p.name, extract_arg(s.arg_set_id, 'cfg.a[1]') FROM slice s LEFT JOIN slice p ON p.id = s.parent_id

@@ -1,0 +1,1 @@
+SELECT * FROM process, thread, metadata WHERE upid = 0 AND utid = 0

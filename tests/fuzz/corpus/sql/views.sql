@@ -1,0 +1,1 @@
+SELECT * FROM thread_slice WHERE name = 'op'; SELECT * FROM thread_track

@@ -1,0 +1,1 @@
+SELECT * FROM slice WHERE ts BETWEEN 10 AND 50 AND track_id = 0 ORDER BY ts
