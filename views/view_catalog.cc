@@ -8,6 +8,7 @@
 #include "views/pipeline/tf_data_view.h"
 #include "views/pod/compare_view.h"
 #include "views/pod/pod_view.h"
+#include "views/query/query_view.h"
 #include "views/tables/kernel_stats_view.h"
 #include "views/tables/op_stats_view.h"
 #include "views/tables/scope_tree_view.h"
@@ -31,6 +32,7 @@ std::vector<ViewFactory> analysisViewFactories() {
         {QStringLiteral("scopes"), QObject::tr("Scopes"), [](QWidget* p) -> TraceView* { return new ScopeTreeView(p); }},
         {QStringLiteral("pod"), QObject::tr("Pod"), [](QWidget* p) -> TraceView* { return new PodView(p); }},
         {QStringLiteral("compare"), QObject::tr("Compare"), [](QWidget* p) -> TraceView* { return new CompareView(p); }},
+        {QStringLiteral("query"), QObject::tr("Query (SQL)"), [](QWidget* p) -> TraceView* { return new QueryView(p); }},
     };
 }
 

@@ -120,6 +120,9 @@ int main(int argc, char** argv) {
                                    QStringLiteral("With --screenshot: select the range A:B (as --range) in the timeline; "
                                                   "the details dock shows it by name and as a flame graph."),
                                    QStringLiteral("A:B"));
+    QCommandLineOption query(QStringLiteral("query"),
+                             QStringLiteral("With --screenshot --view query: run this SQL on the Query page first."),
+                             QStringLiteral("SQL"));
     QCommandLineOption hover(QStringLiteral("hover"),
                              QStringLiteral("With --screenshot: the mouse at TIME (as --range) over the first shown track whose name or "
                                             "process name matches REGEX (a counter shows its value there)."),
@@ -141,7 +144,7 @@ int main(int argc, char** argv) {
                                             "in order."),
                              QStringLiteral("X,Y"));
     parser.addOptions({screenshot, view, size, range, select, search, dark, theme, dialog, names, filterTracks, compare,
-                       pin, hide, bookmark, minimap, counters, hover, selectRange, stepMarker, allSteps, convention, click});
+                       pin, hide, bookmark, minimap, counters, hover, selectRange, stepMarker, allSteps, convention, click, query});
     parser.process(*app);
     const QStringList args = parser.positionalArguments();
     // Before anything reads the settings: a broken file is reported once, never fatal.
@@ -208,6 +211,7 @@ int main(int argc, char** argv) {
         o.counters = parser.value(counters);
         o.hover = parser.value(hover);
         o.selectRange = parser.value(selectRange);
+        o.query = parser.value(query);
         o.theme = themeArg.value_or(tracescope::ThemeChoice::Light);
         o.shortNames = parser.value(names) == QLatin1String("short");
         o.convention = parser.value(convention);

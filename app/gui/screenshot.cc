@@ -14,6 +14,7 @@
 #include "views/capture/capture_dialog.h"
 #include "views/capture/launch_dialog.h"
 #include "views/flame/range_flame_panel.h"
+#include "views/query/query_view.h"
 #include "views/step_marker_choice.h"
 #include "views/tables/op_stats_view.h"
 #include "views/timeline/counter_style.h"
@@ -26,6 +27,7 @@
 #include <QFileInfo>
 #include <QLayout>
 #include <QMouseEvent>
+#include <QPlainTextEdit>
 #include <QPixmap>
 
 #include <cstdio>
@@ -231,6 +233,16 @@ int runScreenshot(const ScreenshotOptions& o) {
     };
     while (computing() && waited.elapsed() < 120'000) QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
     settle(300);
+    if (!o.query.isEmpty()) {
+        QueryView* page = nullptr;
+        for (QueryView* v : window.findChildren<QueryView*>())
+            if (v->isVisible()) page = v;
+        if (!page) return fail(QStringLiteral("--query needs --view query"));
+        page->editor()->setPlainText(o.query);
+        page->runQuery();
+        while (page->isRunning() && waited.elapsed() < 240'000) QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        settle(200);
+    }
     for (const QPoint& click : o.clicks) {
         QWidget* target = window.childAt(click);
         if (!target) return fail(QStringLiteral("--click: no widget at %1,%2").arg(click.x()).arg(click.y()));

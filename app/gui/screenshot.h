@@ -38,6 +38,7 @@ struct ScreenshotOptions {
     bool allSteps = false;   // the step pages average every step (else the trace's step set)
     QString convention;      // Op Stats: "xprof" or "pytorch" ("" = the page's default for the trace)
     std::vector<QPoint> clicks;  // left clicks there (window pixels), in order, once the page is ready
+    QString query;               // the Query page: this SQL in its editor, run before the picture
 };
 
 // Returns the process exit code; prints errors to stderr.

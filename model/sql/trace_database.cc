@@ -160,6 +160,11 @@ QueryOutcome TraceDatabase::run(std::string_view sql, const ColumnsCallback& col
                               : "the query was cancelled";
         return out;
     };
+    // SQLite reads a statement only up to a NUL: the rest would be ignored unseen.
+    if (const size_t nul = sql.find('\0'); nul != std::string_view::npos) {
+        out.error = "the query holds a NUL character (at byte " + std::to_string(nul) + ")";
+        return out;
+    }
     size_t at = skipSpaceAndComments(sql, 0);
     if (at == sql.size()) {
         out.error = "no SQL statement to run";
@@ -175,6 +180,10 @@ QueryOutcome TraceDatabase::run(std::string_view sql, const ColumnsCallback& col
             return out;
         }
         const size_t next = skipSpaceAndComments(sql, size_t(tail - sql.data()));
+        if (!stmt && next <= at) {  // no progress (cannot happen without a NUL; never loop on it)
+            out.error = "cannot read the query past byte " + std::to_string(at);
+            return out;
+        }
         if (!stmt) {  // only a comment was left
             at = next;
             continue;

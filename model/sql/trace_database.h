@@ -78,6 +78,7 @@ public:
     uint64_t rowsProduced() const { return scan_.rowsProduced; }
     std::vector<SqlTableSchema> schema() const;
     const Trace& trace() const { return *trace_; }
+    const TraceRowIds& ids() const { return ids_; }
     sqlite3* handle() const { return db_; }
 
 private:

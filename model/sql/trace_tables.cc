@@ -479,6 +479,7 @@ private:
     void collectSets() {
         sets_.clear();
         set_ = 0;
+        if (track_ >= trace_.tracks.size()) return;
         const Track& t = trace_.tracks[track_];
         for (ArgsOffset o : t.slices.args)
             if (o != kNoArgs) sets_.push_back(o);

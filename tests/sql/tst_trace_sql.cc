@@ -266,6 +266,9 @@ private slots:
         }
         QCOMPARE(one(db, "SELECT count(*) FROM slice"), std::string("13"));
         QVERIFY(!ask(db, "").outcome.ok);
+        // SQLite stops reading at a NUL: refused, not half read (nor read again forever).
+        const Answer nul = ask(db, std::string("SELECT * FROM slice WHE\0RE ts > 5", 33));
+        QVERIFY2(nul.outcome.error.find("NUL character (at byte 23)") != std::string::npos, nul.outcome.error.c_str());
         QVERIFY(!ask(db, "  -- only a comment\n").outcome.ok);
         // Several statements: the last one's rows; the connection's own tables and views work.
         QCOMPARE(one(db, "CREATE TEMP TABLE k AS SELECT name FROM slice WHERE category = 'kernel'; "

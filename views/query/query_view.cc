@@ -1,0 +1,452 @@
+#include "views/query/query_view.h"
+
+#include "model/results/sql_result_tables.h"
+#include "views/query/query_result_model.h"
+#include "views/query/sql_highlighter.h"
+#include "views/tables/csv_export.h"
+#include "views/tables/table_filter_proxy.h"
+#include "views/tables/table_page.h"
+#include "views/timeline/time_format.h"
+#include "views/trace_selection.h"
+
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QEvent>
+#include <QFile>
+#include <QFileDialog>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QShortcut>
+#include <QSplitter>
+#include <QTextStream>
+#include <QTimer>
+#include <QTableView>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <numeric>
+
+namespace tracescope {
+
+namespace {
+
+const char* kHistoryKey = "query/history";
+const char* kSavedKey = "query/saved";
+constexpr int kHistorySize = 50;
+
+const char* kFirstQuery =
+    "-- SQL over the trace (SQLite). Ctrl+Enter runs it; the tables are listed on the right.\n"
+    "SELECT name, count(*) AS occurrences, sum(dur) AS total_ns, max(dur) AS longest_ns\n"
+    "FROM slice\n"
+    "GROUP BY name\n"
+    "ORDER BY total_ns DESC\n"
+    "LIMIT 100";
+
+QVariant cellOf(const sql::SqlRow& row, int i) {
+    switch (row.type(i)) {
+    case SQLITE_INTEGER: return QVariant(qlonglong(row.integer(i)));
+    case SQLITE_FLOAT: return QVariant(row.real(i));
+    case SQLITE_NULL: return QVariant();
+    default: {
+        const std::string_view t = row.text(i);
+        return QVariant(QString::fromUtf8(t.data(), qsizetype(t.size())));
+    }
+    }
+}
+
+QString csvCell(const sql::SqlRow& row, int i) {
+    if (row.type(i) == SQLITE_NULL) return {};
+    const QVariant v = cellOf(row, i);
+    return v.typeId() == QMetaType::Double ? QString::number(v.toDouble(), 'g', 17) : v.toString();
+}
+
+}  // namespace
+
+QueryView::QueryView(QWidget* parent)
+    : AnalysisView(parent), delivery_(ResultDelivery::to(this)), clock_(std::make_unique<QElapsedTimer>()) {
+    auto* content = new QWidget;
+    auto* layout = new QVBoxLayout(content);
+    layout->setContentsMargins(8, 8, 8, 8);
+
+    auto* bar = new QHBoxLayout;
+    run_ = new QPushButton(tr("Run"));
+    run_->setToolTip(tr("Run the query (Ctrl+Enter)"));
+    cancel_ = new QPushButton(tr("Cancel"));
+    cancel_->setEnabled(false);
+    history_ = new QComboBox;
+    history_->setToolTip(tr("The last %1 queries run").arg(kHistorySize));
+    history_->setMinimumContentsLength(18);
+    history_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    saved_ = new QComboBox;
+    saved_->setToolTip(tr("Queries saved by name"));
+    saved_->setMinimumContentsLength(14);
+    saved_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    auto* save = new QPushButton(tr("Save…"));
+    save->setToolTip(tr("Save the query under a name"));
+    exportAll_ = new QPushButton(tr("Export all…"));
+    exportAll_->setToolTip(tr("Run the query again and write every row to a CSV file (the table keeps the first "
+                              "%L1)")
+                               .arg(qulonglong(kMaxShownRows)));
+    bar->addWidget(run_);
+    bar->addWidget(cancel_);
+    bar->addSpacing(12);
+    bar->addWidget(history_);
+    bar->addWidget(saved_);
+    bar->addWidget(save);
+    bar->addWidget(exportAll_);
+    bar->addStretch(1);
+    layout->addLayout(bar);
+
+    editor_ = new QPlainTextEdit;
+    editor_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    editor_->setPlainText(QString::fromLatin1(kFirstQuery));
+    editor_->setTabChangesFocus(false);
+    editor_->setLineWrapMode(QPlainTextEdit::NoWrap);
+    highlighter_ = new SqlHighlighter(editor_->document());
+
+    schema_ = new QTreeWidget;
+    schema_->setHeaderLabels({tr("Table / column"), tr("Type")});
+    schema_->setToolTip(tr("Double-click a name to insert it"));
+    schema_->header()->setStretchLastSection(false);
+    schema_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    schema_->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    connect(schema_, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item) {
+        editor_->insertPlainText(item->text(0));
+        editor_->setFocus();
+    });
+
+    auto* top = new QSplitter(Qt::Horizontal);
+    top->addWidget(editor_);
+    top->addWidget(schema_);
+    top->setStretchFactor(0, 3);
+    top->setStretchFactor(1, 1);
+    top->setSizes({860, 300});
+
+    status_ = new QLabel;
+    status_->setWordWrap(true);
+    status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    model_ = new QueryResultModel(this);
+    table_ = new TablePage;
+    table_->setSourceModel(model_);
+    table_->setExportName(QStringLiteral("query.csv"));
+    connect(table_, &TablePage::sourceRowActivated, this, &QueryView::activateRow);
+
+    auto* split = new QSplitter(Qt::Vertical);
+    auto* upper = new QWidget;
+    auto* upperLayout = new QVBoxLayout(upper);
+    upperLayout->setContentsMargins(0, 0, 0, 0);
+    upperLayout->addWidget(top, 1);
+    upperLayout->addWidget(status_);
+    split->addWidget(upper);
+    split->addWidget(table_);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    layout->addWidget(split, 1);
+    setContent(content);
+
+    connect(run_, &QPushButton::clicked, this, &QueryView::runQuery);
+    connect(cancel_, &QPushButton::clicked, this, &QueryView::cancel);
+    auto* shortcut = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), editor_);
+    shortcut->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(shortcut, &QShortcut::activated, this, &QueryView::runQuery);
+    auto* enter = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Enter), editor_);
+    enter->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(enter, &QShortcut::activated, this, &QueryView::runQuery);
+    connect(history_, qOverload<int>(&QComboBox::activated), this, [this](int i) {
+        if (i > 0) editor_->setPlainText(history_->itemData(i).toString());
+        history_->setCurrentIndex(0);
+    });
+    connect(saved_, qOverload<int>(&QComboBox::activated), this, [this](int i) {
+        if (i > 0) editor_->setPlainText(saved_->itemData(i).toString());
+        saved_->setCurrentIndex(0);
+    });
+    connect(save, &QPushButton::clicked, this, &QueryView::saveQuery);
+    connect(exportAll_, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export all rows"), QStringLiteral("query.csv"),
+                                                          tr("CSV files (*.csv)"));
+        QString error;
+        if (!path.isEmpty() && !exportAll(path, false, &error)) status_->setText(error);
+    });
+
+    progress_ = new QTimer(this);
+    progress_->setInterval(150);
+    connect(progress_, &QTimer::timeout, this, [this] {
+        if (rowsSoFar_)
+            status_->setText(tr("Running… %L1 rows, %2 s")
+                                 .arg(qulonglong(rowsSoFar_->load()))
+                                 .arg(double(clock_->elapsed()) / 1000.0, 0, 'f', 1));
+    });
+    fillHistory();
+    fillSaved();
+}
+
+QueryView::~QueryView() {
+    delivery_->detach();
+    if (database_ && running_) database_->db->interrupt();
+}
+
+void QueryView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
+    // The database is cheap (ids per track); one per page, so that its temporary tables are the
+    // user's own. The analyses' tables come from the store.
+    const std::string key = std::to_string(reinterpret_cast<uintptr_t>(this));
+    run<Database>(
+        {"Query", 0}, {"query-page-database", key},
+        [trace](ResultStore& store) {
+            Database d;
+            d.db = std::make_shared<sql::TraceDatabase>(trace);
+            addAnalysisTables(*d.db, store);
+            d.schema = d.db->schema();
+            return d;
+        },
+        [this](std::shared_ptr<const Database> d) {
+            database_ = std::move(d);
+            fillSchema();
+            status_->setText(tr("Ready: %L1 slices, %L2 tracks. Ctrl+Enter runs the query.")
+                                 .arg(qulonglong(database_->db->ids().slices()))
+                                 .arg(qulonglong(database_->db->trace().tracks.size())));
+        });
+}
+
+void QueryView::clearResult() {
+    if (database_ && running_) database_->db->interrupt();
+    database_.reset();
+    ++run_generation_;
+    running_ = false;
+    progress_->stop();
+    run_->setEnabled(true);
+    cancel_->setEnabled(false);
+    model_->clear();
+    schema_->clear();
+    status_->clear();
+}
+
+void QueryView::fillSchema() {
+    schema_->clear();
+    for (const sql::SqlTableSchema& t : database_->schema) {
+        auto* item = new QTreeWidgetItem(schema_, {QString::fromStdString(t.name), QString::fromStdString(t.kind)});
+        item->setToolTip(0, QString::fromStdString(t.meaning));
+        for (const sql::SqlColumn& c : t.columns) {
+            auto* column = new QTreeWidgetItem(item, {QString::fromStdString(c.name), QString::fromStdString(c.type)});
+            column->setToolTip(0, QString::fromStdString(c.meaning));
+        }
+    }
+}
+
+QString QueryView::statusText() const { return status_->text(); }
+
+void QueryView::runQuery() {
+    if (!database_ || running_) return;
+    const QString text = editor_->toPlainText();
+    remember(text);
+    running_ = true;
+    run_->setEnabled(false);
+    cancel_->setEnabled(true);
+    exportAll_->setEnabled(false);
+    const unsigned generation = ++run_generation_;
+    rowsSoFar_ = std::make_shared<std::atomic<uint64_t>>(0);
+    clock_->start();
+    progress_->start();
+    status_->setText(tr("Running…"));
+    std::shared_ptr<const Database> database = database_;
+    std::shared_ptr<ResultDelivery> delivery = delivery_;
+    std::shared_ptr<std::atomic<uint64_t>> rows = rowsSoFar_;
+    const std::string sqlText = text.toStdString();
+    results()->runner().submit(JobPriority::Interactive, 0, [this, database, delivery, rows, sqlText, generation] {
+        QStringList columns;
+        std::vector<QVariant> cells;
+        QElapsedTimer timer;
+        timer.start();
+        const sql::QueryOutcome outcome = database->db->run(
+            sqlText,
+            [&](const std::vector<std::string>& names) {
+                for (const std::string& n : names) columns << QString::fromStdString(n);
+            },
+            [&](const sql::SqlRow& row) {
+                if (rows->fetch_add(1) < kMaxShownRows)
+                    for (int i = 0; i < row.size(); ++i) cells.push_back(cellOf(row, i));
+                return true;
+            });
+        const double seconds = double(timer.nsecsElapsed()) / 1e9;
+        delivery->post([this, generation, outcome, columns, cells = std::move(cells), seconds]() mutable {
+            if (generation != run_generation_) return;
+            finished(outcome, columns, std::move(cells), seconds);
+        });
+    });
+}
+
+void QueryView::cancel() {
+    if (database_ && running_) database_->db->interrupt();
+}
+
+void QueryView::finished(const sql::QueryOutcome& outcome, QStringList columns, std::vector<QVariant> cells,
+                         double seconds) {
+    running_ = false;
+    progress_->stop();
+    run_->setEnabled(true);
+    cancel_->setEnabled(false);
+    exportAll_->setEnabled(true);
+    if (!outcome.ok) {
+        status_->setText(tr("Error: %1").arg(QString::fromStdString(outcome.error)));
+        if (!outcome.interrupted) model_->clear();
+        emit queryFinished();
+        return;
+    }
+    model_->setResult(columns, std::move(cells));
+    // Rows in the query's own order until a header is clicked; the filter searches every column.
+    table_->view()->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    table_->proxy()->sort(-1);
+    std::vector<int> all(size_t(columns.size()));
+    std::iota(all.begin(), all.end(), 0);
+    table_->setFilterColumns(all, tr("Filter rows"));
+    table_->fitColumns(700);
+    QString text = tr("%L1 row%2 in %3")
+                       .arg(qulonglong(outcome.rows))
+                       .arg(outcome.rows == 1 ? QString() : QStringLiteral("s"))
+                       .arg(formatDuration(TimeNs(seconds * 1e9), 3));
+    if (outcome.rows > kMaxShownRows)
+        text += tr(" — the first %L1 shown; Export all writes every row").arg(qulonglong(kMaxShownRows));
+    if (const size_t warnings = trace()->warnings.size())
+        text += warnings == 1 ? tr(" — the trace had an import warning; the answer covers what was read")
+                              : tr(" — the trace had %L1 import warnings; the answer covers what was read")
+                                    .arg(qulonglong(warnings));
+    status_->setText(text);
+    emit queryFinished();
+}
+
+bool QueryView::exportAll(const QString& path, bool wait, QString* error) {
+    if (!database_ || running_) {
+        if (error) *error = tr("A query is running: wait for it or cancel it first.");
+        return false;
+    }
+    auto file = std::make_shared<QFile>(path);
+    if (!file->open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text)) {
+        if (error) *error = tr("Cannot write %1: %2").arg(path, file->errorString());
+        return false;
+    }
+    running_ = true;
+    run_->setEnabled(false);
+    cancel_->setEnabled(true);
+    exportAll_->setEnabled(false);
+    const unsigned generation = ++run_generation_;
+    rowsSoFar_ = std::make_shared<std::atomic<uint64_t>>(0);
+    clock_->start();
+    progress_->start();
+    std::shared_ptr<const Database> database = database_;
+    std::shared_ptr<ResultDelivery> delivery = delivery_;
+    std::shared_ptr<std::atomic<uint64_t>> rows = rowsSoFar_;
+    const std::string sqlText = editor_->toPlainText().toStdString();
+    auto outcome = std::make_shared<sql::QueryOutcome>();
+    auto work = [database, file, rows, sqlText, outcome] {
+        QTextStream out(file.get());
+        *outcome = database->db->run(
+            sqlText,
+            [&](const std::vector<std::string>& names) {
+                QStringList header;
+                for (const std::string& n : names) header << csvField(QString::fromStdString(n));
+                out << header.join(QLatin1Char(',')) << '\n';
+            },
+            [&](const sql::SqlRow& row) {
+                rows->fetch_add(1);
+                for (int i = 0; i < row.size(); ++i) out << (i ? "," : "") << csvField(csvCell(row, i));
+                out << '\n';
+                return out.status() == QTextStream::Ok;
+            });
+        out.flush();
+        file->close();
+    };
+    auto done = [this, generation, outcome, path] {
+        if (generation != run_generation_) return;
+        running_ = false;
+        progress_->stop();
+        run_->setEnabled(true);
+        cancel_->setEnabled(false);
+        exportAll_->setEnabled(true);
+        status_->setText(outcome->ok ? tr("Wrote %L1 rows to %2").arg(qulonglong(outcome->rows)).arg(path)
+                                     : tr("Error: %1").arg(QString::fromStdString(outcome->error)));
+        emit queryFinished();
+    };
+    if (wait) {
+        work();
+        done();
+        if (!outcome->ok && error) *error = QString::fromStdString(outcome->error);
+        return outcome->ok;
+    }
+    results()->runner().submit(JobPriority::Interactive, 0, [work, delivery, done] {
+        work();
+        delivery->post(done);
+    });
+    return true;
+}
+
+void QueryView::remember(const QString& sql) {
+    QSettings settings;
+    QStringList history = settings.value(QLatin1String(kHistoryKey)).toStringList();
+    history.removeAll(sql);
+    history.prepend(sql);
+    while (history.size() > kHistorySize) history.removeLast();
+    settings.setValue(QLatin1String(kHistoryKey), history);
+    fillHistory();
+}
+
+QStringList QueryView::history() const { return QSettings().value(QLatin1String(kHistoryKey)).toStringList(); }
+
+void QueryView::fillHistory() {
+    history_->clear();
+    history_->addItem(tr("History"));
+    for (const QString& q : history()) {
+        QString label = q.simplified();
+        if (label.size() > 60) label = label.left(57) + QStringLiteral("…");
+        history_->addItem(label, q);
+        history_->setItemData(history_->count() - 1, q, Qt::ToolTipRole);
+    }
+}
+
+void QueryView::fillSaved() {
+    saved_->clear();
+    saved_->addItem(tr("Saved"));
+    const QVariantMap saved = QSettings().value(QLatin1String(kSavedKey)).toMap();
+    for (auto it = saved.begin(); it != saved.end(); ++it) {
+        saved_->addItem(it.key(), it.value());
+        saved_->setItemData(saved_->count() - 1, it.value(), Qt::ToolTipRole);
+    }
+}
+
+void QueryView::saveQuery() {
+    bool ok = false;
+    const QString name =
+        QInputDialog::getText(this, tr("Save query"), tr("Name:"), QLineEdit::Normal, QString(), &ok).trimmed();
+    if (!ok || name.isEmpty()) return;
+    QSettings settings;
+    QVariantMap saved = settings.value(QLatin1String(kSavedKey)).toMap();
+    saved[name] = editor_->toPlainText();
+    settings.setValue(QLatin1String(kSavedKey), saved);
+    fillSaved();
+}
+
+SliceRef QueryView::sliceOfRow(int row) const {
+    if (!database_) return {};
+    const QStringList& columns = model_->columns();
+    int column = int(columns.indexOf(QStringLiteral("slice_id")));
+    if (column < 0 && columns.contains(QStringLiteral("ts")) && columns.contains(QStringLiteral("dur")))
+        column = int(columns.indexOf(QStringLiteral("id")));
+    if (column < 0) return {};
+    const QVariant v = model_->cell(row, column);
+    if (v.typeId() != QMetaType::LongLong) return {};
+    SliceRef ref;
+    if (!database_->db->ids().sliceAt(v.toLongLong(), ref.track, ref.index)) return {};
+    return ref;
+}
+
+void QueryView::activateRow(int row) {
+    const SliceRef ref = sliceOfRow(row);
+    if (ref.valid() && selection_) selection_->selectSlice(ref);
+}
+
+}  // namespace tracescope
