@@ -30,7 +30,8 @@ const char* kUsage =
     "  the trace's clock, as every other command's --json gives them. Several statements separated by\n"
     "  ';' run in turn; the rows of the last are the result.\n"
     "  --schema       every table and view, its columns and what they mean\n"
-    "  --json         {\"columns\": [...], \"rows\": [{column: value}, ...]} (and the import warnings)\n"
+    "  --json         {\"columns\": [...], \"rows\": [{column: value}, ...]} (and the import warnings); a\n"
+    "                 column name met again is given as name:1, name:2...\n"
     "  --csv          a header line, then one line per row\n"
     "  (neither)      an aligned table of the first --max-rows rows (default 200)\n"
     "  --timeout S    stop the query after S seconds (exit status 4)\n";
@@ -58,6 +59,18 @@ std::string cellText(const sql::SqlRow& row, int i) {
     case SQLITE_NULL: return "";
     default: return std::string(row.text(i));
     }
+}
+
+// JSON rows are objects keyed by column: a name met again gets ":1", ":2"... (as SQLite names
+// the columns of CREATE TABLE ... AS SELECT), so no column is lost.
+std::vector<std::string> uniqueNames(const std::vector<std::string>& columns) {
+    std::vector<std::string> out;
+    for (const std::string& c : columns) {
+        std::string name = c;
+        for (int n = 1; std::find(out.begin(), out.end(), name) != out.end(); ++n) name = c + ":" + std::to_string(n);
+        out.push_back(name);
+    }
+    return out;
 }
 
 int printSchema(const sql::TraceDatabase& db, bool json) {
@@ -149,7 +162,7 @@ int runQuery(const Args& args) {
     const sql::QueryOutcome outcome = db.run(
         sqlText,
         [&](const std::vector<std::string>& columns) {
-            names = columns;
+            names = uniqueNames(columns);
             if (json) {
                 writer.begin({{"columns", names}});
                 begun = true;

@@ -12,6 +12,8 @@ namespace tracescope::sql {
 namespace {
 
 void resultText(sqlite3_context* ctx, std::string_view s) {
+    // An empty view may have no data at all: SQLite would take a null pointer for NULL.
+    if (s.empty()) return sqlite3_result_text(ctx, "", 0, SQLITE_STATIC);
     sqlite3_result_text(ctx, s.data(), int(std::min<size_t>(s.size(), std::numeric_limits<int>::max())),
                         SQLITE_STATIC);  // the trace's strings outlive every query
 }

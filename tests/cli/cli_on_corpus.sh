@@ -19,7 +19,15 @@ commands=("info --json" "stats --json" "stats --by type --side device --csv" "tr
   "overview --json" "input-pipeline --json" "tfdata --json" "scopes --json" "torch-ops --json"
   "torch-ops --group-by-shape --csv" "memory --json" "memory --csv --breakdown" "convert --to chrome-json"
   "gpu-util --json --gaps" "launch-stats --json --rows" "queue --json" "advice --json"
-  "flame --json --by-thread" "flame --folded --bottom-up" "flame --code --csv" "flame --pprof")
+  "flame --json --by-thread" "flame --folded --bottom-up" "flame --code --csv" "flame --pprof"
+  "query --json" "convert --to sqlite")
+# Every table of `query`, its parents and args included, in one statement.
+every_table="SELECT (SELECT count(*) FROM slice), (SELECT count(parent_id) FROM slice),
+  (SELECT count(*) FROM slice WHERE ts BETWEEN 0 AND 1000000), (SELECT count(*) FROM instant),
+  (SELECT sum(value) FROM counter), (SELECT count(*) FROM thread_slice), (SELECT count(*) FROM flow),
+  (SELECT count(*) FROM args), (SELECT count(extract_arg(arg_set_id, 'correlation')) FROM slice),
+  (SELECT count(*) FROM process), (SELECT count(*) FROM metadata), (SELECT count(*) FROM op_stats),
+  (SELECT count(*) FROM kernel_stats), (SELECT count(*) FROM steps), (SELECT count(*) FROM call_tree)"
 runs=0 failures=0 done=0
 check() {  # check LABEL STATUS: counts the run, reports a failure
   runs=$((runs + 1))
@@ -34,7 +42,9 @@ for f in "${files[@]}"; do
   for c in "${commands[@]}"; do
     read -r -a words <<<"$c"
     extra=()
-    if [ "${words[0]}" = convert ]; then extra=("$tmp/out.json"); fi
+    if [ "${words[*]}" = "convert --to chrome-json" ]; then extra=("$tmp/out.json"); fi
+    if [ "${words[*]}" = "convert --to sqlite" ]; then extra=("$tmp/out.db"); fi
+    if [ "${words[0]}" = query ]; then extra=("$every_table"); fi
     if [ "${words[*]}" = "flame --pprof" ]; then extra=("$tmp/profile.pb.gz"); fi
     timeout 60 "$cli" "${words[0]}" "$f" "${words[@]:1}" "${extra[@]}" >/dev/null 2>"$tmp/err"
     check "${words[0]} $f ${words[*]:1}" $?
