@@ -635,4 +635,41 @@ std::vector<CallFrameRow> frameTable(const CallTree& tree) {
     return rows;
 }
 
+CallTree callTreeFromFolded(const std::vector<FoldedStack>& stacks) {
+    CallTree tree;
+    NodeBuilder nodes(tree);
+    std::unordered_map<std::string_view, std::string_view> names;  // each distinct name stored once
+    auto own = [&](std::string_view name) {
+        if (name.empty()) name = "(empty)";
+        auto it = names.find(name);
+        if (it != names.end()) return it->second;
+        tree.ownedNames.emplace_back(name);
+        const std::string_view kept = tree.ownedNames.back();
+        names.emplace(kept, kept);
+        return kept;
+    };
+    for (const FoldedStack& s : stacks) {
+        uint32_t node = kCallRoot;
+        size_t at = 0;
+        bool cut = false;
+        while (at <= s.stack.size()) {
+            const size_t semi = std::min(s.stack.find(';', at), s.stack.size());
+            if (tree.nodes[node].depth >= kMaxCallDepth) {
+                cut = true;
+                break;
+            }
+            node = nodes.child(node, own(s.stack.substr(at, semi - at)));
+            addSat(tree.nodes[node].totalNs, s.value);  // inclusive: every frame on the stack
+            at = semi + 1;
+        }
+        if (cut)  // the rest of the stack is not walked: its frames' totals miss nothing kept
+            ++tree.cutAtDepth;
+        addSat(tree.nodes[node].selfNs, s.value);
+        ++tree.nodes[node].count;
+        ++tree.slices;
+    }
+    finishTree(tree);
+    return tree;
+}
+
 }  // namespace tracescope

@@ -117,6 +117,17 @@ inline constexpr uint32_t kMaxCallDepth = 1024;
 
 CallTree computeCallTree(const ClassifiedTrace& ct, const CallTreeOptions& options = {});
 
+// A top-down tree from folded stacks (flamegraph.pl's format, "main;f;g" and a value, as our folded
+// export writes them and a query's rows can give them): a stack's value is its last frame's self
+// time and one slice there; a frame's wall time is its own value and its callees'. Repeated stacks
+// add up. Frames past kMaxCallDepth are cut: their value counts in the deepest kept frame
+// (cutAtDepth counts such stacks). Empty frame names (";;") are kept as "(empty)".
+struct FoldedStack {
+    std::string_view stack;
+    TimeNs value = 0;
+};
+CallTree callTreeFromFolded(const std::vector<FoldedStack>& stacks);
+
 // Bottom-up: the roots are the frames where time was spent (the leaves of each stack with self
 // time, self device time or slices), their children the callers. A node's totalNs, deviceNs and
 // totalCount are the self time, self device time and count routed through that caller chain; its

@@ -12,9 +12,10 @@
 
 namespace tracescope {
 
-// What a derived counter track was made from: a memory profile (below) or the queue length of
-// a GPU stream (model/analysis/queue_length.h).
-enum class DerivedSource : uint8_t { Memory, QueueLength };
+// What a derived counter track was made from: a memory profile (below), the queue length of
+// a GPU stream (model/analysis/queue_length.h), or a query the user added as a track
+// (model/sql/query_track.h).
+enum class DerivedSource : uint8_t { Memory, QueueLength, Query };
 
 struct DerivedCounterTrack {
     DerivedSource source = DerivedSource::Memory;
@@ -23,6 +24,7 @@ struct DerivedCounterTrack {
     size_t memoryId = 0;       // index into MemoryProfileResult::ids
     bool reserved = false;     // the reserved series (else allocated / in use)
     CounterSeries series;      // one sample per timeline snapshot, bytes
+    std::string query;         // Query: the SQL that made it
 };
 
 std::vector<DerivedCounterTrack> memoryCounterTracks(const MemoryProfileResult& result);

@@ -4,6 +4,8 @@
 #include "model/analysis/op_stats.h"
 #include "model/analysis/steps.h"
 #include "model/results/call_tree_results.h"
+#include "model/results/gpu_util_results.h"
+#include "model/results/launch_queue_results.h"
 #include "model/results/trace_results.h"
 #include "model/sql/rows_table.h"
 
@@ -69,9 +71,64 @@ SqlRows callTreeRows(const CallTree& tree) {
     return rows;
 }
 
-// A table whose rows are the store's result {"sql-table", name}, made from the classification.
-void addClassifiedTable(sql::TraceDatabase& db, ResultStore& store, std::string name, std::string meaning,
-                        std::vector<SqlColumn> columns, SqlRows (*make)(const ClassifiedTrace&)) {
+SqlCell knownOrNull(int64_t v) { return v < 0 ? SqlCell{} : integer(v); }  // -1: unknown
+
+SqlRows memoryEventRows(const Trace& trace, const MemoryProfileResult& r, const sql::TraceRowIds& ids) {
+    SqlRows rows;
+    rows.columns = 13;
+    for (const MemoryIdProfile& p : r.ids)
+        for (const MemorySnapshot& e : p.timeline) {
+            // The event in the trace: an instant, or a counter's sample for counter sources.
+            const bool known = e.track < trace.tracks.size() && e.index != kNoIndex;
+            const bool sample = p.source == MemorySource::Counter;
+            rows.add({text(p.memoryId), integer(e.time), text(memoryEventKindName(e.kind)), integer(e.allocationBytes),
+                      integer(e.inUseBytes()), knownOrNull(e.reservedBytes), knownOrNull(e.freeBytes),
+                      knownOrNull(e.requestedBytes), e.address ? integer(int64_t(e.address)) : SqlCell{},
+                      knownOrNull(e.step), text(trace.str(e.op)),
+                      known && !sample ? integer(ids.instant(e.track, e.index)) : SqlCell{},
+                      known && sample ? integer(ids.sample(e.track, e.index)) : SqlCell{}});
+        }
+    return rows;
+}
+
+SqlRows memoryPeakRows(const MemoryProfileResult& r) {
+    SqlRows rows;
+    rows.columns = 12;
+    auto opt = [](const std::optional<int64_t>& v) { return v ? integer(*v) : SqlCell{}; };
+    for (const MemoryIdProfile& p : r.ids)
+        rows.add({text(p.memoryId), text(memorySourceName(p.source)), integer(int64_t(p.allocations)),
+                  integer(int64_t(p.deallocations)), integer(p.peakBytes), integer(p.peakTimeNs), opt(p.peakStep),
+                  opt(p.peakReservedBytes), opt(p.lifetimePeakBytes), opt(p.capacityBytes),
+                  integer(int64_t(p.aliveAtEnd)), integer(p.aliveAtEndBytes)});
+    return rows;
+}
+
+SqlRows idleGapRows(const GpuUtilizationResult& r) {
+    SqlRows rows;
+    rows.columns = 6;
+    for (const GpuUtilization& g : r.gpus)
+        for (const StreamIdle& s : g.streams)
+            for (const IdleGap& gap : s.gaps)
+                rows.add({knownOrNull(g.device), text(g.name), integer(s.stream), integer(gap.start),
+                          integer(gap.end - gap.start), text(idleCauseName(gap.cause))});
+    return rows;
+}
+
+SqlRows launchRows(const LaunchStats& r, const sql::TraceRowIds& ids) {
+    SqlRows rows;
+    rows.columns = 8;
+    for (const LaunchRow& l : r.rows)
+        rows.add({integer(ids.slice(l.call.track, l.call.index)), integer(ids.slice(l.activity.track, l.activity.index)),
+                  integer(l.cpuDurationNs), integer(l.gpuDurationNs), integer(l.launchDelayNs),
+                  integer((l.outliers & kShortKernel) != 0), integer((l.outliers & kLongRuntime) != 0),
+                  integer((l.outliers & kLongLaunchDelay) != 0)});
+    return rows;
+}
+
+// A table whose rows are the store's result {"sql-table", name}, made by `make` from the store's
+// own results (so an analysis a page computed already is not computed again).
+void addStoreTable(sql::TraceDatabase& db, ResultStore& store, std::string name, std::string meaning,
+                   std::vector<SqlColumn> columns, std::function<SqlRows(ResultStore&)> make) {
     std::weak_ptr<ResultStore> weak = store.weak_from_this();
     const ResultKey key{"sql-table", name};
     db.addTable(sql::rowsTableDef(std::move(name), std::move(meaning), std::move(columns), [weak, key, make] {
@@ -80,9 +137,15 @@ void addClassifiedTable(sql::TraceDatabase& db, ResultStore& store, std::string 
         return s->get<SqlRows>(key, [weak, make]() -> SqlRows {
             std::shared_ptr<ResultStore> s = weak.lock();
             if (!s) throw AnalysisCancelled();
-            return make(*classificationOf(*s));
+            return make(*s);
         });
     }));
+}
+
+void addClassifiedTable(sql::TraceDatabase& db, ResultStore& store, std::string name, std::string meaning,
+                        std::vector<SqlColumn> columns, SqlRows (*make)(const ClassifiedTrace&)) {
+    addStoreTable(db, store, std::move(name), std::move(meaning), std::move(columns),
+                  [make](ResultStore& s) { return make(*classificationOf(s)); });
 }
 
 }  // namespace
@@ -129,29 +192,73 @@ void addAnalysisTables(sql::TraceDatabase& db, ResultStore& store) {
                         {"source", "TEXT", "the rule that found the steps"}},
                        stepRows);
 
-    std::weak_ptr<ResultStore> weak = store.weak_from_this();
-    db.addTable(sql::rowsTableDef(
-        "call_tree",
-        "the flame graph's top-down call tree over the whole trace: host threads' slices merged by name path",
-        {{"id", "INTEGER", "node id (0: the root)"},
-         {"parent_id", "INTEGER", "its caller's node (NULL: the root)"},
-         {"name", "TEXT", "frame name"},
-         {"depth", "INTEGER", "stack depth (the root is 0)"},
-         {"total_ns", "INTEGER", "wall time of the slices at this stack"},
-         {"self_ns", "INTEGER", "their self time"},
-         {"device_ns", "INTEGER", "device time launched at or under this stack"},
-         {"self_device_ns", "INTEGER", "device time launched by the slices at this stack"},
-         {"occurrences", "INTEGER", "slices at this stack"},
-         {"python", "INTEGER", "1 for a Python frame"}},
-        [weak] {
-            std::shared_ptr<ResultStore> s = weak.lock();
-            if (!s) throw std::runtime_error("the trace was closed");
-            return s->get<SqlRows>({"sql-table", "call_tree"}, [weak]() -> SqlRows {
-                std::shared_ptr<ResultStore> s = weak.lock();
-                if (!s) throw AnalysisCancelled();
-                return callTreeRows(*callTreeOf(*s));
-            });
-        }));
+    addStoreTable(db, store, "call_tree",
+                  "the flame graph's top-down call tree over the whole trace: host threads' slices merged by name path",
+                  {{"id", "INTEGER", "node id (0: the root)"},
+                   {"parent_id", "INTEGER", "its caller's node (NULL: the root)"},
+                   {"name", "TEXT", "frame name"},
+                   {"depth", "INTEGER", "stack depth (the root is 0)"},
+                   {"total_ns", "INTEGER", "wall time of the slices at this stack"},
+                   {"self_ns", "INTEGER", "their self time"},
+                   {"device_ns", "INTEGER", "device time launched at or under this stack"},
+                   {"self_device_ns", "INTEGER", "device time launched by the slices at this stack"},
+                   {"occurrences", "INTEGER", "slices at this stack"},
+                   {"python", "INTEGER", "1 for a Python frame"}},
+                  [](ResultStore& s) { return callTreeRows(*callTreeOf(s)); });
+    const sql::TraceRowIds* ids = &db.ids();  // the database owns its tables: it outlives them
+    addStoreTable(db, store, "memory_events",
+                  "every event of the Memory profile page's timeline (allocations, deallocations, samples), with "
+                  "the allocator's state right after it",
+                  {{"memory_id", "TEXT", "the allocator (a device, or a PyTorch device id)"},
+                   {"ts", "INTEGER", "time, ns"},
+                   {"kind", "TEXT", "allocation, deallocation or sample"},
+                   {"bytes", "INTEGER", "the chunk allocated or freed"},
+                   {"in_use_bytes", "INTEGER", "allocated (heap + stack) after the event"},
+                   {"reserved_bytes", "INTEGER", "PyTorch's reserved segments (NULL: not in the trace)"},
+                   {"free_bytes", "INTEGER", "bytes available (NULL: not in the trace)"},
+                   {"requested_bytes", "INTEGER", "bytes requested (NULL: not in the trace)"},
+                   {"address", "INTEGER", "the chunk's address (NULL: not in the trace)"},
+                   {"step", "INTEGER", "the step it falls in (NULL: outside every step)"},
+                   {"op", "TEXT", "the op that allocated or freed it (empty: unknown)"},
+                   {"instant_id", "INTEGER", "its event in the instant table (NULL for a counter's samples)"},
+                   {"counter_id", "INTEGER", "its sample in the counter table (NULL for events)"}},
+                  [ids](ResultStore& s) { return memoryEventRows(s.trace(), *memoryProfileOf(s), *ids); });
+    addStoreTable(db, store, "memory_peaks", "each allocator's peak and totals, as the Memory profile page shows them",
+                  {{"memory_id", "TEXT", "the allocator"},
+                   {"source", "TEXT", "where the numbers came from"},
+                   {"allocations", "INTEGER", "allocation events"},
+                   {"deallocations", "INTEGER", "deallocation events"},
+                   {"peak_bytes", "INTEGER", "largest heap + stack in use"},
+                   {"peak_ts", "INTEGER", "when, ns"},
+                   {"peak_step", "INTEGER", "the step of the peak (NULL: none)"},
+                   {"peak_reserved_bytes", "INTEGER", "largest reserved (NULL: not in the trace)"},
+                   {"lifetime_peak_bytes", "INTEGER", "the allocator's own peak since its start (NULL: not in the trace)"},
+                   {"capacity_bytes", "INTEGER", "stack + heap + free at the peak (NULL: unknown)"},
+                   {"alive_at_end", "INTEGER", "allocations never freed in the profile"},
+                   {"alive_at_end_bytes", "INTEGER", "their bytes"}},
+                  [](ResultStore& s) { return memoryPeakRows(*memoryProfileOf(s)); });
+    addStoreTable(db, store, "gpu_idle_gaps",
+                  "every idle gap of every GPU stream with HTA's cause (idle_time_breakdown: host_wait, "
+                  "kernel_wait, other), as the GPU utilization page counts them",
+                  {{"device", "INTEGER", "the GPU's index (NULL: the trace does not say)"},
+                   {"gpu", "TEXT", "its process's name"},
+                   {"stream", "INTEGER", "the stream"},
+                   {"ts", "INTEGER", "gap start, ns"},
+                   {"dur", "INTEGER", "gap length, ns"},
+                   {"cause", "TEXT", "host_wait, kernel_wait or other"}},
+                  [](ResultStore& s) { return idleGapRows(*gpuUtilizationOf(s)); });
+    addStoreTable(db, store, "launches",
+                  "each device activity joined to the runtime call that launched it, with HTA's launch statistics "
+                  "(get_cuda_kernel_launch_stats) and outlier flags",
+                  {{"call_slice_id", "INTEGER", "the runtime call (a slice id)"},
+                   {"activity_slice_id", "INTEGER", "the kernel, memcpy or memset (a slice id)"},
+                   {"cpu_dur", "INTEGER", "the call's duration, ns"},
+                   {"gpu_dur", "INTEGER", "the activity's duration, ns"},
+                   {"launch_delay", "INTEGER", "activity start minus call end, clipped at 0, ns"},
+                   {"short_kernel", "INTEGER", "1: cpu_dur <= 50 us and gpu_dur < cpu_dur"},
+                   {"long_runtime", "INTEGER", "1: cpu_dur > 50 us"},
+                   {"long_launch_delay", "INTEGER", "1: launch_delay > 100 us"}},
+                  [ids](ResultStore& s) { return launchRows(*launchStatsOf(s), *ids); });
 }
 
 }  // namespace tracescope

@@ -1,7 +1,9 @@
 // The analyses as SQL tables of a trace's database (model/sql/trace_database.h): op_stats
 // (XProf's convention, by op name, IDLE rows included), kernel_stats, steps (as the Overview
-// finds them) and call_tree (the flame graph's top-down tree over the whole trace). Each is a
-// result of the trace's store, computed on the first query that reads it.
+// finds them), call_tree (the flame graph's top-down tree over the whole trace), memory_events
+// and memory_peaks (the memory profile), gpu_idle_gaps (HTA's idle time breakdown, gap by gap)
+// and launches (HTA's kernel launch statistics). Each is a result of the trace's store, computed
+// on the first query that reads it from the store's own analyses.
 #pragma once
 
 #include "model/results/result_store.h"

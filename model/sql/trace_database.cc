@@ -88,11 +88,12 @@ std::string_view SqlRow::text(int i) const {
     return p ? std::string_view(p, size_t(sqlite3_column_bytes(stmt_, i))) : std::string_view();
 }
 
-std::string sqlErrorWithPosition(sqlite3* db, std::string_view sql, size_t statementOffset) {
+std::string sqlErrorWithPosition(sqlite3* db, std::string_view sql, size_t statementOffset, int64_t* byteOffset) {
     std::string message = sqlite3_errmsg(db);
     const int offset = sqlite3_error_offset(db);
     if (offset < 0) return message;
     const size_t at = std::min(sql.size(), statementOffset + size_t(offset));
+    if (byteOffset) *byteOffset = int64_t(at);
     size_t line = 1, column = 1;
     for (size_t i = 0; i < at; ++i) {
         if (sql[i] == '\n') {
@@ -176,7 +177,7 @@ QueryOutcome TraceDatabase::run(std::string_view sql, const ColumnsCallback& col
         const int rc = sqlite3_prepare_v2(db_, sql.data() + at, int(sql.size() - at), &stmt, &tail);
         if (rc != SQLITE_OK) {
             if (scan_.stop) return interrupted();
-            out.error = sqlErrorWithPosition(db_, sql, at);
+            out.error = sqlErrorWithPosition(db_, sql, at, &out.errorByte);
             return out;
         }
         const size_t next = skipSpaceAndComments(sql, size_t(tail - sql.data()));
@@ -204,10 +205,12 @@ QueryOutcome TraceDatabase::run(std::string_view sql, const ColumnsCallback& col
         }
         if (step != SQLITE_ROW && step != SQLITE_DONE) {
             const bool stopped = scan_.stop || step == SQLITE_INTERRUPT;
-            const std::string message = sqlErrorWithPosition(db_, sql, at);
+            int64_t byte = -1;
+            const std::string message = sqlErrorWithPosition(db_, sql, at, &byte);
             sqlite3_finalize(stmt);
             if (stopped) return interrupted();
             out.error = message;
+            out.errorByte = byte;
             return out;
         }
         sqlite3_finalize(stmt);

@@ -43,6 +43,7 @@ struct QueryOutcome {
     bool ok = false;
     bool interrupted = false;  // cancelled or timed out
     std::string error;         // with the position of a syntax error ("line 1, column 8")
+    int64_t errorByte = -1;    // that position as a byte offset into the SQL text; -1 when none
     uint64_t rows = 0;         // rows given to the row callback
 };
 
@@ -95,6 +96,7 @@ private:
 
 // The message of a failed SQLite call on `sql`, with the line and column of the error where
 // SQLite tells its offset.
-std::string sqlErrorWithPosition(sqlite3* db, std::string_view sql, size_t statementOffset);
+std::string sqlErrorWithPosition(sqlite3* db, std::string_view sql, size_t statementOffset,
+                                 int64_t* byteOffset = nullptr);
 
 }  // namespace tracescope::sql

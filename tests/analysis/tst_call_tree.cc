@@ -324,6 +324,44 @@ private slots:
         QVERIFY(foldedStacks(t, CallMetric::Self).size() > huge.size());
     }
 
+    // Folded stacks (a query's rows) back into a tree, worked out on paper: a;b 10 + 2, a;c 5, d 1.
+    void fromFoldedStacks() {
+        const CallTree t = callTreeFromFolded({{"a;b", 10}, {"a;c", 5}, {"a;b", 2}, {"d", 1}});
+        QCOMPARE(t.root().totalNs, TimeNs(18));
+        QCOMPARE(t.root().subtreeSelfNs, TimeNs(18));
+        QCOMPARE(t.slices, uint64_t(4));
+        const uint32_t a = nodeAt(t, {"a"}), ab = nodeAt(t, {"a", "b"});
+        QCOMPARE(t.nodes[a].totalNs, TimeNs(17));
+        QCOMPARE(t.nodes[a].selfNs, TimeNs(0));
+        QCOMPARE(t.nodes[a].totalCount, uint64_t(3));
+        QCOMPARE(t.nodes[ab].selfNs, TimeNs(12));
+        QCOMPARE(t.nodes[ab].count, uint64_t(2));
+        QCOMPARE(t.nodes[t.nodes[a].children[0]].name, std::string_view("b"));  // the widest first
+        QCOMPARE(t.nodes[nodeAt(t, {"a", "c"})].totalNs, TimeNs(5));
+        QCOMPARE(t.maxDepth, uint32_t(2));
+        // Empty frames are named, and a stack deeper than the limit is cut with its value kept.
+        std::string deep = "x";
+        for (uint32_t i = 1; i < kMaxCallDepth + 50; ++i) deep += ";x";
+        const CallTree cut = callTreeFromFolded({{";", 3}, {deep, 7}});
+        QCOMPARE(cut.nodes[nodeAt(cut, {"(empty)", "(empty)"})].selfNs, TimeNs(3));
+        QCOMPARE(cut.maxDepth, kMaxCallDepth);
+        QCOMPARE(cut.cutAtDepth, uint64_t(1));
+        QCOMPARE(cut.root().subtreeSelfNs, TimeNs(10));
+        // Our own folded export read back gives the same stacks (self time).
+        const CallTree tree = computeCallTree(classifyTrace(*handMade()));
+        const std::string text = foldedStacks(tree, CallMetric::Self);
+        std::vector<std::string> keep;
+        std::vector<FoldedStack> stacks;
+        for (const auto& [stack, value] : foldedMap(text)) {
+            keep.push_back(stack);
+            stacks.push_back({{}, value});
+        }
+        for (size_t i = 0; i < keep.size(); ++i) stacks[i].stack = keep[i];
+        const CallTree back = callTreeFromFolded(stacks);
+        QCOMPARE(foldedMap(foldedStacks(back, CallMetric::Self)), foldedMap(text));
+        QCOMPARE(back.root().subtreeSelfNs, tree.root().subtreeSelfNs);
+    }
+
     // Python ids in a cycle, a missing parent, a frame that is its own parent, a B that never ends
     // (tests/data/hostile/python_stack_cycles.json): nesting comes from time, so none of it matters;
     // the open frame lasts until the trace's end (301 us).

@@ -3,9 +3,13 @@
 // counted), time order across tracks, args flattened, errors with positions, timeouts and
 // Cancel, writes refused, hostile values, and the SQLite export read back with SQLite itself.
 #include "hand_trace.h"
+#include "model/import/import.h"
+#include "model/results/result_store.h"
+#include "model/results/sql_result_tables.h"
 #include "model/sql/sqlite_export.h"
 #include "model/sql/trace_database.h"
 
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -152,6 +156,66 @@ private slots:
         QCOMPARE(one(db, "SELECT value FROM metadata WHERE name = 'trace_format'"), std::string("hand"));
     }
 
+    // The analyses' tables on the hand trace, every number worked out on paper (hand_trace.h).
+    void analysisTables() {
+        std::shared_ptr<const Trace> t = buildHandTrace();
+        const std::shared_ptr<ResultStore> store = ResultStore::of(t);
+        TraceDatabase db(t);
+        addAnalysisTables(db, *store);
+        // The device side: gemm_kernel 2000 + 500; idle is the window 1000..7000 less 4500 busy.
+        QCOMPARE(one(db, "SELECT occurrences, total_ns, self_ns FROM op_stats WHERE side = 'device' AND "
+                         "name = 'gemm_kernel'"),
+                 std::string("2|2500|2500"));
+        QCOMPARE(one(db, "SELECT total_ns FROM op_stats WHERE is_idle"), std::string("1500"));
+        QCOMPARE(one(db, "SELECT occurrences, total_ns, min_ns, max_ns FROM kernel_stats WHERE name = 'gemm_kernel'"),
+                 std::string("2|2500|500|2000"));
+        QCOMPARE(one(db, "SELECT total_ns, self_ns, occurrences FROM call_tree WHERE name = 'step' AND depth = 1"),
+                 std::string("10000|2500|1"));
+        // Each launch joined to its kernel: cpu 300 and 200, delay 1000 - 900 and 4000 - 1300.
+        const Answer launches = ask(db, "SELECT c.ts, a.ts, cpu_dur, gpu_dur, launch_delay, long_launch_delay "
+                                        "FROM launches JOIN slice c ON c.id = call_slice_id "
+                                        "JOIN slice a ON a.id = activity_slice_id ORDER BY c.ts");
+        QVERIFY2(launches.outcome.ok, launches.outcome.error.c_str());
+        QCOMPARE(launches.rows, (std::vector<std::string>{"600|1000|300|2000|100|0", "1100|4000|200|500|2700|0"}));
+        // Stream 7 idles from 3000 to the launched kernel at 4000 (its call began at 1100, before
+        // the stream's work ended, and the gap is under 30 us: kernel_wait), then 4500 to 5000.
+        const Answer gaps = ask(db, "SELECT stream, ts, dur FROM gpu_idle_gaps ORDER BY ts");
+        QCOMPARE(gaps.rows, (std::vector<std::string>{"7|3000|1000", "7|4500|500"}));
+        QCOMPARE(one(db, "SELECT cause FROM gpu_idle_gaps WHERE ts = 3000"), std::string("kernel_wait"));
+        // A counter named Memory in a hand-built trace is no allocator's: no memory events.
+        QCOMPARE(one(db, "SELECT count(*) FROM memory_events"), std::string("0"));
+        // The rows are the store's results: a second database reads them, nothing is recomputed.
+        TraceDatabase again(t);
+        addAnalysisTables(again, *store);
+        QCOMPARE(one(again, "SELECT count(*) FROM launches"), std::string("2"));
+    }
+
+    // The memory tables against the raw [memory] events of a real PyTorch trace (read through the
+    // instant and args tables, which are the file's own records): every event is one row at its
+    // instant's time, and each device's peak is its largest "Total Allocated".
+    void memoryTablesOnARealTrace() {
+        const std::string path = std::string(TRACESCOPE_SHARED_DIR) + "/testdata/gpu/torch_mlp_memory_h100.json";
+        if (!QFileInfo::exists(QString::fromStdString(path))) QSKIP("test data not present");
+        ImportResult imported = importTrace(path);
+        QVERIFY(imported.trace);
+        const std::shared_ptr<const Trace> trace = std::move(imported.trace);
+        const std::shared_ptr<ResultStore> store = ResultStore::of(trace);
+        TraceDatabase db(trace);
+        addAnalysisTables(db, *store);
+        QCOMPARE(one(db, "SELECT count(*) FROM memory_events"),
+                 one(db, "SELECT count(*) FROM instant WHERE name = '[memory]'"));
+        QCOMPARE(one(db, "SELECT count(*) FROM memory_events m JOIN instant i ON i.id = m.instant_id "
+                         "WHERE i.ts = m.ts AND i.name = '[memory]'"),
+                 one(db, "SELECT count(*) FROM memory_events"));
+        QCOMPARE(one(db, "SELECT peak_bytes FROM memory_peaks WHERE memory_id = 'cuda:0'"),
+                 one(db, "SELECT max(extract_arg(arg_set_id, 'Total Allocated')) FROM instant "
+                         "WHERE name = '[memory]' AND extract_arg(arg_set_id, 'Device Type') = 1 "
+                         "AND extract_arg(arg_set_id, 'Device Id') = 0"));
+        QCOMPARE(one(db, "SELECT sum(kind = 'allocation') FROM memory_events WHERE memory_id = 'cuda:0'"),
+                 one(db, "SELECT count(*) FROM instant WHERE name = '[memory]' AND "
+                         "extract_arg(arg_set_id, 'Device Type') = 1 AND extract_arg(arg_set_id, 'Bytes') > 0"));
+    }
+
     void argsAndExtractArg() {
         std::shared_ptr<const Trace> t = buildHandTrace();
         TraceDatabase db(t);
@@ -259,6 +323,10 @@ private slots:
         const Answer second = ask(db, "SELECT 1; SELECT nope FROM slice");
         QVERIFY2(second.outcome.error.find("no such column: nope") != std::string::npos, second.outcome.error.c_str());
         QVERIFY2(second.outcome.error.find("line 1, column 18") != std::string::npos, second.outcome.error.c_str());
+        // The same places as byte offsets: "SELECT name\nFROM slice\n" is 23 bytes, then "WHER ";
+        // the second statement starts at byte 10, its "nope" 7 bytes in.
+        QCOMPARE(syntax.outcome.errorByte, int64_t(23 + 5));
+        QCOMPARE(second.outcome.errorByte, int64_t(10 + 7));
         for (const char* write : {"DELETE FROM slice", "UPDATE slice SET dur = 0", "INSERT INTO track(id) VALUES (1)",
                                   "DROP TABLE slice"}) {
             const Answer w = ask(db, write);
