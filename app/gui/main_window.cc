@@ -13,6 +13,7 @@
 #include "views/details/details_panel.h"
 #include "views/pod/compare_view.h"
 #include "views/pod/pod_view.h"
+#include "views/query/query_view.h"
 #include "views/step_marker_choice.h"
 #include "views/timeline/time_format.h"
 #include "views/timeline/timeline_menu.h"
@@ -196,6 +197,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         QMessageBox::critical(this, tr("Could not open the trace to compare with"),
                               tr("<b>%1</b><br><br>%2").arg(path.toHtmlEscaped(), message.toHtmlEscaped()));
     });
+    // "Add as track" on the Query page: the track joins the timeline, which is shown.
+    for (const auto& [id, view] : views_)
+        if (auto* query = qobject_cast<QueryView*>(view))
+            connect(query, &QueryView::trackRequested, this, [this](DerivedCounterTrack track) {
+                timeline_->addQueryTrack(std::move(track));
+                tabs_->setCurrentWidget(timeline_);
+            });
     if (PodView* pod = podView())
         connect(pod, &PodView::openInTimeline, this, [this](QString prefix, qint64 begin, qint64 end) {
             timeline_->trackFilterBox()->setText(prefix);

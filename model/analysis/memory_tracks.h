@@ -25,6 +25,7 @@ struct DerivedCounterTrack {
     bool reserved = false;     // the reserved series (else allocated / in use)
     CounterSeries series;      // one sample per timeline snapshot, bytes
     std::string query;         // Query: the SQL that made it
+    std::string error;         // Query: why it has no samples (the saved query failed when run again)
 };
 
 std::vector<DerivedCounterTrack> memoryCounterTracks(const MemoryProfileResult& result);

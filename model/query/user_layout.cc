@@ -49,6 +49,38 @@ std::string oneLine(std::string s) {
     return s;
 }
 
+// A field of a query-track line: backslash, tab and line breaks written as \\ \t \n \r.
+std::string escapeField(std::string_view s) {
+    std::string out;
+    out.reserve(s.size());
+    for (char c : s) {
+        switch (c) {
+        case '\\': out += "\\\\"; break;
+        case '\t': out += "\\t"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        default: out += c;
+        }
+    }
+    return out;
+}
+
+// The fields of "a\tb" with their escapes undone; an unknown escape keeps its character.
+std::vector<std::string> unescapeFields(std::string_view s) {
+    std::vector<std::string> fields(1);
+    for (size_t i = 0; i < s.size(); ++i) {
+        if (s[i] == '\t') {
+            fields.emplace_back();
+        } else if (s[i] == '\\' && i + 1 < s.size()) {
+            const char e = s[++i];
+            fields.back() += e == 't' ? '\t' : e == 'n' ? '\n' : e == 'r' ? '\r' : e;
+        } else {
+            fields.back() += s[i];
+        }
+    }
+    return fields;
+}
+
 }  // namespace
 
 void TimelineUserLayout::fitTo(const Trace& trace) {
@@ -64,7 +96,7 @@ bool TimelineUserLayout::isDefault() const {
     auto none = [](const std::vector<uint8_t>& v) { return std::none_of(v.begin(), v.end(), [](uint8_t f) { return f; }); };
     return none(options.collapsed) && none(options.hiddenTracks) && none(options.pinnedTracks) &&
            options.processRank.empty() && options.trackRank.empty() && bookmarks.empty() && none(counterModes) &&
-           options.hiddenDerived.empty();
+           options.hiddenDerived.empty() && queryTracks.empty();
 }
 
 std::string serializeUserLayout(const TimelineUserLayout& layout) {
@@ -81,6 +113,8 @@ std::string serializeUserLayout(const TimelineUserLayout& layout) {
     }
     for (const std::string& name : layout.options.hiddenDerived) out += "hidden-derived " + oneLine(name) + "\n";
     for (const Bookmark& b : layout.bookmarks) out += "bookmark " + std::to_string(b.time) + " " + oneLine(b.label) + "\n";
+    for (const SavedQueryTrack& q : layout.queryTracks)
+        out += "query-track " + escapeField(q.name) + "\t" + escapeField(q.sql) + "\n";
     return out;
 }
 
@@ -120,6 +154,15 @@ TimelineUserLayout parseUserLayout(const std::string& text, const Trace& trace) 
             const std::string name = line.substr(size_t(w[0].data() - line.data()) + w[0].size() + 1);
             auto& hidden = layout.options.hiddenDerived;
             if (std::find(hidden.begin(), hidden.end(), name) == hidden.end()) hidden.push_back(name);
+        } else if (w[0] == "query-track" && w.size() >= 2) {
+            const size_t at = size_t(w[0].data() - line.data()) + w[0].size() + 1;
+            std::vector<std::string> f = unescapeFields(std::string_view(line).substr(std::min(at, line.size())));
+            if (f.size() != 2 || f[0].empty() || f[1].empty()) continue;  // not a line we wrote
+            SavedQueryTrack q{std::move(f[0]), std::move(f[1])};
+            auto same = std::find_if(layout.queryTracks.begin(), layout.queryTracks.end(),
+                                     [&](const SavedQueryTrack& o) { return o.name == q.name; });
+            if (same != layout.queryTracks.end()) *same = std::move(q);
+            else layout.queryTracks.push_back(std::move(q));
         } else if (w[0] == "bookmark" && w.size() >= 2) {
             Bookmark b;
             if (!parseNumber(w[1], b.time)) continue;

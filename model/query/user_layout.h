@@ -17,12 +17,21 @@ struct Bookmark {
     std::string label;
 };
 
+// A track the user made from a query (the Query page's "Add as track"): saved as its SQL, run
+// again when the file opens.
+struct SavedQueryTrack {
+    std::string name;
+    std::string sql;
+    bool operator==(const SavedQueryTrack&) const = default;
+};
+
 struct TimelineUserLayout {
     TrackLayoutOptions options;  // the name filter is not part of a saved layout
     std::vector<Bookmark> bookmarks;
     // Per track: how the user chose to draw a counter track (0: as the View menu says,
     // else 1 + CounterDrawMode: 1 steps, 2 lines).
     std::vector<uint8_t> counterModes;
+    std::vector<SavedQueryTrack> queryTracks;  // in the order they were added
 
     // Sizes every per-process / per-track vector to the trace (new entries default).
     void fitTo(const Trace& trace);
@@ -30,7 +39,8 @@ struct TimelineUserLayout {
 };
 
 // A line-based text form ("collapsed 1 4", "hidden 7", "pinned 2", "process-rank 0 2 1",
-// "track-rank …", "counter-steps 3", "counter-lines 5", "hidden-derived <name>", "bookmark <time> <label>"), for
+// "track-rank …", "counter-steps 3", "counter-lines 5", "hidden-derived <name>", "bookmark <time> <label>", "query-track <name>\t<sql>" with
+// backslash, tab and line breaks escaped), for
 // settings files. Parsing is lenient: unknown lines, bad numbers and indices outside the trace are skipped, never
 // trusted.
 std::string serializeUserLayout(const TimelineUserLayout& layout);

@@ -7,6 +7,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <numeric>
 
 using namespace tracescope;
@@ -76,6 +77,29 @@ private slots:
         for (const LayoutRow& row : shown.rows())
             if (row.kind == LayoutRow::Kind::Derived) derivedRows.push_back(row.track);
         QCOMPARE(derivedRows, std::vector<uint32_t>{1});  // only the reserved one
+    }
+
+    // Query tracks keep their name and SQL whatever they hold (tabs, line breaks, backslashes,
+    // a line that looks like another key); a later line of the same name replaces an earlier;
+    // lines we did not write (no tab, an empty field, three fields) are skipped.
+    void queryTracks() {
+        auto trace = threeByThree();
+        TimelineUserLayout layout;
+        layout.fitTo(*trace);
+        layout.queryTracks = {{"long kernels", "SELECT ts, dur AS value\nFROM slice\tWHERE name LIKE '%\\n%'"},
+                              {"tab\there", "SELECT 1 AS ts, 2 AS value\r\nhidden 0"}};
+        QVERIFY(!layout.isDefault());
+        const std::string text = serializeUserLayout(layout);
+        QCOMPARE(std::count(text.begin(), text.end(), '\n'), 2L);  // one line each
+        TimelineUserLayout back = parseUserLayout(text, *trace);
+        QCOMPARE(back.queryTracks, layout.queryTracks);
+        QCOMPARE(back.options.hiddenTracks[0], uint8_t(0));  // the SQL's "hidden 0" is not a line
+        back = parseUserLayout(text + "query-track long kernels\tSELECT 2\nquery-track no tab\n"
+                                      "query-track \tSELECT 3\nquery-track a\tb\tc\nquery-track\n",
+                               *trace);
+        QCOMPARE(back.queryTracks.size(), size_t(2));
+        QCOMPARE(back.queryTracks[0].sql, std::string("SELECT 2"));
+        QCOMPARE(back.queryTracks[1], layout.queryTracks[1]);
     }
 
     // Indices past the trace, bad numbers, a rank list of another trace's size and unknown

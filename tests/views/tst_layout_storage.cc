@@ -81,6 +81,52 @@ private slots:
         again.setLayoutSource(QString::fromStdString(trace.string()));
         again.setTrace(t);
         QCOMPARE(again.canvas()->controller().hiddenTracks(), std::vector<TrackIndex>{0});
+
+        // Query tracks are saved as their SQL and run again when the file opens; one whose query
+        // fails comes back empty, saying why; a removed one stays removed.
+        again.waitUntilReady();
+        DerivedCounterTrack kernels;
+        kernels.source = DerivedSource::Query;
+        kernels.process = 0;
+        kernels.name = "kernel durations";
+        kernels.query = "SELECT ts, dur AS value, track_id FROM slice WHERE category = 'kernel'";
+        DerivedCounterTrack broken = kernels;
+        broken.name = "broken";
+        broken.query = "SELECT ts, value FROM nowhere";
+        DerivedCounterTrack removed = kernels;
+        removed.name = "removed";
+        again.addQueryTrack(kernels);
+        again.addQueryTrack(broken);
+        again.addQueryTrack(removed);
+        again.removeQueryTrack("removed");
+        TimelineView third;
+        third.setLayoutSource(QString::fromStdString(trace.string()));
+        third.setTrace(t);
+        third.waitUntilReady();
+        QVERIFY(QTest::qWaitFor([&] { return third.queryTracks().size() == 2; }, 30000));
+        const DerivedCounterTrack& k = third.queryTracks()[0];
+        QCOMPARE(k.name, kernels.name);
+        QVERIFY(k.error.empty());
+        size_t kernelSlices = 0;  // counted over the raw tracks
+        ProcessIndex kernelProcess = kNoIndex;
+        for (const Track& tr : t->tracks)
+            for (uint32_t i = 0; i < tr.slices.size(); ++i)
+                if (t->str(tr.slices.category[i]) == "kernel") {
+                    ++kernelSlices;
+                    if (kernelProcess == kNoIndex) kernelProcess = tr.process;
+                }
+        QVERIFY(kernelSlices > 0);
+        QCOMPARE(k.series.size(), kernelSlices);
+        QCOMPARE(k.process, kernelProcess);  // placed by the first row's track_id
+        QCOMPARE(third.queryTracks()[1].name, std::string("broken"));
+        QVERIFY(third.queryTracks()[1].error.find("nowhere") != std::string::npos);
+        QCOMPARE(third.queryTracks()[1].series.size(), size_t(0));
+        if (const QString out = qEnvironmentVariable("TRACESCOPE_SCREENSHOT_DIR"); !out.isEmpty()) {
+            third.resize(1280, 800);
+            third.show();
+            QCoreApplication::processEvents();
+            third.grab().save(out + QStringLiteral("/layout_query_tracks.png"));
+        }
     }
 };
 

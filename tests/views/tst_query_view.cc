@@ -4,16 +4,23 @@
 // history keeps what ran. The answers themselves are checked elsewhere (tst_trace_sql, and
 // cli_sql_exact against Python's sqlite3).
 #include "hand_trace.h"
+#include "model/analysis/call_tree.h"
+#include "views/flame/flame_graph_widget.h"
 #include "views/query/query_result_model.h"
 #include "views/query/query_view.h"
 #include "views/tables/table_page.h"
+#include "views/timeline/timeline_canvas.h"
+#include "views/timeline/timeline_view.h"
 #include "views/trace_selection.h"
 
 #include <QFile>
 #include <QPlainTextEdit>
 #include <QSettings>
 #include <QTemporaryDir>
-#include <QTreeWidget>
+#include <QAbstractItemModelTester>
+#include <QPushButton>
+#include <QStandardItemModel>
+#include <QTabWidget>
 #include <QtTest>
 
 using namespace tracescope;
@@ -51,7 +58,8 @@ private slots:
         page.setTrace(trace);
         QVERIFY(QTest::qWaitFor([&] { return ready(page); }, 30000));
         QCOMPARE(page.state(), AnalysisView::State::Done);
-        QVERIFY(page.schemaTree()->topLevelItemCount() >= 13);  // 9 trace tables, 4 analyses, 2 views
+        QVERIFY(page.schemaModel()->rowCount() >= 13);  // 9 trace tables, 4 analyses, 2 views
+        QAbstractItemModelTester schemaTester(page.schemaModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
 
         QVERIFY(run(page, "SELECT id, ts, dur, name FROM slice WHERE track_id = 0 ORDER BY ts DESC"));
         QueryResultModel* m = page.resultModel();
@@ -79,7 +87,117 @@ private slots:
         // An error says where; the table keeps nothing stale.
         QVERIFY(run(page, "SELECT name\nFROM slice\nWHER dur > 5"));
         QVERIFY2(page.statusText().contains(QStringLiteral("line 3, column 6")), qPrintable(page.statusText()));
+        // The editor's cursor is put there, on the word SQLite stopped at.
+        QCOMPARE(page.editor()->textCursor().selectedText(), QStringLiteral("dur"));
         QCOMPARE(m->rowCount(), 0);
+    }
+
+    void addAsTrack() {
+        std::shared_ptr<const Trace> trace = buildHandTrace();
+        QueryView page;
+        page.resize(1280, 800);
+        page.show();
+        page.setTrace(trace);
+        QVERIFY(QTest::qWaitFor([&] { return ready(page); }, 30000));
+        std::vector<DerivedCounterTrack> made;
+        connect(&page, &QueryView::trackRequested, this, [&](DerivedCounterTrack t) { made.push_back(std::move(t)); });
+        auto addAndWait = [&] {
+            const size_t before = made.size();
+            QString error;
+            if (!page.addAsTrack(&error)) return false;
+            return QTest::qWaitFor([&] { return !page.isRunning(); }, 30000) && made.size() == before + 1;
+        };
+
+        // Without ts and value there is no track to make.
+        QVERIFY(run(page, "SELECT name, ts FROM slice"));
+        QVERIFY(!page.addTrackButton()->isEnabled());
+        QString error;
+        QVERIFY(!page.addAsTrack(&error));
+        QVERIFY2(error.contains(QStringLiteral("value")), qPrintable(error));
+
+        // The kernels' durations, latest first: the track holds them in time order, under the
+        // GPU's process (from track_id), named by the name column. The shown result's query is
+        // the one used, not what the editor holds since.
+        QVERIFY(run(page, "SELECT ts, dur AS value, track_id, name FROM slice WHERE category = 'kernel' "
+                          "ORDER BY ts DESC"));
+        QVERIFY(page.addTrackButton()->isEnabled());
+        page.editor()->setPlainText(QStringLiteral("SELECT 1"));
+        QVERIFY(addAndWait());
+        const DerivedCounterTrack& kernels = made.back();
+        QCOMPARE(kernels.source, DerivedSource::Query);
+        QCOMPARE(kernels.name, std::string("gemm_kernel"));
+        QCOMPARE(kernels.process, trace->tracks[findSlice(*trace, "gemm_kernel", 1000).track].process);
+        QCOMPARE(kernels.series.time, (std::vector<TimeNs>{1000, 4000}));
+        QCOMPARE(kernels.series.value, (std::vector<double>{2000, 500}));
+        QVERIFY(kernels.query.find("ORDER BY ts DESC") != std::string::npos);
+
+        // A row whose value is NULL is left out and counted; without a name column the track
+        // is numbered.
+        QVERIFY(run(page, "SELECT ts, CASE WHEN dur > 1000 THEN dur END AS value FROM slice "
+                          "WHERE category = 'kernel'"));
+        QVERIFY(addAndWait());
+        QCOMPARE(made.back().name, std::string("query 1"));
+        QCOMPARE(made.back().series.time, (std::vector<TimeNs>{1000}));
+        QVERIFY2(page.statusText().contains(QStringLiteral("1 row without")), qPrintable(page.statusText()));
+
+        // The timeline shows the tracks after its own derived tracks, replaces one of the same
+        // name, and forgets them with the trace.
+        TimelineView timeline;
+        timeline.resize(1200, 700);
+        timeline.show();
+        timeline.setTrace(trace);
+        timeline.waitUntilReady();
+        timeline.addQueryTrack(made[0]);
+        timeline.addQueryTrack(made[1]);
+        timeline.addQueryTrack(made[0]);
+        QCOMPARE(timeline.queryTracks().size(), size_t(2));
+        const TimelineDerivedTracks* shown = timeline.canvas()->controller().derived();
+        QVERIFY(shown);
+        size_t fromQueries = 0;
+        for (const DerivedCounterTrack& d : shown->tracks) fromQueries += d.source == DerivedSource::Query;
+        QCOMPARE(fromQueries, size_t(2));
+        QCOMPARE(shown->tracks.size(), shown->ranges.size());
+        timeline.setTrace(trace);
+        QVERIFY(timeline.queryTracks().empty());
+    }
+
+    void flameGraph() {
+        std::shared_ptr<const Trace> trace = buildHandTrace();
+        QueryView page;
+        page.resize(1280, 800);
+        page.show();
+        page.setTrace(trace);
+        QVERIFY(QTest::qWaitFor([&] { return ready(page); }, 30000));
+        auto flameAndWait = [&] {
+            QString error;
+            return page.showFlameGraph(&error) && QTest::qWaitFor([&] { return !page.isRunning(); }, 30000);
+        };
+        QVERIFY(run(page, "SELECT 1 AS stack"));
+        QVERIFY(!page.flameButton()->isEnabled());
+        QVERIFY(!page.resultTabs()->isTabEnabled(1));
+
+        // Literal stacks: a;b 10, a;c 5, and a row without a stack, left out.
+        QVERIFY(run(page, "SELECT 'a;b' AS stack, 10 AS value UNION ALL SELECT 'a;c', 5 UNION ALL SELECT NULL, 3"));
+        QVERIFY(page.flameButton()->isEnabled());
+        QVERIFY(flameAndWait());
+        const CallTree* tree = page.flameGraph()->tree();
+        QVERIFY(tree);
+        QCOMPARE(tree->root().totalNs, TimeNs(15));
+        QCOMPARE(tree->nodes.size(), size_t(4));  // the root, a, b, c
+        QCOMPARE(page.resultTabs()->currentIndex(), 1);
+        QVERIFY2(page.statusText().contains(QStringLiteral("1 row without")), qPrintable(page.statusText()));
+
+        // The stacks of the call_tree table, folded by a recursive query, are the Flame page's tree.
+        QVERIFY(run(page, "WITH RECURSIVE p(id, stack) AS (SELECT id, name FROM call_tree WHERE parent_id = 0 "
+                          "UNION ALL SELECT c.id, p.stack || ';' || c.name FROM call_tree c JOIN p ON c.parent_id = p.id) "
+                          "SELECT stack, self_ns AS value FROM p JOIN call_tree USING (id)"));
+        QVERIFY(!page.resultTabs()->isTabEnabled(1));  // a new result: the old flame graph is gone
+        QVERIFY(flameAndWait());
+        const CallTree expected = computeCallTree(classifyTrace(*trace));
+        QVERIFY(page.flameGraph()->tree());
+        QCOMPARE(page.flameGraph()->tree()->root().subtreeSelfNs, expected.root().subtreeSelfNs);
+        QCOMPARE(page.flameGraph()->tree()->nodes.size(), expected.nodes.size());
+        QVERIFY(page.flameGraph()->grab().toImage().size().width() > 0);
     }
 
     void cancelAndExportAll() {
@@ -99,10 +217,15 @@ private slots:
 
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("all.csv"));
-        page.editor()->setPlainText(
-            "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 150000) "
-            "SELECT x, x * 2 AS twice, 'a,b' AS text FROM c");
         QString error;
+        QVERIFY(!page.exportAll(path, /*wait=*/true, &error));  // the cancelled run shows no rows
+        QVERIFY(run(page, "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 150000) "
+                          "SELECT x, x * 2 AS twice, 'a,b' AS text FROM c"));
+        // The table keeps at most kMaxShownRows and says so.
+        QCOMPARE(size_t(page.resultModel()->rowCount()), QueryView::kMaxShownRows);
+        QVERIFY2(page.statusText().contains(QStringLiteral("Export all")), qPrintable(page.statusText()));
+        // Export all runs the shown result's query, not what the editor holds since.
+        page.editor()->setPlainText("SELECT 1");
         QVERIFY2(page.exportAll(path, /*wait=*/true, &error), qPrintable(error));
         QFile f(path);
         QVERIFY(f.open(QIODevice::ReadOnly));
@@ -110,10 +233,6 @@ private slots:
         QCOMPARE(lines.size(), 150000 + 2);  // header, rows, the empty piece after the last newline
         QCOMPARE(lines[0], QByteArray("x,twice,text"));
         QCOMPARE(lines[150000], QByteArray("150000,300000,\"a,b\""));
-        // The table keeps at most kMaxShownRows and says so.
-        QVERIFY(run(page, page.editor()->toPlainText()));
-        QCOMPARE(size_t(page.resultModel()->rowCount()), QueryView::kMaxShownRows);
-        QVERIFY2(page.statusText().contains(QStringLiteral("Export all")), qPrintable(page.statusText()));
     }
 };
 

@@ -1,6 +1,9 @@
 #include "views/query/query_view.h"
 
 #include "model/results/sql_result_tables.h"
+#include "model/sql/query_flame.h"
+#include "model/sql/query_track.h"
+#include "views/flame/flame_graph_widget.h"
 #include "views/query/query_result_model.h"
 #include "views/query/sql_highlighter.h"
 #include "views/tables/csv_export.h"
@@ -19,15 +22,20 @@
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSettings>
 #include <QShortcut>
 #include <QSplitter>
+#include <QTabWidget>
+#include <QTextCursor>
 #include <QTextStream>
 #include <QTimer>
 #include <QTableView>
-#include <QTreeWidget>
+#include <QStandardItemModel>
+#include <QTreeView>
 #include <QVBoxLayout>
 
 #include <numeric>
@@ -100,6 +108,16 @@ QueryView::QueryView(QWidget* parent)
     bar->addWidget(saved_);
     bar->addWidget(save);
     bar->addWidget(exportAll_);
+    addTrack_ = new QPushButton(tr("Add as track"));
+    addTrack_->setEnabled(false);
+    addTrack_->setToolTip(tr("Show the result as a counter track in the timeline: its ts (ns) and value columns, "
+                             "under the process of its upid or track_id column"));
+    bar->addWidget(addTrack_);
+    flameButton_ = new QPushButton(tr("Flame graph"));
+    flameButton_->setEnabled(false);
+    flameButton_->setToolTip(tr("Show the result as a flame graph: its stack column (frames joined with ';', "
+                                "as flamegraph.pl folds them) and its value column (ns)"));
+    bar->addWidget(flameButton_);
     bar->addStretch(1);
     layout->addLayout(bar);
 
@@ -110,14 +128,19 @@ QueryView::QueryView(QWidget* parent)
     editor_->setLineWrapMode(QPlainTextEdit::NoWrap);
     highlighter_ = new SqlHighlighter(editor_->document());
 
-    schema_ = new QTreeWidget;
-    schema_->setHeaderLabels({tr("Table / column"), tr("Type")});
+    // A QStandardItemModel, not a QTreeWidget: its columns' children are kept apart, as
+    // QAbstractItemModelTester asks (a QTreeWidget gives column 1 the children of column 0).
+    schemaModel_ = new QStandardItemModel(this);
+    schemaModel_->setHorizontalHeaderLabels({tr("Table / column"), tr("Type")});
+    schema_ = new QTreeView;
+    schema_->setModel(schemaModel_);
+    schema_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     schema_->setToolTip(tr("Double-click a name to insert it"));
     schema_->header()->setStretchLastSection(false);
     schema_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
     schema_->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
-    connect(schema_, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item) {
-        editor_->insertPlainText(item->text(0));
+    connect(schema_, &QTreeView::doubleClicked, this, [this](const QModelIndex& index) {
+        editor_->insertPlainText(index.siblingAtColumn(0).data().toString());
         editor_->setFocus();
     });
 
@@ -145,7 +168,26 @@ QueryView::QueryView(QWidget* parent)
     upperLayout->addWidget(top, 1);
     upperLayout->addWidget(status_);
     split->addWidget(upper);
-    split->addWidget(table_);
+    // The rows, and the flame graph of the last "Flame graph" (a tab, beside them).
+    flame_ = new FlameGraphWidget;
+    flame_->setSlicesShown(false);
+    flameSearch_ = new QLineEdit;
+    flameSearch_->setPlaceholderText(tr("Search frames"));
+    flameSearch_->setClearButtonEnabled(true);
+    auto* flamePage = new QWidget;
+    auto* flameLayout = new QVBoxLayout(flamePage);
+    flameLayout->setContentsMargins(0, 4, 0, 0);
+    flameLayout->addWidget(flameSearch_);
+    auto* flameScroll = new QScrollArea;
+    flameScroll->setWidgetResizable(true);
+    flameScroll->setWidget(flame_);
+    flameLayout->addWidget(flameScroll, 1);
+    connect(flameSearch_, &QLineEdit::textChanged, flame_, &FlameGraphWidget::setSearch);
+    resultTabs_ = new QTabWidget;
+    resultTabs_->addTab(table_, tr("Rows"));
+    resultTabs_->addTab(flamePage, tr("Flame graph"));
+    resultTabs_->setTabEnabled(1, false);
+    split->addWidget(resultTabs_);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);
     layout->addWidget(split, 1);
@@ -168,6 +210,14 @@ QueryView::QueryView(QWidget* parent)
         saved_->setCurrentIndex(0);
     });
     connect(save, &QPushButton::clicked, this, &QueryView::saveQuery);
+    connect(addTrack_, &QPushButton::clicked, this, [this] {
+        QString error;
+        if (!addAsTrack(&error)) status_->setText(error);
+    });
+    connect(flameButton_, &QPushButton::clicked, this, [this] {
+        QString error;
+        if (!showFlameGraph(&error)) status_->setText(error);
+    });
     connect(exportAll_, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export all rows"), QStringLiteral("query.csv"),
                                                           tr("CSV files (*.csv)"));
@@ -218,24 +268,25 @@ void QueryView::clearResult() {
     if (database_ && running_) database_->db->interrupt();
     database_.reset();
     ++run_generation_;
-    running_ = false;
-    progress_->stop();
-    run_->setEnabled(true);
-    cancel_->setEnabled(false);
     model_->clear();
-    schema_->clear();
+    shownSql_.clear();
+    forgetFlame();
+    setRunning(false);
+    schemaModel_->removeRows(0, schemaModel_->rowCount());
     status_->clear();
 }
 
 void QueryView::fillSchema() {
-    schema_->clear();
+    schemaModel_->removeRows(0, schemaModel_->rowCount());
+    auto row = [](const std::string& name, const std::string& type, const std::string& meaning) {
+        auto* first = new QStandardItem(QString::fromStdString(name));
+        first->setToolTip(QString::fromStdString(meaning));
+        return QList<QStandardItem*>{first, new QStandardItem(QString::fromStdString(type))};
+    };
     for (const sql::SqlTableSchema& t : database_->schema) {
-        auto* item = new QTreeWidgetItem(schema_, {QString::fromStdString(t.name), QString::fromStdString(t.kind)});
-        item->setToolTip(0, QString::fromStdString(t.meaning));
-        for (const sql::SqlColumn& c : t.columns) {
-            auto* column = new QTreeWidgetItem(item, {QString::fromStdString(c.name), QString::fromStdString(c.type)});
-            column->setToolTip(0, QString::fromStdString(c.meaning));
-        }
+        QList<QStandardItem*> table = row(t.name, t.kind, t.meaning);
+        for (const sql::SqlColumn& c : t.columns) table[0]->appendRow(row(c.name, c.type, c.meaning));
+        schemaModel_->appendRow(table);
     }
 }
 
@@ -245,10 +296,7 @@ void QueryView::runQuery() {
     if (!database_ || running_) return;
     const QString text = editor_->toPlainText();
     remember(text);
-    running_ = true;
-    run_->setEnabled(false);
-    cancel_->setEnabled(true);
-    exportAll_->setEnabled(false);
+    setRunning(true);
     const unsigned generation = ++run_generation_;
     rowsSoFar_ = std::make_shared<std::atomic<uint64_t>>(0);
     clock_->start();
@@ -274,9 +322,9 @@ void QueryView::runQuery() {
                 return true;
             });
         const double seconds = double(timer.nsecsElapsed()) / 1e9;
-        delivery->post([this, generation, outcome, columns, cells = std::move(cells), seconds]() mutable {
+        delivery->post([this, generation, outcome, columns, cells = std::move(cells), seconds, sqlText]() mutable {
             if (generation != run_generation_) return;
-            finished(outcome, columns, std::move(cells), seconds);
+            finished(outcome, columns, std::move(cells), seconds, sqlText);
         });
     });
 }
@@ -285,20 +333,45 @@ void QueryView::cancel() {
     if (database_ && running_) database_->db->interrupt();
 }
 
+void QueryView::setRunning(bool running) {
+    running_ = running;
+    run_->setEnabled(!running);
+    cancel_->setEnabled(running);
+    exportAll_->setEnabled(!running && !shownSql_.empty());
+    // A track needs ts and value among the last result's columns.
+    const QStringList& columns = model_->columns();
+    const bool value = columns.contains(QStringLiteral("value"));
+    addTrack_->setEnabled(!running && value && columns.contains(QStringLiteral("ts")));
+    flameButton_->setEnabled(!running && value && columns.contains(QStringLiteral("stack")));
+    if (!running) progress_->stop();
+}
+
 void QueryView::finished(const sql::QueryOutcome& outcome, QStringList columns, std::vector<QVariant> cells,
-                         double seconds) {
-    running_ = false;
-    progress_->stop();
-    run_->setEnabled(true);
-    cancel_->setEnabled(false);
-    exportAll_->setEnabled(true);
+                         double seconds, const std::string& sql) {
     if (!outcome.ok) {
         status_->setText(tr("Error: %1").arg(QString::fromStdString(outcome.error)));
-        if (!outcome.interrupted) model_->clear();
+        // The cursor goes where SQLite stopped, the word there selected, as long as the editor
+        // still holds the text that ran.
+        if (outcome.errorByte >= 0 && size_t(outcome.errorByte) <= sql.size() &&
+            editor_->toPlainText().toStdString() == sql) {
+            QTextCursor cursor(editor_->document());
+            cursor.setPosition(int(QString::fromUtf8(sql.data(), qsizetype(outcome.errorByte)).size()));
+            cursor.movePosition(QTextCursor::EndOfWord, QTextCursor::KeepAnchor);
+            editor_->setTextCursor(cursor);
+            editor_->ensureCursorVisible();
+        }
+        if (!outcome.interrupted) {
+            model_->clear();
+            shownSql_.clear();
+        }
+        setRunning(false);
         emit queryFinished();
         return;
     }
     model_->setResult(columns, std::move(cells));
+    shownSql_ = sql;
+    forgetFlame();  // it was of another result
+    setRunning(false);
     // Rows in the query's own order until a header is clicked; the filter searches every column.
     table_->view()->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     table_->proxy()->sort(-1);
@@ -323,6 +396,9 @@ void QueryView::finished(const sql::QueryOutcome& outcome, QStringList columns, 
 bool QueryView::exportAll(const QString& path, bool wait, QString* error) {
     if (!database_ || running_) {
         if (error) *error = tr("A query is running: wait for it or cancel it first.");
+        return false;    }
+    if (shownSql_.empty()) {
+        if (error) *error = tr("Run a query first: Export all writes every row of the result shown.");
         return false;
     }
     auto file = std::make_shared<QFile>(path);
@@ -330,10 +406,7 @@ bool QueryView::exportAll(const QString& path, bool wait, QString* error) {
         if (error) *error = tr("Cannot write %1: %2").arg(path, file->errorString());
         return false;
     }
-    running_ = true;
-    run_->setEnabled(false);
-    cancel_->setEnabled(true);
-    exportAll_->setEnabled(false);
+    setRunning(true);
     const unsigned generation = ++run_generation_;
     rowsSoFar_ = std::make_shared<std::atomic<uint64_t>>(0);
     clock_->start();
@@ -341,7 +414,7 @@ bool QueryView::exportAll(const QString& path, bool wait, QString* error) {
     std::shared_ptr<const Database> database = database_;
     std::shared_ptr<ResultDelivery> delivery = delivery_;
     std::shared_ptr<std::atomic<uint64_t>> rows = rowsSoFar_;
-    const std::string sqlText = editor_->toPlainText().toStdString();
+    const std::string sqlText = shownSql_;
     auto outcome = std::make_shared<sql::QueryOutcome>();
     auto work = [database, file, rows, sqlText, outcome] {
         QTextStream out(file.get());
@@ -363,11 +436,7 @@ bool QueryView::exportAll(const QString& path, bool wait, QString* error) {
     };
     auto done = [this, generation, outcome, path] {
         if (generation != run_generation_) return;
-        running_ = false;
-        progress_->stop();
-        run_->setEnabled(true);
-        cancel_->setEnabled(false);
-        exportAll_->setEnabled(true);
+        setRunning(false);
         status_->setText(outcome->ok ? tr("Wrote %L1 rows to %2").arg(qulonglong(outcome->rows)).arg(path)
                                      : tr("Error: %1").arg(QString::fromStdString(outcome->error)));
         emit queryFinished();
@@ -383,6 +452,124 @@ bool QueryView::exportAll(const QString& path, bool wait, QString* error) {
         delivery->post(done);
     });
     return true;
+}
+
+bool QueryView::rerunShown(QString* error, ColumnsSink columns, RowSink row, Finish finish) {
+    if (!database_ || running_) {
+        if (error) *error = tr("A query is running: wait for it or cancel it first.");
+        return false;
+    }
+    if (shownSql_.empty()) {
+        if (error) *error = tr("Run a query first.");
+        return false;
+    }
+    setRunning(true);
+    const unsigned generation = ++run_generation_;
+    rowsSoFar_ = std::make_shared<std::atomic<uint64_t>>(0);
+    clock_->start();
+    progress_->start();
+    std::shared_ptr<const Database> database = database_;
+    std::shared_ptr<ResultDelivery> delivery = delivery_;
+    std::shared_ptr<std::atomic<uint64_t>> rows = rowsSoFar_;
+    results()->runner().submit(JobPriority::Interactive, 0,
+                               [this, database, delivery, rows, sqlText = shownSql_, generation, columns, row, finish] {
+                                   const sql::QueryOutcome outcome = database->db->run(
+                                       sqlText, columns, [&](const sql::SqlRow& r) {
+                                           rows->fetch_add(1);
+                                           row(r);
+                                           return true;
+                                       });
+                                   std::function<void()> show = finish(outcome);
+                                   delivery->post([this, generation, show] {
+                                       if (generation != run_generation_) return;
+                                       setRunning(false);
+                                       show();
+                                       emit queryFinished();
+                                   });
+                               });
+    return true;
+}
+
+void QueryView::forgetFlame() {
+    flame_->setTree(nullptr);
+    resultTabs_->setCurrentIndex(0);
+    resultTabs_->setTabEnabled(1, false);
+}
+
+QString QueryView::leftOutNote(uint64_t skipped, const QString& what) {
+    if (!skipped) return {};
+    return skipped == 1 ? tr("; 1 row without %1 left out").arg(what)
+                        : tr("; %L1 rows without %2 left out").arg(qulonglong(skipped)).arg(what);
+}
+
+bool QueryView::addAsTrack(QString* error) {
+    if (!running_ && !addTrack_->isEnabled()) {
+        if (error) *error = tr("A track needs the columns ts (ns) and value.");
+        return false;
+    }
+    // Named by the rows' own name column when it has one, else numbered.
+    const int nameColumn = int(model_->columns().indexOf(QStringLiteral("name")));
+    const bool named = nameColumn >= 0 && model_->rowCount() > 0 && !model_->cell(0, nameColumn).isNull();
+    const std::string name =
+        (named ? model_->cell(0, nameColumn).toString() : tr("query %1").arg(tracksMade_ + 1)).toStdString();
+    auto builder = std::make_shared<std::unique_ptr<sql::QueryTrackBuilder>>();
+    std::shared_ptr<const Trace> trace = this->trace();
+    const bool started = rerunShown(
+        error,
+        [builder, trace](const std::vector<std::string>& names) {
+            *builder = std::make_unique<sql::QueryTrackBuilder>(*trace, names);
+        },
+        [builder](const sql::SqlRow& row) { (*builder)->add(row); },
+        [this, builder, name, named, sqlText = shownSql_](const sql::QueryOutcome& outcome) -> std::function<void()> {
+            if (!outcome.ok || !*builder || !(*builder)->usable()) {
+                const QString why = QString::fromStdString(
+                    !outcome.ok ? outcome.error : *builder ? (*builder)->whyNot() : "the query has no result");
+                return [this, why] { status_->setText(tr("Error: %1").arg(why)); };
+            }
+            uint64_t skipped = 0;
+            auto track = std::make_shared<DerivedCounterTrack>((*builder)->finish(name, sqlText, &skipped));
+            return [this, track, skipped, named] {
+                if (!named) ++tracksMade_;
+                status_->setText(tr("Added the track \"%1\" (%L2 samples) to the timeline")
+                                     .arg(QString::fromStdString(track->name))
+                                     .arg(qulonglong(track->series.size())) +
+                                 leftOutNote(skipped, tr("a numeric ts and value")));
+                emit trackRequested(*track);
+            };
+        });
+    return started;
+}
+
+bool QueryView::showFlameGraph(QString* error) {
+    if (!running_ && !flameButton_->isEnabled()) {
+        if (error) *error = tr("A flame graph needs the columns stack (frames joined with ';') and value.");
+        return false;
+    }
+    auto builder = std::make_shared<std::unique_ptr<sql::QueryFlameBuilder>>();
+    return rerunShown(
+        error,
+        [builder](const std::vector<std::string>& names) {
+            *builder = std::make_unique<sql::QueryFlameBuilder>(names);
+        },
+        [builder](const sql::SqlRow& row) { (*builder)->add(row); },
+        [this, builder](const sql::QueryOutcome& outcome) -> std::function<void()> {
+            if (!outcome.ok || !*builder || !(*builder)->usable()) {
+                const QString why = QString::fromStdString(
+                    !outcome.ok ? outcome.error : *builder ? (*builder)->whyNot() : "the query has no result");
+                return [this, why] { status_->setText(tr("Error: %1").arg(why)); };
+            }
+            auto tree = std::make_shared<const CallTree>((*builder)->finish());
+            const uint64_t skipped = (*builder)->skipped();
+            return [this, tree, skipped] {
+                flame_->setTree(tree);
+                flame_->setSearch(flameSearch_->text());
+                resultTabs_->setTabEnabled(1, true);
+                resultTabs_->setCurrentIndex(1);
+                status_->setText(tr("Flame graph of %L1 stacks, %L2 frames").arg(qulonglong(tree->slices))
+                                     .arg(qulonglong(tree->nodes.size() - 1)) +
+                                 leftOutNote(skipped, tr("a stack and a number >= 0")));
+            };
+        });
 }
 
 void QueryView::remember(const QString& sql) {

@@ -2,27 +2,34 @@
 // it. An editor with highlighting, the tables and their columns beside it (a double click
 // inserts a name), Run (Ctrl+Enter) in the background with Cancel, the result as a sortable table
 // with a filter and CSV export; the rows shown are capped (Export all writes every row); a row
-// with a slice id selects that slice in the timeline. The last queries (History) and named
-// queries (Saved) are kept in the settings.
+// with a slice id selects that slice in the timeline. Add as track makes a result of ts and value
+// a counter track of the timeline; Flame graph shows a result of stack and value as a flame graph
+// beside the rows. The last queries (History) and named queries (Saved) are kept in the settings.
 #pragma once
 
+#include "model/analysis/memory_tracks.h"
 #include "model/sql/trace_database.h"
 #include "views/analysis_view.h"
 
 #include <QStringList>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 
 class QComboBox;
 class QElapsedTimer;
 class QLabel;
+class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
-class QTreeWidget;
+class QStandardItemModel;
+class QTabWidget;
+class QTreeView;
 
 namespace tracescope {
 
+class FlameGraphWidget;
 class QueryResultModel;
 class SqlHighlighter;
 class TablePage;
@@ -44,7 +51,7 @@ public:
     QPlainTextEdit* editor() const { return editor_; }
     TablePage* table() const { return table_; }
     QueryResultModel* resultModel() const { return model_; }
-    QTreeWidget* schemaTree() const { return schema_; }
+    QStandardItemModel* schemaModel() const { return schemaModel_; }
     QString statusText() const;
     bool isRunning() const { return running_; }
     // Runs the editor's text (as Run does); cancel() stops it.
@@ -56,10 +63,23 @@ public:
     QStringList history() const;
     // The slice a result row names (a `slice_id` column, or `id` beside ts and dur), if any.
     SliceRef sliceOfRow(int row) const;
+    // Runs the shown result's query again and makes its rows a counter track (ts, value; see
+    // model/sql/query_track.h): trackRequested carries it. False with `error` set when the last
+    // result has no such columns or a query runs.
+    bool addAsTrack(QString* error = nullptr);
+    QPushButton* addTrackButton() const { return addTrack_; }
+    // Runs the shown result's query again and shows its rows as a flame graph (stack, value; see
+    // model/sql/query_flame.h) on the result's Flame graph tab. False with `error` set as above.
+    bool showFlameGraph(QString* error = nullptr);
+    QPushButton* flameButton() const { return flameButton_; }
+    FlameGraphWidget* flameGraph() const { return flame_; }
+    QTabWidget* resultTabs() const { return resultTabs_; }
 
 signals:
     // A query finished (rows shown, or an error in the status line).
     void queryFinished();
+    // "Add as track": the main window shows it in the timeline.
+    void trackRequested(tracescope::DerivedCounterTrack track);
 
 protected:
     void startAnalysis(const std::shared_ptr<const Trace>& trace) override;
@@ -67,7 +87,11 @@ protected:
 
 private:
     void fillSchema();
-    void finished(const sql::QueryOutcome& outcome, QStringList columns, std::vector<QVariant> cells, double seconds);
+    void finished(const sql::QueryOutcome& outcome, QStringList columns, std::vector<QVariant> cells, double seconds,
+                  const std::string& sql);
+    // The SQL whose rows are shown: Export all and Add as track run it again, whatever the
+    // editor holds now.
+    std::string shownSql_;
     void remember(const QString& sql);
     void fillHistory();
     void fillSaved();
@@ -78,10 +102,28 @@ private:
     std::shared_ptr<ResultDelivery> delivery_;
     QPlainTextEdit* editor_ = nullptr;
     SqlHighlighter* highlighter_ = nullptr;
-    QTreeWidget* schema_ = nullptr;
+    QTreeView* schema_ = nullptr;
+    QStandardItemModel* schemaModel_ = nullptr;
     QPushButton* run_ = nullptr;
     QPushButton* cancel_ = nullptr;
     QPushButton* exportAll_ = nullptr;
+    QPushButton* addTrack_ = nullptr;
+    QPushButton* flameButton_ = nullptr;
+    QTabWidget* resultTabs_ = nullptr;
+    FlameGraphWidget* flame_ = nullptr;
+    QLineEdit* flameSearch_ = nullptr;
+    int tracksMade_ = 0;
+    void setRunning(bool running);
+    void forgetFlame();
+    // Runs the shown result's query again on the job runner: `columns` and `row` get its result
+    // on the worker, then `finish` (on the worker too) makes what the UI thread runs with it,
+    // unless a newer run or trace came since. False with `error` set when it cannot start.
+    using ColumnsSink = std::function<void(const std::vector<std::string>&)>;
+    using RowSink = std::function<void(const sql::SqlRow&)>;
+    using Finish = std::function<std::function<void()>(const sql::QueryOutcome&)>;
+    bool rerunShown(QString* error, ColumnsSink columns, RowSink row, Finish finish);
+    // "; 3 rows without `what` left out" (empty for none).
+    static QString leftOutNote(uint64_t skipped, const QString& what);
     QComboBox* history_ = nullptr;
     QComboBox* saved_ = nullptr;
     QLabel* status_ = nullptr;

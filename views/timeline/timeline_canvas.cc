@@ -376,12 +376,24 @@ void TimelineCanvas::paintDerivedRow(QPainter& p, const TrackPaintContext& ctx, 
     p.setFont(small);
     p.setPen(pal.color(QPalette::PlaceholderText));
     const bool memory = !d || d->source == DerivedSource::Memory;
+    const QString origin = memory                                                  ? tr("derived · memory profile")
+                           : d->source == DerivedSource::Query && !d->error.empty() ? tr("derived · query failed")
+                           : d->source == DerivedSource::Query                      ? tr("derived · query")
+                                                                                    : tr("derived · HTA queue length");
     p.drawText(QRect(indent, top + nameH - 6, ctl_.headerWidth() - indent - 6, nameH), Qt::AlignVCenter | Qt::AlignLeft,
-               memory ? tr("derived · memory profile") : tr("derived · HTA queue length"));
+               origin);
     p.setFont(font());
     p.fillRect(0, top + row.height - 1, areaRight, 1, separator);
     if (!d) return;
     p.setClipRect(clip.intersected(QRect(ctl_.headerWidth(), 0, areaRight - ctl_.headerWidth(), viewBottom)));
+    if (!d->error.empty()) {  // a saved query that failed: say why where its samples would be
+        p.setPen(pal.color(QPalette::PlaceholderText));
+        const QRect area(ctl_.headerWidth() + 6, top, areaRight - ctl_.headerWidth() - 12, row.height - 1);
+        p.drawText(area, Qt::AlignVCenter | Qt::AlignLeft,
+                   p.fontMetrics().elidedText(tr("The saved query failed: %1").arg(QString::fromStdString(d->error)),
+                                              Qt::ElideRight, area.width()));
+        return;
+    }
     paintCounterRow(ctx, row, top, memory);
 }
 
@@ -405,6 +417,17 @@ QString TimelineCanvas::derivedTooltip(const LayoutRow& row, double px) const {
     const TimelineDerivedTracks* derived = ctl_.derived();
     if (!derived || row.track >= derived->tracks.size()) return {};
     const DerivedCounterTrack& d = derived->tracks[row.track];
+    if (d.source == DerivedSource::Query) {
+        const QString sql = QString::fromStdString(d.query.size() > 400 ? d.query.substr(0, 400) + "…" : d.query)
+                                .toHtmlEscaped()
+                                .replace(QLatin1Char('\n'), QStringLiteral("<br>"));
+        if (!d.error.empty())
+            return tr("<b>%1</b><br>the saved query failed when run again: %2<br><tt>%3</tt>")
+                .arg(QString::fromStdString(d.name).toHtmlEscaped(),
+                     QString::fromStdString(d.error).toHtmlEscaped(), sql);
+        return tr("<b>%1</b><br>a query's rows (ts, value), added on the Query page:<br><tt>%2</tt>")
+            .arg(QString::fromStdString(d.name).toHtmlEscaped(), sql);
+    }
     if (d.source == DerivedSource::QueueLength)
         return tr("<b>%1</b><br>operations launched on the stream and not yet started (HTA's queue length: +1 when a "
                   "launch call begins, −1 when its kernel, copy or memset begins)")
@@ -677,6 +700,9 @@ void TimelineCanvas::contextMenuEvent(QContextMenuEvent* e) {
         const std::string name = ctl_.derived()->tracks[row->track].name;
         menu.addAction(tr("Hide Track “%1”").arg(QString::fromStdString(name)), this,
                        [this, name] { ctl_.setDerivedHidden(name, true); });
+        if (ctl_.derived()->tracks[row->track].source == DerivedSource::Query)
+            menu.addAction(tr("Remove Query Track “%1”").arg(QString::fromStdString(name)), this,
+                           [this, name] { emit queryTrackRemoveRequested(name); });
     }
     if (row && (row->kind == LayoutRow::Kind::Derived ||
                 (row->kind == LayoutRow::Kind::Track && ctl_.trace()->tracks[row->track].kind == TrackKind::Counter))) {
@@ -754,11 +780,16 @@ QString TimelineCanvas::tooltipAt(QPoint pos) const {
             .arg(processSummary(*ctl_.trace(), proc));
     }
     if (row->kind == LayoutRow::Kind::Derived) {
-        if (pos.x() < ctl_.headerWidth())
+        if (pos.x() < ctl_.headerWidth()) {
+            const TimelineDerivedTracks* derived = ctl_.derived();
+            if (derived && row->track < derived->tracks.size() &&
+                derived->tracks[row->track].source == DerivedSource::Query)
+                return tr("Made from a query's rows on the Query page (not a track of the file)");
             return inBytes(*row) ? tr("Derived by the memory profile from the trace's memory events (not a track of the "
                                       "file)")
                                  : tr("Derived from the stream's launch calls and device activities: HTA's queue length "
                                       "(not a track of the file)");
+        }
         QString s = derivedTooltip(*row, pos.x() - ctl_.headerWidth());
         if (const auto point = ctl_.counterAtPoint(pos); point && point->hover.valid && !s.isEmpty())
             s.replace(QStringLiteral("</b><br>"), QStringLiteral("</b><br>") +

@@ -92,6 +92,7 @@ signals:
     void rangeCleared();
     void viewChanged();  // window or scroll moved
     void contentHeightChanged();
+    void queryTrackRemoveRequested(const std::string& name);  // the context menu of a query's track
 
 protected:
     void paintEvent(QPaintEvent*) override;

@@ -53,4 +53,14 @@ std::shared_ptr<const TimelineDerivedTracks> TimelineDerivedTracks::of(const Tra
     return derived;
 }
 
+std::shared_ptr<const TimelineDerivedTracks> TimelineDerivedTracks::with(const TimelineDerivedTracks* base,
+                                                                          const std::vector<DerivedCounterTrack>& extra) {
+    auto derived = base ? std::make_shared<TimelineDerivedTracks>(*base) : std::make_shared<TimelineDerivedTracks>();
+    for (const DerivedCounterTrack& d : extra) {
+        derived->tracks.push_back(d);
+        derived->ranges.emplace_back(derived->tracks.back().series);
+    }
+    return derived;
+}
+
 }  // namespace tracescope

@@ -51,6 +51,9 @@ struct TimelineDerivedTracks {
     static std::shared_ptr<const TimelineDerivedTracks> of(const Trace& trace,
                                                            std::shared_ptr<const MemoryProfileResult> memory,
                                                            const QueueLengthResult* queues);
+    // `base` (may be null: none yet) with `extra` tracks after its own (the queries' tracks).
+    static std::shared_ptr<const TimelineDerivedTracks> with(const TimelineDerivedTracks* base,
+                                                             const std::vector<DerivedCounterTrack>& extra);
 };
 
 }  // namespace tracescope

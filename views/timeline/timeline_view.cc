@@ -6,9 +6,12 @@
 
 #include "model/results/gpu_util_results.h"
 #include "model/results/launch_queue_results.h"
+#include "model/results/saved_query_tracks.h"
 #include "model/results/trace_results.h"
 #include "views/background_pools.h"
 #include "views/trace_selection.h"
+
+#include <algorithm>
 
 #include <QAction>
 #include <QApplication>
@@ -84,6 +87,7 @@ TimelineView::TimelineView(QWidget* parent) : TraceView(parent), delivery_(Resul
 
     canvas_ = new TimelineCanvas(this);
     connect(&canvas_->controller(), &TimelineController::layoutChanged, this, &TimelineView::saveLayout);
+    connect(canvas_, &TimelineCanvas::queryTrackRemoveRequested, this, &TimelineView::removeQueryTrack);
     connect(&canvas_->controller(), &TimelineController::bookmarkRequested, this,
             &TimelineView::addBookmarkInteractively);
     vscroll_ = new QScrollBar(Qt::Vertical, this);
@@ -189,9 +193,25 @@ void TimelineView::indexArrived(std::shared_ptr<const TimelineIndex> index) {
             delivery->post([this, generation, derived] {
                 if (generation != generation_) return;
                 derivedPending_ = false;
-                if (derived) canvas_->controller().setDerivedTracks(*derived);
+                if (!derived) return;
+                storeDerived_ = *derived;
+                showDerived();
             });
         });
+    // The query tracks of the saved layout: their queries run again, after the index.
+    if (!savedQueryTracks_.empty()) {
+        store->runner().submit(JobPriority::Page, 0, [weak, delivery, generation, saved = savedQueryTracks_, this] {
+            std::shared_ptr<ResultStore> s = weak.lock();
+            if (!s) return;
+            auto tracks = std::make_shared<std::vector<DerivedCounterTrack>>(
+                runSavedQueryTracks(*s, saved, std::chrono::seconds(60)));
+            delivery->post([this, generation, tracks] {
+                if (generation != generation_) return;
+                savedQueryTracks_.clear();  // they are query tracks now (saved as such)
+                for (DerivedCounterTrack& t : *tracks) addQueryTrack(std::move(t));
+            });
+        });
+    }
     idleGapsRequest_ = store->request<IdleGapsPtr>(
         kIdleGapsKey, JobPriority::Page, 0,
         [weak]() -> IdleGapsPtr {
@@ -208,6 +228,31 @@ void TimelineView::indexArrived(std::shared_ptr<const TimelineIndex> index) {
         });
 }
 
+void TimelineView::showDerived() {
+    canvas_->controller().setDerivedTracks(
+        queryTracks_.empty() ? storeDerived_ : TimelineDerivedTracks::with(storeDerived_.get(), queryTracks_));
+}
+
+void TimelineView::addQueryTrack(DerivedCounterTrack track) {
+    if (!trace_ || track.process >= trace_->processes.size()) return;
+    auto same = std::find_if(queryTracks_.begin(), queryTracks_.end(),
+                             [&](const DerivedCounterTrack& d) { return d.name == track.name; });
+    if (same != queryTracks_.end()) *same = std::move(track);
+    else queryTracks_.push_back(std::move(track));
+    // Before the store's tracks arrive the query tracks show alone; they join them after.
+    showDerived();
+    saveLayout();
+}
+
+void TimelineView::removeQueryTrack(const std::string& name) {
+    const auto gone = std::remove_if(queryTracks_.begin(), queryTracks_.end(),
+                                     [&](const DerivedCounterTrack& d) { return d.name == name; });
+    if (gone == queryTracks_.end()) return;
+    queryTracks_.erase(gone, queryTracks_.end());
+    showDerived();
+    saveLayout();
+}
+
 void TimelineView::setTrace(std::shared_ptr<const Trace> trace) {
     ++generation_;
     indexRequest_.cancel();
@@ -217,6 +262,9 @@ void TimelineView::setTrace(std::shared_ptr<const Trace> trace) {
     releaseBackground();
     if (searchCancel_) *searchCancel_ = true;
     trace_ = std::move(trace);
+    storeDerived_.reset();
+    queryTracks_.clear();
+    savedQueryTracks_.clear();
     matches_.clear();
     current_ = -1;
     canvas_->setTrace(trace_);
@@ -224,7 +272,9 @@ void TimelineView::setTrace(std::shared_ptr<const Trace> trace) {
         const QString saved = QSettings().value(layoutKey_).toString();
         if (!saved.isEmpty()) {
             restoringLayout_ = true;
-            canvas_->controller().applyUserLayout(parseUserLayout(saved.toStdString(), *trace_));
+            TimelineUserLayout layout = parseUserLayout(saved.toStdString(), *trace_);
+            savedQueryTracks_ = std::move(layout.queryTracks);
+            canvas_->controller().applyUserLayout(layout);
             restoringLayout_ = false;
         }
     }
@@ -407,7 +457,10 @@ void TimelineView::setLayoutSource(const QString& path) {
 
 void TimelineView::saveLayout() {
     if (layoutKey_.isEmpty() || restoringLayout_ || !trace_) return;
-    const TimelineUserLayout layout = canvas_->controller().userLayout();
+    TimelineUserLayout layout = canvas_->controller().userLayout();
+    for (const DerivedCounterTrack& q : queryTracks_) layout.queryTracks.push_back({q.name, q.query});
+    // Saved query tracks whose queries have not run again yet stay saved.
+    for (const SavedQueryTrack& q : savedQueryTracks_) layout.queryTracks.push_back(q);
     QSettings settings;
     if (layout.isDefault()) settings.remove(layoutKey_);
     else settings.setValue(layoutKey_, QString::fromStdString(serializeUserLayout(layout)));

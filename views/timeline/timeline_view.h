@@ -68,6 +68,13 @@ public:
     void followWindowOf(const TimelineView& other, double shiftNs);
     // Help > Timeline Controls: '?' on the canvas triggers it.
     void setControlsAction(QAction* action);
+    // A query's result as a counter track (the Query page's "Add as track"), shown after the
+    // derived tracks under its process; one of the same name is replaced. Saved with the layout
+    // (as its SQL, run again when the file opens).
+    void addQueryTrack(DerivedCounterTrack track);
+    const std::vector<DerivedCounterTrack>& queryTracks() const { return queryTracks_; }
+    // Removes the query track named `name` (the canvas's context menu).
+    void removeQueryTrack(const std::string& name);
 
     // Search (Ctrl+F): substring, or a regex when the "regex" box is ticked.
     void setSearchText(const QString& text, bool regex = false);
@@ -101,6 +108,11 @@ private:
     void saveLayout();
 
     std::shared_ptr<ResultDelivery> delivery_;
+    // The derived tracks as the store made them, and the queries' tracks shown after them.
+    std::shared_ptr<const TimelineDerivedTracks> storeDerived_;
+    std::vector<DerivedCounterTrack> queryTracks_;
+    std::vector<SavedQueryTrack> savedQueryTracks_;  // the saved layout's, until they run again
+    void showDerived();
     ResultRequest indexRequest_, derivedRequest_, idleGapsRequest_;
     unsigned generation_ = 0;  // drops what arrives for an earlier trace
     bool indexPending_ = false, derivedPending_ = false, idleGapsPending_ = false;
