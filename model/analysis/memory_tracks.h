@@ -17,6 +17,21 @@ namespace tracescope {
 // (model/sql/query_track.h).
 enum class DerivedSource : uint8_t { Memory, QueueLength, Query };
 
+// A query's ts/dur rows as boxes (model/sql/query_track.h): in lanes, each lane in start
+// order; a row overlapping every lane's last box opens a lane, up to kMaxSpanLanes (past that
+// they share the last lane, drawn over each other).
+inline constexpr size_t kMaxSpanLanes = 8;
+struct DerivedSpans {
+    struct Lane {
+        std::vector<TimeNs> start, end;
+        std::vector<uint32_t> name;  // index into names
+        TimeNs longest = 0;          // the longest box: a window search starts this far back
+    };
+    std::vector<Lane> lanes;
+    std::vector<std::string> names;  // distinct
+    uint64_t count = 0;
+};
+
 struct DerivedCounterTrack {
     DerivedSource source = DerivedSource::Memory;
     ProcessIndex process = kNoIndex;
@@ -26,6 +41,8 @@ struct DerivedCounterTrack {
     CounterSeries series;      // one sample per timeline snapshot, bytes
     std::string query;         // Query: the SQL that made it
     std::string error;         // Query: why it has no samples (the saved query failed when run again)
+    DerivedSpans spans;        // Query of ts and dur: its boxes (series empty)
+    bool isSpans() const { return !spans.lanes.empty(); }
 };
 
 std::vector<DerivedCounterTrack> memoryCounterTracks(const MemoryProfileResult& result);

@@ -127,8 +127,13 @@ void TrackLayout::build(const Trace& trace, const TrackLayoutOptions& options, c
         if (flag(collapsed, p)) continue;
         for (TrackIndex t : op.tracks) addTrack(p, t, false);
         for (uint32_t d : derivedOf[p]) {
-            rows_.push_back({LayoutRow::Kind::Derived, p, d, y, m.counterTrack, 0});
-            y += m.counterTrack;
+            // Boxes get a slice row per lane, and never less than a counter's height (the
+            // header holds two lines).
+            const int height = std::max(m.counterTrack, 2 * m.trackPadding +
+                                                            int(std::min<uint32_t>(options.derived[d].lanes, 64)) *
+                                                                m.sliceRow);
+            rows_.push_back({LayoutRow::Kind::Derived, p, d, y, height, 0});
+            y += height;
         }
     }
     height_ = y;

@@ -51,10 +51,12 @@ struct TrackLayoutOptions {
     // of equal rank (or without ranks: empty vectors) keep the default order.
     std::vector<int32_t> processRank;
     std::vector<int32_t> trackRank;
-    // Derived counter tracks shown under their process (not part of the Trace).
+    // Derived tracks shown under their process (not part of the Trace): counters, or boxes in
+    // `lanes` rows (a query's ts/dur rows).
     struct DerivedTrack {
         ProcessIndex process = kNoIndex;
         std::string name;
+        uint32_t lanes = 0;  // 0: a counter
     };
     std::vector<DerivedTrack> derived;
     // Names of the derived tracks not shown (names, not indices: derived tracks come and go

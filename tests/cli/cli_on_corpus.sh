@@ -27,7 +27,9 @@ every_table="SELECT (SELECT count(*) FROM slice), (SELECT count(parent_id) FROM 
   (SELECT sum(value) FROM counter), (SELECT count(*) FROM thread_slice), (SELECT count(*) FROM flow),
   (SELECT count(*) FROM args), (SELECT count(extract_arg(arg_set_id, 'correlation')) FROM slice),
   (SELECT count(*) FROM process), (SELECT count(*) FROM metadata), (SELECT count(*) FROM op_stats),
-  (SELECT count(*) FROM kernel_stats), (SELECT count(*) FROM steps), (SELECT count(*) FROM call_tree)"
+  (SELECT count(*) FROM kernel_stats), (SELECT count(*) FROM steps), (SELECT count(*) FROM call_tree),
+  (SELECT count(*) FROM memory_events), (SELECT count(*) FROM memory_peaks), (SELECT count(*) FROM gpu_idle_gaps),
+  (SELECT count(*) FROM launches)"
 runs=0 failures=0 done=0
 check() {  # check LABEL STATUS: counts the run, reports a failure
   runs=$((runs + 1))

@@ -1,13 +1,17 @@
 // Any SQL text over a small trace with every kind of row (nested slices, an overflow lane, async
 // spans, instants, counters, flows, args with nested JSON): the virtual tables get whatever
 // constraints, orders and values SQLite hands down. A query may fail; it must not crash, leak or
-// run past its timeout. ATTACH is refused here (the fuzzer would write files); SQLite's heap is
+// run past its timeout. Every result is also made into a track and a flame graph (Add as track,
+// Flame graph), whatever its columns hold. ATTACH is refused here (the fuzzer would write files); SQLite's heap is
 // bounded so that a huge blob fails as out of memory.
+#include "model/sql/query_flame.h"
+#include "model/sql/query_track.h"
 #include "model/sql/trace_database.h"
 #include "model/trace/trace_builder.h"
 
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <string>
 
 using namespace tracescope;
@@ -58,16 +62,40 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     sqlite3_set_authorizer(db.handle(), denyAttach, nullptr);
     const std::string text(reinterpret_cast<const char*>(data), size);
     uint64_t cells = 0;
+    std::unique_ptr<sql::QueryTrackBuilder> track;
+    std::unique_ptr<sql::QueryFlameBuilder> flame;
     const sql::QueryOutcome out = db.run(
-        text, nullptr,
+        text,
+        [&](const std::vector<std::string>& columns) {
+            track = std::make_unique<sql::QueryTrackBuilder>(*trace, columns);
+            flame = std::make_unique<sql::QueryFlameBuilder>(columns);
+        },
         [&](const sql::SqlRow& row) {
             for (int i = 0; i < row.size(); ++i) cells += row.text(i).size();
+            track->add(row);
+            flame->add(row);
             return cells < (64u << 20);
         },
         {.timeout = std::chrono::milliseconds(500)});
     if (!out.ok && out.error.empty()) {
         std::fprintf(stderr, "a failed query must say why\n");
         std::abort();
+    }
+    if (track && track->usable()) {
+        const DerivedCounterTrack d = track->finish("fuzz", text);
+        for (const DerivedSpans::Lane& lane : d.spans.lanes)
+            for (size_t i = 0; i < lane.start.size(); ++i)
+                if (lane.end[i] < lane.start[i] || (i && lane.start[i] < lane.start[i - 1])) {
+                    std::fprintf(stderr, "a lane's boxes must be in start order and end after they start\n");
+                    std::abort();
+                }
+    }
+    if (flame && flame->usable()) {
+        const CallTree tree = flame->finish();
+        if (tree.maxDepth > kMaxCallDepth) {
+            std::fprintf(stderr, "a flame graph deeper than the limit\n");
+            std::abort();
+        }
     }
     return 0;
 }

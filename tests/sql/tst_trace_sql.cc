@@ -4,8 +4,10 @@
 // Cancel, writes refused, hostile values, and the SQLite export read back with SQLite itself.
 #include "hand_trace.h"
 #include "model/import/import.h"
+#include "model/query/span_lanes.h"
 #include "model/results/result_store.h"
 #include "model/results/sql_result_tables.h"
+#include "model/sql/query_track.h"
 #include "model/sql/sqlite_export.h"
 #include "model/sql/trace_database.h"
 
@@ -188,6 +190,60 @@ private slots:
         TraceDatabase again(t);
         addAnalysisTables(again, *store);
         QCOMPARE(one(again, "SELECT count(*) FROM launches"), std::string("2"));
+    }
+
+    // A query's ts/dur rows as boxes in lanes (Add as track), worked out on paper: the worker's
+    // aten::add [2000,2500) and hang [8000,10000) share lane 0; overlap [2400,2700) starts inside
+    // aten::add and takes lane 1. A NULL dur is left out.
+    void queryTrackBoxes() {
+        std::shared_ptr<const Trace> t = buildHandTrace();
+        TraceDatabase db(t);
+        std::unique_ptr<QueryTrackBuilder> builder;
+        const QueryOutcome outcome = db.run(
+            "SELECT ts, dur, name, track_id FROM thread_slice WHERE tid = 2 "
+            "UNION ALL SELECT 5000, NULL, 'no dur', NULL",
+            [&](const std::vector<std::string>& c) { builder = std::make_unique<QueryTrackBuilder>(*t, c); },
+            [&](const SqlRow& r) {
+                builder->add(r);
+                return true;
+            });
+        QVERIFY2(outcome.ok, outcome.error.c_str());
+        QVERIFY(builder && builder->spans());
+        uint64_t skipped = 0;
+        const DerivedCounterTrack d = builder->finish("worker boxes", "SQL", &skipped);
+        QCOMPARE(skipped, uint64_t(1));
+        QVERIFY(d.isSpans());
+        QCOMPARE(d.spans.count, uint64_t(3));
+        QCOMPARE(d.spans.lanes.size(), size_t(2));
+        QCOMPARE(d.spans.lanes[0].start, (std::vector<TimeNs>{2000, 8000}));
+        QCOMPARE(d.spans.lanes[0].end, (std::vector<TimeNs>{2500, 10000}));
+        QCOMPARE(d.spans.lanes[1].start, (std::vector<TimeNs>{2400}));
+        QCOMPARE(d.spans.names[d.spans.lanes[1].name[0]], std::string("overlap"));
+        QCOMPARE(d.process, t->tracks[findSlice(*t, "aten::add", 2000).track].process);
+        // Window queries: for [2600, 7000) lane 0's candidates are aten::add alone (the search
+        // starts the longest box, 2000, back; hang starts after the window).
+        const DerivedSpans::Lane& lane0 = d.spans.lanes[0];
+        const auto [a, b] = spansInWindow(lane0, 2600, 7000);
+        QCOMPARE(a, size_t(0));
+        QCOMPARE(b, size_t(1));
+        QCOMPARE(spanAt(lane0, 9000, 0), size_t(1));
+        QCOMPARE(spanAt(lane0, 2500, 0), size_t(0));  // a box's end time counts as on it
+        QCOMPARE(spanAt(lane0, 5000, 100), SIZE_MAX);
+        QCOMPARE(spanAt(d.spans.lanes[1], 2450, 0), size_t(0));
+        // Eight lanes at most: ten boxes over one another share the last.
+        TraceDatabase again(t);
+        std::unique_ptr<QueryTrackBuilder> stacked;
+        QVERIFY(again.run("WITH RECURSIVE c(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM c WHERE x < 9) "
+                          "SELECT x AS ts, 100 AS dur FROM c",
+                          [&](const std::vector<std::string>& c) { stacked = std::make_unique<QueryTrackBuilder>(*t, c); },
+                          [&](const SqlRow& r) {
+                              stacked->add(r);
+                              return true;
+                          })
+                    .ok);
+        const DerivedCounterTrack many = stacked->finish("stacked", "SQL");
+        QCOMPARE(many.spans.lanes.size(), kMaxSpanLanes);
+        QCOMPARE(many.spans.lanes.back().start.size(), size_t(3));
     }
 
     // The memory tables against the raw [memory] events of a real PyTorch trace (read through the

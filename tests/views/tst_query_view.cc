@@ -140,6 +140,16 @@ private slots:
         QCOMPARE(made.back().series.time, (std::vector<TimeNs>{1000}));
         QVERIFY2(page.statusText().contains(QStringLiteral("1 row without")), qPrintable(page.statusText()));
 
+        // With ts and dur the rows are boxes: the worker's three slices in two lanes (overlap
+        // starts inside aten::add), labelled by name; the track is numbered.
+        QVERIFY(run(page, "SELECT ts, dur, name, track_id FROM thread_slice WHERE tid = 2"));
+        QVERIFY(page.addTrackButton()->isEnabled());
+        QVERIFY(addAndWait());
+        QCOMPARE(made.back().name, std::string("query 2"));
+        QCOMPARE(made.back().spans.count, uint64_t(3));
+        QCOMPARE(made.back().spans.lanes.size(), size_t(2));
+        QVERIFY2(page.statusText().contains(QStringLiteral("3 boxes in 2 lanes")), qPrintable(page.statusText()));
+
         // The timeline shows the tracks after its own derived tracks, replaces one of the same
         // name, and forgets them with the trace.
         TimelineView timeline;
@@ -149,14 +159,23 @@ private slots:
         timeline.waitUntilReady();
         timeline.addQueryTrack(made[0]);
         timeline.addQueryTrack(made[1]);
+        timeline.addQueryTrack(made[2]);
         timeline.addQueryTrack(made[0]);
-        QCOMPARE(timeline.queryTracks().size(), size_t(2));
+        QCOMPARE(timeline.queryTracks().size(), size_t(3));
         const TimelineDerivedTracks* shown = timeline.canvas()->controller().derived();
         QVERIFY(shown);
         size_t fromQueries = 0;
         for (const DerivedCounterTrack& d : shown->tracks) fromQueries += d.source == DerivedSource::Query;
-        QCOMPARE(fromQueries, size_t(2));
+        QCOMPARE(fromQueries, size_t(3));
         QCOMPARE(shown->tracks.size(), shown->ranges.size());
+        // The boxes' row holds a slice row per lane (and at least a counter's height).
+        const auto& rows = timeline.canvas()->controller().layout().rows();
+        int boxesHeight = 0;
+        for (const LayoutRow& r : rows)
+            if (r.kind == LayoutRow::Kind::Derived && shown->tracks[r.track].isSpans()) boxesHeight = r.height;
+        const TrackMetrics& m = timeline.canvas()->controller().layout().metrics();
+        QCOMPARE(boxesHeight, std::max(m.counterTrack, 2 * m.trackPadding + 2 * m.sliceRow));
+        QVERIFY(!timeline.grab().toImage().isNull());
         timeline.setTrace(trace);
         QVERIFY(timeline.queryTracks().empty());
     }

@@ -110,8 +110,9 @@ QueryView::QueryView(QWidget* parent)
     bar->addWidget(exportAll_);
     addTrack_ = new QPushButton(tr("Add as track"));
     addTrack_->setEnabled(false);
-    addTrack_->setToolTip(tr("Show the result as a counter track in the timeline: its ts (ns) and value columns, "
-                             "under the process of its upid or track_id column"));
+    addTrack_->setToolTip(tr("Show the result as a track of the timeline: with ts and dur columns (ns) a box per row "
+                             "labelled by its name column, else with ts and value a counter; under the process of its "
+                             "upid or track_id column; saved with the timeline's layout"));
     bar->addWidget(addTrack_);
     flameButton_ = new QPushButton(tr("Flame graph"));
     flameButton_->setEnabled(false);
@@ -338,10 +339,11 @@ void QueryView::setRunning(bool running) {
     run_->setEnabled(!running);
     cancel_->setEnabled(running);
     exportAll_->setEnabled(!running && !shownSql_.empty());
-    // A track needs ts and value among the last result's columns.
+    // A track needs ts and dur or value among the shown result's columns, a flame graph stack and value.
     const QStringList& columns = model_->columns();
     const bool value = columns.contains(QStringLiteral("value"));
-    addTrack_->setEnabled(!running && value && columns.contains(QStringLiteral("ts")));
+    addTrack_->setEnabled(!running && columns.contains(QStringLiteral("ts")) &&
+                          (value || columns.contains(QStringLiteral("dur"))));
     flameButton_->setEnabled(!running && value && columns.contains(QStringLiteral("stack")));
     if (!running) progress_->stop();
 }
@@ -504,12 +506,15 @@ QString QueryView::leftOutNote(uint64_t skipped, const QString& what) {
 
 bool QueryView::addAsTrack(QString* error) {
     if (!running_ && !addTrack_->isEnabled()) {
-        if (error) *error = tr("A track needs the columns ts (ns) and value.");
+        if (error) *error = tr("A track needs the columns ts (ns) and dur (ns) or value.");
         return false;
     }
-    // Named by the rows' own name column when it has one, else numbered.
+    // A counter is named by its rows' own name column when it has one (boxes are labelled by
+    // it), else numbered.
     const int nameColumn = int(model_->columns().indexOf(QStringLiteral("name")));
-    const bool named = nameColumn >= 0 && model_->rowCount() > 0 && !model_->cell(0, nameColumn).isNull();
+    const bool boxes = model_->columns().contains(QStringLiteral("dur"));
+    const bool named =
+        !boxes && nameColumn >= 0 && model_->rowCount() > 0 && !model_->cell(0, nameColumn).isNull();
     const std::string name =
         (named ? model_->cell(0, nameColumn).toString() : tr("query %1").arg(tracksMade_ + 1)).toStdString();
     auto builder = std::make_shared<std::unique_ptr<sql::QueryTrackBuilder>>();
@@ -530,10 +535,16 @@ bool QueryView::addAsTrack(QString* error) {
             auto track = std::make_shared<DerivedCounterTrack>((*builder)->finish(name, sqlText, &skipped));
             return [this, track, skipped, named] {
                 if (!named) ++tracksMade_;
-                status_->setText(tr("Added the track \"%1\" (%L2 samples) to the timeline")
-                                     .arg(QString::fromStdString(track->name))
-                                     .arg(qulonglong(track->series.size())) +
-                                 leftOutNote(skipped, tr("a numeric ts and value")));
+                const bool boxes = track->isSpans();
+                status_->setText(
+                    (boxes ? tr("Added the track \"%1\" (%L2 boxes in %L3 lanes) to the timeline")
+                                 .arg(QString::fromStdString(track->name))
+                                 .arg(qulonglong(track->spans.count))
+                                 .arg(qulonglong(track->spans.lanes.size()))
+                           : tr("Added the track \"%1\" (%L2 samples) to the timeline")
+                                 .arg(QString::fromStdString(track->name))
+                                 .arg(qulonglong(track->series.size()))) +
+                    leftOutNote(skipped, boxes ? tr("an integer ts and dur >= 0") : tr("a numeric ts and value")));
                 emit trackRequested(*track);
             };
         });

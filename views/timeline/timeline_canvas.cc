@@ -3,6 +3,7 @@
 #include "views/memory/memory_event_text.h"
 
 #include "model/query/slice_queries.h"
+#include "model/query/span_lanes.h"
 #include "model/trace/has_events.h"
 #include "views/name_style.h"
 #include "views/timeline/counter_style.h"
@@ -394,6 +395,10 @@ void TimelineCanvas::paintDerivedRow(QPainter& p, const TrackPaintContext& ctx, 
                                               Qt::ElideRight, area.width()));
         return;
     }
+    if (d->isSpans()) {
+        paintSpanLanes(ctx, d->spans, top, ctl_.layout().metrics().trackPadding, areaRight - ctl_.headerWidth());
+        return;
+    }
     paintCounterRow(ctx, row, top, memory);
 }
 
@@ -413,10 +418,21 @@ bool TimelineCanvas::inBytes(const LayoutRow& row) const {
            derived->tracks[row.track].source == DerivedSource::Memory;
 }
 
-QString TimelineCanvas::derivedTooltip(const LayoutRow& row, double px) const {
+QString TimelineCanvas::derivedTooltip(const LayoutRow& row, double px, int rowY) const {
     const TimelineDerivedTracks* derived = ctl_.derived();
     if (!derived || row.track >= derived->tracks.size()) return {};
     const DerivedCounterTrack& d = derived->tracks[row.track];
+    if (d.isSpans()) {  // the box under the cursor, within 2 px
+        const int lane = (rowY - ctl_.layout().metrics().trackPadding) / ctl_.layout().metrics().sliceRow;
+        if (lane < 0 || size_t(lane) >= d.spans.lanes.size()) return {};
+        const DerivedSpans::Lane& l = d.spans.lanes[size_t(lane)];
+        const size_t i = spanAt(l, TimeNs(std::floor(ctl_.axis().time(px))), TimeNs(2 * ctl_.axis().nsPerPx()));
+        if (i == SIZE_MAX) return {};
+        return tr("<b>%1</b><br>%2 from %3 (after the trace start)<br>a row of the query “%4”")
+            .arg(QString::fromStdString(d.spans.names[l.name[i]]).toHtmlEscaped(),
+                 formatDuration(l.end[i] - l.start[i]), formatDuration(l.start[i] - ctl_.trace()->startNs),
+                 QString::fromStdString(d.name).toHtmlEscaped());
+    }
     if (d.source == DerivedSource::Query) {
         const QString sql = QString::fromStdString(d.query.size() > 400 ? d.query.substr(0, 400) + "…" : d.query)
                                 .toHtmlEscaped()
@@ -425,7 +441,7 @@ QString TimelineCanvas::derivedTooltip(const LayoutRow& row, double px) const {
             return tr("<b>%1</b><br>the saved query failed when run again: %2<br><tt>%3</tt>")
                 .arg(QString::fromStdString(d.name).toHtmlEscaped(),
                      QString::fromStdString(d.error).toHtmlEscaped(), sql);
-        return tr("<b>%1</b><br>a query's rows (ts, value), added on the Query page:<br><tt>%2</tt>")
+        return tr("<b>%1</b><br>a query's rows (ts and value), added on the Query page:<br><tt>%2</tt>")
             .arg(QString::fromStdString(d.name).toHtmlEscaped(), sql);
     }
     if (d.source == DerivedSource::QueueLength)
@@ -790,7 +806,8 @@ QString TimelineCanvas::tooltipAt(QPoint pos) const {
                                  : tr("Derived from the stream's launch calls and device activities: HTA's queue length "
                                       "(not a track of the file)");
         }
-        QString s = derivedTooltip(*row, pos.x() - ctl_.headerWidth());
+        QString s = derivedTooltip(*row, pos.x() - ctl_.headerWidth(),
+                                   pos.y() - contentTop() - ctl_.layout().viewY(*row, ctl_.scrollY()));
         if (const auto point = ctl_.counterAtPoint(pos); point && point->hover.valid && !s.isEmpty())
             s.replace(QStringLiteral("</b><br>"), QStringLiteral("</b><br>") +
                                                       counterReadout(point->hover, point->mode, inBytes(*row))

@@ -131,7 +131,8 @@ private:
     // A derived counter row (memory in use): header and series.
     void paintDerivedRow(QPainter& p, const TrackPaintContext& ctx, const LayoutRow& row, int top, int areaRight,
                          int viewBottom, const QRect& clip);
-    QString derivedTooltip(const LayoutRow& row, double px) const;
+    // `px`: track-area x; `rowY`: y within the row.
+    QString derivedTooltip(const LayoutRow& row, double px, int rowY) const;
     // A counter row (of the trace or derived), laid out for this frame and painted.
     void paintCounterRow(const TrackPaintContext& ctx, const LayoutRow& row, int top, bool bytes);
     QString counterTooltip(QPoint pos) const;  // a counter track of the trace, at a widget point

@@ -47,7 +47,8 @@ void TimelineController::setDerivedTracks(std::shared_ptr<const TimelineDerivedT
     derived_ = std::move(derived);
     options_.derived.clear();
     if (derived_)
-        for (const DerivedCounterTrack& d : derived_->tracks) options_.derived.push_back({d.process, d.name});
+        for (const DerivedCounterTrack& d : derived_->tracks)
+            options_.derived.push_back({d.process, d.name, uint32_t(d.spans.lanes.size())});
     derivedCounterModes_.assign(options_.derived.size(), 0);
     relayout();
 }

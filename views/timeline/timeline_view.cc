@@ -200,11 +200,10 @@ void TimelineView::indexArrived(std::shared_ptr<const TimelineIndex> index) {
         });
     // The query tracks of the saved layout: their queries run again, after the index.
     if (!savedQueryTracks_.empty()) {
-        store->runner().submit(JobPriority::Page, 0, [weak, delivery, generation, saved = savedQueryTracks_, this] {
-            std::shared_ptr<ResultStore> s = weak.lock();
-            if (!s) return;
+        // The job holds the store: nothing else may (a timeline alone asks it only for requests).
+        store->runner().submit(JobPriority::Page, 0, [store, delivery, generation, saved = savedQueryTracks_, this] {
             auto tracks = std::make_shared<std::vector<DerivedCounterTrack>>(
-                runSavedQueryTracks(*s, saved, std::chrono::seconds(60)));
+                runSavedQueryTracks(*store, saved, std::chrono::seconds(60)));
             delivery->post([this, generation, tracks] {
                 if (generation != generation_) return;
                 savedQueryTracks_.clear();  // they are query tracks now (saved as such)

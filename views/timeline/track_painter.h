@@ -65,6 +65,9 @@ void paintFrameRow(const TrackPaintContext& ctx, const FrameLayout& frame, const
 // `bytes` labels values in bytes.
 void paintCounterFrame(const TrackPaintContext& ctx, const CounterFrame& frame, const CounterRangeIndex& range,
                        const std::string& name, int top, int height, bool bytes);
+// A derived track's boxes (a query's ts/dur rows), one slice row per lane from top + padding;
+// boxes that fall in a pixel already drawn are merged into it.
+void paintSpanLanes(const TrackPaintContext& ctx, const DerivedSpans& spans, int top, int padding, int areaWidth);
 // The value under the cursor (track-area x `x`): a marker on the curve and a readout beside it.
 void paintCounterHover(const TrackPaintContext& ctx, const CounterHover& hover, const CounterScale& scale,
                        CounterDrawMode mode, double x, int top, int height, int areaRight, bool bytes);

@@ -1,0 +1,1 @@
+SELECT ts, dur, name, track_id FROM slice ORDER BY ts

@@ -1,0 +1,1 @@
+SELECT ts, value, track_id AS upid FROM counter

@@ -1,0 +1,1 @@
+WITH RECURSIVE c(x, s) AS (SELECT 1, 'a' UNION ALL SELECT x + 1, s || ';f' || x FROM c WHERE x < 40) SELECT s AS stack, x AS value FROM c
