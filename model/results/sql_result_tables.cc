@@ -3,6 +3,8 @@
 #include "model/analysis/kernel_stats.h"
 #include "model/analysis/op_stats.h"
 #include "model/analysis/steps.h"
+#include "model/analysis/tf_data.h"
+#include "model/analysis/torch_ops.h"
 #include "model/results/call_tree_results.h"
 #include "model/results/gpu_util_results.h"
 #include "model/results/launch_queue_results.h"
@@ -68,6 +70,48 @@ SqlRows callTreeRows(const CallTree& tree) {
                   integer(n.totalNs), integer(n.selfNs), integer(n.deviceNs), integer(n.selfDeviceNs),
                   integer(int64_t(n.count)), integer(n.python)});
     }
+    return rows;
+}
+
+SqlRows torchOpsRows(const ClassifiedTrace& ct) {
+    const TorchOpsResult r = computeTorchOps(ct, {});
+    SqlRows rows;
+    rows.columns = 11;
+    for (const TorchOpRow& o : r.rows)
+        rows.add({text(o.name), integer(o.onDevice), integer(int64_t(o.calls)), integer(o.cpuTotalNs),
+                  integer(o.selfCpuNs), integer(o.cudaTotalNs), integer(o.selfCudaNs), real(o.cpuTotalPercent),
+                  real(o.selfCpuPercent), real(o.cudaTotalPercent), real(o.selfCudaPercent)});
+    return rows;
+}
+
+SqlRows stepBreakdownRows(const ClassifiedTrace& ct) {
+    const StepsResult steps = findSteps(ct, {});
+    SqlRows rows;
+    rows.columns = 6;
+    for (const StepBreakdown& b : breakdownSteps(ct, steps))
+        for (size_t c = 0; c < kStepCategoryCount; ++c)
+            rows.add({integer(b.step.number), integer(b.step.startNs), integer(b.step.durationNs),
+                      text(stepCategoryName(StepCategory(c))), integer(b.ns[c]), integer(b.hasCompute)});
+    return rows;
+}
+
+SqlRows tfDataRows(const ClassifiedTrace& ct) {
+    const TfDataResult r = computeTfData(ct);
+    SqlRows rows;
+    rows.columns = 16;
+    for (const TfDataPipeline& p : r.pipelines)
+        for (size_t rank = 0; rank < p.calls.size(); ++rank) {
+            const TfDataCall& call = p.calls[rank];
+            for (const TfDataIteratorStat& st : call.iterators) {
+                const TfDataIterator* it = p.iterator(st.id);
+                rows.add({text(p.host), text(p.name), integer(int64_t(rank)), integer(call.startNs),
+                          integer(call.durationNs), integer(int64_t(st.id)),
+                          it && it->hasParent ? integer(int64_t(it->parentId)) : SqlCell{}, text(it ? it->label : ""),
+                          text(it ? it->longName : ""), integer(it && it->isAsync), integer(st.startNs),
+                          integer(st.totalNs), integer(st.selfNs), integer(st.aheadNs), integer(int64_t(st.calls)),
+                          integer(st.blocking)});
+            }
+        }
     return rows;
 }
 
@@ -205,6 +249,52 @@ void addAnalysisTables(sql::TraceDatabase& db, ResultStore& store) {
                    {"occurrences", "INTEGER", "slices at this stack"},
                    {"python", "INTEGER", "1 for a Python frame"}},
                   [](ResultStore& s) { return callTreeRows(*callTreeOf(s)); });
+    addClassifiedTable(db, store, "torch_ops",
+                       "PyTorch's operator table (torch.profiler key_averages: by name, CPU rows then device rows), "
+                       "as the Op stats page's PyTorch convention shows it; empty for files without torch.profiler's "
+                       "events",
+                       {{"name", "TEXT", "operator or kernel name"},
+                        {"on_device", "INTEGER", "1 for a kernel, memcpy or memset row"},
+                        {"calls", "INTEGER", "occurrences"},
+                        {"cpu_total_ns", "INTEGER", "CPU total"},
+                        {"self_cpu_ns", "INTEGER", "self CPU"},
+                        {"cuda_total_ns", "INTEGER", "device time of the kernels it launched, nested ops' too"},
+                        {"self_cuda_ns", "INTEGER", "device time of the kernels it launched itself"},
+                        {"cpu_total_percent", "REAL", "CPU total over all self CPU time"},
+                        {"self_cpu_percent", "REAL", "self CPU over all self CPU time"},
+                        {"cuda_total_percent", "REAL", "CUDA total over all self CUDA time"},
+                        {"self_cuda_percent", "REAL", "self CUDA over all self CUDA time"}},
+                       torchOpsRows);
+    addClassifiedTable(db, store, "step_breakdown",
+                       "each step's time by XProf's categories (one row per step and category; the categories of a "
+                       "step add up to its dur), as the Overview computes them",
+                       {{"number", "INTEGER", "step number (as in steps)"},
+                        {"ts", "INTEGER", "step start, ns"},
+                        {"dur", "INTEGER", "step duration, ns"},
+                        {"category", "TEXT", "device compute, kernel launch, input, ... (the Overview's names)"},
+                        {"ns", "INTEGER", "time of the step in this category"},
+                        {"well_formed", "INTEGER", "1 when the step holds compute (XProf's step set keeps only these)"}},
+                       stepBreakdownRows);
+    addClassifiedTable(db, store, "tf_data_calls",
+                       "tf.data: every call of each pipeline's root iterator with each iterator it reached, as the "
+                       "tf.data page shows them (call_rank 0 is the slowest call)",
+                       {{"host", "TEXT", "the host the pipeline ran on"},
+                        {"pipeline", "TEXT", "Host:0, Device:1, ..."},
+                        {"call_rank", "INTEGER", "the call's rank by duration (0: the slowest)"},
+                        {"call_ts", "INTEGER", "the call's start, ns"},
+                        {"call_dur", "INTEGER", "the call's duration, ns"},
+                        {"iterator_id", "INTEGER", "the iterator"},
+                        {"parent_id", "INTEGER", "its consumer (NULL: the root)"},
+                        {"name", "TEXT", "the iterator's name (Map, BatchV2, TFRecord [1])"},
+                        {"long_name", "TEXT", "Iterator::Root::Prefetch::..."},
+                        {"is_async", "INTEGER", "1 for an asynchronous iterator"},
+                        {"ts", "INTEGER", "its first event in the call, ns"},
+                        {"total_ns", "INTEGER", "its events' time in the call"},
+                        {"self_ns", "INTEGER", "minus its inputs' overlap"},
+                        {"ahead_ns", "INTEGER", "the part done before the call began (by an asynchronous producer)"},
+                        {"events", "INTEGER", "its events in the call"},
+                        {"blocking", "INTEGER", "1 when on the call's critical path"}},
+                       tfDataRows);
     const sql::TraceRowIds* ids = &db.ids();  // the database owns its tables: it outlives them
     addStoreTable(db, store, "memory_events",
                   "every event of the Memory profile page's timeline (allocations, deallocations, samples), with "

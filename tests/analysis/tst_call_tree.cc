@@ -348,7 +348,8 @@ private slots:
         QCOMPARE(cut.cutAtDepth, uint64_t(1));
         QCOMPARE(cut.root().subtreeSelfNs, TimeNs(10));
         // Our own folded export read back gives the same stacks (self time).
-        const CallTree tree = computeCallTree(classifyTrace(*handMade()));
+        const auto trace = handMade();  // the tree's names are views into its strings
+        const CallTree tree = computeCallTree(classifyTrace(*trace));
         const std::string text = foldedStacks(tree, CallMetric::Self);
         std::vector<std::string> keep;
         std::vector<FoldedStack> stacks;

@@ -10,6 +10,7 @@ prefetch(1) feeding a tf.function step (host tracer level 2), then this script c
               suggestion for a transformation that has a parallel version
   oracle      the slowest call's iterators (total, self, calls, blocking) match
               tests/tools/tf_data_calls.py, an independent reading of the same file
+  sql         so do the rows of `query`'s tf_data_calls table for that call
 
     check_tf_data.py --cli TRACESCOPE_CLI [--keep DIR]
 
@@ -99,6 +100,21 @@ def main():
                 diffs.append(f"{n['long_name']}: ours {ours}, oracle {o}")
         c.expect("oracle", not diffs and len(want) == len(nodes),
                  f"{len(nodes)} iterators agree with tf_data_calls.py" if not diffs else "; ".join(diffs))
+        # The same slowest call read through SQL (the tf_data_calls table of `query`).
+        q = subprocess.run([args.cli, "query", path, "--json",
+                            "SELECT long_name, total_ns, self_ns, events, blocking FROM tf_data_calls "
+                            "WHERE pipeline = '" + p["name"] + "' AND call_rank = 0"],
+                           check=True, stdout=subprocess.PIPE, text=True)
+        sql_rows = json.loads(q.stdout)["rows"]
+        sql_diffs = []
+        for row in sql_rows:
+            o = want.get(row["long_name"])
+            ours = (row["total_ns"], row["self_ns"], row["events"], bool(row["blocking"]))
+            if not o or abs(o[0] - ours[0]) > 8 or abs(o[1] - ours[1]) > 16 or o[2:] != ours[2:]:
+                sql_diffs.append(f"{row['long_name']}: sql {ours}, oracle {o}")
+        c.expect("sql", not sql_diffs and len(sql_rows) == len(want),
+                 f"{len(sql_rows)} iterators of tf_data_calls agree with tf_data_calls.py" if not sql_diffs
+                 else "; ".join(sql_diffs))
     sys.exit(1 if c.failures else 0)
 
 

@@ -4,6 +4,7 @@
 // Cancel, writes refused, hostile values, and the SQLite export read back with SQLite itself.
 #include "hand_trace.h"
 #include "model/import/import.h"
+#include "model/analysis/steps.h"
 #include "model/query/span_lanes.h"
 #include "model/results/result_store.h"
 #include "model/results/sql_result_tables.h"
@@ -248,7 +249,8 @@ private slots:
 
     // The memory tables against the raw [memory] events of a real PyTorch trace (read through the
     // instant and args tables, which are the file's own records): every event is one row at its
-    // instant's time, and each device's peak is its largest "Total Allocated".
+    // instant's time, and each device's peak is its largest "Total Allocated". torch_ops is
+    // checked against torch_ops_sums.py in cli_sql_exact.
     void memoryTablesOnARealTrace() {
         const std::string path = std::string(TRACESCOPE_SHARED_DIR) + "/testdata/gpu/torch_mlp_memory_h100.json";
         if (!QFileInfo::exists(QString::fromStdString(path))) QSKIP("test data not present");
@@ -270,6 +272,15 @@ private slots:
         QCOMPARE(one(db, "SELECT sum(kind = 'allocation') FROM memory_events WHERE memory_id = 'cuda:0'"),
                  one(db, "SELECT count(*) FROM instant WHERE name = '[memory]' AND "
                          "extract_arg(arg_set_id, 'Device Type') = 1 AND extract_arg(arg_set_id, 'Bytes') > 0"));
+        // Each step's categories add up to its duration, one row per category, the steps those
+        // of the steps table (ProfilerStep#2..7 in this file).
+        QCOMPARE(one(db, "SELECT count(*), sum(ok) FROM (SELECT number, sum(ns) = dur AS ok FROM step_breakdown "
+                         "GROUP BY number)"),
+                 std::string("6|6"));
+        QCOMPARE(one(db, "SELECT count(*) FROM step_breakdown"), std::to_string(6 * int(kStepCategoryCount)));
+        QCOMPARE(one(db, "SELECT count(*) FROM steps s JOIN (SELECT DISTINCT number, ts, dur FROM step_breakdown) b "
+                         "USING (number, ts, dur)"),
+                 std::string("6"));
     }
 
     void argsAndExtractArg() {

@@ -67,6 +67,7 @@ import sys
 from decimal import ROUND_HALF_UP, Decimal
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import torch_ops_sums  # noqa: E402  (torch.profiler's key_averages from the raw JSON)
 import xspace_kernels  # noqa: E402  (an XSpace's planes and events, by hand)
 import xspace_wire  # noqa: E402  (the protobuf wire format by hand)
 
@@ -440,6 +441,14 @@ def check(cli, path):
                   "SELECT name, count(*), sum(extract_arg(arg_set_id, 'correlation')),"
                   f" sum(extract_arg(arg_set_id, 'grid[0]')) FROM slice WHERE category IN ({cats})"
                   " GROUP BY name")
+    if not xspace:
+        # torch.profiler's key_averages, as torch_ops_sums.py computes it from the raw JSON.
+        want = [(r["name"], int(r["on_device"]), r["calls"], r["cpu_total_ns"], r["self_cpu_ns"], r["cuda_total_ns"],
+                 r["self_cuda_ns"]) for r in torch_ops_sums.summarize(path)["rows"]]
+        got = cli_rows(cli, path, "SELECT name, on_device, calls, cpu_total_ns, self_cpu_ns, cuda_total_ns,"
+                                  " self_cuda_ns FROM torch_ops")
+        if want or got:
+            failures += compare(f"{path} torch_ops", want, got)
     failures += q("counter totals", "SELECT count(*), sum(value) FROM counters",
                   "SELECT count(*), sum(value) FROM counter")
     failures += q("counters",
