@@ -16,6 +16,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <sys/resource.h>
+
 #include <ctime>
 #include <fstream>
 #include <algorithm>
@@ -103,12 +105,14 @@ std::string chromeJson(int n, bool distinctThreads) {
     return text + "]";
 }
 
-// CPU seconds of this process (all its threads): unlike wall time, other processes on a
+// User CPU seconds of this process (all its threads): unlike wall time, other processes on a
 // shared machine (ctest -j2, CI neighbours) do not inflate it, so the ratio stays meaningful.
+// Kernel time is left out: it is mostly page faults of the large file's allocations, linear in
+// its size but noisy on a virtual machine (a third of the CPU time there).
 double processCpuSeconds() {
-    timespec ts{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return double(usage.ru_utime.tv_sec) + double(usage.ru_utime.tv_usec) * 1e-6;
 }
 
 // The least CPU time of two imports: a neighbour on the machine can still slow one down (shared
@@ -157,6 +161,9 @@ std::shared_ptr<const Trace> callsWithLaunches(int n) {
 class LinearCostTest : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
+    // Linear imports measured 16 to 27 on a 2-core virtual machine (a million names, threads or
+    // lines outgrow the caches that a hundred thousand fit in); a quadratic one would be 100.
+    static constexpr double kMaxRatio = 40;
 
     // What each of the n items adds to the trace: exactly `slices` and `flows`, at least
     // `tracks` thread tracks and `counterTracks` counter tracks.
@@ -175,8 +182,8 @@ class LinearCostTest : public QObject {
     }
 
     // Imports the file of n and of 10·n; the larger must hold what 10·n items make and take less
-    // than 25 times the CPU time (linear: 10; n log n: about 12; quadratic: 100). A floor of 0.05 s
-    // on the smaller time keeps a very fast small import from making the ratio noise.
+    // than kMaxRatio times the CPU time (linear: 10; n log n: about 12; quadratic: 100). A floor of
+    // 0.05 s on the smaller time keeps a very fast small import from making the ratio noise.
     void checkLinear(const char* what, const std::function<std::string(int)>& make, int n, const PerItem& per) {
         TraceCounts small, large;
         const std::string ps = dir_.filePath(QStringLiteral("small")).toStdString() + what;
@@ -190,7 +197,7 @@ class LinearCostTest : public QObject {
         checkCounts(large, 10 * n, per);
         const double ratio = tl / std::max(ts, 0.05);
         qInfo("%s: %d in %.3f s, %d in %.3f s (ratio %.1f)", what, n, ts, 10 * n, tl, ratio);
-        QVERIFY2(ratio < 25, qPrintable(QString::number(ratio)));
+        QVERIFY2(ratio < kMaxRatio, qPrintable(QString::number(ratio)));
         QFile::remove(QString::fromStdString(ps));
         QFile::remove(QString::fromStdString(pl));
     }
@@ -230,7 +237,7 @@ private slots:
         QCOMPARE(tl.nodes.size(), size_t(1 + 1 + 1000 + 1000));
         const double ratio = l / std::max(s, 0.05);
         qInfo("call tree: 300000 slices in %.3f s, 3000000 in %.3f s (ratio %.1f)", s, l, ratio);
-        QVERIFY2(ratio < 25, qPrintable(QString::number(ratio)));
+        QVERIFY2(ratio < kMaxRatio, qPrintable(QString::number(ratio)));
         FlameLayoutOptions o;
         o.width = 1280;
         const FlameLayout layout = layoutFlame(tl, o);
