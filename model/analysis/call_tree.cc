@@ -662,8 +662,7 @@ CallTree callTreeFromFolded(const std::vector<FoldedStack>& stacks) {
             addSat(tree.nodes[node].totalNs, s.value);  // inclusive: every frame on the stack
             at = semi + 1;
         }
-        if (cut)  // the rest of the stack is not walked: its frames' totals miss nothing kept
-            ++tree.cutAtDepth;
+        if (cut) ++tree.cutAtDepth;  // its deeper frames are not made: the value counts in the deepest kept
         addSat(tree.nodes[node].selfNs, s.value);
         ++tree.nodes[node].count;
         ++tree.slices;

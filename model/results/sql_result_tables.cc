@@ -154,7 +154,7 @@ SqlRows idleGapRows(const GpuUtilizationResult& r) {
         for (const StreamIdle& s : g.streams)
             for (const IdleGap& gap : s.gaps)
                 rows.add({knownOrNull(g.device), text(g.name), integer(s.stream), integer(gap.start),
-                          integer(gap.end - gap.start), text(idleCauseName(gap.cause))});
+                          integer(durationBetween(gap.start, gap.end)), text(idleCauseName(gap.cause))});
     return rows;
 }
 
