@@ -342,12 +342,12 @@ void addAnalysisTables(sql::TraceDatabase& db, ResultStore& store) {
                   "(get_cuda_kernel_launch_stats) and outlier flags",
                   {{"call_slice_id", "INTEGER", "the runtime call (a slice id)"},
                    {"activity_slice_id", "INTEGER", "the kernel, memcpy or memset (a slice id)"},
-                   {"cpu_dur", "INTEGER", "the call's duration, ns"},
-                   {"gpu_dur", "INTEGER", "the activity's duration, ns"},
-                   {"launch_delay", "INTEGER", "activity start minus call end, clipped at 0, ns"},
-                   {"short_kernel", "INTEGER", "1: cpu_dur <= 50 us and gpu_dur < cpu_dur"},
-                   {"long_runtime", "INTEGER", "1: cpu_dur > 50 us"},
-                   {"long_launch_delay", "INTEGER", "1: launch_delay > 100 us"}},
+                   {"cpu_dur_ns", "INTEGER", "the call's duration, ns"},
+                   {"gpu_dur_ns", "INTEGER", "the activity's duration, ns"},
+                   {"launch_delay_ns", "INTEGER", "activity start minus call end, clipped at 0, ns"},
+                   {"short_kernel", "INTEGER", "1: cpu_dur_ns <= 50 us and gpu_dur_ns < cpu_dur_ns"},
+                   {"long_runtime", "INTEGER", "1: cpu_dur_ns > 50 us"},
+                   {"long_launch_delay", "INTEGER", "1: launch_delay_ns > 100 us"}},
                   [ids](ResultStore& s) { return launchRows(*launchStatsOf(s), *ids); });
 }
 

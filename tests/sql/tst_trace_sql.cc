@@ -175,7 +175,7 @@ private slots:
         QCOMPARE(one(db, "SELECT total_ns, self_ns, occurrences FROM call_tree WHERE name = 'step' AND depth = 1"),
                  std::string("10000|2500|1"));
         // Each launch joined to its kernel: cpu 300 and 200, delay 1000 - 900 and 4000 - 1300.
-        const Answer launches = ask(db, "SELECT c.ts, a.ts, cpu_dur, gpu_dur, launch_delay, long_launch_delay "
+        const Answer launches = ask(db, "SELECT c.ts, a.ts, cpu_dur_ns, gpu_dur_ns, launch_delay_ns, long_launch_delay "
                                         "FROM launches JOIN slice c ON c.id = call_slice_id "
                                         "JOIN slice a ON a.id = activity_slice_id ORDER BY c.ts");
         QVERIFY2(launches.outcome.ok, launches.outcome.error.c_str());

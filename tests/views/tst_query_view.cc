@@ -34,6 +34,13 @@ class QueryViewTest : public QObject {
     static bool ready(const QueryView& v) {
         return v.state() != AnalysisView::State::Queued && v.state() != AnalysisView::State::Running;
     }
+    // The page at 1280x800 with `trace`, its database ready.
+    static bool showOn(QueryView& page, std::shared_ptr<const Trace> trace) {
+        page.resize(1280, 800);
+        page.show();
+        page.setTrace(std::move(trace));
+        return QTest::qWaitFor([&] { return ready(page); }, 30000);
+    }
     static bool run(QueryView& page, const QString& sql) {
         page.editor()->setPlainText(sql);
         page.runQuery();
@@ -51,14 +58,11 @@ private slots:
     void runsAndSelects() {
         std::shared_ptr<const Trace> trace = buildHandTrace();
         QueryView page;
-        page.resize(1280, 800);
-        page.show();
         TraceSelection selection;
         page.setSelection(&selection);
-        page.setTrace(trace);
-        QVERIFY(QTest::qWaitFor([&] { return ready(page); }, 30000));
+        QVERIFY(showOn(page, trace));
         QCOMPARE(page.state(), AnalysisView::State::Done);
-        QVERIFY(page.schemaModel()->rowCount() >= 13);  // 9 trace tables, 4 analyses, 2 views
+        QVERIFY(page.schemaModel()->rowCount() >= 13);  // 9 trace tables, the analyses, 2 views
         QAbstractItemModelTester schemaTester(page.schemaModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
 
         QVERIFY(run(page, "SELECT id, ts, dur, name FROM slice WHERE track_id = 0 ORDER BY ts DESC"));
@@ -95,10 +99,7 @@ private slots:
     void addAsTrack() {
         std::shared_ptr<const Trace> trace = buildHandTrace();
         QueryView page;
-        page.resize(1280, 800);
-        page.show();
-        page.setTrace(trace);
-        QVERIFY(QTest::qWaitFor([&] { return ready(page); }, 30000));
+        QVERIFY(showOn(page, trace));
         std::vector<DerivedCounterTrack> made;
         connect(&page, &QueryView::trackRequested, this, [&](DerivedCounterTrack t) { made.push_back(std::move(t)); });
         auto addAndWait = [&] {
@@ -183,10 +184,7 @@ private slots:
     void flameGraph() {
         std::shared_ptr<const Trace> trace = buildHandTrace();
         QueryView page;
-        page.resize(1280, 800);
-        page.show();
-        page.setTrace(trace);
-        QVERIFY(QTest::qWaitFor([&] { return ready(page); }, 30000));
+        QVERIFY(showOn(page, trace));
         auto flameAndWait = [&] {
             QString error;
             return page.showFlameGraph(&error) && QTest::qWaitFor([&] { return !page.isRunning(); }, 30000);
@@ -221,10 +219,7 @@ private slots:
 
     void cancelAndExportAll() {
         QueryView page;
-        page.resize(1280, 800);
-        page.show();
-        page.setTrace(buildHandTrace());
-        QVERIFY(QTest::qWaitFor([&] { return ready(page); }, 30000));
+        QVERIFY(showOn(page, buildHandTrace()));
         page.editor()->setPlainText(
             "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c");
         page.runQuery();

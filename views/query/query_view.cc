@@ -396,99 +396,83 @@ void QueryView::finished(const sql::QueryOutcome& outcome, QStringList columns, 
 }
 
 bool QueryView::exportAll(const QString& path, bool wait, QString* error) {
-    if (!database_ || running_) {
-        if (error) *error = tr("A query is running: wait for it or cancel it first.");
-        return false;    }
-    if (shownSql_.empty()) {
-        if (error) *error = tr("Run a query first: Export all writes every row of the result shown.");
-        return false;
-    }
+    if (!readyToRerun(error)) return false;
     auto file = std::make_shared<QFile>(path);
     if (!file->open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text)) {
         if (error) *error = tr("Cannot write %1: %2").arg(path, file->errorString());
         return false;
     }
-    setRunning(true);
-    const unsigned generation = ++run_generation_;
-    rowsSoFar_ = std::make_shared<std::atomic<uint64_t>>(0);
-    clock_->start();
-    progress_->start();
-    std::shared_ptr<const Database> database = database_;
-    std::shared_ptr<ResultDelivery> delivery = delivery_;
-    std::shared_ptr<std::atomic<uint64_t>> rows = rowsSoFar_;
-    const std::string sqlText = shownSql_;
+    auto out = std::make_shared<QTextStream>(file.get());
     auto outcome = std::make_shared<sql::QueryOutcome>();
-    auto work = [database, file, rows, sqlText, outcome] {
-        QTextStream out(file.get());
-        *outcome = database->db->run(
-            sqlText,
-            [&](const std::vector<std::string>& names) {
-                QStringList header;
-                for (const std::string& n : names) header << csvField(QString::fromStdString(n));
-                out << header.join(QLatin1Char(',')) << '\n';
-            },
-            [&](const sql::SqlRow& row) {
-                rows->fetch_add(1);
-                for (int i = 0; i < row.size(); ++i) out << (i ? "," : "") << csvField(csvCell(row, i));
-                out << '\n';
-                return out.status() == QTextStream::Ok;
-            });
-        out.flush();
-        file->close();
-    };
-    auto done = [this, generation, outcome, path] {
-        if (generation != run_generation_) return;
-        setRunning(false);
-        status_->setText(outcome->ok ? tr("Wrote %L1 rows to %2").arg(qulonglong(outcome->rows)).arg(path)
-                                     : tr("Error: %1").arg(QString::fromStdString(outcome->error)));
-        emit queryFinished();
-    };
-    if (wait) {
-        work();
-        done();
-        if (!outcome->ok && error) *error = QString::fromStdString(outcome->error);
-        return outcome->ok;
-    }
-    results()->runner().submit(JobPriority::Interactive, 0, [work, delivery, done] {
-        work();
-        delivery->post(done);
-    });
-    return true;
+    rerunShown(
+        error,
+        [out](const std::vector<std::string>& names) {
+            QStringList header;
+            for (const std::string& n : names) header << csvField(QString::fromStdString(n));
+            *out << header.join(QLatin1Char(',')) << '\n';
+        },
+        [out](const sql::SqlRow& row) {
+            for (int i = 0; i < row.size(); ++i) *out << (i ? "," : "") << csvField(csvCell(row, i));
+            *out << '\n';
+            return out->status() == QTextStream::Ok;
+        },
+        [this, file, out, outcome, path](const sql::QueryOutcome& o) -> std::function<void()> {
+            out->flush();
+            file->close();
+            *outcome = o;
+            return [this, o, path] {
+                status_->setText(o.ok ? tr("Wrote %L1 rows to %2").arg(qulonglong(o.rows)).arg(path)
+                                      : tr("Error: %1").arg(QString::fromStdString(o.error)));
+            };
+        },
+        wait);
+    if (!wait) return true;
+    if (!outcome->ok && error) *error = QString::fromStdString(outcome->error);
+    return outcome->ok;
 }
 
-bool QueryView::rerunShown(QString* error, ColumnsSink columns, RowSink row, Finish finish) {
+bool QueryView::readyToRerun(QString* error) const {
     if (!database_ || running_) {
         if (error) *error = tr("A query is running: wait for it or cancel it first.");
         return false;
     }
     if (shownSql_.empty()) {
-        if (error) *error = tr("Run a query first.");
+        if (error) *error = tr("Run a query first: its result is what this works on.");
         return false;
     }
+    return true;
+}
+
+bool QueryView::rerunShown(QString* error, ColumnsSink columns, RowSink row, Finish finish, bool wait) {
+    if (!readyToRerun(error)) return false;
     setRunning(true);
     const unsigned generation = ++run_generation_;
     rowsSoFar_ = std::make_shared<std::atomic<uint64_t>>(0);
     clock_->start();
     progress_->start();
     std::shared_ptr<const Database> database = database_;
-    std::shared_ptr<ResultDelivery> delivery = delivery_;
     std::shared_ptr<std::atomic<uint64_t>> rows = rowsSoFar_;
-    results()->runner().submit(JobPriority::Interactive, 0,
-                               [this, database, delivery, rows, sqlText = shownSql_, generation, columns, row, finish] {
-                                   const sql::QueryOutcome outcome = database->db->run(
-                                       sqlText, columns, [&](const sql::SqlRow& r) {
-                                           rows->fetch_add(1);
-                                           row(r);
-                                           return true;
-                                       });
-                                   std::function<void()> show = finish(outcome);
-                                   delivery->post([this, generation, show] {
-                                       if (generation != run_generation_) return;
-                                       setRunning(false);
-                                       show();
-                                       emit queryFinished();
-                                   });
-                               });
+    auto work = [database, rows, sqlText = shownSql_, columns, row, finish] {
+        const sql::QueryOutcome outcome = database->db->run(sqlText, columns, [&](const sql::SqlRow& r) {
+            rows->fetch_add(1);
+            return row(r);
+        });
+        return finish(outcome);
+    };
+    auto show = [this, generation](const std::function<void()>& shown) {
+        if (generation != run_generation_) return;
+        setRunning(false);
+        shown();
+        emit queryFinished();
+    };
+    if (wait) {
+        show(work());
+        return true;
+    }
+    results()->runner().submit(JobPriority::Interactive, 0, [work, show, delivery = delivery_] {
+        std::function<void()> shown = work();
+        delivery->post([show, shown] { show(shown); });
+    });
     return true;
 }
 
@@ -524,7 +508,10 @@ bool QueryView::addAsTrack(QString* error) {
         [builder, trace](const std::vector<std::string>& names) {
             *builder = std::make_unique<sql::QueryTrackBuilder>(*trace, names);
         },
-        [builder](const sql::SqlRow& row) { (*builder)->add(row); },
+        [builder](const sql::SqlRow& row) {
+            (*builder)->add(row);
+            return true;
+        },
         [this, builder, name, named, sqlText = shownSql_](const sql::QueryOutcome& outcome) -> std::function<void()> {
             if (!outcome.ok || !*builder || !(*builder)->usable()) {
                 const QString why = QString::fromStdString(
@@ -562,7 +549,10 @@ bool QueryView::showFlameGraph(QString* error) {
         [builder](const std::vector<std::string>& names) {
             *builder = std::make_unique<sql::QueryFlameBuilder>(names);
         },
-        [builder](const sql::SqlRow& row) { (*builder)->add(row); },
+        [builder](const sql::SqlRow& row) {
+            (*builder)->add(row);
+            return true;
+        },
         [this, builder](const sql::QueryOutcome& outcome) -> std::function<void()> {
             if (!outcome.ok || !*builder || !(*builder)->usable()) {
                 const QString why = QString::fromStdString(

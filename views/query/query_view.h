@@ -115,13 +115,15 @@ private:
     int tracksMade_ = 0;
     void setRunning(bool running);
     void forgetFlame();
-    // Runs the shown result's query again on the job runner: `columns` and `row` get its result
-    // on the worker, then `finish` (on the worker too) makes what the UI thread runs with it,
-    // unless a newer run or trace came since. False with `error` set when it cannot start.
+    // Runs the shown result's query again on the job runner (on this thread when `wait`):
+    // `columns` and `row` get its result (false from `row` stops it), then `finish` (on the same
+    // thread) makes what the UI thread runs with it, unless a newer run or trace came since.
+    // False with `error` set when it cannot start.
     using ColumnsSink = std::function<void(const std::vector<std::string>&)>;
-    using RowSink = std::function<void(const sql::SqlRow&)>;
+    using RowSink = std::function<bool(const sql::SqlRow&)>;
     using Finish = std::function<std::function<void()>(const sql::QueryOutcome&)>;
-    bool rerunShown(QString* error, ColumnsSink columns, RowSink row, Finish finish);
+    bool readyToRerun(QString* error) const;
+    bool rerunShown(QString* error, ColumnsSink columns, RowSink row, Finish finish, bool wait = false);
     // "; 3 rows without `what` left out" (empty for none).
     static QString leftOutNote(uint64_t skipped, const QString& what);
     QComboBox* history_ = nullptr;

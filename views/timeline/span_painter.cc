@@ -17,7 +17,6 @@ void paintSpanLanes(const TrackPaintContext& ctx, const DerivedSpans& spans, int
     const QFontMetrics fm(p.font());
     // The window as whole ns, one pixel wider on each side (a box ending in the first pixel shows).
     const TimeNs t0 = TimeNs(std::floor(axis.time(-1))), t1 = TimeNs(std::ceil(axis.time(areaWidth + 1)));
-    std::vector<QColor> colors(spans.names.size());
     for (size_t lane = 0; lane < spans.lanes.size(); ++lane) {
         const DerivedSpans::Lane& l = spans.lanes[lane];
         const int y = top + padding + int(lane) * ctx.rowHeight;
@@ -29,17 +28,18 @@ void paintSpanLanes(const TrackPaintContext& ctx, const DerivedSpans& spans, int
             const double x1 = std::min(double(areaWidth) + 1, axis.x(double(l.end[i])));
             const int px0 = int(std::floor(x0)), px1 = std::max(px0 + 1, int(std::ceil(x1)));
             if (px1 <= drawnTo) continue;
-            const uint32_t n = l.name[i];
-            if (!colors[n].isValid()) colors[n] = ColorPalette::colorFor(SliceKind::Other, spans.names[n], ctx.palette->dark());
+            // Coloured per box drawn (at most a few per pixel column), not per name: a result may
+            // hold millions of distinct names.
+            const std::string& name = spans.names[l.name[i]];
+            const QColor color = ColorPalette::colorFor(SliceKind::Other, name, ctx.palette->dark());
             const QRect rect(left + std::max(px0, drawnTo), y, px1 - std::max(px0, drawnTo), h);
-            p.fillRect(rect, colors[n]);
+            p.fillRect(rect, color);
             drawnTo = px1;
             if (rect.width() > 24) {
                 const QRect textRect = rect.adjusted(3, 0, -3, 0);
-                const QString label =
-                    fm.elidedText(QString::fromStdString(spans.names[n]), Qt::ElideRight, textRect.width());
+                const QString label = fm.elidedText(QString::fromStdString(name), Qt::ElideRight, textRect.width());
                 if (!label.isEmpty()) {
-                    p.setPen(QColor(ColorPalette::textColorOn(colors[n].rgb())));
+                    p.setPen(QColor(ColorPalette::textColorOn(color.rgb())));
                     p.drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft, label);
                 }
             }
