@@ -31,6 +31,7 @@ int runAdvice(const Args& args);
 int runGpuUtil(const Args& args);
 int runFlame(const Args& args);
 int runQuery(const Args& args);
+int runCollectives(const Args& args);
 
 // Helpers shared by commands.
 bool hasFlag(const Args& args, const std::string& flag);

@@ -117,6 +117,10 @@ void usage() {
                  "  query FILE 'SQL'|--file Q.sql|--schema [--json|--csv] [--timeout S]\n"
                  "                              SQL over the trace: slice, instant, counter, track, thread,\n"
                  "                              process, flow, args and the analyses' tables (query --help)\n"
+                 "  collectives FILE|DIR... [--json|--csv] [--force-merge]\n"
+                 "                              collective calls per rank with nccl-tests bandwidths (algbw,\n"
+                 "                              busbw), communication/compute overlap as HTA defines it, and\n"
+                 "                              stragglers across ranks by (group, Seq) (collectives --help)\n"
                  "  overview, input-pipeline, tfdata, pod, diff:\n"
                  "    --step-marker NAME        the slices named NAME are the steps\n"
                  "    --all-steps               average over every step; by default XSpace and XProf's trace JSON\n"
@@ -163,6 +167,7 @@ int main(int argc, char** argv) {
         {"advice", runAdvice},
         {"flame", runFlame},
         {"query", runQuery},
+        {"collectives", runCollectives},
     };
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
         usage();

@@ -149,6 +149,19 @@ std::string_view xspaceApiName(std::string_view name) {
 
 }  // namespace
 
+int64_t linearQuantile(const std::vector<int64_t>& sorted, int num, int den) {
+    if (sorted.empty()) return 0;
+    const __int128 pos = __int128(sorted.size() - 1) * num;  // position * den
+    const size_t lo = size_t(pos / den);
+    const __int128 frac = pos % den;
+    if (frac == 0 || lo + 1 >= sorted.size()) return sorted[lo];
+    // lo + (hi - lo) * frac / den, rounded.
+    const __int128 diff = __int128(sorted[lo + 1]) - sorted[lo];
+    const __int128 scaled = diff * frac;
+    const __int128 q = scaled >= 0 ? (2 * scaled + den) / (2 * den) : -((-2 * scaled + den) / (2 * den));
+    return int64_t(sorted[lo] + q);
+}
+
 ValueStats valueStatsOf(std::vector<int64_t>& v) {
     ValueStats s;
     if (v.empty()) return s;

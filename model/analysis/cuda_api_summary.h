@@ -38,6 +38,9 @@ struct ValueStats {
 };
 // The statistics of `values` (sorted in place). All zero when empty.
 ValueStats valueStatsOf(std::vector<int64_t>& values);
+// The value at fraction num/den of `sorted` by linear interpolation between the closest ranks
+// (numpy's default percentile method), rounded to the nearest integer, halves up; 0 when empty.
+int64_t linearQuantile(const std::vector<int64_t>& sorted, int num, int den);
 
 // One row of the API or kernel table: the durations of the calls (kernels) of one name.
 struct DurationRow {

@@ -24,25 +24,10 @@ bool isDeviceActivity(SliceRole r) {
     return r == SliceRole::Kernel || r == SliceRole::Memcpy || r == SliceRole::Memset;
 }
 
-// Linear interpolation at fraction q of the sorted values (numpy's default "linear" method),
-// rounded to the nearest integer, halves up.
-int64_t quantileOf(const std::vector<int64_t>& sorted, int num, int den) {
-    if (sorted.empty()) return 0;
-    const __int128 pos = __int128(sorted.size() - 1) * num;  // position * den
-    const size_t lo = size_t(pos / den);
-    const __int128 frac = pos % den;
-    if (frac == 0 || lo + 1 >= sorted.size()) return sorted[lo];
-    // lo + (hi - lo) * frac / den, rounded.
-    const __int128 diff = __int128(sorted[lo + 1]) - sorted[lo];
-    const __int128 scaled = diff * frac;
-    const __int128 q = scaled >= 0 ? (2 * scaled + den) / (2 * den) : -((-2 * scaled + den) / (2 * den));
-    return int64_t(sorted[lo] + q);
-}
-
 LaunchDistribution distributionOf(std::vector<int64_t>& values) {
     LaunchDistribution d;
     d.stats = valueStatsOf(values);  // sorts
-    d.p95 = quantileOf(values, 95, 100);
+    d.p95 = linearQuantile(values, 95, 100);
     for (int64_t v : values) {
         const size_t bin = v <= 0 ? 0 : size_t(std::bit_width(uint64_t(v)));
         if (d.log2Bins.size() <= bin) d.log2Bins.resize(bin + 1, 0);

@@ -37,22 +37,6 @@ std::optional<int64_t> rankFromFileName(const std::string& path) {
     return std::nullopt;
 }
 
-// Kineto's "distributedInfo": {"backend": "nccl", "rank": 0, "world_size": 128} (kept as JSON text).
-std::optional<int64_t> rankFromMetadata(const Trace& t) {
-    const std::string* info = t.metadataValue("distributedInfo");
-    if (!info) return std::nullopt;
-    const size_t at = info->find("\"rank\"");
-    if (at == std::string::npos) return std::nullopt;
-    size_t p = info->find(':', at);
-    if (p == std::string::npos) return std::nullopt;
-    ++p;
-    while (p < info->size() && (*info)[p] == ' ') ++p;
-    size_t q = p;
-    while (q < info->size() && q - p < 9 && std::isdigit(static_cast<unsigned char>((*info)[q]))) ++q;
-    if (q == p) return std::nullopt;
-    return std::stoll(info->substr(p, q - p));
-}
-
 }  // namespace
 
 std::vector<std::string> expandWorkerPaths(const std::vector<std::string>& paths) {
@@ -79,7 +63,7 @@ std::vector<std::string> expandWorkerPaths(const std::vector<std::string>& paths
 }
 
 void nameWorker(WorkerTrace& w) {
-    if (w.trace) w.rank = rankFromMetadata(*w.trace);
+    if (w.trace) w.rank = distributedInfo(*w.trace).rank;
     if (!w.rank) w.rank = rankFromFileName(w.path);
     if (w.rank) {
         w.name = "rank " + std::to_string(*w.rank);

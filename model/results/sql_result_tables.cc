@@ -6,6 +6,7 @@
 #include "model/analysis/tf_data.h"
 #include "model/analysis/torch_ops.h"
 #include "model/results/call_tree_results.h"
+#include "model/results/collectives_results.h"
 #include "model/results/gpu_util_results.h"
 #include "model/results/launch_queue_results.h"
 #include "model/results/trace_results.h"
@@ -166,6 +167,25 @@ SqlRows launchRows(const LaunchStats& r, const sql::TraceRowIds& ids) {
                   integer(l.cpuDurationNs), integer(l.gpuDurationNs), integer(l.launchDelayNs),
                   integer((l.outliers & kShortKernel) != 0), integer((l.outliers & kLongRuntime) != 0),
                   integer((l.outliers & kLongLaunchDelay) != 0)});
+    return rows;
+}
+
+SqlRows collectiveRows(const CollectivesResult& r, const sql::TraceRowIds& ids) {
+    SqlRows rows;
+    rows.columns = 17;
+    auto known = [](int64_t v) { return v >= 0 ? integer(v) : SqlCell{}; };
+    auto rate = [](double v) { return v >= 0 ? real(v) : SqlCell{}; };
+    auto textOrNull = [](const std::string& v) { return v.empty() ? SqlCell{} : text(v); };
+    for (const CollectiveCall& c : r.calls) {
+        const SliceRef kernel = c.kernels.empty() ? SliceRef{} : c.kernels.front();
+        rows.add({text(c.kind), textOrNull(c.group), c.groupSize > 0 ? integer(c.groupSize) : SqlCell{},
+                  textOrNull(c.dtype), known(c.inNelems), known(c.outNelems), c.seq ? integer(*c.seq) : SqlCell{},
+                  known(c.sizeBytes), integer(c.startNs), integer(c.durationNs),
+                  text(collectiveTimeSourceName(c.timeSource)), rate(c.algbwBytesPerS), rate(c.busbwBytesPerS),
+                  c.hostOp.valid() ? integer(ids.slice(c.hostOp.track, c.hostOp.index)) : SqlCell{},
+                  kernel.valid() ? integer(ids.slice(kernel.track, kernel.index)) : SqlCell{},
+                  integer(int64_t(c.kernels.size())), text(c.kindSource)});
+    }
     return rows;
 }
 
@@ -349,6 +369,27 @@ void addAnalysisTables(sql::TraceDatabase& db, ResultStore& store) {
                    {"long_runtime", "INTEGER", "1: cpu_dur_ns > 50 us"},
                    {"long_launch_delay", "INTEGER", "1: launch_delay_ns > 100 us"}},
                   [ids](ResultStore& s) { return launchRows(*launchStatsOf(s), *ids); });
+    addStoreTable(db, store, "collectives",
+                  "each collective communication call with its size and nccl-tests bandwidths (algbw = S / t, "
+                  "busbw = algbw x the bus factor), as tracescope-cli collectives reports them",
+                  {{"kind", "TEXT", "Kineto's collective name (allreduce, _allgather_base, broadcast, ...)"},
+                   {"process_group", "TEXT", "the process group's name or id (NULL: not recorded)"},
+                   {"group_size", "INTEGER", "ranks in the group, n (NULL: not recorded)"},
+                   {"dtype", "TEXT", "element type (NULL: not recorded)"},
+                   {"in_msg_nelems", "INTEGER", "input elements (NULL: not recorded)"},
+                   {"out_msg_nelems", "INTEGER", "output elements (NULL: not recorded)"},
+                   {"seq", "INTEGER", "the call's sequence number in its group (NULL: not recorded)"},
+                   {"size_bytes", "INTEGER", "S as nccl-tests counts it (NULL: unknown)"},
+                   {"ts", "INTEGER", "start of its first kernel (of its host op when it has none), ns"},
+                   {"dur", "INTEGER", "its kernels' time (its host op's when it has none), ns"},
+                   {"time_source", "TEXT", "kernel or host"},
+                   {"algbw_bytes_per_s", "REAL", "size_bytes / dur (NULL: unknown)"},
+                   {"busbw_bytes_per_s", "REAL", "algbw x the nccl-tests bus factor (NULL: unknown)"},
+                   {"host_slice_id", "INTEGER", "the call's outermost host op (a slice id; NULL: none)"},
+                   {"kernel_slice_id", "INTEGER", "its first communication kernel (a slice id; NULL: none)"},
+                   {"kernels", "INTEGER", "its communication kernels"},
+                   {"kind_source", "TEXT", "where the kind was read: metadata, op, annotation, kernel name"}},
+                  [ids](ResultStore& s) { return collectiveRows(*collectivesOf(s), *ids); });
 }
 
 }  // namespace tracescope

@@ -4,7 +4,8 @@
 // convention), tf_data_calls (the tf.data page's calls and iterators), call_tree (the flame
 // graph's top-down tree over the whole trace), memory_events
 // and memory_peaks (the memory profile), gpu_idle_gaps (HTA's idle time breakdown, gap by gap)
-// and launches (HTA's kernel launch statistics). Each is a result of the trace's store, computed
+// launches (HTA's kernel launch statistics) and collectives (each collective call with its
+// nccl-tests bandwidths). Each is a result of the trace's store, computed
 // on the first query that reads it from the store's own analyses.
 #pragma once
 

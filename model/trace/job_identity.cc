@@ -16,20 +16,6 @@ namespace {
 
 constexpr TimeNs kMaxClockSkewNs = 1'000'000'000;  // hosts' wall clocks may disagree by this much
 
-// One process group as Kineto records it in `distributedInfo.pg_config`.
-struct ProcessGroup {
-    std::optional<int64_t> size;  // pg_size
-    std::string ranks;            // the "ranks" list as text ("0,1,2,3"), empty if absent
-};
-
-// What Kineto's `distributedInfo` says ({"backend": "nccl", "rank": 0, "world_size": 128,
-// "pg_config": [{"pg_name": "0", "pg_size": 128, "ranks": [...]}, ...]}); absent keys stay empty.
-struct DistributedInfo {
-    std::optional<int64_t> rank, worldSize;
-    std::string backend;
-    std::map<std::string, ProcessGroup> groups;  // by pg_name
-};
-
 std::optional<int64_t> intField(simdjson::dom::object o, std::string_view key) {
     int64_t v = 0;
     if (o[key].get_int64().get(v) != simdjson::SUCCESS) return std::nullopt;
@@ -40,37 +26,6 @@ std::string stringField(simdjson::dom::object o, std::string_view key) {
     std::string_view v;
     if (o[key].get_string().get(v) != simdjson::SUCCESS) return {};
     return std::string(v);
-}
-
-DistributedInfo distributedInfo(const Trace& t) {
-    DistributedInfo out;
-    const std::string* text = t.metadataValue("distributedInfo");
-    if (!text) return out;
-    simdjson::dom::parser parser;
-    simdjson::dom::object root;
-    if (parser.parse(*text).get_object().get(root) != simdjson::SUCCESS) return out;
-    out.rank = intField(root, "rank");
-    out.worldSize = intField(root, "world_size");
-    out.backend = stringField(root, "backend");
-    simdjson::dom::array groups;
-    if (root["pg_config"].get_array().get(groups) != simdjson::SUCCESS) return out;
-    for (simdjson::dom::element g : groups) {
-        simdjson::dom::object o;
-        if (g.get_object().get(o) != simdjson::SUCCESS) continue;
-        std::string name = stringField(o, "pg_name");
-        if (name.empty()) continue;
-        ProcessGroup pg;
-        pg.size = intField(o, "pg_size");
-        simdjson::dom::array ranks;
-        if (o["ranks"].get_array().get(ranks) == simdjson::SUCCESS)
-            for (simdjson::dom::element r : ranks) {
-                int64_t v = 0;
-                if (r.get_int64().get(v) != simdjson::SUCCESS) continue;
-                pg.ranks += (pg.ranks.empty() ? "" : ",") + std::to_string(v);
-            }
-        out.groups.emplace(std::move(name), std::move(pg));
-    }
-    return out;
 }
 
 // What one loaded file says about its job.
@@ -163,6 +118,37 @@ std::string firstDifference(const std::vector<Facts>& facts) {
 }
 
 }  // namespace
+
+DistributedInfo distributedInfo(const Trace& t) {
+    DistributedInfo out;
+    const std::string* text = t.metadataValue("distributedInfo");
+    if (!text) return out;
+    simdjson::dom::parser parser;
+    simdjson::dom::object root;
+    if (parser.parse(*text).get_object().get(root) != simdjson::SUCCESS) return out;
+    out.rank = intField(root, "rank");
+    out.worldSize = intField(root, "world_size");
+    out.backend = stringField(root, "backend");
+    simdjson::dom::array groups;
+    if (root["pg_config"].get_array().get(groups) != simdjson::SUCCESS) return out;
+    for (simdjson::dom::element g : groups) {
+        simdjson::dom::object o;
+        if (g.get_object().get(o) != simdjson::SUCCESS) continue;
+        std::string name = stringField(o, "pg_name");
+        if (name.empty()) continue;
+        ProcessGroup pg;
+        pg.size = intField(o, "pg_size");
+        simdjson::dom::array ranks;
+        if (o["ranks"].get_array().get(ranks) == simdjson::SUCCESS)
+            for (simdjson::dom::element r : ranks) {
+                int64_t v = 0;
+                if (r.get_int64().get(v) != simdjson::SUCCESS) continue;
+                pg.ranks += (pg.ranks.empty() ? "" : ",") + std::to_string(v);
+            }
+        out.groups.emplace(std::move(name), std::move(pg));
+    }
+    return out;
+}
 
 std::string jobGapText(TimeNs ns) {
     const bool negative = ns < 0;

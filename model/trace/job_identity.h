@@ -8,10 +8,29 @@
 #include "model/trace/import_warning.h"
 #include "model/trace/workers.h"
 
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace tracescope {
+
+// One process group as Kineto records it in `distributedInfo.pg_config`.
+struct ProcessGroup {
+    std::optional<int64_t> size;  // pg_size
+    std::string ranks;            // the "ranks" list as text ("0,1,2,3"), empty if absent
+};
+
+// What Kineto's `distributedInfo` says ({"backend": "nccl", "rank": 0, "world_size": 128,
+// "pg_config": [{"pg_name": "0", "pg_size": 128, "ranks": [...]}, ...]}); absent keys stay empty.
+struct DistributedInfo {
+    std::optional<int64_t> rank, worldSize;
+    std::string backend;
+    std::map<std::string, ProcessGroup> groups;  // by pg_name
+};
+
+// Kineto's `distributedInfo` of a trace (empty when the file has none or it does not parse).
+DistributedInfo distributedInfo(const Trace& t);
 
 struct JobCheck {
     // Empty when the files are one job; otherwise one line naming what differs, e.g.

@@ -1,0 +1,442 @@
+#include "model/analysis/collectives.h"
+
+#include "model/analysis/analysis_progress.h"
+#include "model/analysis/cuda_api_summary.h"
+#include "model/analysis/steps.h"
+#include "model/trace/job_identity.h"
+
+#include <algorithm>
+#include <cctype>
+#include <limits>
+#include <map>
+#include <tuple>
+#include <unordered_map>
+
+namespace tracescope {
+
+namespace {
+
+bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool contains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
+
+// What the host op or kernel says about its call (the record_param_comms args).
+struct Metadata {
+    std::string kind, group, ranks, dtype;
+    int64_t groupSize = 0, inNelems = -1, outNelems = -1;
+    std::optional<int64_t> seq;
+};
+
+bool readMetadata(const Trace& t, SliceRef s, Metadata& m) {
+    m.kind = sliceArgText(t, s, "Collective name");
+    if (m.kind.empty()) return false;
+    m.group = sliceArgText(t, s, "Process Group Name");
+    if (m.group.empty()) m.group = sliceArgText(t, s, "Process Group ID");
+    m.ranks = sliceArgText(t, s, "Process Group Ranks");
+    m.dtype = sliceArgText(t, s, "dtype");
+    int64_t v = 0;
+    if (sliceArgInt(t, s, "Group size", v)) m.groupSize = v;
+    if (sliceArgInt(t, s, "In msg nelems", v)) m.inNelems = v;
+    if (sliceArgInt(t, s, "Out msg nelems", v)) m.outNelems = v;
+    if (sliceArgInt(t, s, "Seq", v)) m.seq = v;
+    return true;
+}
+
+// Kineto's names for what the c10d ops and the annotations call by other names.
+std::string normalizedKind(std::string k) {
+    if (k == "alltoall_base" || k == "alltoall") return "all_to_all";
+    for (auto [from, to] : {std::pair{"all_reduce", "allreduce"}, std::pair{"all_gather", "allgather"}})
+        if (const size_t at = k.find(from); at != std::string::npos) k.replace(at, std::string_view(from).size(), to);
+    return k;
+}
+
+// The collective a kind names, whatever the variant ("_allgather_base", "allgather_into_tensor_coalesced"
+// and gloo's "all_gather" are all "allgather"): how a call and gloo's run of it are paired.
+std::string kindFamily(std::string_view kind) {
+    while (!kind.empty() && kind.front() == '_') kind.remove_prefix(1);
+    for (std::string_view f : {"allreduce", "allgather", "reduce_scatter"})
+        if (contains(kind, f)) return std::string(f);
+    if (contains(kind, "all_to_all") || contains(kind, "alltoall")) return "all_to_all";
+    if (kind.size() > 5 && kind.substr(kind.size() - 5) == "_base") kind.remove_suffix(5);
+    return std::string(kind);
+}
+
+enum class HostRole : uint8_t { None, Metadata, Op, Annotation };
+
+// Whether a host slice is (part of) a collective call, and what it says.
+HostRole hostRoleOf(const Trace& t, SliceRef s, std::string_view name, Metadata& meta) {
+    if (name == "record_param_comms") {
+        if (!readMetadata(t, s, meta) || meta.kind == "wait") return HostRole::None;
+        return HostRole::Metadata;
+    }
+    if (contains(name, "wait")) return HostRole::None;  // c10d::wait, a work's wait: no call
+    if (startsWith(name, "c10d::")) {
+        std::string k(name.substr(6));
+        while (!k.empty() && k.back() == '_') k.pop_back();
+        meta.kind = normalizedKind(std::move(k));
+        return meta.kind.empty() ? HostRole::None : HostRole::Op;
+    }
+    if (startsWith(name, "nccl:") || startsWith(name, "gloo:")) {
+        meta.kind = normalizedKind(std::string(name.substr(5)));
+        return meta.kind.empty() ? HostRole::None : HostRole::Annotation;
+    }
+    return HostRole::None;
+}
+
+// The kind an NCCL kernel's name tells ("ncclDevKernel_AllGather_RING_LL" -> "allgather").
+std::string kindFromKernelName(std::string_view name) {
+    for (auto [word, kind] : {std::pair{"AllReduce", "allreduce"}, std::pair{"AllGather", "allgather"},
+                              std::pair{"ReduceScatter", "reduce_scatter"}, std::pair{"Broadcast", "broadcast"},
+                              std::pair{"SendRecv", "sendrecv"}, std::pair{"Reduce", "reduce"}})
+        if (contains(name, word)) return kind;
+    return "unknown";
+}
+
+int64_t countRanks(std::string_view ranks) {
+    int64_t n = 0;
+    bool inNumber = false;
+    for (char c : ranks) {
+        const bool digit = std::isdigit(static_cast<unsigned char>(c));
+        if (digit && !inNumber) ++n;
+        inNumber = digit;
+    }
+    return n;
+}
+
+void applyMetadata(CollectiveCall& c, const Metadata& m) {
+    c.kind = m.kind;
+    c.kindSource = "metadata";
+    c.group = m.group;
+    c.groupRanks = m.ranks;
+    c.groupSize = m.groupSize > 0 ? m.groupSize : countRanks(m.ranks);
+    c.dtype = m.dtype;
+    c.inNelems = m.inNelems;
+    c.outNelems = m.outNelems;
+    c.seq = m.seq;
+}
+
+struct Interval {
+    TimeNs start, end;
+};
+
+// The union of intervals, sorted and disjoint.
+std::vector<Interval> unionOf(std::vector<Interval> v) {
+    std::sort(v.begin(), v.end(), [](const Interval& a, const Interval& b) { return a.start < b.start; });
+    std::vector<Interval> out;
+    for (const Interval& i : v) {
+        if (i.end <= i.start) continue;
+        if (!out.empty() && i.start <= out.back().end) out.back().end = std::max(out.back().end, i.end);
+        else out.push_back(i);
+    }
+    return out;
+}
+
+std::vector<Interval> intersectionOf(const std::vector<Interval>& a, const std::vector<Interval>& b) {
+    std::vector<Interval> out;
+    for (size_t i = 0, j = 0; i < a.size() && j < b.size();) {
+        const TimeNs lo = std::max(a[i].start, b[j].start), hi = std::min(a[i].end, b[j].end);
+        if (lo < hi) out.push_back({lo, hi});
+        (a[i].end < b[j].end ? i : j)++;
+    }
+    return out;
+}
+
+// Length of sorted disjoint intervals inside [from, to).
+TimeNs lengthWithin(const std::vector<Interval>& v, TimeNs from, TimeNs to) {
+    auto it = std::lower_bound(v.begin(), v.end(), from, [](const Interval& i, TimeNs t) { return i.end <= t; });
+    TimeNs sum = 0;
+    for (; it != v.end() && it->start < to; ++it) sum += std::min(it->end, to) - std::max(it->start, from);
+    return sum;
+}
+
+TimeNs lengthOf(const std::vector<Interval>& v) {
+    TimeNs sum = 0;
+    for (const Interval& i : v) sum += i.end - i.start;
+    return sum;
+}
+
+}  // namespace
+
+const char* collectiveTimeSourceName(CollectiveTimeSource s) {
+    switch (s) {
+        case CollectiveTimeSource::Kernel: return "kernel";
+        case CollectiveTimeSource::Worker: return "gloo worker";
+        case CollectiveTimeSource::Host: return "host";
+    }
+    return "host";
+}
+
+int dtypeBytes(std::string_view d) {
+    static const std::map<std::string_view, int> sizes = {
+        {"Float", 4},         {"Double", 8},       {"Half", 2},           {"BFloat16", 2},      {"Int", 4},
+        {"Long", 8},          {"Short", 2},        {"Char", 1},           {"Byte", 1},          {"Bool", 1},
+        {"ComplexHalf", 4},   {"ComplexFloat", 8}, {"ComplexDouble", 16}, {"UInt16", 2},        {"UInt32", 4},
+        {"UInt64", 8},        {"QInt8", 1},        {"QUInt8", 1},         {"QInt32", 4},        {"QUInt4x2", 1},
+        {"Float8_e4m3fn", 1}, {"Float8_e5m2", 1},  {"Float8_e4m3fnuz", 1}, {"Float8_e5m2fnuz", 1}, {"Float8_e8m0fnu", 1}};
+    const auto it = sizes.find(d);
+    return it == sizes.end() ? 0 : it->second;
+}
+
+void sizeCollective(CollectiveCall& c) {
+    c.sizeBytes = -1;
+    c.busFactor = 0;
+    c.busFactorKnown = false;
+    const int elem = dtypeBytes(c.dtype);
+    const std::string& k = c.kind;
+    const int64_t n = c.groupSize;
+    int64_t nelems = -1;
+    double factor = -1;  // of n; computed below when n is known
+    enum { AllReduce, NMinusOne, One, None } family = None;
+    if (contains(k, "allreduce")) family = AllReduce, nelems = c.inNelems;
+    else if (contains(k, "allgather")) family = NMinusOne, nelems = c.outNelems;
+    else if (contains(k, "reduce_scatter")) family = NMinusOne, nelems = c.inNelems;
+    else if (contains(k, "all_to_all") || contains(k, "alltoall")) family = NMinusOne, nelems = c.inNelems;
+    else if (k == "broadcast" || k == "reduce") family = One, nelems = c.inNelems;
+    else if (k == "send" || k == "recv" || k == "sendrecv")
+        family = One, nelems = c.inNelems >= 0 ? c.inNelems : c.outNelems;
+    if (family == None) return;
+    if (elem > 0 && nelems >= 0 && nelems <= std::numeric_limits<int64_t>::max() / elem) c.sizeBytes = nelems * elem;
+    if (family == One) factor = 1;
+    else if (n >= 1) factor = family == AllReduce ? 2.0 * double(n - 1) / double(n) : double(n - 1) / double(n);
+    if (factor >= 0) {
+        c.busFactor = factor;
+        c.busFactorKnown = true;
+    }
+}
+
+CollectivesResult computeCollectives(const ClassifiedTrace& ct) {
+    const Trace& t = *ct.trace;
+    CollectivesResult out;
+    const DistributedInfo dist = distributedInfo(t);
+    out.rank = dist.rank;
+    out.worldSize = dist.worldSize;
+
+    // 1. Host ops of collective calls; a call is the outermost of them on its thread.
+    std::unordered_map<uint64_t, uint32_t> callOfHostSlice;  // (track << 32 | index) -> call
+    auto keyOf = [](SliceRef s) { return (uint64_t(s.track) << 32) | s.index; };
+    std::vector<HostRole> bestRole;  // per call: the role its kind came from
+    std::vector<uint8_t> workerRun;  // per call: a gloo worker's run (its outermost op is "gloo:<kind>")
+    for (size_t ti = 0; ti < t.tracks.size(); ++ti) {
+        if (ct.trackSkipped[ti] || ct.trackOnDevice[ti]) continue;
+        const SliceColumns& c = t.tracks[ti].slices;
+        for (uint32_t i = 0; i < c.size(); ++i) {
+            analysisTick();
+            const std::string_view name = t.str(c.name[i]);
+            const char first = name.empty() ? 0 : name[0];
+            if (first != 'r' && first != 'c' && first != 'n' && first != 'g') continue;  // cheap filter
+            const SliceRef s{static_cast<TrackIndex>(ti), i};
+            Metadata meta;
+            const HostRole role = hostRoleOf(t, s, name, meta);
+            if (role == HostRole::None) continue;
+            // Slices come in (start, depth) order on a track, so an enclosing op was seen first.
+            uint32_t call = kNoIndex;
+            for (uint32_t p = ct.parents[ti][i]; p != kNoIndex; p = ct.parents[ti][p])
+                if (const auto it = callOfHostSlice.find(keyOf({s.track, p})); it != callOfHostSlice.end())
+                    call = it->second;  // keep climbing: the outermost decides
+            if (call == kNoIndex) {
+                call = static_cast<uint32_t>(out.calls.size());
+                CollectiveCall& nc = out.calls.emplace_back();
+                nc.hostOp = s;
+                nc.hostStartNs = nc.startNs = c.start[i];
+                nc.durationNs = c.duration[i];
+                bestRole.push_back(HostRole::None);
+                workerRun.push_back(role == HostRole::Annotation && startsWith(name, "gloo:"));
+            }
+            callOfHostSlice.emplace(keyOf(s), call);
+            CollectiveCall& cc = out.calls[call];
+            HostRole& best = bestRole[call];
+            const auto rank = [](HostRole r) { return r == HostRole::Metadata ? 3 : r == HostRole::Op ? 2 : r == HostRole::Annotation ? 1 : 0; };
+            if (rank(role) > rank(best)) {
+                best = role;
+                if (role == HostRole::Metadata) {
+                    applyMetadata(cc, meta);
+                    cc.metadataSlice = s;
+                } else {
+                    cc.kind = meta.kind;
+                    cc.kindSource = role == HostRole::Op ? "op" : "annotation";
+                }
+            }
+        }
+    }
+
+    // 2. Communication kernels: each joins the call its launch ran inside, or is a call of its own.
+    std::vector<Interval> comm, compute;
+    for (size_t ti = 0; ti < t.tracks.size(); ++ti) {
+        if (ct.trackSkipped[ti] || !ct.trackOnDevice[ti]) continue;
+        const SliceColumns& c = t.tracks[ti].slices;
+        for (uint32_t i = 0; i < c.size(); ++i) {
+            analysisTick();
+            if (ct.roles[ti][i] != SliceRole::Kernel) continue;
+            const SliceRef k{static_cast<TrackIndex>(ti), i};
+            const Interval span{c.start[i], c.end(i)};
+            if (!isCollectiveKernelName(fullNameView(ct, k))) {
+                compute.push_back(span);
+                continue;
+            }
+            comm.push_back(span);
+            ++out.commKernels;
+            uint32_t call = kNoIndex;
+            if (const SliceRef launch = launchOf(ct, k); launch.valid()) {
+                const auto& parents = ct.parents[launch.track];
+                for (uint32_t p = parents[launch.index]; p != kNoIndex; p = parents[p])
+                    if (const auto it = callOfHostSlice.find(keyOf({launch.track, p})); it != callOfHostSlice.end())
+                        call = it->second;
+            }
+            Metadata meta;
+            const bool kernelMeta = readMetadata(t, k, meta) && meta.kind != "wait";
+            if (call == kNoIndex) {
+                ++out.kernelsWithoutCall;
+                call = static_cast<uint32_t>(out.calls.size());
+                CollectiveCall& nc = out.calls.emplace_back();
+                nc.hostStartNs = c.start[i];
+                nc.kind = kindFromKernelName(fullNameView(ct, k));
+                nc.kindSource = "kernel name";
+                bestRole.push_back(HostRole::None);
+                workerRun.push_back(0);
+            }
+            CollectiveCall& cc = out.calls[call];
+            if (kernelMeta && bestRole[call] != HostRole::Metadata) {
+                applyMetadata(cc, meta);
+                cc.metadataSlice = k;
+                bestRole[call] = HostRole::Metadata;
+            }
+            cc.kernels.push_back(k);
+        }
+    }
+
+    // 3. gloo's worker runs time the calls they ran: per kind, in order (gloo's queue is first in,
+    // first out), each run goes to the first unpaired call of its kind that started before it.
+    {
+        std::map<std::string, std::vector<size_t>> waiting, runs;
+        for (size_t i = 0; i < out.calls.size(); ++i) {
+            const CollectiveCall& c = out.calls[i];
+            if (workerRun[i]) {
+                ++out.workerRuns;
+                if (c.kernels.empty()) runs[kindFamily(c.kind)].push_back(i);
+            } else if (c.kernels.empty() && c.hostOp.valid()) {
+                waiting[kindFamily(c.kind)].push_back(i);
+            }
+        }
+        std::vector<uint8_t> paired(out.calls.size(), 0);
+        for (auto& [family, calls] : waiting) {
+            std::vector<size_t>& r = runs[family];
+            const auto byStart = [&](size_t a, size_t b) { return out.calls[a].hostStartNs < out.calls[b].hostStartNs; };
+            std::stable_sort(calls.begin(), calls.end(), byStart);
+            std::stable_sort(r.begin(), r.end(), byStart);
+            size_t next = 0;
+            for (size_t call : calls) {
+                while (next < r.size() && out.calls[r[next]].hostStartNs < out.calls[call].hostStartNs) ++next;
+                if (next == r.size()) break;
+                const CollectiveCall& run = out.calls[r[next++]];
+                CollectiveCall& c = out.calls[call];
+                c.workerSlice = run.hostOp;
+                c.timeSource = CollectiveTimeSource::Worker;
+                c.startNs = run.hostStartNs;
+                c.durationNs = run.durationNs;
+                paired[&run - out.calls.data()] = 1;
+            }
+        }
+        size_t kept = 0;
+        for (size_t i = 0; i < out.calls.size(); ++i) {
+            if (paired[i]) continue;
+            if (workerRun[i] && out.calls[i].kernels.empty()) {
+                ++out.workerRunsWithoutCall;
+                out.calls[i].workerSlice = out.calls[i].hostOp;
+                out.calls[i].timeSource = CollectiveTimeSource::Worker;
+            }
+            if (kept != i) out.calls[kept] = std::move(out.calls[i]);
+            ++kept;
+        }
+        out.calls.resize(kept);
+    }
+
+    // 4. Times, sizes and bandwidths.
+    for (CollectiveCall& c : out.calls) {
+        if (!c.kernels.empty()) {
+            std::sort(c.kernels.begin(), c.kernels.end(), [&](SliceRef a, SliceRef b) {
+                return t.tracks[a.track].slices.start[a.index] < t.tracks[b.track].slices.start[b.index];
+            });
+            c.timeSource = CollectiveTimeSource::Kernel;
+            c.startNs = t.tracks[c.kernels.front().track].slices.start[c.kernels.front().index];
+            c.durationNs = 0;
+            for (SliceRef k : c.kernels) c.durationNs = plusSat(c.durationNs, t.tracks[k.track].slices.duration[k.index]);
+        }
+        if (c.groupSize == 0 && !c.group.empty())
+            if (const auto it = dist.groups.find(c.group); it != dist.groups.end() && it->second.size)
+                c.groupSize = *it->second.size;
+        sizeCollective(c);
+        if (c.sizeBytes >= 0 && c.durationNs > 0) {
+            c.algbwBytesPerS = double(c.sizeBytes) * 1e9 / double(c.durationNs);
+            if (c.busFactorKnown) c.busbwBytesPerS = c.algbwBytesPerS * c.busFactor;
+        }
+        if (c.kindSource == "metadata") ++out.withMetadata;
+    }
+    std::stable_sort(out.calls.begin(), out.calls.end(),
+                     [](const CollectiveCall& a, const CollectiveCall& b) { return a.hostStartNs < b.hostStartNs; });
+
+    // 5. Per (kind, size, group, time source): nccl-tests' view of repeated calls.
+    struct Repeats {
+        std::vector<int64_t> times;
+        double busFactor = 0;  // the same for every call of one kind and group size
+        bool busFactorKnown = false;
+    };
+    std::map<std::tuple<std::string, int64_t, std::string, int64_t, int>, Repeats> groups;
+    for (const CollectiveCall& c : out.calls) {
+        Repeats& g = groups[{c.kind, c.sizeBytes, c.group, c.groupSize, int(c.timeSource)}];
+        g.times.push_back(c.durationNs);
+        g.busFactor = c.busFactor;
+        g.busFactorKnown = c.busFactorKnown;
+    }
+    for (auto& [key, g] : groups) {
+        CollectiveSummaryRow r;
+        std::tie(r.kind, r.sizeBytes, r.group, r.groupSize, std::ignore) = key;
+        r.timeSource = CollectiveTimeSource(std::get<4>(key));
+        const ValueStats s = valueStatsOf(g.times);  // sorts
+        r.count = s.count;
+        r.totalNs = s.total;
+        r.medianNs = s.median;
+        r.p90Ns = linearQuantile(g.times, 90, 100);
+        if (r.sizeBytes >= 0 && r.medianNs > 0) {
+            r.algbwBytesPerS = double(r.sizeBytes) * 1e9 / double(r.medianNs);
+            if (g.busFactorKnown) r.busbwBytesPerS = r.algbwBytesPerS * g.busFactor;
+        }
+        out.summary.push_back(std::move(r));
+    }
+    std::stable_sort(out.summary.begin(), out.summary.end(),
+                     [](const CollectiveSummaryRow& a, const CollectiveSummaryRow& b) { return a.totalNs > b.totalNs; });
+
+    // 6. Communication/compute overlap, over the trace and per step.
+    const std::vector<Interval> commUnion = unionOf(std::move(comm));
+    const std::vector<Interval> overlapped = intersectionOf(commUnion, unionOf(std::move(compute)));
+    out.overlap = {lengthOf(commUnion), lengthOf(overlapped)};
+    for (const Step& s : findSteps(ct).steps) {
+        StepOverlap so;
+        so.step = s.number;
+        so.startNs = s.startNs;
+        so.durationNs = s.durationNs;
+        so.overlap = {lengthWithin(commUnion, s.startNs, s.endNs()), lengthWithin(overlapped, s.startNs, s.endNs())};
+        out.steps.push_back(so);
+    }
+
+    // 7. What is missing, said once.
+    if (out.calls.empty()) out.notes.push_back("the trace records no collective calls");
+    else if (out.withMetadata == 0)
+        out.notes.push_back("the trace records no collective metadata (Kineto's record_param_comms args): no sizes, "
+                            "process groups or bandwidths; times and kinds only");
+    if (out.kernelsWithoutCall > 0)
+        out.notes.push_back(std::to_string(out.kernelsWithoutCall) +
+                            " communication kernels were launched outside any collective op: kinds read from the "
+                            "kernel names");
+    const bool anyHostTimed = std::any_of(out.calls.begin(), out.calls.end(), [](const CollectiveCall& c) {
+        return c.timeSource == CollectiveTimeSource::Host;
+    });
+    if (anyHostTimed)
+        out.notes.push_back("calls without a communication kernel or a gloo worker's run (a one-rank group, a "
+                            "backend that records neither, or a kernel the trace does not join to its launch) are "
+                            "timed by their host op");
+    if (out.workerRunsWithoutCall > 0)
+        out.notes.push_back(std::to_string(out.workerRunsWithoutCall) +
+                            " gloo worker runs were paired with no call: calls of their own");
+    return out;
+}
+
+}  // namespace tracescope
