@@ -14,6 +14,10 @@ PACKAGES=(
   libsimdjson-dev zlib1g-dev libdeflate-dev nlohmann-json3-dev
   # SQL over a trace (model/sql): SQLite 3.40 and its virtual-table API.
   libsqlite3-dev
+  # SHA-256 of the files a rank summary describes (model/export/file_digest).
+  libssl-dev
+  # tracescope-pod, the Dask driver of rank summaries (app/pod), and its tests.
+  python3-distributed
   libgraphviz-dev
   xvfb xauth python3
   # A private session bus for the theme test's stand-in desktop portal (tests/gui/tst_theme.cc).

@@ -8,17 +8,23 @@
 
 #include "model/analysis/collective_stragglers.h"
 #include "model/results/collectives_results.h"
+#include "model/results/rank_summary.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <set>
 
 namespace tracescope::cli {
 
 namespace {
 
 const char* kUsage =
-    "usage: tracescope-cli collectives TRACE|DIR... [--json|--csv] [--force-merge]\n"
-    "  Collective communication per rank file (a folder: its rank files):\n"
+    "usage: tracescope-cli collectives TRACE|DIR|SUMMARY... [--json|--csv] [--force-merge]\n"
+    "  Collective communication per rank file (a folder: its rank files), or per rank summary\n"
+    "  (*.summary.json written by summarize or tracescope-pod; a folder of them: its summaries):\n"
     "  calls      each call: kind (Kineto's Collective name, else the c10d op's or the kernel's),\n"
     "             process group, group size n, dtype, In/Out msg nelems, Seq, size S in bytes, time t\n"
     "             (its NCCL kernels' time; the host op's when it has no kernel, time_source says which),\n"
@@ -43,7 +49,8 @@ nlohmann::json orNull(int64_t v) { return v >= 0 ? nlohmann::json(v) : nlohmann:
 nlohmann::json textOrNull(const std::string& s) { return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s); }
 nlohmann::json rankJson(const std::optional<int64_t>& r) { return r ? nlohmann::json(*r) : nlohmann::json(nullptr); }
 
-nlohmann::json callJson(const Trace& t, const CollectiveCall& c) {
+// `t`: the rank's trace (null when read from a summary: the host op's name is not kept there).
+nlohmann::json callJson(const Trace* t, const CollectiveCall& c) {
     nlohmann::json j = {{"kind", c.kind},
                         {"kind_source", c.kindSource},
                         {"group", textOrNull(c.group)},
@@ -62,8 +69,9 @@ nlohmann::json callJson(const Trace& t, const CollectiveCall& c) {
                         {"kernels", c.kernels.size()},
                         {"algbw_bytes_per_s", orNull(c.algbwBytesPerS)},
                         {"busbw_bytes_per_s", orNull(c.busbwBytesPerS)}};
-    j["host_op"] = c.hostOp.valid() ? nlohmann::json(std::string(t.str(t.tracks[c.hostOp.track].slices.name[c.hostOp.index])))
-                                    : nlohmann::json(nullptr);
+    j["host_op"] = t && c.hostOp.valid()
+                       ? nlohmann::json(std::string(t->str(t->tracks[c.hostOp.track].slices.name[c.hostOp.index])))
+                       : nlohmann::json(nullptr);
     return j;
 }
 
@@ -90,6 +98,85 @@ std::string bandwidthText(double bytesPerS) {
     char b[32];
     std::snprintf(b, sizeof b, "%.3f", bytesPerS / 1e9);
     return b;
+}
+
+bool endsWith(const std::string& s, const std::string& p) {
+    return s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
+}
+
+// The summaries named: *.summary.json files, and those inside named folders. Empty when the
+// paths name traces instead (a folder without summaries is a folder of traces).
+std::vector<std::string> summaryPaths(const std::vector<std::string>& paths) {
+    std::vector<std::string> out;
+    for (const std::string& p : paths) {
+        std::error_code ec;
+        if (std::filesystem::is_directory(p, ec)) {
+            std::vector<std::string> inside;
+            for (const auto& e : std::filesystem::directory_iterator(p, ec))
+                if (e.is_regular_file(ec) && endsWith(e.path().filename().string(), ".summary.json"))
+                    inside.push_back(e.path().string());
+            std::sort(inside.begin(), inside.end());
+            out.insert(out.end(), inside.begin(), inside.end());
+        } else if (endsWith(p, ".summary.json")) {
+            out.push_back(p);
+        }
+    }
+    return out;
+}
+
+// Reads the summaries as ranks, their clocks aligned on the wall clock as the traces' are. A rank
+// found twice keeps its first summary; an unreadable one is named and left out.
+bool loadSummaries(const std::vector<std::string>& paths, std::vector<WorkerTrace>& workers,
+                   std::vector<RankCollectives>& ranks, std::vector<std::string>& notes) {
+    std::set<int64_t> seen;
+    std::vector<std::optional<int64_t>> origins;
+    std::optional<int64_t> worldSize;
+    for (const std::string& path : paths) {
+        std::ifstream f(path, std::ios::binary);
+        nlohmann::json j = nlohmann::json::parse(f, nullptr, false);
+        RankCollectives r;
+        std::string error;
+        if (j.is_discarded()) error = "not JSON";
+        else if (!rankCollectivesFromSummary(j, r, error)) {
+        } else if (r.rank && !seen.insert(*r.rank).second) {
+            error = "rank " + std::to_string(*r.rank) + " again (its first summary kept)";
+        }
+        if (!error.empty()) {
+            std::fprintf(stderr, "tracescope-cli: warning: %s: %s\n", path.c_str(), error.c_str());
+            notes.push_back(std::filesystem::path(path).filename().string() + ": " + error);
+            continue;
+        }
+        if (j.contains("world_size") && j["world_size"].is_number_integer()) worldSize = j["world_size"].get<int64_t>();
+        origins.push_back(rankSummaryOriginUnixNs(j));
+        WorkerTrace w;
+        w.name = r.name;
+        w.path = path;
+        w.rank = r.rank;
+        workers.push_back(std::move(w));
+        ranks.push_back(std::move(r));
+    }
+    if (ranks.empty()) {
+        std::fprintf(stderr, "tracescope-cli: no rank summary could be read\n");
+        return false;
+    }
+    if (std::all_of(origins.begin(), origins.end(), [](const auto& o) { return o.has_value(); })) {
+        const int64_t earliest = **std::min_element(origins.begin(), origins.end());
+        for (size_t i = 0; i < ranks.size(); ++i) ranks[i].offsetNs = durationBetween(earliest, *origins[i]);
+    } else {
+        notes.push_back("some summaries have no wall clock: their ranks' times are compared as they are");
+    }
+    if (worldSize && *worldSize > 0 && int64_t(seen.size()) < *worldSize) {
+        std::string missing;
+        int64_t listed = 0, count = 0;
+        for (int64_t r = 0; r < *worldSize; ++r)
+            if (!seen.count(r)) {
+                ++count;
+                if (listed++ < 20) missing += (missing.empty() ? "" : ", ") + std::to_string(r);
+            }
+        notes.push_back(std::to_string(count) + " of " + std::to_string(*worldSize) + " ranks have no summary: " +
+                        missing + (count > 20 ? ", ..." : ""));
+    }
+    return true;
 }
 
 void printText(const std::vector<WorkerTrace>& workers, const std::vector<RankCollectives>& ranks,
@@ -170,9 +257,15 @@ int runCollectives(const Args& args) {
         return 2;
     }
     MultiWorkerRun run;
-    if (const int status = loadWorkersOrReport(files, run, hasFlag(args, "--force-merge"))) return status;
     std::vector<WorkerTrace> workers;
     std::vector<RankCollectives> ranks;
+    std::vector<std::string> runNotes;
+    const std::vector<std::string> summaries = summaryPaths(files);
+    if (!summaries.empty()) {
+        if (!loadSummaries(summaries, workers, ranks, runNotes)) return 1;
+    } else if (const int status = loadWorkersOrReport(files, run, hasFlag(args, "--force-merge"))) {
+        return status;
+    }
     for (WorkerTrace& w : run.workers) {
         if (!w.trace) continue;
         RankCollectives r;
@@ -183,13 +276,14 @@ int runCollectives(const Args& args) {
         ranks.push_back(std::move(r));
         workers.push_back(w);
     }
-    const StragglerResult stragglers = matchCollectives(ranks);
+    StragglerResult stragglers = matchCollectives(ranks);
+    stragglers.notes.insert(stragglers.notes.begin(), runNotes.begin(), runNotes.end());
     if (hasFlag(args, "--json")) {
         nlohmann::json out;
         out["ranks"] = nlohmann::json::array();
         for (size_t i = 0; i < ranks.size(); ++i) {
             const CollectivesResult& r = *ranks[i].result;
-            const Trace& t = *workers[i].trace;
+            const Trace* t = workers[i].trace.get();
             nlohmann::json calls = nlohmann::json::array(), summary = nlohmann::json::array(),
                            steps = nlohmann::json::array();
             for (const CollectiveCall& c : r.calls) calls.push_back(callJson(t, c));
@@ -205,6 +299,7 @@ int runCollectives(const Args& args) {
                                   {"rank", rankJson(ranks[i].rank)},
                                   {"file", workers[i].path},
                                   {"world_size", rankJson(r.worldSize)},
+                                  {"from_summary", t == nullptr},
                                   {"comm_kernels", r.commKernels},
                                   {"kernels_without_call", r.kernelsWithoutCall},
                                   {"calls_with_metadata", r.withMetadata},

@@ -32,6 +32,7 @@ int runGpuUtil(const Args& args);
 int runFlame(const Args& args);
 int runQuery(const Args& args);
 int runCollectives(const Args& args);
+int runSummarize(const Args& args);
 
 // Helpers shared by commands.
 bool hasFlag(const Args& args, const std::string& flag);

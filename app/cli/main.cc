@@ -121,6 +121,10 @@ void usage() {
                  "                              collective calls per rank with nccl-tests bandwidths (algbw,\n"
                  "                              busbw), communication/compute overlap as HTA defines it, and\n"
                  "                              stragglers across ranks by (group, Seq) (collectives --help)\n"
+                 "  summarize FILE [--out FILE.json]\n"
+                 "                              one rank's summary (steps, top ops, kernels, collectives with\n"
+                 "                              Seq, memory peaks), kilobytes, the same bytes for the same file;\n"
+                 "                              what tracescope-pod gathers (summarize --help)\n"
                  "  overview, input-pipeline, tfdata, pod, diff:\n"
                  "    --step-marker NAME        the slices named NAME are the steps\n"
                  "    --all-steps               average over every step; by default XSpace and XProf's trace JSON\n"
@@ -168,6 +172,7 @@ int main(int argc, char** argv) {
         {"flame", runFlame},
         {"query", runQuery},
         {"collectives", runCollectives},
+        {"summarize", runSummarize},
     };
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
         usage();

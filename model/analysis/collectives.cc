@@ -203,6 +203,40 @@ void sizeCollective(CollectiveCall& c) {
     }
 }
 
+std::vector<CollectiveSummaryRow> summarizeCollectiveCalls(const std::vector<CollectiveCall>& calls) {
+    std::vector<CollectiveSummaryRow> summary;
+    struct Repeats {
+        std::vector<int64_t> times;
+        double busFactor = 0;  // the same for every call of one kind and group size
+        bool busFactorKnown = false;
+    };
+    std::map<std::tuple<std::string, int64_t, std::string, int64_t, int>, Repeats> groups;
+    for (const CollectiveCall& c : calls) {
+        Repeats& g = groups[{c.kind, c.sizeBytes, c.group, c.groupSize, int(c.timeSource)}];
+        g.times.push_back(c.durationNs);
+        g.busFactor = c.busFactor;
+        g.busFactorKnown = c.busFactorKnown;
+    }
+    for (auto& [key, g] : groups) {
+        CollectiveSummaryRow r;
+        std::tie(r.kind, r.sizeBytes, r.group, r.groupSize, std::ignore) = key;
+        r.timeSource = CollectiveTimeSource(std::get<4>(key));
+        const ValueStats s = valueStatsOf(g.times);  // sorts
+        r.count = s.count;
+        r.totalNs = s.total;
+        r.medianNs = s.median;
+        r.p90Ns = linearQuantile(g.times, 90, 100);
+        if (r.sizeBytes >= 0 && r.medianNs > 0) {
+            r.algbwBytesPerS = double(r.sizeBytes) * 1e9 / double(r.medianNs);
+            if (g.busFactorKnown) r.busbwBytesPerS = r.algbwBytesPerS * g.busFactor;
+        }
+        summary.push_back(std::move(r));
+    }
+    std::stable_sort(summary.begin(), summary.end(),
+                     [](const CollectiveSummaryRow& a, const CollectiveSummaryRow& b) { return a.totalNs > b.totalNs; });
+    return summary;
+}
+
 CollectivesResult computeCollectives(const ClassifiedTrace& ct) {
     const Trace& t = *ct.trace;
     CollectivesResult out;
@@ -373,36 +407,7 @@ CollectivesResult computeCollectives(const ClassifiedTrace& ct) {
     std::stable_sort(out.calls.begin(), out.calls.end(),
                      [](const CollectiveCall& a, const CollectiveCall& b) { return a.hostStartNs < b.hostStartNs; });
 
-    // 5. Per (kind, size, group, time source): nccl-tests' view of repeated calls.
-    struct Repeats {
-        std::vector<int64_t> times;
-        double busFactor = 0;  // the same for every call of one kind and group size
-        bool busFactorKnown = false;
-    };
-    std::map<std::tuple<std::string, int64_t, std::string, int64_t, int>, Repeats> groups;
-    for (const CollectiveCall& c : out.calls) {
-        Repeats& g = groups[{c.kind, c.sizeBytes, c.group, c.groupSize, int(c.timeSource)}];
-        g.times.push_back(c.durationNs);
-        g.busFactor = c.busFactor;
-        g.busFactorKnown = c.busFactorKnown;
-    }
-    for (auto& [key, g] : groups) {
-        CollectiveSummaryRow r;
-        std::tie(r.kind, r.sizeBytes, r.group, r.groupSize, std::ignore) = key;
-        r.timeSource = CollectiveTimeSource(std::get<4>(key));
-        const ValueStats s = valueStatsOf(g.times);  // sorts
-        r.count = s.count;
-        r.totalNs = s.total;
-        r.medianNs = s.median;
-        r.p90Ns = linearQuantile(g.times, 90, 100);
-        if (r.sizeBytes >= 0 && r.medianNs > 0) {
-            r.algbwBytesPerS = double(r.sizeBytes) * 1e9 / double(r.medianNs);
-            if (g.busFactorKnown) r.busbwBytesPerS = r.algbwBytesPerS * g.busFactor;
-        }
-        out.summary.push_back(std::move(r));
-    }
-    std::stable_sort(out.summary.begin(), out.summary.end(),
-                     [](const CollectiveSummaryRow& a, const CollectiveSummaryRow& b) { return a.totalNs > b.totalNs; });
+    out.summary = summarizeCollectiveCalls(out.calls);
 
     // 6. Communication/compute overlap, over the trace and per step.
     const std::vector<Interval> commUnion = unionOf(std::move(comm));

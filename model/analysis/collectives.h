@@ -114,6 +114,9 @@ int dtypeBytes(std::string_view dtype);
 // The nccl-tests size and bus factor of one call (fills sizeBytes, busFactor, busFactorKnown).
 void sizeCollective(CollectiveCall& call);
 
+// Per (kind, size, group, time source), by total time, longest first (CollectivesResult::summary).
+std::vector<CollectiveSummaryRow> summarizeCollectiveCalls(const std::vector<CollectiveCall>& calls);
+
 CollectivesResult computeCollectives(const ClassifiedTrace& ct);
 
 }  // namespace tracescope
