@@ -111,6 +111,17 @@ std::vector<std::string> summaryPaths(const std::vector<std::string>& paths) {
     for (const std::string& p : paths) {
         std::error_code ec;
         if (std::filesystem::is_directory(p, ec)) {
+            // tracescope-pod's index names the summaries of the run (a rank that failed keeps
+            // its earlier summary on disk, left out of the index).
+            std::ifstream indexFile(std::filesystem::path(p) / "index.json", std::ios::binary);
+            const nlohmann::json index = indexFile ? nlohmann::json::parse(indexFile, nullptr, false) : nlohmann::json();
+            if (index.is_object() && index.value("schema", std::string()) == "tracescope-pod-index" &&
+                index.contains("ranks") && index["ranks"].is_array()) {
+                for (const nlohmann::json& r : index["ranks"])
+                    if (r.is_object() && r.contains("summary") && r["summary"].is_string())
+                        out.push_back((std::filesystem::path(p) / r["summary"].get<std::string>()).string());
+                continue;
+            }
             std::vector<std::string> inside;
             for (const auto& e : std::filesystem::directory_iterator(p, ec))
                 if (e.is_regular_file(ec) && endsWith(e.path().filename().string(), ".summary.json"))
