@@ -1,5 +1,6 @@
 #include "views/view_catalog.h"
 
+#include "views/collectives/collectives_view.h"
 #include "views/flame/flame_view.h"
 #include "views/gpu/gpu_util_view.h"
 #include "views/memory/memory_profile_view.h"
@@ -23,6 +24,8 @@ std::vector<ViewFactory> analysisViewFactories() {
          [](QWidget* p) -> TraceView* { return new KernelStatsView(p); }},
         {QStringLiteral("gpu-util"), QObject::tr("GPU Utilization"),
          [](QWidget* p) -> TraceView* { return new GpuUtilView(p); }},
+        {QStringLiteral("collectives"), QObject::tr("Collectives"),
+         [](QWidget* p) -> TraceView* { return new CollectivesView(p); }},
         {QStringLiteral("flame"), QObject::tr("Flame Graph"), [](QWidget* p) -> TraceView* { return new FlameView(p); }},
         {QStringLiteral("input-pipeline"), QObject::tr("Input Pipeline"),
          [](QWidget* p) -> TraceView* { return new InputPipelineView(p); }},

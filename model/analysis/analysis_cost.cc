@@ -48,6 +48,8 @@ Factor factorOf(AnalysisKind kind) {
     case AnalysisKind::GpuUtilization: return {"GPU utilization", 80};
     // The classification, one thread's slices in order at a time, launches by their call.
     case AnalysisKind::CallTree: return {"Flame graph", 48};
+    // The classification; the kernels' intervals (16 B each) for the overlap.
+    case AnalysisKind::Collectives: return {"Collectives", 56};
     }
     return {"Analysis", 100};
 }

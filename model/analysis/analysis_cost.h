@@ -21,7 +21,8 @@ enum class AnalysisKind {
     Pod,
     Diff,
     GpuUtilization,
-    CallTree
+    CallTree,
+    Collectives
 };
 
 struct AnalysisCost {

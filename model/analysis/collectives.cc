@@ -226,7 +226,7 @@ std::vector<CollectiveSummaryRow> summarizeCollectiveCalls(const std::vector<Col
         r.totalNs = s.total;
         r.medianNs = s.median;
         r.p90Ns = linearQuantile(g.times, 90, 100);
-        if (r.sizeBytes >= 0 && r.medianNs > 0) {
+        if (r.sizeBytes >= 0 && r.medianNs > 0 && r.timeSource != CollectiveTimeSource::Host) {
             r.algbwBytesPerS = double(r.sizeBytes) * 1e9 / double(r.medianNs);
             if (g.busFactorKnown) r.busbwBytesPerS = r.algbwBytesPerS * g.busFactor;
         }
@@ -398,7 +398,9 @@ CollectivesResult computeCollectives(const ClassifiedTrace& ct) {
             if (const auto it = dist.groups.find(c.group); it != dist.groups.end() && it->second.size)
                 c.groupSize = *it->second.size;
         sizeCollective(c);
-        if (c.sizeBytes >= 0 && c.durationNs > 0) {
+        // A host op's time is the time to issue the call (NCCL and gloo run it elsewhere), not to
+        // move the data: no bandwidth from it.
+        if (c.sizeBytes >= 0 && c.durationNs > 0 && c.timeSource != CollectiveTimeSource::Host) {
             c.algbwBytesPerS = double(c.sizeBytes) * 1e9 / double(c.durationNs);
             if (c.busFactorKnown) c.busbwBytesPerS = c.algbwBytesPerS * c.busFactor;
         }
@@ -437,7 +439,7 @@ CollectivesResult computeCollectives(const ClassifiedTrace& ct) {
     if (anyHostTimed)
         out.notes.push_back("calls without a communication kernel or a gloo worker's run (a one-rank group, a "
                             "backend that records neither, or a kernel the trace does not join to its launch) are "
-                            "timed by their host op");
+                            "timed by their host op, the time to issue them: no bandwidth for those");
     if (out.workerRunsWithoutCall > 0)
         out.notes.push_back(std::to_string(out.workerRunsWithoutCall) +
                             " gloo worker runs were paired with no call: calls of their own");

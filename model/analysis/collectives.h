@@ -61,7 +61,8 @@ struct CollectiveCall {
     TimeNs startNs = 0;     // the first kernel's start (the worker's, or the host op's, as timed)
     TimeNs durationNs = 0;  // Σ kernel durations (or the worker annotation's, or the host op's)
     TimeNs hostStartNs = 0; // the host op's start (the first kernel's or the worker's when alone)
-    // Bytes per second; negative when unknown (no size, zero time or no factor).
+    // Bytes per second; negative when unknown (no size, zero time, no factor, or timed by the host
+    // op, whose time is the time to issue the call, not to move the data).
     double algbwBytesPerS = -1;
     double busbwBytesPerS = -1;
 };

@@ -1,12 +1,17 @@
 // Collective calls, nccl-tests bandwidths, HTA's communication/compute overlap and stragglers
 // (model/analysis/collectives.h, collective_stragglers.h) on hand-built Kineto traces: every
-// expected figure is worked out by hand in the comment beside it.
+// expected figure is worked out by hand in the comment beside it. And the Collectives page, which
+// lays out the store's result.
 #include "model/analysis/collective_stragglers.h"
 #include "model/analysis/collectives.h"
 #include "model/results/collectives_results.h"
 #include "model/results/trace_results.h"
 #include "model/trace/trace_builder.h"
+#include "views/collectives/collectives_view.h"
+#include "views/tables/table_page.h"
+#include "views/trace_selection.h"
 
+#include <QTableView>
 #include <QtTest>
 
 using namespace tracescope;
@@ -86,6 +91,7 @@ private slots:
     void stragglersByOrder();
     void dtypeSizes();
     void resultSharedByStore();
+    void pageShowsTheStoreResult();
 };
 
 // Groups of n = 4 unless said. Each call's kernel on stream 7, times in ns:
@@ -399,5 +405,40 @@ void TestCollectives::resultSharedByStore() {
     QCOMPARE(a->calls.size(), size_t(1));
 }
 
-QTEST_GUILESS_MAIN(TestCollectives)
+// The page shows the store's result (not a copy computed again): a row per summary group and per
+// call, the overlap in its headline; a double click on a call highlights its host op and kernel;
+// a trace without collectives says so.
+void TestCollectives::pageShowsTheStoreResult() {
+    Kineto k;
+    k.collective("c10d::allreduce_", 1000, {"allreduce", "Float", 1000, 1000, 4}, "ncclKernel_AllReduce", 5000, 4000);
+    k.collective("c10d::broadcast_", 3000, {"broadcast", "Float", 10, 10, 4}, "ncclKernel_Broadcast", 10000, 100);
+    k.launch(20, "gemm", 6000, 1000, k.stream8);  // overlaps the all-reduce kernel for 1000 of 4100 ns
+    std::shared_ptr<const Trace> t = k.b.finish();
+    CollectivesView page;
+    page.resize(1280, 800);
+    page.show();
+    page.setTrace(t);
+    QVERIFY(QTest::qWaitFor([&] { return page.state() == AnalysisView::State::Done; }, 20000));
+    QCOMPARE(page.result(), collectivesOf(*ResultStore::of(t)).get());
+    QCOMPARE(page.callsTable()->view()->model()->rowCount(), 2);
+    QCOMPARE(page.summaryTable()->view()->model()->rowCount(), 2);
+    QVERIFY2(page.summaryText().contains(QStringLiteral("24.4 %")), qPrintable(page.summaryText()));
+    TraceSelection selection;
+    page.setSelection(&selection);
+    std::vector<SliceRef> highlighted;
+    connect(&selection, &TraceSelection::slicesHighlighted, this,
+            [&](std::vector<SliceRef> slices, QString) { highlighted = std::move(slices); });
+    emit page.callsTable()->sourceRowActivated(0);
+    const CollectiveCall& first = page.result()->calls[0];
+    QCOMPARE(highlighted, (std::vector<SliceRef>{first.hostOp, first.kernels[0]}));
+
+    Kineto none;
+    none.host_("aten::mm", "cpu_op", 0, 100);
+    page.setTrace(none.b.finish());
+    QVERIFY(QTest::qWaitFor([&] { return page.state() != AnalysisView::State::Queued &&
+                                         page.state() != AnalysisView::State::Running; }, 20000));
+    QVERIFY(!page.result() || page.result()->calls.empty());
+}
+
+QTEST_MAIN(TestCollectives)
 #include "tst_collectives.moc"

@@ -16,7 +16,8 @@ the CLI together, for the cross-rank matching). The rules, written from their so
     they ran: per kind, in start order, each to the first unpaired call that started before it;
     else its host op's duration;
   * S and the bus factor as NVIDIA's nccl-tests doc/PERFORMANCE.md defines them (see
-    model/analysis/collectives.h); algbw = S / t, busbw = algbw x factor;
+    model/analysis/collectives.h); algbw = S / t, busbw = algbw x factor (none for a call timed by its
+    host op: that is the time to issue it);
   * overlap: the union of NCCL kernel intervals intersected with the union of the other kernels'
     (HTA's get_comm_comp_overlap), over the whole trace;
   * stragglers: calls matched by (group, Seq) when every call has a Seq, else by (group, kind, n-th);
@@ -257,7 +258,8 @@ def expected(events, pg_sizes):
         host_start = call["host"]["_s"] if call["host"] else call["first"]["_s"]
         size, factor = size_and_factor(call["kind"], meta.get("dtype"), meta.get("In msg nelems"),
                                        meta.get("Out msg nelems"), n)
-        algbw = size * 1e9 / dur if size is not None and dur > 0 else None
+        timed_by_host = not call["kernels"] and call["worker"] is None
+        algbw = size * 1e9 / dur if size is not None and dur > 0 and not timed_by_host else None
         busbw = algbw * factor if algbw is not None and factor is not None else None
         out.append({"kind": call["kind"], "size_bytes": size, "dur": dur, "ts": start, "host_ts": host_start,
                     "group": group, "seq": meta.get("Seq"), "algbw": algbw, "busbw": busbw,
