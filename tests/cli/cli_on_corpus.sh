@@ -20,7 +20,7 @@ commands=("info --json" "stats --json" "stats --by type --side device --csv" "tr
   "torch-ops --group-by-shape --csv" "memory --json" "memory --csv --breakdown" "convert --to chrome-json"
   "gpu-util --json --gaps" "launch-stats --json --rows" "queue --json" "advice --json"
   "flame --json --by-thread" "flame --folded --bottom-up" "flame --code --csv" "flame --pprof"
-  "query --json" "convert --to sqlite")
+  "query --json" "convert --to sqlite" "collectives --json" "collectives --csv" "summarize")
 # Every table of `query`, its parents and args included, in one statement.
 every_table="SELECT (SELECT count(*) FROM slice), (SELECT count(parent_id) FROM slice),
   (SELECT count(*) FROM slice WHERE ts BETWEEN 0 AND 1000000), (SELECT count(*) FROM instant),
@@ -29,7 +29,7 @@ every_table="SELECT (SELECT count(*) FROM slice), (SELECT count(parent_id) FROM 
   (SELECT count(*) FROM process), (SELECT count(*) FROM metadata), (SELECT count(*) FROM op_stats),
   (SELECT count(*) FROM kernel_stats), (SELECT count(*) FROM steps), (SELECT count(*) FROM call_tree),
   (SELECT count(*) FROM memory_events), (SELECT count(*) FROM memory_peaks), (SELECT count(*) FROM gpu_idle_gaps),
-  (SELECT count(*) FROM launches)"
+  (SELECT count(*) FROM launches), (SELECT count(*) FROM collectives)"
 runs=0 failures=0 done=0
 check() {  # check LABEL STATUS: counts the run, reports a failure
   runs=$((runs + 1))
@@ -51,7 +51,7 @@ for f in "${files[@]}"; do
     timeout 60 "$cli" "${words[0]}" "$f" "${words[@]:1}" "${extra[@]}" >/dev/null 2>"$tmp/err"
     check "${words[0]} $f ${words[*]:1}" $?
   done
-  for c in pod diff; do
+  for c in pod diff collectives; do
     timeout 60 "$cli" $c "$f" "$f" --json >/dev/null 2>"$tmp/err"
     check "$c $f $f" $?
   done

@@ -1,6 +1,7 @@
 #include "tests/fuzz/fuzz_support.h"
 
 #include "model/analysis/call_tree.h"
+#include "model/analysis/collective_stragglers.h"
 #include "model/analysis/critical_path.h"
 #include "model/analysis/cuda_api_summary.h"
 #include "model/analysis/gpu_advice.h"
@@ -75,6 +76,11 @@ void runAllAnalyses(const Trace& trace) {
         const QueueLengthResult queues = computeQueueLength(ct);
         (void)computeCriticalPaths(ct, steps);
         (void)computeGpuAdvice(ct, steps, launches, queues, {.gapThresholdNs = 1});
+    }
+    // Collectives: calls, sizes, bandwidths, overlap; the trace matched against itself as two ranks.
+    {
+        auto collectives = std::make_shared<const CollectivesResult>(computeCollectives(ct));
+        (void)matchCollectives({{"a", 0, 0, collectives}, {"b", 1, 7, collectives}});
     }
     // Call stacks: the whole trace by thread and a range over its middle, inverted, pivoted on
     // the first frame, laid out, and written as folded stacks and a pprof profile.

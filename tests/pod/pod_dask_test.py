@@ -151,6 +151,24 @@ def main():
         if any(after.get(n) != before[n] for n in kept):
             fails.append("summaries of unchanged ranks were rewritten")
         print("restart: unchanged ranks skipped; " + " / ".join(l for l in out.strip().splitlines()))
+
+        # Summaries that cannot be used are named, the rest read: malformed JSON, an older schema
+        # version, a rank twice.
+        mixed = os.path.join(tmp, "mixed")
+        os.makedirs(mixed)
+        shutil.copy(os.path.join(shell, "rank-0.pt.trace.json.gz.summary.json"), os.path.join(mixed, "a.summary.json"))
+        shutil.copy(os.path.join(shell, "rank-0.pt.trace.json.gz.summary.json"), os.path.join(mixed, "b.summary.json"))
+        with open(os.path.join(mixed, "c.summary.json"), "w") as f:
+            f.write("{")
+        with open(os.path.join(mixed, "d.summary.json"), "w") as f:
+            json.dump({"schema": "tracescope-rank-summary", "schema_version": 0}, f)
+        code, out, err = run([a.cli, "collectives", mixed, "--json"])
+        got = json.loads(out) if code == 0 else {}
+        named = [w for w in ("b.summary.json: rank 0 again", "c.summary.json: not JSON",
+                             "d.summary.json: rank summary of schema version 0") if w not in err]
+        if code != 0 or len(got.get("ranks", [])) != 1 or named:
+            fails.append(f"unusable summaries: exit {code}, {len(got.get('ranks', []))} ranks read, not named: "
+                         f"{named}; stderr: {err[-600:]}")
     for f in fails:
         print("FAIL " + f)
     return 1 if fails else 0
