@@ -22,6 +22,17 @@ STEP_US = 20_000
 NELEMS = [262144, 1048576, 4194304, 65536]  # Float: 1, 4, 16 MiB and 256 KiB
 
 
+_skews = {}
+
+
+def skews_of(seq, world, straggler, straggle_us, seed):
+    """Every rank's delay (us) at collective `seq`: the same for every rank file written."""
+    if seq not in _skews:
+        rng = random.Random(seed * 7919 + seq * 104729)
+        _skews[seq] = [rng.randint(0, 40) + (straggle_us if r == straggler else 0) for r in range(world)]
+    return _skews[seq]
+
+
 def rank_events(rank, world, steps, collectives, straggler, straggle_us, seed):
     events = [
         {"ph": "M", "name": "process_name", "pid": 100 + rank, "args": {"name": "python3"}},
@@ -45,8 +56,7 @@ def rank_events(rank, world, steps, collectives, straggler, straggle_us, seed):
         for c in range(collectives):
             seq += 1
             slot = t0 + 4000 + c * 3500  # every rank's nominal arrival
-            skews = [random.Random(seed * 7919 + seq * 104729 + r).randint(0, 40) +
-                     (straggle_us if r == straggler else 0) for r in range(world)]
+            skews = skews_of(seq, world, straggler, straggle_us, seed)
             arrival = slot + skews[rank]
             end = slot + max(skews) + 200 + c * 50  # the last rank's arrival plus the transfer
             host = arrival - 300
