@@ -90,8 +90,8 @@ nlohmann::json summaryJson(const CollectiveSummaryRow& r) {
             {"busbw_bytes_per_s", orNull(r.busbwBytesPerS)}};
 }
 
-nlohmann::json overlapJson(const CommCompOverlap& o) {
-    return {{"comm_ns", o.commNs}, {"overlapped_ns", o.overlappedNs}, {"comm_comp_overlap_percent", o.percent()}};
+nlohmann::json overlapJson(const CommOverlap& o) {
+    return {{"comm_ns", o.communicationNs}, {"overlapped_ns", o.overlappedNs}, {"comm_comp_overlap_percent", o.percent()}};
 }
 
 std::string bandwidthText(double bytesPerS) {
@@ -198,7 +198,7 @@ void printText(const std::vector<WorkerTrace>& workers, const std::vector<RankCo
         std::printf("%s (%s): %zu collective calls, %llu communication kernels; comm/compute overlap %.2f %% of "
                     "%lld ns\n",
                     ranks[i].name.c_str(), workers[i].path.c_str(), r.calls.size(),
-                    (unsigned long long)r.commKernels, r.overlap.percent(), (long long)r.overlap.commNs);
+                    (unsigned long long)r.commKernels, r.overlap.percent(), (long long)r.overlap.communicationNs);
         std::printf("%-32s %14s %10s %6s %6s %14s %12s %12s %10s %10s\n", "kind", "size(bytes)", "group", "n",
                     "count", "total(ns)", "median(ns)", "p90(ns)", "algbw GB/s", "busbw GB/s");
         for (const CollectiveSummaryRow& s : r.summary)

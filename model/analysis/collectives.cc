@@ -114,46 +114,6 @@ void applyMetadata(CollectiveCall& c, const Metadata& m) {
     c.seq = m.seq;
 }
 
-struct Interval {
-    TimeNs start, end;
-};
-
-// The union of intervals, sorted and disjoint.
-std::vector<Interval> unionOf(std::vector<Interval> v) {
-    std::sort(v.begin(), v.end(), [](const Interval& a, const Interval& b) { return a.start < b.start; });
-    std::vector<Interval> out;
-    for (const Interval& i : v) {
-        if (i.end <= i.start) continue;
-        if (!out.empty() && i.start <= out.back().end) out.back().end = std::max(out.back().end, i.end);
-        else out.push_back(i);
-    }
-    return out;
-}
-
-std::vector<Interval> intersectionOf(const std::vector<Interval>& a, const std::vector<Interval>& b) {
-    std::vector<Interval> out;
-    for (size_t i = 0, j = 0; i < a.size() && j < b.size();) {
-        const TimeNs lo = std::max(a[i].start, b[j].start), hi = std::min(a[i].end, b[j].end);
-        if (lo < hi) out.push_back({lo, hi});
-        (a[i].end < b[j].end ? i : j)++;
-    }
-    return out;
-}
-
-// Length of sorted disjoint intervals inside [from, to).
-TimeNs lengthWithin(const std::vector<Interval>& v, TimeNs from, TimeNs to) {
-    auto it = std::lower_bound(v.begin(), v.end(), from, [](const Interval& i, TimeNs t) { return i.end <= t; });
-    TimeNs sum = 0;
-    for (; it != v.end() && it->start < to; ++it) sum += std::min(it->end, to) - std::max(it->start, from);
-    return sum;
-}
-
-TimeNs lengthOf(const std::vector<Interval>& v) {
-    TimeNs sum = 0;
-    for (const Interval& i : v) sum += i.end - i.start;
-    return sum;
-}
-
 }  // namespace
 
 const char* collectiveTimeSourceName(CollectiveTimeSource s) {
@@ -293,7 +253,6 @@ CollectivesResult computeCollectives(const ClassifiedTrace& ct) {
     }
 
     // 2. Communication kernels: each joins the call its launch ran inside, or is a call of its own.
-    std::vector<Interval> comm, compute;
     for (size_t ti = 0; ti < t.tracks.size(); ++ti) {
         if (ct.trackSkipped[ti] || !ct.trackOnDevice[ti]) continue;
         const SliceColumns& c = t.tracks[ti].slices;
@@ -301,12 +260,7 @@ CollectivesResult computeCollectives(const ClassifiedTrace& ct) {
             analysisTick();
             if (ct.roles[ti][i] != SliceRole::Kernel) continue;
             const SliceRef k{static_cast<TrackIndex>(ti), i};
-            const Interval span{c.start[i], c.end(i)};
-            if (!isCollectiveKernelName(fullNameView(ct, k))) {
-                compute.push_back(span);
-                continue;
-            }
-            comm.push_back(span);
+            if (!isCollectiveKernelName(fullNameView(ct, k))) continue;
             ++out.commKernels;
             uint32_t call = kNoIndex;
             if (const SliceRef launch = launchOf(ct, k); launch.valid()) {
@@ -412,15 +366,14 @@ CollectivesResult computeCollectives(const ClassifiedTrace& ct) {
     out.summary = summarizeCollectiveCalls(out.calls);
 
     // 6. Communication/compute overlap, over the trace and per step.
-    const std::vector<Interval> commUnion = unionOf(std::move(comm));
-    const std::vector<Interval> overlapped = intersectionOf(commUnion, unionOf(std::move(compute)));
-    out.overlap = {lengthOf(commUnion), lengthOf(overlapped)};
+    const KernelUnions kernels = kernelUnionsOf(ct);
+    out.overlap = overlapIn(kernels, std::numeric_limits<TimeNs>::min(), std::numeric_limits<TimeNs>::max());
     for (const Step& s : findSteps(ct).steps) {
         StepOverlap so;
         so.step = s.number;
         so.startNs = s.startNs;
         so.durationNs = s.durationNs;
-        so.overlap = {lengthWithin(commUnion, s.startNs, s.endNs()), lengthWithin(overlapped, s.startNs, s.endNs())};
+        so.overlap = overlapIn(kernels, s.startNs, s.endNs());
         out.steps.push_back(so);
     }
 

@@ -25,10 +25,12 @@
 // Calls are the outermost of these host ops on a thread; a communication kernel launched outside
 // any of them (an XSpace's NCCL kernels) is a call of its own, its kind read from the kernel's name.
 //
-// Communication/compute overlap follows Holistic Trace Analysis' get_comm_comp_overlap (see
-// computeCollectives). Cross-rank matching and stragglers are in collective_stragglers.h.
+// Communication/compute overlap follows Holistic Trace Analysis' get_comm_comp_overlap
+// (comm_overlap.h, shared with the Pod page). Cross-rank matching and stragglers are in
+// collective_stragglers.h.
 #pragma once
 
+#include "model/analysis/comm_overlap.h"
 #include "model/analysis/op_classify.h"
 
 #include <cstdint>
@@ -82,17 +84,10 @@ struct CollectiveSummaryRow {
     double busbwBytesPerS = -1;
 };
 
-// The share of communication-kernel time during which compute kernels run (HTA).
-struct CommCompOverlap {
-    TimeNs commNs = 0;        // communication kernels' time (their union)
-    TimeNs overlappedNs = 0;  // the part of it during which some compute kernel runs
-    double percent() const { return commNs > 0 ? 100.0 * double(overlappedNs) / double(commNs) : 0.0; }
-};
-
 struct StepOverlap {
     int64_t step = 0;
     TimeNs startNs = 0, durationNs = 0;
-    CommCompOverlap overlap;
+    CommOverlap overlap;
 };
 
 struct CollectivesResult {
@@ -100,7 +95,7 @@ struct CollectivesResult {
     std::optional<int64_t> worldSize;  // distributedInfo.world_size
     std::vector<CollectiveCall> calls; // in host start order
     std::vector<CollectiveSummaryRow> summary;  // by total time, longest first
-    CommCompOverlap overlap;                    // the whole trace
+    CommOverlap overlap;                        // the whole trace
     std::vector<StepOverlap> steps;             // per step (the Overview's steps), when there are any
     uint64_t commKernels = 0;                   // communication kernels seen
     uint64_t kernelsWithoutCall = 0;            // of them, launched outside any collective op

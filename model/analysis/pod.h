@@ -4,6 +4,7 @@
 // is hidden behind compute kernels and how much is exposed.
 #pragma once
 
+#include "model/analysis/comm_overlap.h"
 #include "model/analysis/step_set.h"
 #include "model/analysis/steps.h"
 #include "model/trace/workers.h"
@@ -16,14 +17,6 @@
 #include <vector>
 
 namespace tracescope {
-
-// Collective communication vs compute on one worker's devices within a time window.
-struct CommOverlap {
-    TimeNs communicationNs = 0;  // union of collective kernels
-    TimeNs computeNs = 0;        // union of the other kernels
-    TimeNs overlappedNs = 0;     // communication during which a compute kernel ran
-    TimeNs exposedNs = 0;        // communication - overlapped: nothing else on the device
-};
 
 struct WorkerStep {
     bool present = false;     // the worker has this step
@@ -90,7 +83,5 @@ bool firstStepOffsets(std::vector<TimeNs>& offsets, std::vector<WorkerClock>& cl
 // that the merged view puts first-step-aligned workers where the pod page says they are.
 bool alignWorkersOnFirstStep(MultiWorkerRun& run, const StepOptions& stepOptions = {});
 
-// Overlap of collectives and compute kernels of a trace inside [startNs, endNs).
-CommOverlap commOverlapIn(const ClassifiedTrace& ct, TimeNs startNs, TimeNs endNs);
 
 }  // namespace tracescope

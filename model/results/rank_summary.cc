@@ -91,7 +91,7 @@ json collectivesJson(const CollectivesResult& r) {
                            {"busbw_bytes_per_s", s.busbwBytesPerS >= 0 ? json(s.busbwBytesPerS) : json(nullptr)}});
     return {{"calls", calls},
             {"summary", summary},
-            {"comm_ns", r.overlap.commNs},
+            {"comm_ns", r.overlap.communicationNs},
             {"overlapped_ns", r.overlap.overlappedNs},
             {"comm_comp_overlap_percent", r.overlap.percent()},
             {"notes", r.notes}};
@@ -176,7 +176,9 @@ bool rankCollectivesFromSummary(const json& s, RankCollectives& out, std::string
             result->calls.push_back(std::move(call));
         }
         result->summary = summarizeCollectiveCalls(result->calls);
-        result->overlap = {c.at("comm_ns").get<int64_t>(), c.at("overlapped_ns").get<int64_t>()};
+        result->overlap.communicationNs = c.at("comm_ns").get<int64_t>();
+        result->overlap.overlappedNs = c.at("overlapped_ns").get<int64_t>();
+        result->overlap.exposedNs = result->overlap.communicationNs - result->overlap.overlappedNs;
         out.result = std::move(result);
         return true;
     } catch (const nlohmann::json::exception& e) {

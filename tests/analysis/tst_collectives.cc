@@ -198,13 +198,13 @@ void TestCollectives::overlapWithCompute() {
     k.launch(700, "gemm_Z", 1050, 100, k.stream9);
     const std::shared_ptr<const Trace> t = k.b.finish();
     const CollectivesResult r = computeCollectives(classifyTrace(*t));
-    QCOMPARE(r.overlap.commNs, TimeNs(800));
+    QCOMPARE(r.overlap.communicationNs, TimeNs(800));
     QCOMPARE(r.overlap.overlappedNs, TimeNs(300));
     QCOMPARE(r.overlap.percent(), 37.5);
     QCOMPARE(r.steps.size(), size_t(2));
-    QCOMPARE(r.steps[0].overlap.commNs, TimeNs(500));
+    QCOMPARE(r.steps[0].overlap.communicationNs, TimeNs(500));
     QCOMPARE(r.steps[0].overlap.overlappedNs, TimeNs(100));
-    QCOMPARE(r.steps[1].overlap.commNs, TimeNs(300));
+    QCOMPARE(r.steps[1].overlap.communicationNs, TimeNs(300));
     QCOMPARE(r.steps[1].overlap.overlappedNs, TimeNs(200));
     // The NCCL kernels were launched outside any collective op: calls of their own, named by kernel.
     QCOMPARE(r.kernelsWithoutCall, uint64_t(3));

@@ -94,7 +94,7 @@ Columns<const StepOverlap*> stepColumns() {
         {{QObject::tr("Step time"), ColumnKind::Duration}, [](S s) { return ns(s->durationNs); }},
         {{QObject::tr("Communication"), ColumnKind::Duration,
           QObject::tr("Time some communication kernel ran in the step (their union)")},
-         [](S s) { return ns(s->overlap.commNs); }},
+         [](S s) { return ns(s->overlap.communicationNs); }},
         {{QObject::tr("Overlapped"), ColumnKind::Duration,
           QObject::tr("Of it, the time some compute kernel ran too")},
          [](S s) { return ns(s->overlap.overlappedNs); }},
@@ -102,7 +102,7 @@ Columns<const StepOverlap*> stepColumns() {
          [](S s) { return QVariant(s->overlap.percent()); }},
         {{QObject::tr("Exposed"), ColumnKind::Duration,
           QObject::tr("Communication with no compute beside it: what overlap could still hide")},
-         [](S s) { return ns(s->overlap.commNs - s->overlap.overlappedNs); }},
+         [](S s) { return ns(s->overlap.exposedNs); }},
     };
 }
 
@@ -150,7 +150,7 @@ void CollectivesView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
 
 void CollectivesView::showResult(const std::shared_ptr<const CollectivesResult>& r) {
     result_ = r;
-    if (r->calls.empty() && r->overlap.commNs == 0) {
+    if (r->calls.empty() && r->overlap.communicationNs == 0) {
         showEmptyResult(tr("No collective communication in this trace: no NCCL kernels, no c10d or gloo "
                            "collectives, no record_param_comms with Kineto's collective metadata."));
         return;
@@ -162,11 +162,11 @@ void CollectivesView::showResult(const std::shared_ptr<const CollectivesResult>&
     for (const CollectiveCall& c : r->calls) total += c.durationNs;
     lines << tr("<b>%1</b> collective calls, %2 in all; %3 with a size and bus bandwidth.")
                  .arg(formatCount(qint64(r->calls.size())), formatDuration(total), formatCount(withBw));
-    if (r->overlap.commNs > 0)
+    if (r->overlap.communicationNs > 0)
         lines << tr("Communication kernels ran %1; compute kernels ran beside them <b>%2</b> of that time "
                     "(HTA's communication/compute overlap), %3 exposed.")
-                     .arg(formatDuration(r->overlap.commNs), formatPercent(r->overlap.percent()),
-                          formatDuration(r->overlap.commNs - r->overlap.overlappedNs));
+                     .arg(formatDuration(r->overlap.communicationNs), formatPercent(r->overlap.percent()),
+                          formatDuration(r->overlap.exposedNs));
     for (const std::string& n : r->notes) lines << QStringLiteral("<i>• %1</i>").arg(q(n).toHtmlEscaped());
     lines << tr("<i>Double-click a call to see it in the timeline. Stragglers across ranks: "
                 "tracescope-cli collectives RANK_FILES… or a folder of rank summaries.</i>");
