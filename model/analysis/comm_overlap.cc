@@ -19,8 +19,26 @@ Intervals unite(Intervals v) {
     return out;
 }
 
-// The part of disjoint sorted intervals inside [s, e).
-Intervals clip(const Intervals& v, TimeNs s, TimeNs e) {
+TimeNs lengthOf(const Intervals& v) {
+    TimeNs n = 0;
+    for (const auto& [a, b] : v) addSat(n, b - a);
+    return n;
+}
+
+Intervals intersection(const Intervals& x, const Intervals& y) {
+    Intervals out;
+    size_t i = 0, j = 0;
+    while (i < x.size() && j < y.size()) {
+        const TimeNs a = std::max(x[i].first, y[j].first), b = std::min(x[i].second, y[j].second);
+        if (b > a) out.push_back({a, b});
+        (x[i].second < y[j].second) ? ++i : ++j;
+    }
+    return out;
+}
+
+}  // namespace
+
+Intervals clipIntervals(const Intervals& v, TimeNs s, TimeNs e) {
     Intervals out;
     auto it = std::lower_bound(v.begin(), v.end(), s, [](const auto& iv, TimeNs x) { return iv.second <= x; });
     for (; it != v.end() && it->first < e; ++it) {
@@ -29,25 +47,6 @@ Intervals clip(const Intervals& v, TimeNs s, TimeNs e) {
     }
     return out;
 }
-
-TimeNs lengthOf(const Intervals& v) {
-    TimeNs n = 0;
-    for (const auto& [a, b] : v) addSat(n, b - a);
-    return n;
-}
-
-TimeNs intersectionLength(const Intervals& x, const Intervals& y) {
-    TimeNs n = 0;
-    size_t i = 0, j = 0;
-    while (i < x.size() && j < y.size()) {
-        const TimeNs a = std::max(x[i].first, y[j].first), b = std::min(x[i].second, y[j].second);
-        if (b > a) addSat(n, b - a);
-        (x[i].second < y[j].second) ? ++i : ++j;
-    }
-    return n;
-}
-
-}  // namespace
 
 KernelUnions kernelUnionsOf(const ClassifiedTrace& ct) {
     const Trace& t = *ct.trace;
@@ -69,13 +68,15 @@ KernelUnions kernelUnionsOf(const ClassifiedTrace& ct) {
 
 CommOverlap overlapIn(const KernelUnions& k, TimeNs s, TimeNs e) {
     CommOverlap o;
-    const Intervals comm = clip(k.communication, s, e), comp = clip(k.compute, s, e);
+    const Intervals comm = clipIntervals(k.communication, s, e), comp = clipIntervals(k.compute, s, e);
     o.communicationNs = lengthOf(comm);
     o.computeNs = lengthOf(comp);
-    o.overlappedNs = intersectionLength(comm, comp);
+    o.overlappedNs = lengthOf(intersection(comm, comp));
     o.exposedNs = o.communicationNs - o.overlappedNs;
     return o;
 }
+
+Intervals overlappedIntervals(const KernelUnions& k) { return intersection(k.communication, k.compute); }
 
 CommOverlap commOverlapIn(const ClassifiedTrace& ct, TimeNs startNs, TimeNs endNs) {
     return overlapIn(kernelUnionsOf(ct), startNs, endNs);

@@ -33,6 +33,10 @@ struct KernelUnions {
 KernelUnions kernelUnionsOf(const ClassifiedTrace& ct);
 // The overlap within [startNs, endNs).
 CommOverlap overlapIn(const KernelUnions& k, TimeNs startNs, TimeNs endNs);
+// The overlapped time itself: communication ∩ compute, sorted and disjoint.
+Intervals overlappedIntervals(const KernelUnions& k);
+// The part of sorted disjoint intervals inside [startNs, endNs).
+Intervals clipIntervals(const Intervals& v, TimeNs startNs, TimeNs endNs);
 
 // Overlap of collectives and compute kernels of a trace inside [startNs, endNs).
 CommOverlap commOverlapIn(const ClassifiedTrace& ct, TimeNs startNs, TimeNs endNs);

@@ -400,6 +400,49 @@ private slots:
         QVERIFY(shaded.red() > shaded.blue());
     }
 
+    void overlappedCommunicationMarked() {
+        // An NCCL kernel [0, 1 ms) on stream 7 and a GEMM [500 us, 2 ms) on stream 8: the NCCL
+        // kernel's last half ran beside compute (HTA's overlap), marked by a band along the foot of
+        // its row while Timeline > Show Overlapped Communication is on; its first half is not.
+        TraceBuilder b("chrome-json");
+        const ProcessIndex dev = b.addProcess(ProcessKind::Device, 0, "GPU 0");
+        const TrackIndex s7 = b.addTrack(dev, TrackKind::Thread, "stream 7", 7);
+        const TrackIndex s8 = b.addTrack(dev, TrackKind::Thread, "stream 8", 8);
+        b.addSlice(s7, 0, 1'000'000, b.intern("ncclDevKernel_AllReduce_Sum_f32_RING_LL"), b.intern("kernel"));
+        b.addSlice(s8, 500'000, 1'500'000, b.intern("gemm"), b.intern("kernel"));
+        std::shared_ptr<const Trace> trace = b.finish();
+        TimelineView view;
+        view.resize(1000, 400);
+        view.setTrace(trace);
+        view.show();
+        view.waitUntilReady();
+        TimelineCanvas* c = view.canvas();
+        TimelineController& ctl = view.controller();
+        QVERIFY(ctl.commOverlap());
+        QCOMPARE(ctl.commOverlap()->total().communicationNs, TimeNs(1'000'000));
+        QCOMPARE(ctl.commOverlap()->total().overlappedNs, TimeNs(500'000));
+        const auto parts = ctl.commOverlap()->visible(s7, 0, 2'000'000);
+        QCOMPARE(parts.size(), size_t(1));
+        QCOMPARE(parts[0].first, TimeNs(500'000));
+        QCOMPARE(parts[0].second, TimeNs(1'000'000));
+        QVERIFY(ctl.commOverlap()->visible(s8, 0, 2'000'000).empty());
+        const QRectF k = c->sliceRect(findSlice(*trace, "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 0));
+        const int foot = int(k.bottom()) - 1;
+        const QPoint overlapped(int(k.left() + k.width() * 0.75), foot), alone(int(k.left() + k.width() * 0.25), foot);
+        auto render = [&] {
+            QImage img(c->size(), QImage::Format_ARGB32_Premultiplied);
+            QPainter p(&img);
+            c->render(p, c->size());
+            return img;
+        };
+        const QImage on = render();
+        ctl.setCommOverlapShown(false);
+        QVERIFY(!ctl.commOverlap());
+        const QImage off = render();
+        QVERIFY(on.pixelColor(overlapped) != off.pixelColor(overlapped));
+        QCOMPARE(on.pixelColor(alone), off.pixelColor(alone));
+    }
+
     void searchCountsAndNavigation() {
         Fixture f;
         f.view.setSearchText("CUDA");

@@ -264,6 +264,7 @@ void TimelineCanvas::paintRows(QPainter& p, QSize size) {
         }
         if (track.kind == TrackKind::Thread) paintIdleGaps(p, row.track, top, row.height - 1);
         paintFrameRow(ctx, frame_, frameRow);
+        if (track.kind == TrackKind::Thread) paintCommOverlap(p, row.track, top, row.height - 1);
     }
     // The value under the cursor on a counter track, over the row it belongs to.
     if (const auto hover = ctl_.counterHover(); hover && hover->hover.valid) {
@@ -304,6 +305,10 @@ QColor idleGapColor(IdleCause cause, bool dark) {
     return c;
 }
 
+// Communication kernels' time with compute beside them (HTA's overlap): a saturated colour no
+// slice takes (slices are drawn in muted tones), so the band stands out on any kernel.
+QColor commOverlapColor(bool dark) { return dark ? QColor(235, 90, 235) : QColor(170, 0, 170); }
+
 }  // namespace
 
 void TimelineCanvas::paintIdleGaps(QPainter& p, TrackIndex track, int top, int height) {
@@ -321,19 +326,50 @@ void TimelineCanvas::paintIdleGaps(QPainter& p, TrackIndex track, int top, int h
     }
 }
 
+void TimelineCanvas::paintCommOverlap(QPainter& p, TrackIndex track, int top, int height) {
+    const CommOverlapIndex* overlap = ctl_.commOverlap();
+    if (!overlap || height < 4) return;
+    const TimeAxis& axis = ctl_.axis();
+    const QColor c = commOverlapColor(isDarkPalette(palette()));
+    // A band along the row's foot, so the kernels' names above stay readable.
+    const int band = std::max(2, height / 5);
+    for (const auto& [start, end] : overlap->visible(track, TimeNs(std::floor(axis.begin())),
+                                                     TimeNs(std::ceil(axis.end())) + 1)) {
+        const double x0 = ctl_.headerWidth() + axis.x(double(start));
+        const double x1 = ctl_.headerWidth() + axis.x(double(end));
+        const QRectF r(x0, top + height - band, std::max(1.0, x1 - x0), band);
+        p.fillRect(r.adjusted(0, -1, 0, -band), palette().color(QPalette::Base));  // a line apart from the kernel
+        p.fillRect(r, c);
+    }
+}
+
 void TimelineCanvas::paintIdleGapLegend(QPainter& p, QSize size) {
     const IdleGapIndex* gaps = ctl_.idleGaps();
-    if (!gaps || gaps->empty()) return;
+    const CommOverlapIndex* overlap = ctl_.commOverlap();
+    const bool showGaps = gaps && !gaps->empty(), showOverlap = overlap && !overlap->empty();
+    if (!showGaps && !showOverlap) return;
     const QPalette& pal = palette();
     const bool dark = isDarkPalette(pal);
     const QFontMetrics fm(font());
-    const std::pair<IdleCause, QString> items[] = {{IdleCause::HostWait, tr("host wait")},
-                                                   {IdleCause::KernelWait, tr("kernel wait")},
-                                                   {IdleCause::Other, tr("other")}};
-    const QString title = tr("GPU idle:");
+    // (a colour and its label; a title is an entry without a colour)
+    std::vector<std::pair<QColor, QString>> entries;
+    if (showGaps) {
+        entries.push_back({QColor(), tr("GPU idle:")});
+        for (const auto& [cause, label] : {std::pair{IdleCause::HostWait, tr("host wait")},
+                                           std::pair{IdleCause::KernelWait, tr("kernel wait")},
+                                           std::pair{IdleCause::Other, tr("other")}}) {
+            QColor c = idleGapColor(cause, dark);
+            c.setAlpha(200);
+            entries.push_back({c, label});
+        }
+    }
+    if (showOverlap) {
+        entries.push_back({QColor(), (showGaps ? QStringLiteral("  ") : QString()) + tr("Communication:")});
+        entries.push_back({commOverlapColor(dark), tr("overlapped by compute")});
+    }
     const int box = fm.height() - 4, gap = 6;
-    int width = fm.horizontalAdvance(title) + gap;
-    for (const auto& [cause, label] : items) width += box + 3 + fm.horizontalAdvance(label) + gap;
+    int width = 0;
+    for (const auto& [c, label] : entries) width += (c.isValid() ? box + 3 : 0) + fm.horizontalAdvance(label) + gap;
     const QRect r(size.width() - width - 12, contentTop() + 4, width + 6, fm.height() + 4);
     QColor bg = pal.color(QPalette::Window);
     bg.setAlpha(225);
@@ -343,13 +379,11 @@ void TimelineCanvas::paintIdleGapLegend(QPainter& p, QSize size) {
     p.drawRect(r.adjusted(0, 0, -1, -1));
     p.setPen(pal.color(QPalette::Text));
     int x = r.left() + 4;
-    p.drawText(QRect(x, r.top(), r.width(), r.height()), Qt::AlignVCenter | Qt::AlignLeft, title);
-    x += fm.horizontalAdvance(title) + gap;
-    for (const auto& [cause, label] : items) {
-        QColor c = idleGapColor(cause, dark);
-        c.setAlpha(200);
-        p.fillRect(QRect(x, r.top() + (r.height() - box) / 2, box, box), c);
-        x += box + 3;
+    for (const auto& [c, label] : entries) {
+        if (c.isValid()) {
+            p.fillRect(QRect(x, r.top() + (r.height() - box) / 2, box, box), c);
+            x += box + 3;
+        }
         p.drawText(QRect(x, r.top(), r.width(), r.height()), Qt::AlignVCenter | Qt::AlignLeft, label);
         x += fm.horizontalAdvance(label) + gap;
     }

@@ -126,7 +126,8 @@ private:
     void paintMinimap(QPainter& p, QSize size);
     // The GPU's idle gaps of one stream row, shaded by cause under its slices.
     void paintIdleGaps(QPainter& p, TrackIndex track, int top, int height);
-    void paintIdleGapLegend(QPainter& p, QSize size);
+    void paintIdleGapLegend(QPainter& p, QSize size);  // and the overlapped communication's
+    void paintCommOverlap(QPainter& p, TrackIndex track, int top, int height);
     std::optional<QPointF> flowAnchor(SliceRef s, bool atEnd) const;
     // A derived counter row (memory in use): header and series.
     void paintDerivedRow(QPainter& p, const TrackPaintContext& ctx, const LayoutRow& row, int top, int areaRight,

@@ -14,6 +14,7 @@ void TimelineController::setTrace(std::shared_ptr<const Trace> trace) {
     index_.reset();
     derived_.reset();  // the old trace's memory tracks go with it
     idleGaps_.reset();
+    commOverlap_.reset();
     highlight_ = {};
     selected_ = {};
     hasRange_ = false;
@@ -61,6 +62,17 @@ void TimelineController::setIdleGaps(std::shared_ptr<const IdleGapIndex> gaps) {
 void TimelineController::setIdleGapsShown(bool shown) {
     if (shown == idleGapsShown_) return;
     idleGapsShown_ = shown;
+    emit changed();
+}
+
+void TimelineController::setCommOverlap(std::shared_ptr<const CommOverlapIndex> overlap) {
+    commOverlap_ = std::move(overlap);
+    emit changed();
+}
+
+void TimelineController::setCommOverlapShown(bool shown) {
+    if (shown == commOverlapShown_) return;
+    commOverlapShown_ = shown;
     emit changed();
 }
 

@@ -14,6 +14,7 @@
 // left, the ruler on top.
 #pragma once
 
+#include "model/query/comm_overlap_index.h"
 #include "model/query/counter_layout.h"
 #include "model/query/idle_gap_index.h"
 #include "model/query/time_axis.h"
@@ -58,6 +59,11 @@ public:
     const IdleGapIndex* idleGaps() const { return idleGapsShown_ ? idleGaps_.get() : nullptr; }
     bool idleGapsShown() const { return idleGapsShown_; }
     void setIdleGapsShown(bool shown);
+    // Communication hidden behind compute, marked on the NCCL kernels' rows (Timeline menu).
+    void setCommOverlap(std::shared_ptr<const CommOverlapIndex> overlap);
+    const CommOverlapIndex* commOverlap() const { return commOverlapShown_ ? commOverlap_.get() : nullptr; }
+    bool commOverlapShown() const { return commOverlapShown_; }
+    void setCommOverlapShown(bool shown);
 
     // The canvas's size in pixels (the track area is what the name column leaves).
     void setSize(QSize size);
@@ -215,6 +221,8 @@ private:
     std::shared_ptr<const TimelineDerivedTracks> derived_;
     std::shared_ptr<const IdleGapIndex> idleGaps_;
     bool idleGapsShown_ = true;
+    std::shared_ptr<const CommOverlapIndex> commOverlap_;
+    bool commOverlapShown_ = true;
     QSize size_{400, 200};
     std::function<QSize()> sizeSource_;
     TimeAxis axis_;

@@ -90,6 +90,12 @@ void fillTimelineMenu(QMenu* menu, TimelineView* timeline, std::function<void()>
     idle->setChecked(timeline->controller().idleGapsShown());
     QObject::connect(idle, &QAction::toggled, timeline,
                      [timeline](bool on) { timeline->controller().setIdleGapsShown(on); });
+    // HTA's communication/compute overlap: the part of each NCCL kernel that compute ran beside.
+    QAction* overlap = menu->addAction(QObject::tr("Show &Overlapped Communication"));
+    overlap->setCheckable(true);
+    overlap->setChecked(timeline->controller().commOverlapShown());
+    QObject::connect(overlap, &QAction::toggled, timeline,
+                     [timeline](bool on) { timeline->controller().setCommOverlapShown(on); });
     QAction* minimap = menu->addAction(QObject::tr("Show &Overview Strip"));
     minimap->setCheckable(true);
     minimap->setChecked(true);

@@ -45,6 +45,8 @@ const ResultKey kIndexKey{"timeline-index", ""};
 const ResultKey kMemoryTracksKey{"timeline-memory-tracks", ""};
 const ResultKey kIdleGapsKey{"timeline-idle-gaps", ""};
 using IdleGapsPtr = std::shared_ptr<const IdleGapIndex>;
+const ResultKey kCommOverlapKey{"timeline-comm-overlap", ""};
+using OverlapPtr = std::shared_ptr<const CommOverlapIndex>;
 using IndexPtr = std::shared_ptr<const TimelineIndex>;
 using DerivedPtr = std::shared_ptr<const TimelineDerivedTracks>;
 }  // namespace
@@ -157,6 +159,7 @@ TimelineView::~TimelineView() {
     indexRequest_.cancel();
     derivedRequest_.cancel();
     idleGapsRequest_.cancel();
+    overlapRequest_.cancel();
     releaseBackground();
     if (searchCancel_) *searchCancel_ = true;
     searchWatcher_.waitForFinished();
@@ -171,7 +174,7 @@ void TimelineView::indexArrived(std::shared_ptr<const TimelineIndex> index) {
     indexPending_ = false;
     releaseBackground();
     if (!index || !trace_) {
-        derivedPending_ = idleGapsPending_ = false;
+        derivedPending_ = idleGapsPending_ = overlapPending_ = false;
         return;
     }
     canvas_->setIndex(index);
@@ -225,6 +228,20 @@ void TimelineView::indexArrived(std::shared_ptr<const TimelineIndex> index) {
                 if (gaps) canvas_->controller().setIdleGaps(*gaps);
             });
         });
+    overlapRequest_ = store->request<OverlapPtr>(
+        kCommOverlapKey, JobPriority::Page, 0,
+        [weak]() -> OverlapPtr {
+            std::shared_ptr<ResultStore> s = weak.lock();
+            if (!s) throw AnalysisCancelled();
+            return std::make_shared<const CommOverlapIndex>(*classificationOf(*s));
+        },
+        [this, delivery, generation](std::shared_ptr<const OverlapPtr> overlap, std::exception_ptr) {
+            delivery->post([this, generation, overlap] {
+                if (generation != generation_) return;
+                overlapPending_ = false;
+                if (overlap) canvas_->controller().setCommOverlap(*overlap);
+            });
+        });
 }
 
 void TimelineView::showDerived() {
@@ -257,7 +274,8 @@ void TimelineView::setTrace(std::shared_ptr<const Trace> trace) {
     indexRequest_.cancel();
     derivedRequest_.cancel();
     idleGapsRequest_.cancel();
-    indexPending_ = derivedPending_ = idleGapsPending_ = false;
+    overlapRequest_.cancel();
+    indexPending_ = derivedPending_ = idleGapsPending_ = overlapPending_ = false;
     releaseBackground();
     if (searchCancel_) *searchCancel_ = true;
     trace_ = std::move(trace);
@@ -287,7 +305,7 @@ void TimelineView::setTrace(std::shared_ptr<const Trace> trace) {
     // The index at the highest priority; background analyses wait until it is there.
     JobRunner::shared().holdBackground();
     holdsBackground_ = true;
-    indexPending_ = derivedPending_ = idleGapsPending_ = true;
+    indexPending_ = derivedPending_ = idleGapsPending_ = overlapPending_ = true;
     std::shared_ptr<ResultStore> store = ResultStore::of(trace_);
     std::shared_ptr<ResultDelivery> delivery = delivery_;
     const unsigned generation = generation_;
@@ -339,7 +357,7 @@ void TimelineView::setSelection(TraceSelection* selection) {
 void TimelineView::waitUntilReady() {
     QElapsedTimer waited;
     waited.start();
-    while ((indexPending_ || derivedPending_ || idleGapsPending_) && waited.elapsed() < 600'000) {
+    while ((indexPending_ || derivedPending_ || idleGapsPending_ || overlapPending_) && waited.elapsed() < 600'000) {
         QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
         QThread::msleep(2);
     }

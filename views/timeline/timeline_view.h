@@ -113,9 +113,9 @@ private:
     std::vector<DerivedCounterTrack> queryTracks_;
     std::vector<SavedQueryTrack> savedQueryTracks_;  // the saved layout's, until they run again
     void showDerived();
-    ResultRequest indexRequest_, derivedRequest_, idleGapsRequest_;
+    ResultRequest indexRequest_, derivedRequest_, idleGapsRequest_, overlapRequest_;
     unsigned generation_ = 0;  // drops what arrives for an earlier trace
-    bool indexPending_ = false, derivedPending_ = false, idleGapsPending_ = false;
+    bool indexPending_ = false, derivedPending_ = false, idleGapsPending_ = false, overlapPending_ = false;
     bool holdsBackground_ = false;  // background analyses wait for the first picture
     void releaseBackground();
     void indexArrived(std::shared_ptr<const TimelineIndex> index);
