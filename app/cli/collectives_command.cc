@@ -273,6 +273,12 @@ int runCollectives(const Args& args) {
     std::vector<RankCollectives> ranks;
     std::vector<std::string> runNotes;
     const std::vector<std::string> summaries = summaryPaths(files);
+    for (const std::string& f : files)
+        if (!summaries.empty() && summaryPaths({f}).empty()) {
+            std::fprintf(stderr, "tracescope-cli: %s is not a rank summary: give summaries or traces, not both\n",
+                         f.c_str());
+            return 2;
+        }
     if (!summaries.empty()) {
         if (!loadSummaries(summaries, workers, ranks, runNotes)) return 1;
     } else if (const int status = loadWorkersOrReport(files, run, hasFlag(args, "--force-merge"))) {

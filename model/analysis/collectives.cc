@@ -60,6 +60,7 @@ std::string kindFamily(std::string_view kind) {
     return std::string(kind);
 }
 
+// What a host slice of a call is, its kinds in order of preference (Metadata first).
 enum class HostRole : uint8_t { None, Metadata, Op, Annotation };
 
 // Whether a host slice is (part of) a collective call, and what it says.
@@ -238,8 +239,8 @@ CollectivesResult computeCollectives(const ClassifiedTrace& ct) {
             callOfHostSlice.emplace(keyOf(s), call);
             CollectiveCall& cc = out.calls[call];
             HostRole& best = bestRole[call];
-            const auto rank = [](HostRole r) { return r == HostRole::Metadata ? 3 : r == HostRole::Op ? 2 : r == HostRole::Annotation ? 1 : 0; };
-            if (rank(role) > rank(best)) {
+            // The kind's best source: the metadata, then the c10d op, then an annotation.
+            if (role != HostRole::None && (best == HostRole::None || role < best)) {
                 best = role;
                 if (role == HostRole::Metadata) {
                     applyMetadata(cc, meta);
@@ -363,6 +364,7 @@ CollectivesResult computeCollectives(const ClassifiedTrace& ct) {
     std::stable_sort(out.calls.begin(), out.calls.end(),
                      [](const CollectiveCall& a, const CollectiveCall& b) { return a.hostStartNs < b.hostStartNs; });
 
+    // 5. Per (kind, size, group, time source): nccl-tests' view of repeated calls.
     out.summary = summarizeCollectiveCalls(out.calls);
 
     // 6. Communication/compute overlap, over the trace and per step.
