@@ -1,6 +1,7 @@
 #include "model/analysis/collectives.h"
 
 #include "model/analysis/analysis_progress.h"
+#include "model/analysis/collective_shapes.h"
 #include "model/analysis/cuda_api_summary.h"
 #include "model/analysis/steps.h"
 #include "model/trace/job_identity.h"
@@ -198,6 +199,163 @@ std::vector<CollectiveSummaryRow> summarizeCollectiveCalls(const std::vector<Col
     return summary;
 }
 
+namespace {
+
+// What a gloo run or a c10d op's recorded shapes say of its call.
+struct Shapes {
+    std::string group;  // a gloo run's process group (its worker thread's); "" unknown
+    std::string dtype;  // Kineto's name; "" unknown
+    CallElements elems;
+};
+
+// A c10d op's shapes ("Input Dims", "Input type"; record_shapes=True).
+Shapes opShapes(const Trace& t, SliceRef op, std::string_view kind) {
+    Shapes s;
+    const std::string dims = sliceArgText(t, op, "Input Dims");
+    if (dims.empty()) return s;
+    s.elems = c10dCallElements(kind, argumentElements(dims));
+    // The input's element type: the 2nd argument of the (output, input) ops; a tensor list's
+    // type is written as "TensorList", which says none.
+    const std::string types = sliceArgText(t, op, "Input type");
+    s.dtype = dtypeOfCppType(firstListString(types, 0));
+    if (s.dtype.empty()) s.dtype = dtypeOfCppType(firstListString(types, 1));
+    return s;
+}
+
+// A gloo run's shapes: the one tensor it works on.
+Shapes runShapes(const Trace& t, SliceRef run, std::string_view kind) {
+    Shapes s;
+    const std::vector<int64_t> args = argumentElements(sliceArgText(t, run, "Input Dims"));
+    const int64_t e = args.empty() ? -1 : args.front();
+    s.elems.in = e;
+    if (kind == "allreduce" || kind == "broadcast" || kind == "reduce" || kind == "all_to_all") s.elems.out = e;
+    s.dtype = dtypeOfCppType(firstListString(sliceArgText(t, run, "Input type")));
+    return s;
+}
+
+// The runs' families a call of a kind may be run as: its own, and for a tensor's reduce-scatter
+// gloo's all-reduce of the whole input (ProcessGroupGloo's _reduce_scatter_base).
+std::vector<std::string> runFamiliesOf(std::string_view kind) {
+    std::vector<std::string> f{kindFamily(kind)};
+    if (f.front() == "reduce_scatter") f.push_back("allreduce");
+    return f;
+}
+
+void pairGlooRuns(const Trace& t, const DistributedInfo& dist, const std::vector<uint8_t>& workerRun,
+                  CollectivesResult& out) {
+    // gloo's worker threads: those its runs are on, and those named for it that ran nothing.
+    std::vector<TrackIndex> workerTracks;
+    for (size_t i = 0; i < out.calls.size(); ++i)
+        if (workerRun[i] && out.calls[i].hostOp.valid() &&
+            std::find(workerTracks.begin(), workerTracks.end(), out.calls[i].hostOp.track) == workerTracks.end())
+            workerTracks.push_back(out.calls[i].hostOp.track);
+    if (!workerTracks.empty())
+        for (size_t ti = 0; ti < t.tracks.size(); ++ti)
+            if (t.tracks[ti].process == t.tracks[workerTracks.front()].process &&
+                contains(t.tracks[ti].name, "pt_gloo_runloop") &&
+                std::find(workerTracks.begin(), workerTracks.end(), TrackIndex(ti)) == workerTracks.end())
+                workerTracks.push_back(TrackIndex(ti));
+    const std::map<TrackIndex, std::string> threadGroup = glooThreadGroups(t, workerTracks, dist);
+    if (!threadGroup.empty()) out.glooGroupsFromThreads = true;
+
+    // Runs and waiting calls, with their shapes.
+    std::vector<Shapes> shapes(out.calls.size());
+    std::map<std::string, std::vector<size_t>> runs;  // by family, in start order
+    std::vector<size_t> waiting;
+    for (size_t i = 0; i < out.calls.size(); ++i) {
+        CollectiveCall& c = out.calls[i];
+        if (workerRun[i]) {
+            ++out.workerRuns;
+            if (!c.kernels.empty()) continue;
+            shapes[i] = runShapes(t, c.hostOp, c.kind);
+            if (const auto g = threadGroup.find(c.hostOp.track); g != threadGroup.end()) shapes[i].group = g->second;
+            runs[kindFamily(c.kind)].push_back(i);
+        } else if (c.kernels.empty() && c.hostOp.valid()) {
+            if (c.kindSource != "metadata") shapes[i] = opShapes(t, c.hostOp, c.kind);
+            waiting.push_back(i);
+        }
+    }
+    const auto byStart = [&](size_t a, size_t b) { return out.calls[a].hostStartNs < out.calls[b].hostStartNs; };
+    std::stable_sort(waiting.begin(), waiting.end(), byStart);
+    for (auto& [family, r] : runs) std::stable_sort(r.begin(), r.end(), byStart);
+
+    // Each call takes the earliest unpaired run that started after it, of a family it may be run
+    // as, of its group and of its element count where both are known: gloo's queue of a group is
+    // first in, first out. Runs that started before a call can be no later call's either.
+    const auto fits = [&](size_t call, size_t run) {
+        const CollectiveCall& c = out.calls[call];
+        const std::string& group = c.group.empty() ? shapes[call].group : c.group;
+        if (!group.empty() && !shapes[run].group.empty() && group != shapes[run].group) return false;
+        const int64_t want = c.kindSource == "metadata" ? c.inNelems : shapes[call].elems.in;
+        return want < 0 || shapes[run].elems.in < 0 || want == shapes[run].elems.in;
+    };
+    constexpr size_t kLookAhead = 64;  // runs of other groups or sizes passed over, at most
+    std::vector<uint8_t> paired(out.calls.size(), 0);
+    std::map<std::string, size_t> head;
+    for (size_t call : waiting) {
+        CollectiveCall& c = out.calls[call];
+        size_t best = SIZE_MAX;
+        for (const std::string& family : runFamiliesOf(c.kind)) {
+            const auto it = runs.find(family);
+            if (it == runs.end()) continue;
+            const std::vector<size_t>& r = it->second;
+            size_t& h = head[family];
+            while (h < r.size() && (paired[r[h]] || out.calls[r[h]].hostStartNs < c.hostStartNs)) ++h;
+            for (size_t k = h, seen = 0; k < r.size() && seen < kLookAhead; ++k) {
+                if (paired[r[k]]) continue;
+                ++seen;
+                if (!fits(call, r[k])) continue;
+                if (best == SIZE_MAX || byStart(r[k], best)) best = r[k];
+                break;
+            }
+        }
+        if (best == SIZE_MAX) continue;
+        paired[best] = 1;
+        const CollectiveCall& run = out.calls[best];
+        c.workerSlice = run.hostOp;
+        c.timeSource = CollectiveTimeSource::Worker;
+        c.startNs = run.hostStartNs;
+        c.durationNs = run.durationNs;
+        if (c.group.empty()) c.group = shapes[best].group;
+        if (c.kindSource != "metadata") {
+            if (shapes[call].dtype.empty()) shapes[call].dtype = shapes[best].dtype;
+            if (shapes[call].elems.in < 0) shapes[call].elems.in = shapes[best].elems.in;
+        }
+    }
+
+    // The calls' sizes from their shapes where there is no metadata; unpaired runs are calls of
+    // their own.
+    size_t kept = 0;
+    for (size_t i = 0; i < out.calls.size(); ++i) {
+        if (paired[i]) continue;
+        CollectiveCall& c = out.calls[i];
+        if (workerRun[i] && c.kernels.empty()) {
+            ++out.workerRunsWithoutCall;
+            c.workerSlice = c.hostOp;
+            c.timeSource = CollectiveTimeSource::Worker;
+            c.group = shapes[i].group;
+        }
+        if (c.kindSource != "metadata" && (shapes[i].elems.in >= 0 || shapes[i].elems.out >= 0) &&
+            !shapes[i].dtype.empty()) {
+            c.dtype = shapes[i].dtype;
+            c.inNelems = shapes[i].elems.in;
+            c.outNelems = shapes[i].elems.out;
+            ++out.withShapes;
+        }
+        if (kept != i) out.calls[kept] = std::move(out.calls[i]);
+        ++kept;
+    }
+    out.calls.resize(kept);
+}
+
+std::optional<std::string> onlyGroupOf(const DistributedInfo& dist) {
+    const std::vector<std::string> groups = groupsOfRank(dist);
+    if (groups.size() == 1) return groups.front();
+    return std::nullopt;
+}
+
+}  // namespace
+
 CollectivesResult computeCollectives(const ClassifiedTrace& ct) {
     const Trace& t = *ct.trace;
     CollectivesResult out;
@@ -292,53 +450,12 @@ CollectivesResult computeCollectives(const ClassifiedTrace& ct) {
         }
     }
 
-    // 3. gloo's worker runs time the calls they ran: per kind, in order (gloo's queue is first in,
-    // first out), each run goes to the first unpaired call of its kind that started before it.
-    {
-        std::map<std::string, std::vector<size_t>> waiting, runs;
-        for (size_t i = 0; i < out.calls.size(); ++i) {
-            const CollectiveCall& c = out.calls[i];
-            if (workerRun[i]) {
-                ++out.workerRuns;
-                if (c.kernels.empty()) runs[kindFamily(c.kind)].push_back(i);
-            } else if (c.kernels.empty() && c.hostOp.valid()) {
-                waiting[kindFamily(c.kind)].push_back(i);
-            }
-        }
-        std::vector<uint8_t> paired(out.calls.size(), 0);
-        for (auto& [family, calls] : waiting) {
-            std::vector<size_t>& r = runs[family];
-            const auto byStart = [&](size_t a, size_t b) { return out.calls[a].hostStartNs < out.calls[b].hostStartNs; };
-            std::stable_sort(calls.begin(), calls.end(), byStart);
-            std::stable_sort(r.begin(), r.end(), byStart);
-            size_t next = 0;
-            for (size_t call : calls) {
-                while (next < r.size() && out.calls[r[next]].hostStartNs < out.calls[call].hostStartNs) ++next;
-                if (next == r.size()) break;
-                const CollectiveCall& run = out.calls[r[next++]];
-                CollectiveCall& c = out.calls[call];
-                c.workerSlice = run.hostOp;
-                c.timeSource = CollectiveTimeSource::Worker;
-                c.startNs = run.hostStartNs;
-                c.durationNs = run.durationNs;
-                paired[&run - out.calls.data()] = 1;
-            }
-        }
-        size_t kept = 0;
-        for (size_t i = 0; i < out.calls.size(); ++i) {
-            if (paired[i]) continue;
-            if (workerRun[i] && out.calls[i].kernels.empty()) {
-                ++out.workerRunsWithoutCall;
-                out.calls[i].workerSlice = out.calls[i].hostOp;
-                out.calls[i].timeSource = CollectiveTimeSource::Worker;
-            }
-            if (kept != i) out.calls[kept] = std::move(out.calls[i]);
-            ++kept;
-        }
-        out.calls.resize(kept);
-    }
+    // 3. gloo's worker runs time the calls they ran (pairGlooRuns).
+    pairGlooRuns(t, dist, workerRun, out);
 
-    // 4. Times, sizes and bandwidths.
+    // 4. Times, sizes and bandwidths. A call whose group the trace does not name is in the one
+    // group the rank belongs to, where distributedInfo lists only one.
+    const std::optional<std::string> onlyGroup = onlyGroupOf(dist);
     for (CollectiveCall& c : out.calls) {
         if (!c.kernels.empty()) {
             std::sort(c.kernels.begin(), c.kernels.end(), [&](SliceRef a, SliceRef b) {
@@ -349,9 +466,14 @@ CollectivesResult computeCollectives(const ClassifiedTrace& ct) {
             c.durationNs = 0;
             for (SliceRef k : c.kernels) c.durationNs = plusSat(c.durationNs, t.tracks[k.track].slices.duration[k.index]);
         }
+        if (c.group.empty() && onlyGroup) c.group = *onlyGroup;
         if (c.groupSize == 0 && !c.group.empty())
             if (const auto it = dist.groups.find(c.group); it != dist.groups.end() && it->second.size)
                 c.groupSize = *it->second.size;
+        // An all-gather's recorded shapes give its input only: the gathered total is n of them.
+        if (c.kindSource != "metadata" && kindFamily(c.kind) == "allgather" && c.outNelems < 0 && c.inNelems >= 0 &&
+            c.groupSize > 0 && c.inNelems <= std::numeric_limits<int64_t>::max() / c.groupSize)
+            c.outNelems = c.inNelems * c.groupSize;
         sizeCollective(c);
         // A host op's time is the time to issue the call (NCCL and gloo run it elsewhere), not to
         // move the data: no bandwidth from it.
@@ -381,9 +503,15 @@ CollectivesResult computeCollectives(const ClassifiedTrace& ct) {
 
     // 7. What is missing, said once.
     if (out.calls.empty()) out.notes.push_back("the trace records no collective calls");
-    else if (out.withMetadata == 0)
+    else if (out.withMetadata == 0 && out.withShapes == 0)
         out.notes.push_back("the trace records no collective metadata (Kineto's record_param_comms args): no sizes, "
                             "process groups or bandwidths; times and kinds only");
+    else if (out.withMetadata == 0)
+        out.notes.push_back("the trace records no collective metadata (Kineto's record_param_comms args): sizes read "
+                            "from the recorded input shapes of the c10d ops and gloo's runs (record_shapes)");
+    if (out.glooGroupsFromThreads)
+        out.notes.push_back("gloo runs' process groups told by their worker threads (two a group, made in the order "
+                            "of distributedInfo's pg_config)");
     if (out.kernelsWithoutCall > 0)
         out.notes.push_back(std::to_string(out.kernelsWithoutCall) +
                             " communication kernels were launched outside any collective op: kinds read from the "

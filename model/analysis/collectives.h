@@ -18,10 +18,14 @@
 //    `nccl:<kind>` / `gloo:<kind>` annotations name the kind when there is no metadata.
 //  * The time t is the communication kernel's (an NCCL/RCCL kernel launched from inside the call,
 //    joined through its launch). gloo runs a call's work on its own worker threads, each under a
-//    `gloo:<kind>` annotation that no c10d op encloses: the n-th such run of a kind is the work of
-//    the n-th call of that kind not yet paired that started before it (gloo's queue is first in,
-//    first out), and times it. A call with neither (a one-rank NCCL group, a backend that records
-//    nothing) is timed by its host op. `timeSource` says which.
+//    `gloo:<kind>` annotation that no c10d op encloses: a call takes the earliest unpaired run
+//    that started after it, of its collective (a tensor's reduce-scatter runs as gloo's all-reduce
+//    of the whole input), of its process group and element count where both are known (gloo's
+//    queue of a group is first in, first out), and the run times it. A call with neither (a
+//    one-rank NCCL group, a backend that records nothing) is timed by its host op. `timeSource`
+//    says which.
+//  * Without metadata, the size comes from the recorded shapes of the c10d op and of its gloo run,
+//    and a gloo run's group from its worker thread (collective_shapes.h).
 // Calls are the outermost of these host ops on a thread; a communication kernel launched outside
 // any of them (an XSpace's NCCL kernels) is a call of its own, its kind read from the kernel's name.
 //
@@ -102,6 +106,8 @@ struct CollectivesResult {
     uint64_t workerRuns = 0;                    // gloo worker annotations seen
     uint64_t workerRunsWithoutCall = 0;         // of them, paired with no call (calls of their own)
     uint64_t withMetadata = 0;                  // calls whose size and group the trace records
+    uint64_t withShapes = 0;                    // calls sized from their recorded shapes instead
+    bool glooGroupsFromThreads = false;         // gloo runs' groups told by their worker threads
     std::vector<std::string> notes;             // what is missing, said once
 };
 

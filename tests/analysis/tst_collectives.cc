@@ -2,6 +2,7 @@
 // (model/analysis/collectives.h, collective_stragglers.h) on hand-built Kineto traces: every
 // expected figure is worked out by hand in the comment beside it. And the Collectives page, which
 // lays out the store's result.
+#include "model/analysis/collective_shapes.h"
 #include "model/analysis/collective_stragglers.h"
 #include "model/analysis/collectives.h"
 #include "model/results/collectives_results.h"
@@ -90,6 +91,8 @@ private slots:
     void stragglersBySeq();
     void stragglersByOrder();
     void dtypeSizes();
+    void recordedShapes();
+    void glooRunsPairedByShape();
     void resultSharedByStore();
     void pageShowsTheStoreResult();
 };
@@ -368,6 +371,87 @@ void TestCollectives::stragglersByOrder() {
     QCOMPARE(s.ranks[0].rank, size_t(0));
     QCOMPARE(s.ranks[0].inducedWaitNs, TimeNs(700));
     QCOMPARE(s.ranks[1].inducedWaitNs, TimeNs(400));
+}
+
+// "Input Dims" as PyTorch writes them (record_shapes), and hostile text.
+void TestCollectives::recordedShapes() {
+    using V = std::vector<int64_t>;
+    QCOMPARE(argumentElements("[[[1000003]], [], [], [], [], []]"), (V{1000003, -1, -1, -1, -1, -1}));
+    QCOMPARE(argumentElements("[[262144], [65536], [], []]"), (V{262144, 65536, -1, -1}));
+    QCOMPARE(argumentElements("[[2, 3], [[4], [5, 6]], []]"), (V{6, 34, -1}));
+    QCOMPARE(argumentElements("[[0, 7]]"), (V{0}));
+    QCOMPARE(argumentElements(" [ [ 8 ] ] "), (V{8}));
+    for (const char* bad : {"", "[", "[[1]", "[[1]]]", "[[a]]", "7", "[[99999999999999999999]]",
+                            "[[[[[[[[[[[1]]]]]]]]]]]"})
+        QVERIFY2(argumentElements(bad).empty(), bad);
+    QCOMPARE(argumentElements("[[4294967296, 4294967296]]"), (V{-1}));  // overflow: unknown
+    QCOMPARE(argumentElements("[[-3]]"), (V{-1}));
+    QCOMPARE(dtypeOfCppType("float"), std::string("Float"));
+    QCOMPARE(dtypeOfCppType("c10::BFloat16"), std::string("BFloat16"));
+    QCOMPARE(dtypeOfCppType("long int"), std::string("Long"));
+    QCOMPARE(dtypeOfCppType("TensorList"), std::string());
+    QCOMPARE(firstListString("[\"TensorList\", \"\", \"Scalar\"]"), std::string("TensorList"));
+    QCOMPARE(firstListString("[\"float\", \"long int\"]", 1), std::string("long int"));
+    QCOMPARE(firstListString("[\"unterminated"), std::string());
+    const CallElements base = c10dCallElements("_allgather_base", {262144, 65536, -1});
+    QCOMPARE(base.in, int64_t(65536));
+    QCOMPARE(base.out, int64_t(262144));
+    const CallElements list = c10dCallElements("allgather", {-1, 10000, -1});
+    QCOMPARE(list.in, int64_t(10000));
+    QCOMPARE(list.out, int64_t(-1));
+    QCOMPARE(c10dCallElements("barrier", {1}).in, int64_t(-1));
+    QCOMPARE(c10dCallElements("allreduce", {}).in, int64_t(-1));
+}
+
+// A gloo trace with shapes: two groups (two worker threads each, made in pg_config's order),
+// calls paired with runs by group and element count, a tensor's reduce-scatter run as an
+// all-reduce of its whole input, sizes from the shapes.
+void TestCollectives::glooRunsPairedByShape() {
+    TraceBuilder b("chrome-json");
+    b.addMetadata("distributedInfo",
+                  "{\"backend\": \"gloo\", \"rank\": 0, \"world_size\": 4, \"pg_config\": ["
+                  "{\"pg_name\": \"0\", \"pg_size\": 4, \"ranks\": [0, 1, 2, 3]}, {\"pg_name\": \"1\", \"pg_size\": 2, \"ranks\": [0, 1]}]}");
+    const auto h = b.addProcess(ProcessKind::Host, 1, "python3");
+    const TrackIndex main = b.addTrack(h, TrackKind::Thread, "main", 10);
+    const TrackIndex w[4] = {b.addTrack(h, TrackKind::Thread, "thread 31 (pt_gloo_runloop)", 31),
+                             b.addTrack(h, TrackKind::Thread, "thread 30 (pt_gloo_runloop)", 30),
+                             b.addTrack(h, TrackKind::Thread, "thread 40 (pt_gloo_runloop)", 40),
+                             b.addTrack(h, TrackKind::Thread, "thread 41 (pt_gloo_runloop)", 41)};
+    auto op = [&](TrackIndex track, const char* name, TimeNs start, TimeNs dur, const char* dims, const char* types) {
+        ArgsWriter a;
+        a.add(b.intern("Input Dims"), ArgValue::json(b.intern(dims)));
+        a.add(b.intern("Input type"), ArgValue::json(b.intern(types)));
+        b.addSlice(track, start, dur, b.intern(name), b.intern(track == main ? "cpu_op" : "user_annotation"), a);
+    };
+    // Issued in this order: all-reduce of 100 floats on group 1, all-reduce of 200 on group 0,
+    // reduce-scatter of 400 floats (100 out) on group 0. Group 1's run starts first, on its thread.
+    op(main, "c10d::allreduce_", 1000, 50, "[[[100]], [], []]", "[\"TensorList\", \"\", \"\"]");
+    op(main, "c10d::allreduce_", 1100, 50, "[[[200]], [], []]", "[\"TensorList\", \"\", \"\"]");
+    op(main, "c10d::_reduce_scatter_base_", 1200, 50, "[[100], [400], []]", "[\"float\", \"float\", \"\"]");
+    op(w[0], "gloo:all_reduce", 1300, 400, "[[200]]", "[\"float\"]");  // thread 31: group 0
+    op(w[2], "gloo:all_reduce", 1010, 100, "[[100]]", "[\"float\"]");  // thread 40: group 1
+    op(w[1], "gloo:all_reduce", 1800, 800, "[[400]]", "[\"float\"]");  // thread 30: group 0
+    const std::shared_ptr<const Trace> t = b.finish();
+    const CollectivesResult r = computeCollectives(classifyTrace(*t));
+    QCOMPARE(r.calls.size(), size_t(3));
+    QCOMPARE(r.workerRunsWithoutCall, uint64_t(0));
+    QVERIFY(r.glooGroupsFromThreads);
+    const CollectiveCall* small = callOfKind(r, "allreduce", 0);
+    const CollectiveCall* big = callOfKind(r, "allreduce", 1);
+    const CollectiveCall* rs = callOfKind(r, "_reduce_scatter_base");
+    QVERIFY(small && big && rs);
+    QCOMPARE(small->group, std::string("1"));
+    QCOMPARE(small->groupSize, int64_t(2));
+    QCOMPARE(small->durationNs, TimeNs(100));
+    QCOMPARE(small->sizeBytes, int64_t(400));
+    QCOMPARE(small->busFactor, 1.0);  // 2(n - 1)/n, n = 2
+    QCOMPARE(big->group, std::string("0"));
+    QCOMPARE(big->durationNs, TimeNs(400));
+    QCOMPARE(big->sizeBytes, int64_t(800));
+    QCOMPARE(rs->durationNs, TimeNs(800));
+    QCOMPARE(rs->sizeBytes, int64_t(1600));  // the total before scattering
+    QCOMPARE(rs->outNelems, int64_t(100));
+    QCOMPARE(rs->timeSource, CollectiveTimeSource::Worker);
 }
 
 void TestCollectives::dtypeSizes() {

@@ -13,8 +13,16 @@ the CLI together, for the cross-rank matching). The rules, written from their so
     "ncclDevKernel") whose launch (the runtime call with the same "correlation") lies inside it;
     a kernel launched elsewhere is a call of its own; t = the sum of its kernels' durations, else
     gloo's worker runs ("gloo:<kind>" with no c10d op around them on their thread) time the calls
-    they ran: per kind, in start order, each to the first unpaired call that started before it;
-    else its host op's duration;
+    they ran: in start order each call takes the earliest unpaired run that started after it, of
+    its kind family (a reduce-scatter also gloo's all-reduce of the whole input), of its group and
+    element count where both are known (looking past at most 64 unpaired runs); else its host op's
+    duration;
+  * without metadata, sizes come from the recorded shapes ("Input Dims", "Input type"): the input
+    of the c10d op (its 2nd argument for the (output, input) ops), the element type of the op or of
+    its gloo run; a gloo run's group is its worker thread's (gloo's threads: those with runs and
+    those named "pt_gloo_runloop"; two a group, in thread-id order the groups of distributedInfo's
+    pg_config that hold the rank); a call with no group is in the
+    rank's only group where there is one;
   * S and the bus factor as NVIDIA's nccl-tests doc/PERFORMANCE.md defines them (see
     model/analysis/collectives.h); algbw = S / t, busbw = algbw x factor (none for a call timed by its
     host op: that is the time to issue it);
@@ -100,6 +108,54 @@ def count_ranks(text):
     return n
 
 
+CPP_TYPES = {"float": "Float", "double": "Double", "c10::Half": "Half", "c10::BFloat16": "BFloat16", "int": "Int",
+             "long int": "Long", "long": "Long", "int64_t": "Long", "short int": "Short", "short": "Short",
+             "signed char": "Char", "unsigned char": "Byte", "bool": "Bool", "c10::complex<c10::Half>": "ComplexHalf",
+             "c10::complex<float>": "ComplexFloat", "c10::complex<double>": "ComplexDouble",
+             "unsigned short": "UInt16", "unsigned int": "UInt32", "unsigned long": "UInt64"}
+BASE_OPS = ("_allgather_base", "_reduce_scatter_base", "all_to_all", "allgather_into_tensor_coalesced",
+            "reduce_scatter_tensor_coalesced")
+
+
+def arg_elements(arg):
+    """A tensor's dims multiplied, a tensor list's tensors' added; None for no tensor."""
+    if not isinstance(arg, list) or not arg:
+        return None
+    if all(isinstance(d, int) and d >= 0 for d in arg):
+        n = 1
+        for d in arg:
+            n *= d
+        return n
+    if all(isinstance(t, list) and t and all(isinstance(d, int) and d >= 0 for d in t) for t in arg):
+        return sum(arg_elements(t) for t in arg)
+    return None
+
+
+def op_shapes(kind, args):
+    """(in, out, dtype) of a c10d op from its recorded shapes."""
+    dims = args.get("Input Dims")
+    if not isinstance(dims, list):
+        return None, None, None
+    el = [arg_elements(a) for a in dims] + [None, None]
+    types = [t for t in args.get("Input type") or []] + ["", ""]
+    dtype = CPP_TYPES.get(types[0]) or CPP_TYPES.get(types[1])
+    if kind in BASE_OPS:
+        return el[1], el[0], dtype
+    if kind in ("allgather", "allgather_coalesced"):
+        return el[1], None, dtype
+    if kind in ("allreduce", "allreduce_coalesced", "broadcast", "reduce"):
+        return el[0], el[0], dtype
+    return None, None, dtype
+
+
+def run_shapes(kind, args):
+    dims = args.get("Input Dims")
+    e = arg_elements(dims[0]) if isinstance(dims, list) and dims else None
+    types = args.get("Input type") or [""]
+    out = e if kind in ("allreduce", "broadcast", "reduce", "all_to_all") else None
+    return e, out, CPP_TYPES.get(types[0] if types else "")
+
+
 def size_and_factor(kind, dtype, n_in, n_out, n):
     elem = DTYPE_BYTES.get(dtype, 0)
     if "allreduce" in kind:
@@ -151,7 +207,13 @@ def intersect(a, b):
     return out
 
 
-def expected(events, pg_sizes):
+def expected(events, info):
+    pg_sizes = {str(g.get("pg_name")): g.get("pg_size") for g in info.get("pg_config", []) or [] if "pg_name" in g}
+    member = [str(g["pg_name"]) for g in info.get("pg_config", []) or []
+              if "pg_name" in g and info.get("rank") in (g.get("ranks") or [])]
+    numeric = all(m.isdigit() for m in member)
+    if numeric:
+        member.sort(key=int)
     slices = [e for e in events if e.get("ph") == "X" and "dur" in e and "ts" in e and "name" in e]
     for e in slices:
         e["_s"], e["_e"] = ns(e["ts"]), ns(e["ts"]) + ns(e["dur"])
@@ -217,28 +279,65 @@ def expected(events, pg_sizes):
             return "all_to_all"
         return kind[:-5] if kind.endswith("_base") and len(kind) > 5 else kind
 
-    runs, waiting = {}, {}
+    runs, waiting = {}, []
     for call in calls.values():
-        call["worker"] = None
+        call["worker"], call["group"], call["shapes"] = None, None, (None, None, None)
         if call["kernels"] or call["host"] is None:
             continue
         if call["host"]["name"].startswith("gloo:"):
+            call["shapes"] = run_shapes(call["kind"], call["host"].get("args") or {})
             runs.setdefault(family(call["kind"]), []).append(call)
         else:
-            waiting.setdefault(family(call["kind"]), []).append(call)
-    paired = set()
-    for fam, waiters in waiting.items():
-        r = sorted(runs.get(fam, []), key=lambda c: c["host"]["_s"])
-        nxt = 0
-        for call in sorted(waiters, key=lambda c: c["host"]["_s"]):
-            while nxt < len(r) and r[nxt]["host"]["_s"] < call["host"]["_s"]:
-                nxt += 1
-            if nxt == len(r):
+            if call["role"] != 3:
+                call["shapes"] = op_shapes(call["kind"], call["host"].get("args") or {})
+            waiting.append(call)
+    threads = {(r["host"].get("pid"), r["host"].get("tid")) for rs in runs.values() for r in rs}
+    pids = {pid for pid, _ in threads}
+    threads |= {(e.get("pid"), e.get("tid")) for e in events if e.get("ph") == "M" and e.get("name") == "thread_name"
+                and e.get("pid") in pids and "pt_gloo_runloop" in str((e.get("args") or {}).get("name", ""))}
+    threads = sorted(threads, key=lambda t: int(t[1]))
+    if numeric and member and len(threads) == 2 * len(member):
+        thread_group = {t: member[i // 2] for i, t in enumerate(threads)}
+        for rs in runs.values():
+            for r in rs:
+                r["group"] = thread_group[(r["host"].get("pid"), r["host"].get("tid"))]
+    for rs in runs.values():
+        rs.sort(key=lambda c: c["host"]["_s"])
+    paired, head = set(), {}
+    for call in sorted(waiting, key=lambda c: c["host"]["_s"]):
+        meta = call["meta"] or {}
+        group = meta.get("Process Group Name", meta.get("Process Group ID"))
+        want = meta.get("In msg nelems") if call["role"] == 3 else call["shapes"][0]
+        fams = [family(call["kind"])] + (["allreduce"] if family(call["kind"]) == "reduce_scatter" else [])
+        best = None
+        for fam in fams:
+            r = runs.get(fam, [])
+            h = head.get(fam, 0)
+            while h < len(r) and (id(r[h]) in paired or r[h]["host"]["_s"] < call["host"]["_s"]):
+                h += 1
+            head[fam] = h
+            seen = 0
+            for run in r[h:]:
+                if id(run) in paired:
+                    continue
+                if seen == 64:
+                    break
+                seen += 1
+                if group is not None and run["group"] is not None and str(group) != run["group"]:
+                    continue
+                if want is not None and run["shapes"][0] is not None and want != run["shapes"][0]:
+                    continue
+                if best is None or run["host"]["_s"] < best["host"]["_s"]:
+                    best = run
                 break
-            call["worker"] = r[nxt]["host"]
-            paired.add(id(r[nxt]))
-            nxt += 1
-    for fam, rs in runs.items():
+        if best is None:
+            continue
+        paired.add(id(best))
+        call["worker"] = best["host"]
+        call["group"] = best["group"]
+        i, o, d = call["shapes"]
+        call["shapes"] = (i if i is not None else best["shapes"][0], o, d or best["shapes"][2])
+    for rs in runs.values():
         for run in rs:
             if id(run) not in paired:
                 run["worker"] = run["host"]
@@ -246,8 +345,15 @@ def expected(events, pg_sizes):
     for call in [c for c in calls.values() if id(c) not in paired]:
         meta = call["meta"] or {}
         group = meta.get("Process Group Name", meta.get("Process Group ID"))
-        group = str(group) if group is not None else None
+        group = str(group) if group is not None else call["group"]
+        if group is None and len(member) == 1:
+            group = member[0]
         n = meta.get("Group size") or count_ranks(meta.get("Process Group Ranks", "")) or pg_sizes.get(group) or None
+        dtype, n_in, n_out = meta.get("dtype"), meta.get("In msg nelems"), meta.get("Out msg nelems")
+        if call["role"] != 3 and call["shapes"][2] and (call["shapes"][0] is not None or call["shapes"][1] is not None):
+            n_in, n_out, dtype = call["shapes"]
+            if family(call["kind"]) == "allgather" and n_out is None and n_in is not None and n:
+                n_out = n_in * n
         if call["kernels"]:
             dur = sum(k["_e"] - k["_s"] for k in call["kernels"])
             start = min(k["_s"] for k in call["kernels"])
@@ -256,8 +362,7 @@ def expected(events, pg_sizes):
         else:
             dur, start = call["host"]["_e"] - call["host"]["_s"], call["host"]["_s"]
         host_start = call["host"]["_s"] if call["host"] else call["first"]["_s"]
-        size, factor = size_and_factor(call["kind"], meta.get("dtype"), meta.get("In msg nelems"),
-                                       meta.get("Out msg nelems"), n)
+        size, factor = size_and_factor(call["kind"], dtype, n_in, n_out, n)
         timed_by_host = not call["kernels"] and call["worker"] is None
         algbw = size * 1e9 / dur if size is not None and dur > 0 and not timed_by_host else None
         busbw = algbw * factor if algbw is not None and factor is not None else None
@@ -270,12 +375,11 @@ def expected(events, pg_sizes):
     return out, overlap
 
 
-def pg_sizes_of(path):
+def distributed_info_of(path):
     opener = gzip.open if path.endswith(".gz") else open
     with opener(path, "rt", encoding="utf-8") as f:
         doc = json.load(f)
-    info = doc.get("distributedInfo", {}) if isinstance(doc, dict) else {}
-    return {str(g.get("pg_name")): g.get("pg_size") for g in info.get("pg_config", []) or [] if "pg_name" in g}
+    return doc.get("distributedInfo", {}) if isinstance(doc, dict) else {}
 
 
 def close(a, b):
@@ -285,7 +389,7 @@ def close(a, b):
 
 
 def compare_rank(path, got, fails):
-    calls, (comm_ns, overlapped_ns) = expected(load(path), pg_sizes_of(path))
+    calls, (comm_ns, overlapped_ns) = expected(load(path), distributed_info_of(path))
     name = os.path.basename(path)
     if len(calls) != len(got["calls"]):
         fails.append(f"{name}: {len(got['calls'])} calls, expected {len(calls)}")
