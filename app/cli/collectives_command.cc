@@ -36,7 +36,8 @@ const char* kUsage =
     "  summary    per (kind, size, group): count, total, median and p90 time (numpy's linear\n"
     "             percentile, rounded), bandwidths at the median time\n"
     "  overlap    comm_comp_overlap_percent: the share of communication-kernel time (their union)\n"
-    "             during which compute kernels run (HTA's get_comm_comp_overlap); per step too\n"
+    "             during which compute kernels run (HTA's get_comm_comp_overlap); per step too;\n"
+    "             null without communication kernels\n"
     "  stragglers with two or more ranks: calls matched by (process group, Seq), else the n-th call\n"
     "             of a kind in a group; per collective the arrival skew (latest - earliest start on\n"
     "             the run's clock), late_rank and induced_wait_ns (the others' wait for it); ranks by\n"
@@ -91,7 +92,9 @@ nlohmann::json summaryJson(const CollectiveSummaryRow& r) {
 }
 
 nlohmann::json overlapJson(const CommOverlap& o) {
-    return {{"comm_ns", o.communicationNs}, {"overlapped_ns", o.overlappedNs}, {"comm_comp_overlap_percent", o.percent()}};
+    // No communication: no share (HTA's is NaN).
+    const nlohmann::json percent = o.communicationNs > 0 ? nlohmann::json(o.percent()) : nlohmann::json(nullptr);
+    return {{"comm_ns", o.communicationNs}, {"overlapped_ns", o.overlappedNs}, {"comm_comp_overlap_percent", percent}};
 }
 
 std::string bandwidthText(double bytesPerS) {
@@ -195,10 +198,12 @@ void printText(const std::vector<WorkerTrace>& workers, const std::vector<RankCo
                const StragglerResult& stragglers) {
     for (size_t i = 0; i < ranks.size(); ++i) {
         const CollectivesResult& r = *ranks[i].result;
-        std::printf("%s (%s): %zu collective calls, %llu communication kernels; comm/compute overlap %.2f %% of "
-                    "%lld ns\n",
-                    ranks[i].name.c_str(), workers[i].path.c_str(), r.calls.size(),
-                    (unsigned long long)r.commKernels, r.overlap.percent(), (long long)r.overlap.communicationNs);
+        std::printf("%s (%s): %zu collective calls, %llu communication kernels", ranks[i].name.c_str(),
+                    workers[i].path.c_str(), r.calls.size(), (unsigned long long)r.commKernels);
+        if (r.overlap.communicationNs > 0)
+            std::printf("; comm/compute overlap %.2f %% of %lld ns", r.overlap.percent(),
+                        (long long)r.overlap.communicationNs);
+        std::printf("\n");
         std::printf("%-32s %14s %10s %6s %6s %14s %12s %12s %10s %10s\n", "kind", "size(bytes)", "group", "n",
                     "count", "total(ns)", "median(ns)", "p90(ns)", "algbw GB/s", "busbw GB/s");
         for (const CollectiveSummaryRow& s : r.summary)

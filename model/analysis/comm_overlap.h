@@ -18,7 +18,8 @@ struct CommOverlap {
     TimeNs overlappedNs = 0;     // communication during which a compute kernel ran
     TimeNs exposedNs = 0;        // communication - overlapped: nothing else on the device
 
-    // HTA's comp_comm_overlap_pctg: overlapped / communication (0 without communication).
+    // HTA's comp_comm_overlap_pctg: overlapped / communication (0 without communication, where HTA's
+    // is NaN: callers show none).
     double percent() const {
         return communicationNs > 0 ? 100.0 * double(overlappedNs) / double(communicationNs) : 0.0;
     }

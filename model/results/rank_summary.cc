@@ -93,7 +93,7 @@ json collectivesJson(const CollectivesResult& r) {
             {"summary", summary},
             {"comm_ns", r.overlap.communicationNs},
             {"overlapped_ns", r.overlap.overlappedNs},
-            {"comm_comp_overlap_percent", r.overlap.percent()},
+            {"comm_comp_overlap_percent", r.overlap.communicationNs > 0 ? json(r.overlap.percent()) : json(nullptr)},
             {"notes", r.notes}};
 }
 

@@ -99,7 +99,7 @@ Columns<const StepOverlap*> stepColumns() {
           QObject::tr("Of it, the time some compute kernel ran too")},
          [](S s) { return ns(s->overlap.overlappedNs); }},
         {{QObject::tr("Overlap"), ColumnKind::Percent, QObject::tr("Overlapped / communication (HTA)")},
-         [](S s) { return QVariant(s->overlap.percent()); }},
+         [](S s) { return s->overlap.communicationNs > 0 ? QVariant(s->overlap.percent()) : QVariant(); }},
         {{QObject::tr("Exposed"), ColumnKind::Duration,
           QObject::tr("Communication with no compute beside it: what overlap could still hide")},
          [](S s) { return ns(s->overlap.exposedNs); }},
