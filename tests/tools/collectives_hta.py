@@ -5,9 +5,11 @@ tests/data/peers/hta_collectives_reference.json by tests/peers/generators/hta_co
 (HTA is not installed in CI). Per input and rank: the communication kernels' union (HTA's
 denominator), the part of it compute kernels ran beside (its numerator), both in ns, and the
 percentage (100 x HTA's full-precision ratio; no percentage where HTA's ratio is NaN: no
-communication).
+communication). Where HTA named a top straggler (get_potential_stragglers with top_k=1: the rank
+whose communication kernels ran shortest, having arrived last), it is the rank that induced the
+most wait in ours.
 
-    collectives_hta_overlap.py --cli TRACESCOPE_CLI --reference REF.json SHARED_TESTDATA
+    collectives_hta.py --cli TRACESCOPE_CLI --reference REF.json SHARED_TESTDATA
 
 Exit 77 (CTest's skip) when a trace is missing, 1 under CI=true.
 """
@@ -59,6 +61,15 @@ def main():
             compared += 1
             if not ok:
                 fails.append(f"{name} rank {rank} differs from HTA")
+        top = (inp.get("stragglers") or {}).get("potential_stragglers_top1")
+        if top and len(inp["files"]) > 1:
+            ranks = json.loads(res.stdout)["stragglers"]["ranks"]
+            ours = ranks[0]["worker"] if ranks else None
+            want = [f"rank {r}" for r in top]
+            print(f"{name}: most induced wait {ours}; HTA's top straggler {want}")
+            compared += 1
+            if ours not in want:
+                fails.append(f"{name}: top straggler {ours}, HTA's {want}")
     if compared == 0:
         fails.append("nothing compared")
     for f in fails:
