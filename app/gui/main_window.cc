@@ -11,6 +11,7 @@
 #include "views/capture/capture_dialog.h"
 #include "views/capture/launch_dialog.h"
 #include "views/details/details_panel.h"
+#include "views/collectives/collectives_view.h"
 #include "views/pod/compare_view.h"
 #include "views/pod/pod_view.h"
 #include "views/query/query_view.h"
@@ -204,13 +205,17 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                 timeline_->addQueryTrack(std::move(track));
                 tabs_->setCurrentWidget(timeline_);
             });
-    if (PodView* pod = podView())
-        connect(pod, &PodView::openInTimeline, this, [this](QString prefix, qint64 begin, qint64 end) {
-            timeline_->trackFilterBox()->setText(prefix);
-            const double pad = double(end - begin) * 0.02;
-            timeline_->setVisibleRange(double(begin) - pad, double(end) + pad);
-            tabs_->setCurrentWidget(timeline_);
-        });
+    // The Pod and Collectives pages show a worker's step or call: its tracks over that time.
+    const auto showWorkerRange = [this](QString prefix, qint64 begin, qint64 end) {
+        timeline_->trackFilterBox()->setText(prefix);
+        const double pad = double(end - begin) * 0.02;
+        timeline_->setVisibleRange(double(begin) - pad, double(end) + pad);
+        tabs_->setCurrentWidget(timeline_);
+    };
+    if (PodView* pod = podView()) connect(pod, &PodView::openInTimeline, this, showWorkerRange);
+    for (const auto& [id, view] : views_)
+        if (auto* collectives = qobject_cast<CollectivesView*>(view))
+            connect(collectives, &CollectivesView::openInTimeline, this, showWorkerRange);
     // Offsets set by hand: a new merged view is made from the current one (which stays unchanged
     // for whoever still holds it) with the workers moved.
     if (PodView* pod = podView())
@@ -623,6 +628,8 @@ void MainWindow::setTrace(std::shared_ptr<const Trace> trace, const QString& pat
     selection_->selectSlice({});
     details_->setTrace(trace_);
     if (PodView* pod = podView()) pod->setRun(run_);
+    for (const auto& [id, view] : views_)
+        if (auto* collectives = qobject_cast<CollectivesView*>(view)) collectives->setRun(run_);
     timeline_->setLayoutSource(path);
     for (auto& [id, view] : views_) view->setTrace(trace_);
     reloadAction_->setEnabled(!path.isEmpty());

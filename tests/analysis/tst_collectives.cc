@@ -5,13 +5,18 @@
 #include "model/analysis/collective_shapes.h"
 #include "model/analysis/collective_stragglers.h"
 #include "model/analysis/collectives.h"
+#include "model/import/workers.h"
 #include "model/results/collectives_results.h"
+#include "model/trace/merge_workers.h"
 #include "model/results/trace_results.h"
 #include "model/trace/trace_builder.h"
+#include "views/collectives/collective_wait_heatmap.h"
 #include "views/collectives/collectives_view.h"
 #include "views/tables/table_page.h"
 #include "views/trace_selection.h"
 
+#include <QComboBox>
+#include <QSignalSpy>
 #include <QTableView>
 #include <QtTest>
 
@@ -95,6 +100,7 @@ private slots:
     void glooRunsPairedByShape();
     void resultSharedByStore();
     void pageShowsTheStoreResult();
+    void pageOfARun();
 };
 
 // Groups of n = 4 unless said. Each call's kernel on stream 7, times in ns:
@@ -522,6 +528,61 @@ void TestCollectives::pageShowsTheStoreResult() {
     QVERIFY(QTest::qWaitFor([&] { return page.state() != AnalysisView::State::Queued &&
                                          page.state() != AnalysisView::State::Running; }, 20000));
     QVERIFY(!page.result() || page.result()->calls.empty());
+}
+
+// The four gloo ranks opened together (tests/data/peers/collectives): the page matches their
+// collectives, draws the heat map, names the straggler the program made (rank 2, which slept before
+// the second all-reduce of every step), switches the tables between ranks, and a heat map cell
+// shows that rank's call in the timeline at its time on the run's clock.
+void TestCollectives::pageOfARun() {
+    std::vector<std::string> files;
+    for (int r = 0; r < 4; ++r)
+        files.push_back(std::string(TRACESCOPE_SOURCE_DIR) + "/tests/data/peers/collectives/gloo_rank" +
+                        std::to_string(r) + ".pt.trace.json.gz");
+    MultiWorkerResult imported = importWorkers(files);
+    QVERIFY(imported.ok());
+    auto run = std::make_shared<MultiWorkerRun>(std::move(imported.run));
+    std::shared_ptr<const Trace> merged(mergeWorkers(*run));
+    CollectivesView view;
+    view.resize(1280, 800);
+    view.show();
+    QSignalSpy ready(&view, &AnalysisView::resultReady);
+    view.setRun(run);
+    view.setTrace(merged);
+    QVERIFY(ready.wait(30000));
+    const RunCollectives* r = view.runResult();
+    QVERIFY(r);
+    QCOMPARE(r->ranks.size(), size_t(4));
+    QCOMPARE(r->stragglers.collectives.size(), size_t(30));  // 10 a step on ranks 0 and 1, 3 steps
+    QCOMPARE(r->ranks[r->stragglers.ranks.front().rank].name, std::string("rank 2"));
+    QVERIFY(view.summaryText().contains("<b>rank 2</b> kept the others waiting longest"));
+    QCOMPARE(view.result()->calls.size(), size_t(30));  // rank 0's
+    auto* rank = view.findChild<QComboBox*>();
+    QVERIFY(rank && rank->isVisible());
+    rank->setCurrentIndex(2);
+    QCOMPARE(view.result()->calls.size(), size_t(27));  // rank 2 is not in the [0, 1] group
+    QVERIFY(view.summaryText().contains("rank 2: <b>27</b> collective calls"));
+
+    // The second all-reduce of group 0: rank 2 arrived last, by most of its 30 ms sleep.
+    size_t c = 0;
+    while (c < r->stragglers.collectives.size() &&
+           !(r->stragglers.collectives[c].kind == "allreduce" && r->stragglers.collectives[c].ordinal == 1))
+        ++c;
+    QVERIFY(c < r->stragglers.collectives.size());
+    const MatchedCollective& m = r->stragglers.collectives[c];
+    QCOMPARE(m.lateRank, size_t(2));
+    QVERIFY(m.skewNs > 15'000'000);
+    QVERIFY(*lateness(m, 2) == m.skewNs);
+    QVERIFY(view.heatmap()->cellText(2, c).contains("arrived"));
+    QSignalSpy open(&view, &CollectivesView::openInTimeline);
+    emit view.heatmap()->cellClicked(2, int(c));
+    QCOMPARE(open.count(), 1);
+    const CollectiveCall& call = r->ranks[2].result->calls[*m.calls[2]];
+    QCOMPARE(open.at(0).at(0).toString(), QString("rank 2: "));
+    QCOMPARE(open.at(0).at(1).toLongLong(), qint64(call.startNs + r->ranks[2].offsetNs));
+    QCOMPARE(open.at(0).at(1).toLongLong(), qint64(m.arrivalNs[2]));
+    if (qEnvironmentVariableIsSet("TRACESCOPE_TEST_SHOTS"))
+        view.grab().save(qEnvironmentVariable("TRACESCOPE_TEST_SHOTS") + "/collectives_run.png");
 }
 
 QTEST_MAIN(TestCollectives)

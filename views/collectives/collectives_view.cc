@@ -2,11 +2,15 @@
 
 #include "model/results/collectives_results.h"
 #include "model/results/trace_results.h"
+#include "views/collectives/collective_wait_heatmap.h"
 #include "views/tables/table_page.h"
 #include "views/tables/value_format.h"
 #include "views/trace_selection.h"
 
+#include <QComboBox>
+#include <QHBoxLayout>
 #include <QLabel>
+#include <QSplitter>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -125,7 +129,49 @@ CollectivesView::CollectivesView(QWidget* parent) : AnalysisView(parent) {
     headline_->setWordWrap(true);
     headline_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(headline_);
+    // Run mode: whose tables the tabs show.
+    rankBar_ = new QWidget(content);
+    auto* rankBar = new QHBoxLayout(rankBar_);
+    rankBar->setContentsMargins(0, 0, 0, 0);
+    rank_ = new QComboBox(rankBar_);
+    rank_->setToolTip(tr("The rank whose calls, summary and overlap the tables show"));
+    rank_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    rankBar->addWidget(new QLabel(tr("Rank:"), rankBar_));
+    rankBar->addWidget(rank_);
+    rankBar->addStretch(1);
+    rankBar_->setVisible(false);
+    layout->addWidget(rankBar_);
+    connect(rank_, &QComboBox::currentIndexChanged, this, &CollectivesView::setRankIndex);
     tabs_ = new QTabWidget(content);
+    // Run mode's first tab: the stragglers by collective.
+    auto* stragglers = new QSplitter(Qt::Vertical, tabs_);
+    heatmap_ = new CollectiveWaitHeatmap(stragglers);
+    rankModel_ = new RowTableModel<const RankWait*>(
+        {
+            {{tr("Rank"), ColumnKind::Text},
+             [this](const RankWait* w) { return QVariant(runResult_ ? q(runResult_->ranks[w->rank].name) : QString()); }},
+            {{tr("Induced wait"), ColumnKind::Duration,
+              tr("Over the collectives it arrived last to: the time the other ranks waited for it")},
+             [](const RankWait* w) { return ns(w->inducedWaitNs); }},
+            {{tr("Last to"), ColumnKind::Integer, tr("Collectives it arrived last to")},
+             [](const RankWait* w) { return QVariant(qint64(w->lateCount)); }},
+            {{tr("Waited"), ColumnKind::Duration, tr("The time it waited for the last rank, over all collectives")},
+             [](const RankWait* w) { return ns(w->waitedNs); }},
+        },
+        this);
+    ranks_ = newTable(rankModel_, 1, Qt::DescendingOrder, QStringLiteral("collective_stragglers.csv"), stragglers);
+    stragglers->addWidget(heatmap_);
+    stragglers->addWidget(ranks_);
+    stragglers->setStretchFactor(0, 3);
+    stragglers->setStretchFactor(1, 1);
+    stragglers->setSizes({450, 150});  // the picture first; the ranks table is a few columns
+    stragglers->setChildrenCollapsible(false);
+    stragglers_ = stragglers;
+    connect(heatmap_, &CollectiveWaitHeatmap::cellClicked, this, [this](int r, int c) {
+        if (!runResult_ || size_t(c) >= runResult_->stragglers.collectives.size()) return;
+        const auto& call = runResult_->stragglers.collectives[size_t(c)].calls[size_t(r)];
+        if (call) openRankCall(size_t(r), runResult_->ranks[size_t(r)].result->calls[*call]);
+    });
     summaryModel_ = new RowTableModel<const CollectiveSummaryRow*>(summaryColumns(), this);
     callModel_ = new RowTableModel<const CollectiveCall*>(callColumns(), this);
     stepModel_ = new RowTableModel<const StepOverlap*>(stepColumns(), this);
@@ -140,7 +186,22 @@ CollectivesView::CollectivesView(QWidget* parent) : AnalysisView(parent) {
     setContent(content);
 }
 
+void CollectivesView::setRun(std::shared_ptr<const MultiWorkerRun> run) {
+    static uint64_t runs = 0;
+    run_ = std::move(run);
+    runSerial_ = ++runs;
+}
+
 void CollectivesView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
+    if (run_ && run_->loadedCount() > 1) {
+        const std::shared_ptr<const MultiWorkerRun> workers = run_;
+        run<RunCollectives>(
+            estimateAnalysisCost(AnalysisKind::Collectives, *trace),
+            {"collectives-run", "run=" + std::to_string(runSerial_)},
+            [workers](ResultStore& results) { return runCollectivesOf(*workers, &results.trace()); },
+            [this](std::shared_ptr<const RunCollectives> r) { showRun(r); });
+        return;
+    }
     // The store's own collectives result (the key and computation collectivesOf uses), shared with
     // the SQL table and whoever asked first.
     run<CollectivesResult>(estimateAnalysisCost(AnalysisKind::Collectives, *trace), kCollectivesKey,
@@ -148,9 +209,38 @@ void CollectivesView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
                            [this](std::shared_ptr<const CollectivesResult> r) { showResult(r); });
 }
 
+void CollectivesView::showRun(const std::shared_ptr<const RunCollectives>& run) {
+    runResult_ = run;
+    heatmap_->setData(run);
+    std::vector<const RankWait*> waits;
+    for (const RankWait& w : run->stragglers.ranks) waits.push_back(&w);
+    rankModel_->setRows(std::move(waits));
+    ranks_->fitColumns(360);
+    if (tabs_->indexOf(stragglers_) < 0) tabs_->insertTab(0, stragglers_, tr("Stragglers by collective"));
+    tabs_->setCurrentIndex(0);
+    {
+        const QSignalBlocker block(rank_);
+        rank_->clear();
+        for (const RankCollectives& r : run->ranks) rank_->addItem(q(r.name));
+    }
+    rankBar_->setVisible(!run->ranks.empty());
+    rank_->setCurrentIndex(0);
+    setRankIndex(0);
+}
+
+void CollectivesView::setRankIndex(int index) {
+    if (!runResult_ || index < 0 || size_t(index) >= runResult_->ranks.size()) return;
+    rankIndex_ = size_t(index);
+    if (rank_->currentIndex() != index) {
+        const QSignalBlocker block(rank_);
+        rank_->setCurrentIndex(index);
+    }
+    showResult(runResult_->ranks[rankIndex_].result);
+}
+
 void CollectivesView::showResult(const std::shared_ptr<const CollectivesResult>& r) {
     result_ = r;
-    if (r->calls.empty() && r->overlap.communicationNs == 0) {
+    if (!runResult_ && r->calls.empty() && r->overlap.communicationNs == 0) {
         showEmptyResult(tr("No collective communication in this trace: no NCCL kernels, no c10d or gloo "
                            "collectives, no record_param_comms with Kineto's collective metadata."));
         return;
@@ -160,16 +250,36 @@ void CollectivesView::showResult(const std::shared_ptr<const CollectivesResult>&
                                          [](const CollectiveCall& c) { return c.busbwBytesPerS >= 0; });
     TimeNs total = 0;
     for (const CollectiveCall& c : r->calls) total += c.durationNs;
-    lines << tr("<b>%1</b> collective calls, %2 in all; %3 with a size and bus bandwidth.")
-                 .arg(formatCount(qint64(r->calls.size())), formatDuration(total), formatCount(withBw));
+    const QString whose = runResult_ ? q(runResult_->ranks[rankIndex_].name).toHtmlEscaped() + QStringLiteral(": ")
+                                     : QString();
+    lines << tr("%1<b>%2</b> collective calls, %3 in all; %4 with a size and bus bandwidth.")
+                 .arg(whose, formatCount(qint64(r->calls.size())), formatDuration(total), formatCount(withBw));
     if (r->overlap.communicationNs > 0)
         lines << tr("Communication kernels ran %1; compute kernels ran beside them <b>%2</b> of that time "
                     "(HTA's communication/compute overlap), %3 exposed.")
                      .arg(formatDuration(r->overlap.communicationNs), formatPercent(r->overlap.percent()),
                           formatDuration(r->overlap.exposedNs));
     for (const std::string& n : r->notes) lines << QStringLiteral("<i>• %1</i>").arg(q(n).toHtmlEscaped());
-    lines << tr("<i>Double-click a call to see it in the timeline. Stragglers across ranks: "
-                "tracescope-cli collectives RANK_FILES… or a folder of rank summaries.</i>");
+    if (runResult_) {
+        const StragglerResult& s = runResult_->stragglers;
+        QStringList top;
+        if (!s.ranks.empty() && s.ranks.front().inducedWaitNs > 0)
+            top << tr("<b>%1</b> kept the others waiting longest: %2 over %n collective(s)", nullptr,
+                      int(s.ranks.front().lateCount))
+                       .arg(q(runResult_->ranks[s.ranks.front().rank].name).toHtmlEscaped(),
+                            formatDuration(s.ranks.front().inducedWaitNs));
+        lines.prepend(tr("%1 ranks, %2 collectives matched %3. %4")
+                          .arg(formatCount(qint64(runResult_->ranks.size())),
+                               formatCount(qint64(s.collectives.size())),
+                               s.bySeq ? tr("by (group, Seq)") : tr("by order (the n-th call of a kind in a group)"),
+                               top.join(QString())));
+        for (const std::string& n : s.notes) lines << QStringLiteral("<i>• %1</i>").arg(q(n).toHtmlEscaped());
+        lines << tr("<i>The tables below show the rank chosen above. Click a cell of the heat map, or double-click "
+                    "a call, to see it in the timeline.</i>");
+    } else {
+        lines << tr("<i>Double-click a call to see it in the timeline. Stragglers across ranks: open the rank files "
+                    "together, or tracescope-cli collectives RANK_FILES… or a folder of rank summaries.</i>");
+    }
     headline_->setText(lines.join(QStringLiteral("<br>")));
     std::vector<const CollectiveSummaryRow*> summary;
     for (const CollectiveSummaryRow& s : r->summary) summary.push_back(&s);
@@ -183,9 +293,22 @@ void CollectivesView::showResult(const std::shared_ptr<const CollectivesResult>&
     for (TablePage* t : {summary_, calls_, steps_}) t->fitColumns(360);
 }
 
+void CollectivesView::openRankCall(size_t rank, const CollectiveCall& c) {
+    // A rank's calls are on its own clock, in its own trace (cut out of the run's view): shown by
+    // their time in the run's timeline, on that worker's tracks.
+    const RankCollectives& r = runResult_->ranks[rank];
+    const qint64 begin = c.startNs + r.offsetNs;
+    emit openInTimeline(q(r.name + ": "), begin, begin + std::max<qint64>(c.durationNs, 1));
+}
+
 void CollectivesView::activateCall(int row) {
-    if (!result_ || !selection_ || row < 0 || row >= callModel_->rowCount()) return;
+    if (!result_ || row < 0 || row >= callModel_->rowCount()) return;
     const CollectiveCall& c = *callModel_->row(row);
+    if (runResult_) {
+        openRankCall(rankIndex_, c);
+        return;
+    }
+    if (!selection_) return;
     std::vector<SliceRef> slices;
     for (SliceRef s : {c.hostOp, c.workerSlice})
         if (s.valid() && std::find(slices.begin(), slices.end(), s) == slices.end()) slices.push_back(s);
@@ -198,6 +321,11 @@ QString CollectivesView::summaryText() const { return headline_->text(); }
 
 void CollectivesView::clearResult() {
     result_.reset();
+    runResult_.reset();
+    heatmap_->setData({});
+    rankModel_->setRows({});
+    if (const int i = tabs_->indexOf(stragglers_); i >= 0) tabs_->removeTab(i);
+    rankBar_->setVisible(false);
     summaryModel_->setRows({});
     callModel_->setRows({});
     stepModel_->setRows({});

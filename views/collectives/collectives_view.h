@@ -4,18 +4,23 @@
 // and nccl-tests' bandwidths (algbw, busbw); every call (its kind, group, Seq, size, time and
 // bandwidths; a double click shows its host op and kernels in the timeline); the overlap per step.
 // Every figure is a result of the trace's store (model/analysis/collectives.h); the page only lays
-// them out. Several ranks' stragglers are the CLI's (`tracescope-cli collectives DIR`).
+// them out. A run opened as several rank files adds the stragglers by collective: a heat map rank
+// x collective of each rank's arrival after the first, the ranks by the wait they induced, and a
+// choice of the rank whose tables are shown (model/results/run_collectives.h).
 #pragma once
 
 #include "model/analysis/collectives.h"
+#include "model/results/run_collectives.h"
 #include "views/analysis_view.h"
 #include "views/tables/analysis_table_model.h"
 
+class QComboBox;
 class QLabel;
 class QTabWidget;
 
 namespace tracescope {
 
+class CollectiveWaitHeatmap;
 class TablePage;
 
 class CollectivesView : public AnalysisView {
@@ -23,10 +28,20 @@ class CollectivesView : public AnalysisView {
 public:
     explicit CollectivesView(QWidget* parent = nullptr);
 
+    // The run the next trace belongs to (set before setTrace); null: the trace is one rank.
+    void setRun(std::shared_ptr<const MultiWorkerRun> run);
     QString summaryText() const;
     const CollectivesResult* result() const { return result_.get(); }
+    const RunCollectives* runResult() const { return runResult_.get(); }
+    CollectiveWaitHeatmap* heatmap() const { return heatmap_; }
+    // Run mode: show this rank's (an index into runResult()->ranks) tables.
+    void setRankIndex(int index);
     TablePage* callsTable() const { return calls_; }
     TablePage* summaryTable() const { return summary_; }
+
+signals:
+    // Show `processPrefix`'s tracks over [begin, end) of the run's clock in the timeline.
+    void openInTimeline(QString processPrefix, qint64 begin, qint64 end);
 
 protected:
     void startAnalysis(const std::shared_ptr<const Trace>& trace) override;
@@ -34,6 +49,16 @@ protected:
 
 private:
     std::shared_ptr<const CollectivesResult> result_;
+    std::shared_ptr<const MultiWorkerRun> run_;
+    uint64_t runSerial_ = 0;  // names the run in the page's result key
+    std::shared_ptr<const RunCollectives> runResult_;
+    size_t rankIndex_ = 0;
+    QWidget* rankBar_ = nullptr;
+    QComboBox* rank_ = nullptr;
+    QWidget* stragglers_ = nullptr;
+    CollectiveWaitHeatmap* heatmap_ = nullptr;
+    TablePage* ranks_ = nullptr;
+    RowTableModel<const RankWait*>* rankModel_ = nullptr;
     QLabel* headline_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     TablePage* summary_ = nullptr;
@@ -44,7 +69,9 @@ private:
     RowTableModel<const StepOverlap*>* stepModel_ = nullptr;
 
     void showResult(const std::shared_ptr<const CollectivesResult>& result);
+    void showRun(const std::shared_ptr<const RunCollectives>& run);
     void activateCall(int row);
+    void openRankCall(size_t rank, const CollectiveCall& call);
 };
 
 }  // namespace tracescope
