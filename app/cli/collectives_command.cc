@@ -5,6 +5,7 @@
 // induced wait (model/analysis/collectives.h, collective_stragglers.h).
 #include "app/cli/analysis_cli.h"
 #include "app/cli/commands.h"
+#include "app/cli/summary_files.h"
 
 #include "model/analysis/collective_stragglers.h"
 #include "model/results/collectives_results.h"
@@ -104,41 +105,6 @@ std::string bandwidthText(double bytesPerS) {
     return b;
 }
 
-bool endsWith(const std::string& s, const std::string& p) {
-    return s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
-}
-
-// The summaries named: *.summary.json files, and those inside named folders. Empty when the
-// paths name traces instead (a folder without summaries is a folder of traces).
-std::vector<std::string> summaryPaths(const std::vector<std::string>& paths) {
-    std::vector<std::string> out;
-    for (const std::string& p : paths) {
-        std::error_code ec;
-        if (std::filesystem::is_directory(p, ec)) {
-            // tracescope-pod's index names the summaries of the run (a rank that failed keeps
-            // its earlier summary on disk, left out of the index).
-            std::ifstream indexFile(std::filesystem::path(p) / "index.json", std::ios::binary);
-            const nlohmann::json index = indexFile ? nlohmann::json::parse(indexFile, nullptr, false) : nlohmann::json();
-            if (index.is_object() && index.value("schema", std::string()) == "tracescope-pod-index" &&
-                index.contains("ranks") && index["ranks"].is_array()) {
-                for (const nlohmann::json& r : index["ranks"])
-                    if (r.is_object() && r.contains("summary") && r["summary"].is_string())
-                        out.push_back((std::filesystem::path(p) / r["summary"].get<std::string>()).string());
-                continue;
-            }
-            std::vector<std::string> inside;
-            for (const auto& e : std::filesystem::directory_iterator(p, ec))
-                if (e.is_regular_file(ec) && endsWith(e.path().filename().string(), ".summary.json"))
-                    inside.push_back(e.path().string());
-            std::sort(inside.begin(), inside.end());
-            out.insert(out.end(), inside.begin(), inside.end());
-        } else if (endsWith(p, ".summary.json")) {
-            out.push_back(p);
-        }
-    }
-    return out;
-}
-
 // Reads the summaries as ranks, their clocks aligned on the wall clock as the traces' are. A rank
 // found twice keeps its first summary; an unreadable one is named and left out.
 bool loadSummaries(const std::vector<std::string>& paths, std::vector<WorkerTrace>& workers,
@@ -147,8 +113,7 @@ bool loadSummaries(const std::vector<std::string>& paths, std::vector<WorkerTrac
     std::vector<std::optional<int64_t>> origins;
     std::optional<int64_t> worldSize;
     for (const std::string& path : paths) {
-        std::ifstream f(path, std::ios::binary);
-        nlohmann::json j = nlohmann::json::parse(f, nullptr, false);
+        const nlohmann::json j = readJsonFile(path);
         RankCollectives r;
         std::string error;
         if (j.is_discarded()) error = "not JSON";
@@ -174,23 +139,11 @@ bool loadSummaries(const std::vector<std::string>& paths, std::vector<WorkerTrac
         std::fprintf(stderr, "tracescope-cli: no rank summary could be read\n");
         return false;
     }
-    if (std::all_of(origins.begin(), origins.end(), [](const auto& o) { return o.has_value(); })) {
-        const int64_t earliest = **std::min_element(origins.begin(), origins.end());
-        for (size_t i = 0; i < ranks.size(); ++i) ranks[i].offsetNs = durationBetween(earliest, *origins[i]);
-    } else {
+    if (const auto offsets = wallClockOffsets(origins))
+        for (size_t i = 0; i < ranks.size(); ++i) ranks[i].offsetNs = (*offsets)[i];
+    else
         notes.push_back("some summaries have no wall clock: their ranks' times are compared as they are");
-    }
-    if (worldSize && *worldSize > 0 && int64_t(seen.size()) < *worldSize) {
-        std::string missing;
-        int64_t listed = 0, count = 0;
-        for (int64_t r = 0; r < *worldSize; ++r)
-            if (!seen.count(r)) {
-                ++count;
-                if (listed++ < 20) missing += (missing.empty() ? "" : ", ") + std::to_string(r);
-            }
-        notes.push_back(std::to_string(count) + " of " + std::to_string(*worldSize) + " ranks have no summary: " +
-                        missing + (count > 20 ? ", ..." : ""));
-    }
+    if (const std::string missing = missingRanksNote(seen, worldSize); !missing.empty()) notes.push_back(missing);
     return true;
 }
 

@@ -1,14 +1,21 @@
-// tracescope-cli pod FILE|DIR... [--json|--csv] [--step-marker NAME] [--all-steps] [--offset WORKER=NS]...
-//                   [--force-merge]
-// Per worker and step: the step-time breakdown, stragglers, communication overlap.
+// tracescope-cli pod FILE|DIR|SUMMARY... [--json|--csv] [--step-marker NAME] [--all-steps]
+//                   [--offset WORKER=NS]... [--force-merge]
+// Per worker and step: the step-time breakdown, stragglers, communication overlap. From the
+// traces, or from rank summaries (`summarize`, tracescope-pod) for runs of thousands of ranks.
 #include "app/cli/analysis_cli.h"
 #include "app/cli/commands.h"
 #include "app/cli/step_set_cli.h"
+#include "app/cli/summary_files.h"
 
 #include "model/analysis/pod.h"
+#include "model/results/rank_summary.h"
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
+#include <set>
 
 namespace tracescope::cli {
 
@@ -50,24 +57,90 @@ bool applyOffsets(const Args& args, MultiWorkerRun& run) {
     return true;
 }
 
+// The pod of a run's rank summaries: their steps as they were summarised (the step options and
+// --offset apply to traces only), the clocks aligned on their wall clocks as the traces' are. A
+// rank found twice keeps its first summary; an unreadable one is named and left out.
+bool podFromSummaries(const std::vector<std::string>& paths, PodResult& pod, size_t& loaded,
+                      std::optional<int64_t>& originUnixNs) {
+    std::vector<PodWorkerFacts> facts;
+    std::vector<std::optional<int64_t>> origins;
+    std::vector<std::string> notes;
+    std::set<int64_t> seen;
+    std::optional<int64_t> worldSize;
+    for (const std::string& path : paths) {
+        const nlohmann::json j = readJsonFile(path);
+        PodWorkerFacts f;
+        std::string error;
+        if (j.is_discarded()) error = "not JSON";
+        else if (!podWorkerFromSummary(j, f, error)) {
+        } else if (f.worker.rank && !seen.insert(*f.worker.rank).second) {
+            error = "rank " + std::to_string(*f.worker.rank) + " again (its first summary kept)";
+        }
+        if (!error.empty()) {
+            std::fprintf(stderr, "tracescope-cli: warning: %s: %s\n", path.c_str(), error.c_str());
+            notes.push_back(std::filesystem::path(path).filename().string() + ": " + error);
+            continue;
+        }
+        if (j.contains("world_size") && j["world_size"].is_number_integer()) worldSize = j["world_size"].get<int64_t>();
+        origins.push_back(rankSummaryOriginUnixNs(j));
+        facts.push_back(std::move(f));
+    }
+    if (facts.empty()) {
+        std::fprintf(stderr, "tracescope-cli: no rank summary could be read\n");
+        return false;
+    }
+    if (const auto offsets = wallClockOffsets(origins)) {
+        originUnixNs = **std::min_element(origins.begin(), origins.end());
+        for (size_t i = 0; i < facts.size(); ++i) {
+            facts[i].worker.offsetNs = (*offsets)[i];
+            facts[i].worker.clock = WorkerClock::WallClock;
+        }
+    }
+    loaded = facts.size();
+    pod = assemblePod(std::move(facts));
+    if (const std::string missing = missingRanksNote(seen, worldSize); !missing.empty()) notes.push_back(missing);
+    pod.notes.insert(pod.notes.begin(), notes.begin(), notes.end());
+    return true;
+}
+
 }  // namespace
 
 int runPod(const Args& args) {
     const auto files = positionals(args, {"--step-marker", "--offset"});
     if (files.empty()) {
-        std::fprintf(stderr, "usage: tracescope-cli pod FILE|DIR... [--json|--csv] [--step-marker NAME] [--all-steps] "
+        std::fprintf(stderr, "usage: tracescope-cli pod FILE|DIR|SUMMARY... [--json|--csv] [--step-marker NAME] [--all-steps] "
                              "[--offset WORKER=NS]... [--force-merge]\n");
         return 2;
     }
     MultiWorkerRun run;
-    if (const int status = loadWorkersOrReport(files, run, hasFlag(args, "--force-merge"))) return status;
-    if (!applyOffsets(args, run)) return 2;
-    const PodResult pod = computePod(run, stepOptionsOf(args));
+    PodResult pod;
+    size_t loaded = 0;
+    double loadSeconds = 0;
+    std::optional<int64_t> originUnixNs;
+    const std::vector<std::string> summaries = summaryPaths(files);
+    if (!summaries.empty()) {
+        for (const std::string& f : files)
+            if (summaryPaths({f}).empty()) {
+                std::fprintf(stderr, "tracescope-cli: %s is not a rank summary: give summaries or traces, not both\n",
+                             f.c_str());
+                return 2;
+            }
+        const auto begin = std::chrono::steady_clock::now();
+        if (!podFromSummaries(summaries, pod, loaded, originUnixNs)) return 1;
+        loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    } else {
+        if (const int status = loadWorkersOrReport(files, run, hasFlag(args, "--force-merge"))) return status;
+        if (!applyOffsets(args, run)) return 2;
+        pod = computePod(run, stepOptionsOf(args));
+        loaded = run.loadedCount();
+        loadSeconds = run.loadSeconds;
+        originUnixNs = run.originUnixNs;
+    }
 
     if (hasFlag(args, "--json")) {
         nlohmann::json j;
-        j["load_ms"] = static_cast<long long>(run.loadSeconds * 1000 + 0.5);
-        j["origin_unix_ns"] = run.originUnixNs ? nlohmann::json(*run.originUnixNs) : nlohmann::json(nullptr);
+        j["load_ms"] = static_cast<long long>(loadSeconds * 1000 + 0.5);
+        j["origin_unix_ns"] = originUnixNs ? nlohmann::json(*originUnixNs) : nlohmann::json(nullptr);
         j["categories"] = nlohmann::json::array();
         for (size_t c = 0; c < kStepCategoryCount; ++c) j["categories"].push_back(stepCategoryName(StepCategory(c)));
         j["workers"] = nlohmann::json::array();
@@ -138,7 +211,7 @@ int runPod(const Args& args) {
         }
         return 0;
     }
-    std::printf("%zu worker(s), %zu loaded in %.2f s\n", pod.workers.size(), run.loadedCount(), run.loadSeconds);
+    std::printf("%zu worker(s), %zu loaded in %.2f s\n", pod.workers.size(), loaded, loadSeconds);
     std::printf("%-14s %10s %-10s %12s %12s %12s  %s\n", "worker", "offset ms", "clock", "avg step ms",
                 "comm ms", "exposed ms", "steps from");
     for (const PodWorker& w : pod.workers) {

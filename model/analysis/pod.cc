@@ -95,17 +95,11 @@ bool alignWorkersOnFirstStep(MultiWorkerRun& run, const StepOptions& stepOptions
 
 PodResult computePod(const MultiWorkerRun& run, const StepOptions& stepOptions, const Trace* mergedView,
                      const ClassifyFn& classify) {
-    PodResult res;
-    struct PerWorker {
-        StepsResult steps;
-        std::vector<StepBreakdown> breakdown;
-        KernelUnions kernels;
-    };
-    std::vector<PerWorker> per(run.workers.size());
-    std::map<int64_t, size_t> numbers;  // step number -> index in res.steps
+    std::vector<PodWorkerFacts> facts;
     for (size_t w = 0; w < run.workers.size(); ++w) {
         const WorkerTrace& wt = run.workers[w];
-        PodWorker pw;
+        PodWorkerFacts f;
+        PodWorker& pw = f.worker;
         pw.name = wt.name;
         pw.rank = wt.rank;
         pw.path = wt.path;
@@ -120,16 +114,28 @@ PodResult computePod(const MultiWorkerRun& run, const StepOptions& stepOptions, 
             const std::shared_ptr<const ClassifiedTrace> classified =
                 classify ? classify(own) : std::make_shared<const ClassifiedTrace>(classifyTrace(*own));
             const ClassifiedTrace& ct = *classified;
-            per[w].steps = findSteps(ct, stepOptions);
-            per[w].breakdown = breakdownSteps(ct, per[w].steps);
-            per[w].kernels = kernelUnionsOf(ct);
-            pw.stepSource = per[w].steps.source;
-            pw.stepRule = per[w].steps.rule;
-            pw.stepSet = chooseStepSet(ct, per[w].breakdown, stepOptions.allSteps);
-            pw.stepTimeNs = stepTimeOf(per[w].breakdown, pw.stepSet);
-            for (const Step& s : per[w].steps.steps) numbers.emplace(s.number, 0);
+            const StepsResult steps = findSteps(ct, stepOptions);
+            f.steps = steps.steps;
+            f.breakdown = breakdownSteps(ct, steps);
+            const KernelUnions kernels = kernelUnionsOf(ct);
+            for (const StepBreakdown& b : f.breakdown)
+                f.stepOverlap.push_back(overlapIn(kernels, b.step.startNs, b.step.endNs()));
+            pw.stepSource = steps.source;
+            pw.stepRule = steps.rule;
+            pw.stepSet = chooseStepSet(ct, f.breakdown, stepOptions.allSteps);
         }
-        res.workers.push_back(std::move(pw));
+        facts.push_back(std::move(f));
+    }
+    return assemblePod(std::move(facts));
+}
+
+PodResult assemblePod(std::vector<PodWorkerFacts> facts) {
+    PodResult res;
+    std::map<int64_t, size_t> numbers;  // step number -> index in res.steps
+    for (PodWorkerFacts& f : facts) {
+        f.worker.stepTimeNs = stepTimeOf(f.breakdown, f.worker.stepSet);
+        for (const Step& s : f.steps) numbers.emplace(s.number, 0);
+        res.workers.push_back(f.worker);
     }
     size_t k = 0;
     for (auto& [n, idx] : numbers) {
@@ -142,13 +148,13 @@ PodResult computePod(const MultiWorkerRun& run, const StepOptions& stepOptions, 
     std::vector<TimeNs> offsets;
     std::vector<WorkerClock> clocks;
     std::vector<const std::vector<Step>*> steps;
-    for (size_t w = 0; w < per.size(); ++w) {
+    for (size_t w = 0; w < facts.size(); ++w) {
         offsets.push_back(res.workers[w].offsetNs);
         clocks.push_back(res.workers[w].clock);
-        steps.push_back(&per[w].steps.steps);
+        steps.push_back(&facts[w].steps);
     }
     if (firstStepOffsets(offsets, clocks, steps))
-        for (size_t w = 0; w < per.size(); ++w) {
+        for (size_t w = 0; w < facts.size(); ++w) {
             res.workers[w].offsetNs = offsets[w];
             res.workers[w].clock = clocks[w];
         }
@@ -156,18 +162,18 @@ PodResult computePod(const MultiWorkerRun& run, const StepOptions& stepOptions, 
                     [](const PodWorker& w) { return w.clock == WorkerClock::FirstStep; }))
         res.notes.push_back("Workers without a wall clock in their file are aligned on their first step's start.");
 
-    for (size_t w = 0; w < per.size(); ++w) {
+    for (size_t w = 0; w < facts.size(); ++w) {
         PodWorker& pw = res.workers[w];
         pw.steps.resize(res.steps.size());
-        for (size_t i = 0; i < per[w].breakdown.size(); ++i) {
-            const StepBreakdown& b = per[w].breakdown[i];
+        for (size_t i = 0; i < facts[w].breakdown.size(); ++i) {
+            const StepBreakdown& b = facts[w].breakdown[i];
             WorkerStep& ws = pw.steps[numbers.at(b.step.number)];
             if (ws.present) continue;  // a repeated number: the first one counts
             ws.present = true;
             ws.inStepSet = pw.stepSet.contains(i);
             ws.breakdown = b;
             ws.runStartNs = plusSat(b.step.startNs, pw.offsetNs);
-            ws.overlap = overlapIn(per[w].kernels, b.step.startNs, b.step.endNs());
+            if (i < facts[w].stepOverlap.size()) ws.overlap = facts[w].stepOverlap[i];
             add(pw.overlap, ws.overlap);
         }
         averageOverSet(pw);

@@ -63,6 +63,21 @@ struct PodResult {
     std::vector<std::string> notes;
 };
 
+// What the pod needs of one worker, read from its trace (computePod) or from its rank summary
+// (model/results/rank_summary.h): its identity, clock and step set (worker; the steps and the
+// figures derived from them are filled by assemblePod), its steps, their breakdown and, per step
+// of the breakdown, the communication/compute overlap.
+struct PodWorkerFacts {
+    PodWorker worker;
+    std::vector<Step> steps;
+    std::vector<StepBreakdown> breakdown;
+    std::vector<CommOverlap> stepOverlap;
+};
+
+// The pod of workers' facts: the run's steps, first-step alignment of workers without a clock,
+// per worker its steps and averages, per step the straggler.
+PodResult assemblePod(std::vector<PodWorkerFacts> facts);
+
 // Workers whose own trace was let go after merging (WorkerTrace::merged) are cut out of
 // `mergedView` one at a time while they are analysed.
 // `classify`: gives a worker trace's classification (the viewer's result stores); by default

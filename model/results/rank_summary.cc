@@ -2,6 +2,7 @@
 
 #include "model/analysis/kernel_stats.h"
 #include "model/analysis/op_stats.h"
+#include "model/analysis/step_set.h"
 #include "model/analysis/steps.h"
 #include "model/results/collectives_results.h"
 #include "model/results/trace_results.h"
@@ -20,17 +21,37 @@ using json = nlohmann::json;
 
 json orNull(const std::optional<int64_t>& v) { return v ? json(*v) : json(nullptr); }
 
+json overlapJson(const CommOverlap& o) {
+    return {{"communication_ns", o.communicationNs},
+            {"compute_ns", o.computeNs},
+            {"overlapped_ns", o.overlappedNs},
+            {"exposed_communication_ns", o.exposedNs}};
+}
+
+// The steps as the Pod page takes them: where they come from, the step set its averages are over,
+// and per step its breakdown, whether it is in the set, and its communication/compute overlap.
 json stepsJson(const ClassifiedTrace& ct) {
-    json out = json::array();
-    const StepsResult steps = findSteps(ct);
-    for (const StepBreakdown& b : breakdownSteps(ct, steps)) {
+    json steps = json::array();
+    const StepsResult found = findSteps(ct);
+    const std::vector<StepBreakdown> breakdown = breakdownSteps(ct, found);
+    const StepSet set = chooseStepSet(ct, breakdown, false);
+    const KernelUnions kernels = kernelUnionsOf(ct);
+    for (size_t i = 0; i < breakdown.size(); ++i) {
+        const StepBreakdown& b = breakdown[i];
         json categories = json::object();
         for (size_t c = 0; c < kStepCategoryCount; ++c)
             if (b.ns[c]) categories[stepCategoryName(StepCategory(c))] = b.ns[c];
-        out.push_back({{"number", b.step.number}, {"ts", b.step.startNs}, {"dur", b.step.durationNs},
-                       {"time_ns", categories}});
+        steps.push_back({{"number", b.step.number},
+                         {"ts", b.step.startNs},
+                         {"dur", b.step.durationNs},
+                         {"time_ns", categories},
+                         {"in_step_set", set.contains(i)},
+                         {"overlap", overlapJson(overlapIn(kernels, b.step.startNs, b.step.endNs()))}});
     }
-    return out;
+    return {{"source", stepSourceName(found.source)},
+            {"rule", found.rule},
+            {"step_set", set.description},
+            {"steps", steps}};
 }
 
 json topOpsJson(const ClassifiedTrace& ct) {
@@ -136,22 +157,82 @@ std::optional<int64_t> rankSummaryOriginUnixNs(const json& s) {
     return it->get<int64_t>();
 }
 
+namespace {
+
+// False, with `error`, unless `s` is a rank summary of this schema version.
+bool checkSchema(const json& s, std::string& error) {
+    if (!s.is_object() || s.value("schema", std::string()) != kRankSummarySchema) {
+        error = "not a TraceScope rank summary";
+        return false;
+    }
+    const int version = s.at("schema_version").get<int>();
+    if (version != kRankSummarySchemaVersion) {
+        error = "rank summary of schema version " + std::to_string(version) + " (this tool reads version " +
+                std::to_string(kRankSummarySchemaVersion) + "): summarise the rank again";
+        return false;
+    }
+    return true;
+}
+
+std::string rankName(const json& s, std::optional<int64_t>& rank) {
+    if (s.at("rank").is_number_integer()) rank = s.at("rank").get<int64_t>();
+    return rank ? "rank " + std::to_string(*rank) : s.at("file").at("name").get<std::string>();
+}
+
+}  // namespace
+
+bool podWorkerFromSummary(const json& s, PodWorkerFacts& out, std::string& error) {
+    try {
+        if (!checkSchema(s, error)) return false;
+        PodWorker& w = out.worker;
+        w.name = rankName(s, w.rank);
+        w.path = s.at("file").at("name").get<std::string>();
+        w.loaded = true;
+        const json& steps = s.at("steps");
+        const std::string source = steps.at("source").get<std::string>();
+        for (int k = 0; k <= int(StepSource::InferredDevicePeriod); ++k)
+            if (source == stepSourceName(StepSource(k))) w.stepSource = StepSource(k);
+        w.stepRule = steps.at("rule").get<std::string>();
+        w.stepSet.description = steps.at("step_set").get<std::string>();
+        w.stepSet.rule = StepSetRule::AllSteps;
+        for (const json& j : steps.at("steps")) {
+            Step st;
+            st.number = j.at("number").get<int64_t>();
+            st.startNs = j.at("ts").get<int64_t>();
+            st.durationNs = j.at("dur").get<int64_t>();
+            StepBreakdown b;
+            b.step = st;
+            const json& categories = j.at("time_ns");
+            for (size_t c = 0; c < kStepCategoryCount; ++c)
+                if (const auto it = categories.find(stepCategoryName(StepCategory(c))); it != categories.end())
+                    b.ns[c] = it->get<int64_t>();
+            const bool in = j.at("in_step_set").get<bool>();
+            w.stepSet.included.push_back(in);
+            w.stepSet.count += in;
+            const json& o = j.at("overlap");
+            CommOverlap overlap;
+            overlap.communicationNs = o.at("communication_ns").get<int64_t>();
+            overlap.computeNs = o.at("compute_ns").get<int64_t>();
+            overlap.overlappedNs = o.at("overlapped_ns").get<int64_t>();
+            overlap.exposedNs = o.at("exposed_communication_ns").get<int64_t>();
+            out.steps.push_back(st);
+            out.breakdown.push_back(b);
+            out.stepOverlap.push_back(overlap);
+        }
+        return true;
+    } catch (const nlohmann::json::exception& e) {
+        error = std::string("malformed rank summary: ") + e.what();
+        return false;
+    }
+}
+
 bool rankCollectivesFromSummary(const json& s, RankCollectives& out, std::string& error) {
     try {
-        if (!s.is_object() || s.value("schema", std::string()) != kRankSummarySchema) {
-            error = "not a TraceScope rank summary";
-            return false;
-        }
-        const int version = s.at("schema_version").get<int>();
-        if (version != kRankSummarySchemaVersion) {
-            error = "rank summary of schema version " + std::to_string(version) + " (this tool reads version " +
-                    std::to_string(kRankSummarySchemaVersion) + "): summarise the rank again";
-            return false;
-        }
+        if (!checkSchema(s, error)) return false;
         auto result = std::make_shared<CollectivesResult>();
-        if (s.at("rank").is_number_integer()) out.rank = result->rank = s.at("rank").get<int64_t>();
+        out.name = rankName(s, out.rank);
+        result->rank = out.rank;
         if (s.at("world_size").is_number_integer()) result->worldSize = s.at("world_size").get<int64_t>();
-        out.name = out.rank ? "rank " + std::to_string(*out.rank) : s.at("file").at("name").get<std::string>();
         const json& c = s.at("collectives");
         for (const json& j : c.at("calls")) {
             CollectiveCall call;

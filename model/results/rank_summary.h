@@ -2,13 +2,15 @@
 // figures and a comparison need, in kilobytes, so that a job of thousands of ranks is summarised
 // file by file (on a Dask cluster by tracescope-pod, app/pod/) and read back without the traces.
 // Version 1 holds: the file (name, size, SHA-256), producer, rank and world size, the wall clock
-// of time 0, steps with their time by category, the top host and device ops, a kernel summary,
+// of time 0, the steps (their source, the step set, and per step its time by category, whether it
+// is in the set and its communication/compute overlap), the top host and device ops, a kernel summary,
 // every collective call with its Seq, the collectives summary and overlap, memory peaks and the
 // import warnings. A summary is a function of the file and the tool's version only (no clock, no
 // path but the file's name): the same file summarised twice gives the same bytes.
 #pragma once
 
 #include "model/analysis/collective_stragglers.h"
+#include "model/analysis/pod.h"
 #include "model/results/result_store.h"
 
 #include <nlohmann/json.hpp>
@@ -36,5 +38,8 @@ nlohmann::json rankSummaryJson(ResultStore& store, const RankSummaryFile& file, 
 // summary, of another schema version, or malformed.
 bool rankCollectivesFromSummary(const nlohmann::json& summary, RankCollectives& out, std::string& error);
 std::optional<int64_t> rankSummaryOriginUnixNs(const nlohmann::json& summary);
+// Reads a summary's steps back as one worker of the Pod page (its clock and offset left for the
+// caller to set from rankSummaryOriginUnixNs). False, with `error`, as above.
+bool podWorkerFromSummary(const nlohmann::json& summary, PodWorkerFacts& out, std::string& error);
 
 }  // namespace tracescope
