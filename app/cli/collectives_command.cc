@@ -5,18 +5,15 @@
 // induced wait (model/analysis/collectives.h, collective_stragglers.h).
 #include "app/cli/analysis_cli.h"
 #include "app/cli/commands.h"
-#include "app/cli/summary_files.h"
 
 #include "model/analysis/collective_stragglers.h"
 #include "model/results/collectives_results.h"
 #include "model/results/rank_summary.h"
+#include "model/results/summary_run.h"
 
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <set>
 
 namespace tracescope::cli {
 
@@ -103,48 +100,6 @@ std::string bandwidthText(double bytesPerS) {
     char b[32];
     std::snprintf(b, sizeof b, "%.3f", bytesPerS / 1e9);
     return b;
-}
-
-// Reads the summaries as ranks, their clocks aligned on the wall clock as the traces' are. A rank
-// found twice keeps its first summary; an unreadable one is named and left out.
-bool loadSummaries(const std::vector<std::string>& paths, std::vector<WorkerTrace>& workers,
-                   std::vector<RankCollectives>& ranks, std::vector<std::string>& notes) {
-    std::set<int64_t> seen;
-    std::vector<std::optional<int64_t>> origins;
-    std::optional<int64_t> worldSize;
-    for (const std::string& path : paths) {
-        const nlohmann::json j = readJsonFile(path);
-        RankCollectives r;
-        std::string error;
-        if (j.is_discarded()) error = "not JSON";
-        else if (!rankCollectivesFromSummary(j, r, error)) {
-        } else if (r.rank && !seen.insert(*r.rank).second) {
-            error = "rank " + std::to_string(*r.rank) + " again (its first summary kept)";
-        }
-        if (!error.empty()) {
-            std::fprintf(stderr, "tracescope-cli: warning: %s: %s\n", path.c_str(), error.c_str());
-            notes.push_back(std::filesystem::path(path).filename().string() + ": " + error);
-            continue;
-        }
-        if (j.contains("world_size") && j["world_size"].is_number_integer()) worldSize = j["world_size"].get<int64_t>();
-        origins.push_back(rankSummaryOriginUnixNs(j));
-        WorkerTrace w;
-        w.name = r.name;
-        w.path = path;
-        w.rank = r.rank;
-        workers.push_back(std::move(w));
-        ranks.push_back(std::move(r));
-    }
-    if (ranks.empty()) {
-        std::fprintf(stderr, "tracescope-cli: no rank summary could be read\n");
-        return false;
-    }
-    if (const auto offsets = wallClockOffsets(origins))
-        for (size_t i = 0; i < ranks.size(); ++i) ranks[i].offsetNs = (*offsets)[i];
-    else
-        notes.push_back("some summaries have no wall clock: their ranks' times are compared as they are");
-    if (const std::string missing = missingRanksNote(seen, worldSize); !missing.empty()) notes.push_back(missing);
-    return true;
 }
 
 void printText(const std::vector<WorkerTrace>& workers, const std::vector<RankCollectives>& ranks,
@@ -238,7 +193,22 @@ int runCollectives(const Args& args) {
             return 2;
         }
     if (!summaries.empty()) {
-        if (!loadSummaries(summaries, workers, ranks, runNotes)) return 1;
+        const SummaryRun sr = loadSummaryRun(summaries);
+        for (const std::string& w : sr.warnings) std::fprintf(stderr, "tracescope-cli: warning: %s\n", w.c_str());
+        if (sr.ranks.empty()) {
+            std::fprintf(stderr, "tracescope-cli: no rank summary could be read\n");
+            return 1;
+        }
+        for (const SummaryRank& r : sr.ranks) {
+            WorkerTrace w;
+            w.name = r.collectives.name;
+            w.path = r.summaryPath;
+            w.rank = r.collectives.rank;
+            workers.push_back(std::move(w));
+            ranks.push_back(r.collectives);
+        }
+        runNotes = sr.warnings;
+        runNotes.insert(runNotes.end(), sr.notes.begin(), sr.notes.end());
     } else if (const int status = loadWorkersOrReport(files, run, hasFlag(args, "--force-merge"))) {
         return status;
     }

@@ -5,17 +5,14 @@
 #include "app/cli/analysis_cli.h"
 #include "app/cli/commands.h"
 #include "app/cli/step_set_cli.h"
-#include "app/cli/summary_files.h"
 
 #include "model/analysis/pod.h"
-#include "model/results/rank_summary.h"
+#include "model/results/summary_run.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
-#include <set>
 
 namespace tracescope::cli {
 
@@ -57,52 +54,6 @@ bool applyOffsets(const Args& args, MultiWorkerRun& run) {
     return true;
 }
 
-// The pod of a run's rank summaries: their steps as they were summarised (the step options and
-// --offset apply to traces only), the clocks aligned on their wall clocks as the traces' are. A
-// rank found twice keeps its first summary; an unreadable one is named and left out.
-bool podFromSummaries(const std::vector<std::string>& paths, PodResult& pod, size_t& loaded,
-                      std::optional<int64_t>& originUnixNs) {
-    std::vector<PodWorkerFacts> facts;
-    std::vector<std::optional<int64_t>> origins;
-    std::vector<std::string> notes;
-    std::set<int64_t> seen;
-    std::optional<int64_t> worldSize;
-    for (const std::string& path : paths) {
-        const nlohmann::json j = readJsonFile(path);
-        PodWorkerFacts f;
-        std::string error;
-        if (j.is_discarded()) error = "not JSON";
-        else if (!podWorkerFromSummary(j, f, error)) {
-        } else if (f.worker.rank && !seen.insert(*f.worker.rank).second) {
-            error = "rank " + std::to_string(*f.worker.rank) + " again (its first summary kept)";
-        }
-        if (!error.empty()) {
-            std::fprintf(stderr, "tracescope-cli: warning: %s: %s\n", path.c_str(), error.c_str());
-            notes.push_back(std::filesystem::path(path).filename().string() + ": " + error);
-            continue;
-        }
-        if (j.contains("world_size") && j["world_size"].is_number_integer()) worldSize = j["world_size"].get<int64_t>();
-        origins.push_back(rankSummaryOriginUnixNs(j));
-        facts.push_back(std::move(f));
-    }
-    if (facts.empty()) {
-        std::fprintf(stderr, "tracescope-cli: no rank summary could be read\n");
-        return false;
-    }
-    if (const auto offsets = wallClockOffsets(origins)) {
-        originUnixNs = **std::min_element(origins.begin(), origins.end());
-        for (size_t i = 0; i < facts.size(); ++i) {
-            facts[i].worker.offsetNs = (*offsets)[i];
-            facts[i].worker.clock = WorkerClock::WallClock;
-        }
-    }
-    loaded = facts.size();
-    pod = assemblePod(std::move(facts));
-    if (const std::string missing = missingRanksNote(seen, worldSize); !missing.empty()) notes.push_back(missing);
-    pod.notes.insert(pod.notes.begin(), notes.begin(), notes.end());
-    return true;
-}
-
 }  // namespace
 
 int runPod(const Args& args) {
@@ -125,8 +76,17 @@ int runPod(const Args& args) {
                              f.c_str());
                 return 2;
             }
+        // The steps as they were summarised: the step options and --offset apply to traces only.
         const auto begin = std::chrono::steady_clock::now();
-        if (!podFromSummaries(summaries, pod, loaded, originUnixNs)) return 1;
+        const SummaryRun sr = loadSummaryRun(summaries);
+        for (const std::string& w : sr.warnings) std::fprintf(stderr, "tracescope-cli: warning: %s\n", w.c_str());
+        if (sr.ranks.empty()) {
+            std::fprintf(stderr, "tracescope-cli: no rank summary could be read\n");
+            return 1;
+        }
+        pod = podOfSummaries(sr);
+        loaded = sr.ranks.size();
+        originUnixNs = sr.originUnixNs;
         loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     } else {
         if (const int status = loadWorkersOrReport(files, run, hasFlag(args, "--force-merge"))) return status;
