@@ -11,6 +11,8 @@
 #include "views/capture/capture_dialog.h"
 #include "views/capture/launch_dialog.h"
 #include "views/details/details_panel.h"
+#include "model/results/summary_run.h"
+#include "model/trace/trace_builder.h"
 #include "views/collectives/collectives_view.h"
 #include "views/pod/compare_view.h"
 #include "views/pod/pod_view.h"
@@ -151,6 +153,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(loader_, &TraceLoader::loaded, this, [this](std::shared_ptr<const Trace> trace, QString path) {
         setLoadingUi(false);
         run_.reset();
+        summaryRun_.reset();
         setTrace(std::move(trace), path);
         addRecent(path);
     });
@@ -212,10 +215,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         timeline_->setVisibleRange(double(begin) - pad, double(end) + pad);
         tabs_->setCurrentWidget(timeline_);
     };
-    if (PodView* pod = podView()) connect(pod, &PodView::openInTimeline, this, showWorkerRange);
+    if (PodView* pod = podView()) {
+        connect(pod, &PodView::openInTimeline, this, showWorkerRange);
+        connect(pod, &PodView::openRankTrace, this, &MainWindow::openRankTrace);
+    }
     for (const auto& [id, view] : views_)
-        if (auto* collectives = qobject_cast<CollectivesView*>(view))
+        if (auto* collectives = qobject_cast<CollectivesView*>(view)) {
             connect(collectives, &CollectivesView::openInTimeline, this, showWorkerRange);
+            connect(collectives, &CollectivesView::openRankTrace, this, &MainWindow::openRankTrace);
+        }
     // Offsets set by hand: a new merged view is made from the current one (which stays unchanged
     // for whoever still holds it) with the workers moved.
     if (PodView* pod = podView())
@@ -440,7 +448,68 @@ CompareView* MainWindow::compareView() const {
     return nullptr;
 }
 
+namespace {
+std::vector<std::string> summariesIn(const QStringList& paths) {
+    std::vector<std::string> p;
+    for (const QString& x : paths) p.push_back(x.toStdString());
+    return summaryPaths(p);
+}
+}  // namespace
+
+bool MainWindow::openSummaries(const std::vector<std::string>& summaryPaths, const QString& label) {
+    // Kilobytes a rank: read here, a thousand ranks in well under a second.
+    QGuiApplication::setOverrideCursor(Qt::WaitCursor);
+    auto summaries = std::make_shared<const SummaryRun>(loadSummaryRun(summaryPaths));
+    QGuiApplication::restoreOverrideCursor();
+    if (summaries->ranks.empty()) {
+        QStringList why;
+        for (const std::string& w : summaries->warnings) why << QString::fromStdString(w).toHtmlEscaped();
+        emit loadFailed(tr("no rank summary could be read"));
+        QMessageBox::critical(this, tr("Could not open the rank summaries"),
+                              tr("<b>%1</b><br><br>No rank summary could be read.<br>%2")
+                                  .arg(label.toHtmlEscaped(), why.mid(0, 20).join("<br>")));
+        return false;
+    }
+    run_.reset();
+    summaryRun_ = std::move(summaries);
+    runsFolder_.clear();
+    rebuildRunsMenu({});
+    // The pages take a trace: an empty one stands in, named by the run.
+    TraceBuilder empty("rank summaries");
+    setTrace(std::shared_ptr<const Trace>(empty.finish()), label);
+    path_.clear();
+    reloadAction_->setEnabled(false);
+    setWindowTitle(tr("%1 — TraceScope").arg(label));
+    fileLabel_->setText(tr("<b>%1</b> (%n rank summary(ies))", nullptr, int(summaryRun_->ranks.size()))
+                            .arg(label.toHtmlEscaped()));
+    if (PodView* pod = podView()) tabs_->setCurrentWidget(pod);
+    return true;
+}
+
+void MainWindow::openRankTrace(const QString& tracePath, const QString& worker) {
+    if (tracePath.isEmpty() || !QFileInfo::exists(tracePath)) {
+        QMessageBox::information(
+            this, tr("Open %1's trace").arg(worker),
+            tracePath.isEmpty()
+                ? tr("The summaries do not name %1's trace (only tracescope-pod's index.json does): open it with "
+                     "File › Open.").arg(worker.toHtmlEscaped())
+                : tr("%1's trace, %2, is not on this machine: open it with File › Open.")
+                      .arg(worker.toHtmlEscaped(), tracePath.toHtmlEscaped()));
+        return;
+    }
+    auto* other = new MainWindow;
+    other->setAttribute(Qt::WA_DeleteOnClose);
+    other->resize(size());
+    other->move(pos() + QPoint(32, 32));
+    other->show();
+    other->openPath(tracePath);
+}
+
 void MainWindow::openPaths(const QStringList& paths) {
+    if (const std::vector<std::string> summaries = summariesIn(paths); !summaries.empty()) {
+        openSummaries(summaries, runLabel(paths));
+        return;
+    }
     if (paths.size() == 1 && !QFileInfo(paths.front()).isDir()) {
         openPath(paths.front());
         return;
@@ -455,6 +524,7 @@ void MainWindow::openPaths(const QStringList& paths) {
 void MainWindow::setRun(std::shared_ptr<const MultiWorkerRun> run, std::shared_ptr<const Trace> merged,
                         const QString& label) {
     run_ = std::move(run);
+    summaryRun_.reset();
     runLabel_ = label;
     setTrace(std::move(merged), label);
     path_.clear();  // a run has no one file to reload
@@ -476,6 +546,7 @@ void MainWindow::openNotOneJob(std::shared_ptr<MultiWorkerRun> run, NotOneJobCho
     if (loaded.empty() || choice == NotOneJobChoice::Cancel) return;
     auto show = [](MainWindow* w, const WorkerTrace& worker) {
         w->run_.reset();
+        w->summaryRun_.reset();
         w->setTrace(worker.trace, QString::fromStdString(worker.path));
     };
     show(this, *loaded.front());
@@ -502,6 +573,10 @@ void MainWindow::setCompareTrace(std::shared_ptr<const Trace> trace, const QStri
 }
 
 void MainWindow::openPath(const QString& path) {
+    if (const std::vector<std::string> summaries = summariesIn({path}); !summaries.empty()) {
+        openSummaries(summaries, QFileInfo(path).fileName());
+        return;
+    }
     QString target = path;
     if (QFileInfo(path).isDir()) {
         // A logdir or profile folder: list its runs and open the newest (listRuns sorts newest first).
@@ -627,9 +702,15 @@ void MainWindow::setTrace(std::shared_ptr<const Trace> trace, const QString& pat
     path_ = path;
     selection_->selectSlice({});
     details_->setTrace(trace_);
-    if (PodView* pod = podView()) pod->setRun(run_);
+    if (PodView* pod = podView()) {
+        pod->setRun(run_);
+        pod->setSummaryRun(summaryRun_);
+    }
     for (const auto& [id, view] : views_)
-        if (auto* collectives = qobject_cast<CollectivesView*>(view)) collectives->setRun(run_);
+        if (auto* collectives = qobject_cast<CollectivesView*>(view)) {
+            collectives->setRun(run_);
+            collectives->setSummaryRun(summaryRun_);
+        }
     timeline_->setLayoutSource(path);
     for (auto& [id, view] : views_) view->setTrace(trace_);
     reloadAction_->setEnabled(!path.isEmpty());

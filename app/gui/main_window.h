@@ -22,6 +22,7 @@ class QTimer;
 class QToolButton;
 
 namespace tracescope {
+struct SummaryRun;
 
 class CaptureDialog;
 class LaunchDialog;
@@ -68,6 +69,10 @@ public:
     // in a window of its own (this one shows the first), the first compared with the second,
     // merged anyway (in the background, then setRun), or nothing.
     void openNotOneJob(std::shared_ptr<MultiWorkerRun> run, NotOneJobChoice choice, const QString& label);
+    // A run read from its ranks' summaries (summaryPaths): the Pod and Collectives pages from them,
+    // the other pages empty; a rank chosen there opens its trace in a window of its own. False,
+    // with a message, when none could be read.
+    bool openSummaries(const std::vector<std::string>& summaryPaths, const QString& label);
     // The Compare page's second trace (File > Compare with…).
     void setCompareTrace(std::shared_ptr<const Trace> trace, const QString& path);
     std::shared_ptr<const Trace> trace() const { return trace_; }
@@ -112,6 +117,8 @@ private:
     RunLoader* runLoader_;
     TraceLoader* compareLoader_;
     std::shared_ptr<const MultiWorkerRun> run_;  // the open run when several workers are open
+    std::shared_ptr<const SummaryRun> summaryRun_;  // the open run when it is its ranks' summaries
+    void openRankTrace(const QString& tracePath, const QString& worker);
     QString runLabel_;
     PodView* podView() const;
     CompareView* compareView() const;

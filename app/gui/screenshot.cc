@@ -7,6 +7,7 @@
 #include <QLineEdit>
 
 #include "app/gui/main_window.h"
+#include "model/results/summary_run.h"
 #include "app/gui/run_loader.h"
 #include "model/import/import.h"
 #include "model/query/slice_queries.h"
@@ -96,7 +97,12 @@ int runScreenshot(const ScreenshotOptions& o) {
         !o.moreInputs.isEmpty() || (QFileInfo(o.input).isDir() && expandWorkerPaths({first}).size() > 1);
     std::shared_ptr<const Trace> trace;
     LoadedRun loadedRun;
-    if (manyWorkers) {
+    // Rank summaries (a tracescope-pod folder, *.summary.json): the run is read from them.
+    std::vector<std::string> inputs{first};
+    for (const QString& m : o.moreInputs) inputs.push_back(m.toStdString());
+    const std::vector<std::string> summaries = summaryPaths(inputs);
+    if (!summaries.empty()) {
+    } else if (manyWorkers) {
         QString error;
         loadedRun = RunLoader::load(QStringList{o.input} + o.moreInputs, &error);
         if (!error.isEmpty()) return fail(QStringLiteral("cannot open the workers: %1").arg(error));
@@ -125,8 +131,14 @@ int runScreenshot(const ScreenshotOptions& o) {
     window.setMinimumSize(0, 0);
     window.resize(o.size);
     window.timeline()->setLayoutPersistence(false);  // the options alone say what the picture shows
-    if (manyWorkers) window.setRun(loadedRun.run, trace, runLabel(QStringList{o.input} + o.moreInputs));
-    else window.setTrace(trace, o.input);
+    if (!summaries.empty()) {
+        if (!window.openSummaries(summaries, runLabel(QStringList{o.input} + o.moreInputs)))
+            return fail(QStringLiteral("no rank summary could be read in %1").arg(o.input));
+    } else if (manyWorkers) {
+        window.setRun(loadedRun.run, trace, runLabel(QStringList{o.input} + o.moreInputs));
+    } else {
+        window.setTrace(trace, o.input);
+    }
     window.stepMarker()->setMarker(o.stepMarker);
     window.stepMarker()->setAllSteps(o.allSteps);  // never the choice remembered for the file
     if (compareTrace) window.setCompareTrace(compareTrace, o.compare);

@@ -257,6 +257,9 @@ bool rankCollectivesFromSummary(const json& s, RankCollectives& out, std::string
             result->calls.push_back(std::move(call));
         }
         result->summary = summarizeCollectiveCalls(result->calls);
+        if (c.contains("notes") && c.at("notes").is_array())
+            for (const json& n : c.at("notes"))
+                if (n.is_string()) result->notes.push_back(n.get<std::string>());
         result->overlap.communicationNs = c.at("comm_ns").get<int64_t>();
         result->overlap.overlappedNs = c.at("overlapped_ns").get<int64_t>();
         result->overlap.exposedNs = result->overlap.communicationNs - result->overlap.overlappedNs;

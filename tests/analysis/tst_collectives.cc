@@ -5,17 +5,24 @@
 #include "model/analysis/collective_shapes.h"
 #include "model/analysis/collective_stragglers.h"
 #include "model/analysis/collectives.h"
+#include "model/import/import.h"
 #include "model/import/workers.h"
+#include "model/results/rank_summary.h"
+#include "model/results/summary_run.h"
 #include "model/results/collectives_results.h"
 #include "model/trace/merge_workers.h"
 #include "model/results/trace_results.h"
 #include "model/trace/trace_builder.h"
 #include "views/collectives/collective_wait_heatmap.h"
 #include "views/collectives/collectives_view.h"
+#include "views/pod/pod_view.h"
 #include "views/tables/table_page.h"
 #include "views/trace_selection.h"
 
 #include <QComboBox>
+#include <QTemporaryDir>
+
+#include <fstream>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QtTest>
@@ -101,6 +108,7 @@ private slots:
     void resultSharedByStore();
     void pageShowsTheStoreResult();
     void pageOfARun();
+    void pagesOfRankSummaries();
 };
 
 // Groups of n = 4 unless said. Each call's kernel on stream 7, times in ns:
@@ -583,6 +591,76 @@ void TestCollectives::pageOfARun() {
     QCOMPARE(open.at(0).at(1).toLongLong(), qint64(m.arrivalNs[2]));
     if (qEnvironmentVariableIsSet("TRACESCOPE_TEST_SHOTS"))
         view.grab().save(qEnvironmentVariable("TRACESCOPE_TEST_SHOTS") + "/collectives_run.png");
+}
+
+// The same four ranks as summaries (what tracescope-pod writes, with an index naming the traces):
+// the Collectives page finds the same stragglers as from the traces, the Pod page the same steps,
+// and choosing a rank asks for its trace.
+void TestCollectives::pagesOfRankSummaries() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    std::vector<std::string> traces;
+    nlohmann::json index = {{"schema", "tracescope-pod-index"}, {"schema_version", 1}, {"ranks", nlohmann::json::array()}};
+    for (int r = 0; r < 4; ++r) {
+        const std::string trace = std::string(TRACESCOPE_SOURCE_DIR) + "/tests/data/peers/collectives/gloo_rank" +
+                                  std::to_string(r) + ".pt.trace.json.gz";
+        ImportResult imported = importTrace(trace);
+        QVERIFY(imported.ok());
+        const std::shared_ptr<const Trace> t(std::move(imported.trace));
+        RankSummaryFile file;
+        file.name = "gloo_rank" + std::to_string(r) + ".pt.trace.json.gz";
+        file.rank = r;
+        const std::string name = "rank" + std::to_string(r) + ".summary.json";
+        std::ofstream((dir.path() + "/").toStdString() + name) << rankSummaryJson(*ResultStore::of(t), file, "test");
+        index["ranks"].push_back({{"rank", r}, {"file", trace}, {"summary", name}});
+        traces.push_back(trace);
+    }
+    std::ofstream(dir.filePath("index.json").toStdString()) << index;
+    const std::vector<std::string> paths = summaryPaths({dir.path().toStdString()});
+    QCOMPARE(paths.size(), size_t(4));
+    auto summaries = std::make_shared<const SummaryRun>(loadSummaryRun(paths));
+    QCOMPARE(summaries->ranks.size(), size_t(4));
+    QVERIFY(summaries->warnings.empty());
+    QCOMPARE(summaries->ranks[2].tracePath, traces[2]);
+
+    // From the traces, for comparison.
+    MultiWorkerResult imported = importWorkers(traces);
+    QVERIFY(imported.ok());
+    const RunCollectives fromTraces = runCollectivesOf(imported.run, nullptr);
+
+    const std::shared_ptr<const Trace> empty(TraceBuilder("rank summaries").finish());
+    CollectivesView view;
+    view.resize(1280, 800);
+    view.show();
+    QSignalSpy ready(&view, &AnalysisView::resultReady);
+    view.setSummaryRun(summaries);
+    view.setTrace(empty);
+    QVERIFY(ready.wait(30000));
+    const RunCollectives* r = view.runResult();
+    QVERIFY(r);
+    QCOMPARE(r->stragglers.collectives.size(), fromTraces.stragglers.collectives.size());
+    QCOMPARE(r->stragglers.ranks.size(), size_t(4));
+    for (size_t i = 0; i < 4; ++i) {
+        QCOMPARE(r->stragglers.ranks[i].rank, fromTraces.stragglers.ranks[i].rank);
+        QCOMPARE(r->stragglers.ranks[i].inducedWaitNs, fromTraces.stragglers.ranks[i].inducedWaitNs);
+    }
+    QVERIFY(view.summaryText().contains("From the ranks' summaries"));
+    QSignalSpy open(&view, &CollectivesView::openRankTrace);
+    emit view.heatmap()->cellClicked(2, 1);
+    QCOMPARE(open.count(), 1);
+    QCOMPARE(open.at(0).at(0).toString(), QString::fromStdString(traces[2]));
+
+    PodView pod;
+    pod.resize(1280, 800);
+    pod.show();
+    QSignalSpy podReady(&pod, &AnalysisView::resultReady);
+    pod.setSummaryRun(summaries);
+    pod.setTrace(empty);
+    QVERIFY(podReady.wait(30000));
+    QVERIFY(pod.result());
+    QCOMPARE(pod.result()->workers.size(), size_t(4));
+    QCOMPARE(pod.result()->steps.size(), size_t(3));  // ProfilerStep#1..3
+    QVERIFY(pod.summaryText().contains("from their rank summaries"));
 }
 
 QTEST_MAIN(TestCollectives)

@@ -192,7 +192,22 @@ void CollectivesView::setRun(std::shared_ptr<const MultiWorkerRun> run) {
     runSerial_ = ++runs;
 }
 
+void CollectivesView::setSummaryRun(std::shared_ptr<const SummaryRun> run) {
+    static uint64_t runs = 0;
+    summaries_ = std::move(run);
+    runSerial_ = ++runs + (uint64_t(1) << 40);  // never the serial of a run of traces
+}
+
 void CollectivesView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
+    if (summaries_) {
+        const std::shared_ptr<const SummaryRun> summaries = summaries_;
+        run<RunCollectives>(
+            estimateAnalysisCost(AnalysisKind::Collectives, *trace),
+            {"collectives-run", "summaries=" + std::to_string(runSerial_)},
+            [summaries](ResultStore&) { return collectivesOfSummaries(*summaries); },
+            [this](std::shared_ptr<const RunCollectives> r) { showRun(r); });
+        return;
+    }
     if (run_ && run_->loadedCount() > 1) {
         const std::shared_ptr<const MultiWorkerRun> workers = run_;
         run<RunCollectives>(
@@ -274,8 +289,10 @@ void CollectivesView::showResult(const std::shared_ptr<const CollectivesResult>&
                                s.bySeq ? tr("by (group, Seq)") : tr("by order (the n-th call of a kind in a group)"),
                                top.join(QString())));
         for (const std::string& n : s.notes) lines << QStringLiteral("<i>• %1</i>").arg(q(n).toHtmlEscaped());
-        lines << tr("<i>The tables below show the rank chosen above. Click a cell of the heat map, or double-click "
-                    "a call, to see it in the timeline.</i>");
+        lines << (summaries_ ? tr("<i>From the ranks' summaries. The tables below show the rank chosen above. Click a "
+                                  "cell of the heat map, or double-click a call, to open that rank's trace.</i>")
+                             : tr("<i>The tables below show the rank chosen above. Click a cell of the heat map, or "
+                                  "double-click a call, to see it in the timeline.</i>"));
     } else {
         lines << tr("<i>Double-click a call to see it in the timeline. Stragglers across ranks: open the rank files "
                     "together, or tracescope-cli collectives RANK_FILES… or a folder of rank summaries.</i>");
@@ -297,6 +314,11 @@ void CollectivesView::openRankCall(size_t rank, const CollectiveCall& c) {
     // A rank's calls are on its own clock, in its own trace (cut out of the run's view): shown by
     // their time in the run's timeline, on that worker's tracks.
     const RankCollectives& r = runResult_->ranks[rank];
+    if (summaries_) {  // the run is its summaries: the rank's own trace holds the call
+        const size_t i = runResult_->workers[rank];
+        emit openRankTrace(i < summaries_->ranks.size() ? q(summaries_->ranks[i].tracePath) : QString(), q(r.name));
+        return;
+    }
     const qint64 begin = c.startNs + r.offsetNs;
     emit openInTimeline(q(r.name + ": "), begin, begin + std::max<qint64>(c.durationNs, 1));
 }

@@ -11,6 +11,7 @@
 
 #include "model/analysis/collectives.h"
 #include "model/results/run_collectives.h"
+#include "model/results/summary_run.h"
 #include "views/analysis_view.h"
 #include "views/tables/analysis_table_model.h"
 
@@ -30,6 +31,9 @@ public:
 
     // The run the next trace belongs to (set before setTrace); null: the trace is one rank.
     void setRun(std::shared_ptr<const MultiWorkerRun> run);
+    // Or the run's rank summaries (set before setTrace; the trace is then an empty stand-in): a
+    // call or heat map cell opens that rank's trace.
+    void setSummaryRun(std::shared_ptr<const SummaryRun> run);
     QString summaryText() const;
     const CollectivesResult* result() const { return result_.get(); }
     const RunCollectives* runResult() const { return runResult_.get(); }
@@ -42,6 +46,8 @@ public:
 signals:
     // Show `processPrefix`'s tracks over [begin, end) of the run's clock in the timeline.
     void openInTimeline(QString processPrefix, qint64 begin, qint64 end);
+    // A rank summary's call was chosen: open its trace (`tracePath` "" when no index names it).
+    void openRankTrace(QString tracePath, QString worker);
 
 protected:
     void startAnalysis(const std::shared_ptr<const Trace>& trace) override;
@@ -50,6 +56,7 @@ protected:
 private:
     std::shared_ptr<const CollectivesResult> result_;
     std::shared_ptr<const MultiWorkerRun> run_;
+    std::shared_ptr<const SummaryRun> summaries_;
     uint64_t runSerial_ = 0;  // names the run in the page's result key
     std::shared_ptr<const RunCollectives> runResult_;
     size_t rankIndex_ = 0;

@@ -169,7 +169,28 @@ void PodView::setRun(std::shared_ptr<const MultiWorkerRun> run) {
     runSerial_ = ++runs;
 }
 
+void PodView::setSummaryRun(std::shared_ptr<const SummaryRun> run) {
+    static uint64_t runs = 0;
+    summaries_ = std::move(run);
+    runSerial_ = ++runs + (uint64_t(1) << 40);  // never the serial of a run of traces
+}
+
 void PodView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
+    if (summaries_) {
+        const std::shared_ptr<const SummaryRun> summaries = summaries_;
+        run<Data>(
+            estimateAnalysisCost(AnalysisKind::Pod, *trace), {"pod-page", "summaries=" + std::to_string(runSerial_)},
+            [summaries](ResultStore&) {
+                Data d;
+                d.pod = podOfSummaries(*summaries);
+                return d;
+            },
+            [this](std::shared_ptr<const Data> d) {
+                data_ = std::move(d);
+                showResult();
+            });
+        return;
+    }
     std::shared_ptr<const MultiWorkerRun> workers = run_;
     if (!workers) {  // a single trace: one worker
         auto one = std::make_shared<MultiWorkerRun>();
@@ -230,6 +251,7 @@ void PodView::showResult() {
     }
     QStringList parts;
     parts << tr("%n worker(s)", nullptr, int(pod.workers.size()));
+    if (summaries_) parts << tr("<b>from their rank summaries</b>: click a worker's column to open its trace");
     if (!failed.isEmpty()) parts << tr("<b>not loaded:</b> %1").arg(failed.join(", ").toHtmlEscaped());
     if (pod.workers.size() > 1) parts << tr("clocks aligned by %1").arg(clocks.join(" / "));
     parts << tr("%n step(s)", nullptr, int(pod.steps.size()));
@@ -399,6 +421,11 @@ void PodView::openWorkerStep(size_t worker, int stepIndex) {
             if (w.steps[k].present) s = int(k);
     if (s < 0 || size_t(s) >= w.steps.size() || !w.steps[size_t(s)].present) return;
     const WorkerStep& ws = w.steps[size_t(s)];
+    if (summaries_) {  // the run is its summaries: the rank's own trace holds the step
+        emit openRankTrace(worker < summaries_->ranks.size() ? q(summaries_->ranks[worker].tracePath) : QString(),
+                           q(w.name));
+        return;
+    }
     // A single trace (no run) has no worker prefix in its process names.
     const QString prefix = run_ ? q(w.name + ": ") : QString();
     emit openInTimeline(prefix, ws.runStartNs, ws.runStartNs + ws.breakdown.step.durationNs);

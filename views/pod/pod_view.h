@@ -6,6 +6,7 @@
 #pragma once
 
 #include "model/analysis/pod.h"
+#include "model/results/summary_run.h"
 #include "views/analysis_view.h"
 #include "views/tables/analysis_table_model.h"
 
@@ -25,6 +26,9 @@ public:
 
     // The run the next trace belongs to (set before setTrace); null: the trace is the one worker.
     void setRun(std::shared_ptr<const MultiWorkerRun> run);
+    // Or the run's rank summaries (set before setTrace; the trace is then an empty stand-in):
+    // the figures come from them, and a worker's step opens that rank's trace.
+    void setSummaryRun(std::shared_ptr<const SummaryRun> run);
     const PodResult* result() const { return data_ ? &data_->pod : nullptr; }
     // -1: the average over steps; else an index into result()->steps.
     void setStepIndex(int index);
@@ -43,6 +47,8 @@ public:
 signals:
     // Show `processPrefix`'s tracks over [begin, end) of the run's clock in the timeline.
     void openInTimeline(QString processPrefix, qint64 begin, qint64 end);
+    // A rank summary's worker was chosen: open its trace (`tracePath` "" when no index names it).
+    void openRankTrace(QString tracePath, QString worker);
     // The user set the workers' clock offsets by hand (ns, one per worker of the run).
     void offsetsEdited(std::vector<qint64> offsetsNs);
 
@@ -56,6 +62,7 @@ private:
         std::vector<StepMarkerCandidate> candidates;
     };
     std::shared_ptr<const MultiWorkerRun> run_;
+    std::shared_ptr<const SummaryRun> summaries_;
     std::shared_ptr<const Data> data_;
     uint64_t runSerial_ = 0;     // names the run in the page's result key
     std::vector<size_t> order_;  // chart column -> worker
