@@ -102,6 +102,7 @@ private slots:
     void glooWorkerRuns();
     void stragglersBySeq();
     void stragglersByOrder();
+    void stragglersSeqReset();
     void dtypeSizes();
     void recordedShapes();
     void glooRunsPairedByShape();
@@ -348,6 +349,35 @@ void TestCollectives::stragglersBySeq() {
         if (w.rank == 2) QCOMPARE(w.waitedNs, TimeNs(0));
     }
     QCOMPARE(s.unmatchedCalls, uint64_t(1));
+}
+
+// A Seq counter that starts again (a process group made anew with the same name): Seq 1, 2, then
+// 1, 2 again on both ranks. The second Seq 1 is matched with the other rank's second Seq 1, not
+// with its first: rank 1 arrives at 1000, 2000, 3000 + 700, 4000 (rank 0 at 1000 … 4000), so the
+// only skew is 700 at the second Seq 1.
+void TestCollectives::stragglersSeqReset() {
+    std::vector<RankCollectives> ranks;
+    std::vector<std::shared_ptr<const Trace>> traces;
+    for (int rank = 0; rank < 2; ++rank) {
+        Kineto k(rank);
+        for (int i = 0; i < 4; ++i)
+            k.collective("c10d::allreduce_", 100 + 1000 * i, {"allreduce", "Float", 10, 10, 2, 1 + i % 2},
+                         "ncclKernel_AllReduce", 1000 * (i + 1) + (rank == 1 && i == 2 ? 700 : 0), 100);
+        k.host_("start", "user_annotation", 0, 1);
+        traces.push_back(k.b.finish());
+        RankCollectives rc;
+        rc.name = "rank " + std::to_string(rank);
+        rc.rank = rank;
+        rc.result = std::make_shared<const CollectivesResult>(computeCollectives(classifyTrace(*traces.back())));
+        ranks.push_back(rc);
+    }
+    const StragglerResult s = matchCollectives(ranks);
+    QVERIFY(s.bySeq);
+    QCOMPARE(s.collectives.size(), size_t(4));
+    QCOMPARE(s.unmatchedCalls, uint64_t(0));
+    for (size_t i = 0; i < 4; ++i) QCOMPARE(s.collectives[i].skewNs, TimeNs(i == 2 ? 700 : 0));
+    QCOMPARE(s.collectives[2].seq, std::optional<int64_t>(1));
+    QCOMPARE(s.collectives[2].lateRank, size_t(1));
 }
 
 // gloo traces without Seq: calls matched by order within (group, kind). Two ranks, host-timed:
