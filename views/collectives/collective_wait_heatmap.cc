@@ -57,7 +57,11 @@ void CollectiveWaitHeatmap::drawPicture() {
     if (!data_ || data_->ranks.empty() || data_->stragglers.collectives.empty()) return;
     const auto& cols = data_->stragglers.collectives;
     const size_t nr = data_->ranks.size(), nc = cols.size();
-    const int w = int(std::min<size_t>(nc, kMaxPicture)), h = int(std::min<size_t>(nr, kMaxPicture));
+    // At most a pixel of the grid per picture pixel, so that a late rank among a thousand is not
+    // lost to the scaling: each pixel is the latest of the cells it covers.
+    const QRect g = grid();
+    const int w = int(std::min<size_t>(nc, size_t(std::clamp(g.width(), 1, kMaxPicture)))),
+              h = int(std::min<size_t>(nr, size_t(std::clamp(g.height(), 1, kMaxPicture))));
     // Per pixel the latest arrival of the cells it covers; -1: none of them made the call.
     std::vector<TimeNs> late(size_t(w) * size_t(h), -1);
     for (size_t c = 0; c < nc; ++c) {
@@ -182,6 +186,11 @@ bool CollectiveWaitHeatmap::event(QEvent* e) {
         return true;
     }
     return QWidget::event(e);
+}
+
+void CollectiveWaitHeatmap::resizeEvent(QResizeEvent* e) {
+    drawPicture();
+    QWidget::resizeEvent(e);
 }
 
 void CollectiveWaitHeatmap::changeEvent(QEvent* e) {

@@ -2,8 +2,8 @@
 // the ranks (in the order they were made), each cell coloured by how long after the first rank
 // that rank arrived (background: with the first, deep red: the largest skew of the run; hatched:
 // the rank made no such call). Hover for the figures; click to show the call in the timeline.
-// Thousands of ranks or collectives are drawn as one picture, a pixel the latest of the cells it
-// covers, so the painting does not grow with the grid.
+// Thousands of ranks or collectives are drawn as one picture of at most the grid's pixels, each
+// the latest of the cells it covers, so the painting does not grow with the grid.
 #pragma once
 
 #include "model/results/run_collectives.h"
@@ -33,6 +33,7 @@ protected:
     void mouseMoveEvent(QMouseEvent*) override;
     void mousePressEvent(QMouseEvent*) override;
     bool event(QEvent*) override;
+    void resizeEvent(QResizeEvent*) override;
     void changeEvent(QEvent*) override;
 
 private:
