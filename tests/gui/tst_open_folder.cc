@@ -4,8 +4,12 @@
 // follows from the names given here.
 #include "app/gui/main_window.h"
 #include "model/import/import.h"
+#include "model/results/rank_summary.h"
+#include "views/collectives/collectives_view.h"
+#include "views/pod/pod_view.h"
 
 #include <QAction>
+#include <QTabWidget>
 #include <QMenu>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -13,6 +17,7 @@
 #include <QtTest>
 
 #include <filesystem>
+#include <fstream>
 #include <set>
 
 using namespace tracescope;
@@ -114,6 +119,45 @@ private slots:
         QCOMPARE(menu->actions().size(), 2);
         QCOMPARE(checkedRuns(menu), QList<int>{0});
         QVERIFY(menu->actions()[0]->text().contains(QStringLiteral("node_1, node_2")));
+    }
+
+    // A folder of rank summaries as tracescope-pod writes it (the four gloo ranks of the
+    // repository): the window opens it as a run of summaries, on the Pod page, and the Pod and
+    // Collectives pages show its ranks.
+    void summaryFolderOpensAsARunOfSummaries() {
+        QTemporaryDir dir;
+        nlohmann::json index = {{"schema", "tracescope-pod-index"}, {"schema_version", 1}, {"ranks", nlohmann::json::array()}};
+        for (int r = 0; r < 4; ++r) {
+            const std::string trace = std::string(TRACESCOPE_SOURCE_DIR) + "/tests/data/peers/collectives/gloo_rank" +
+                                      std::to_string(r) + ".pt.trace.json.gz";
+            ImportResult imported = importTrace(trace);
+            QVERIFY(imported.ok());
+            const std::shared_ptr<const Trace> t(std::move(imported.trace));
+            RankSummaryFile file;
+            file.name = fs::path(trace).filename().string();
+            file.rank = r;
+            const std::string name = file.name + ".summary.json";
+            std::ofstream(fs::path(dir.path().toStdString()) / name) << rankSummaryJson(*ResultStore::of(t), file, "test");
+            index["ranks"].push_back({{"rank", r}, {"file", trace}, {"summary", name}});
+        }
+        std::ofstream(fs::path(dir.path().toStdString()) / "index.json") << index;
+        MainWindow w;
+        w.show();
+        auto* pod = w.findChild<PodView*>();
+        auto* collectives = w.findChild<CollectivesView*>();
+        QVERIFY(pod && collectives);
+        QSignalSpy podReady(pod, &AnalysisView::resultReady);
+        w.openPath(dir.path());
+        QVERIFY(podReady.wait(30000));
+        QCOMPARE(w.findChild<QTabWidget*>()->currentWidget(), static_cast<QWidget*>(pod));
+        QCOMPARE(pod->result()->workers.size(), size_t(4));
+        QVERIFY(pod->summaryText().contains(QStringLiteral("from their rank summaries")));
+        QCOMPARE(w.trace()->counts().slices, size_t(0));  // the stand-in trace
+        QSignalSpy collectivesReady(collectives, &AnalysisView::resultReady);
+        w.findChild<QTabWidget*>()->setCurrentWidget(collectives);
+        QVERIFY(collectives->runResult() || collectivesReady.wait(30000));
+        QCOMPARE(collectives->runResult()->ranks.size(), size_t(4));
+        QCOMPARE(collectives->runResult()->stragglers.collectives.size(), size_t(30));
     }
 };
 
