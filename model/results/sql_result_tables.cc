@@ -172,7 +172,7 @@ SqlRows launchRows(const LaunchStats& r, const sql::TraceRowIds& ids) {
 
 SqlRows collectiveRows(const CollectivesResult& r, const sql::TraceRowIds& ids) {
     SqlRows rows;
-    rows.columns = 17;
+    rows.columns = 18;
     auto known = [](int64_t v) { return v >= 0 ? integer(v) : SqlCell{}; };
     auto rate = [](double v) { return v >= 0 ? real(v) : SqlCell{}; };
     auto textOrNull = [](const std::string& v) { return v.empty() ? SqlCell{} : text(v); };
@@ -184,7 +184,8 @@ SqlRows collectiveRows(const CollectivesResult& r, const sql::TraceRowIds& ids) 
                   text(collectiveTimeSourceName(c.timeSource)), rate(c.algbwBytesPerS), rate(c.busbwBytesPerS),
                   c.hostOp.valid() ? integer(ids.slice(c.hostOp.track, c.hostOp.index)) : SqlCell{},
                   kernel.valid() ? integer(ids.slice(kernel.track, kernel.index)) : SqlCell{},
-                  integer(int64_t(c.kernels.size())), text(c.kindSource)});
+                  integer(int64_t(c.kernels.size())), text(c.kindSource),
+                  c.workerSlice.valid() ? integer(ids.slice(c.workerSlice.track, c.workerSlice.index)) : SqlCell{}});
     }
     return rows;
 }
@@ -379,16 +380,17 @@ void addAnalysisTables(sql::TraceDatabase& db, ResultStore& store) {
                    {"in_msg_nelems", "INTEGER", "input elements (NULL: not recorded)"},
                    {"out_msg_nelems", "INTEGER", "output elements (NULL: not recorded)"},
                    {"seq", "INTEGER", "the call's sequence number in its group (NULL: not recorded)"},
-                   {"size_bytes", "INTEGER", "S as nccl-tests counts it (NULL: unknown)"},
-                   {"ts", "INTEGER", "start of its first kernel (of its host op when it has none), ns"},
-                   {"dur", "INTEGER", "its kernels' time (its host op's when it has none), ns"},
-                   {"time_source", "TEXT", "kernel or host"},
+                   {"size_bytes", "INTEGER", "S as nccl-tests counts it, from the metadata or the recorded shapes (NULL: unknown)"},
+                   {"ts", "INTEGER", "start of its first kernel, else of gloo's worker run of it, else of its host op, ns"},
+                   {"dur", "INTEGER", "its kernels' time, else its gloo worker run's, else its host op's, ns"},
+                   {"time_source", "TEXT", "kernel, gloo worker or host"},
                    {"algbw_bytes_per_s", "REAL", "size_bytes / dur (NULL: unknown)"},
                    {"busbw_bytes_per_s", "REAL", "algbw x the nccl-tests bus factor (NULL: unknown)"},
                    {"host_slice_id", "INTEGER", "the call's outermost host op (a slice id; NULL: none)"},
                    {"kernel_slice_id", "INTEGER", "its first communication kernel (a slice id; NULL: none)"},
                    {"kernels", "INTEGER", "its communication kernels"},
-                   {"kind_source", "TEXT", "where the kind was read: metadata, op, annotation, kernel name"}},
+                   {"kind_source", "TEXT", "where the kind was read: metadata, op, annotation, kernel name"},
+                   {"worker_slice_id", "INTEGER", "gloo's worker run of it (a slice id; NULL: none)"}},
                   [ids](ResultStore& s) { return collectiveRows(*collectivesOf(s), *ids); });
 }
 
