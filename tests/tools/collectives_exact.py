@@ -30,7 +30,8 @@ the CLI together, for the cross-rank matching). The rules, written from their so
     (HTA's get_comm_comp_overlap), over the whole trace;
   * stragglers: calls matched by (group, Seq) when every call has a Seq, else by (group, kind, n-th);
     arrival = the call's first kernel start (host op start without a kernel) + the rank's offset
-    (the CLI's own offsets: only differences within a matched call are compared).
+    (the CLI's own offsets: only differences within a matched call are compared);
+  * the SQL table `collectives` (`query`) holds the same calls, in the same order.
 Exit 77 (CTest's skip) when a file is missing, 1 under CI=true.
 """
 import argparse
@@ -388,9 +389,32 @@ def close(a, b):
     return abs(a - b) <= 1e-9 * max(abs(a), abs(b), 1.0)
 
 
-def compare_rank(path, got, fails):
+def compare_sql(cli, path, calls, fails):
+    """The SQL table `collectives` holds the same calls (in the same order)."""
+    res = subprocess.run([cli, "query", path, "--json", "SELECT kind, size_bytes, dur, time_source, process_group, "
+                          "seq, busbw_bytes_per_s FROM collectives"], capture_output=True, text=True)
+    name = os.path.basename(path)
+    if res.returncode != 0:
+        fails.append(f"{name}: query exit {res.returncode}: {res.stderr.strip()[:300]}")
+        return
+    rows = json.loads(res.stdout)["rows"]
+    if len(rows) != len(calls):
+        fails.append(f"{name}: the collectives table has {len(rows)} rows, expected {len(calls)}")
+        return
+    for i, (e, r) in enumerate(zip(calls, rows)):
+        for key, col in (("kind", "kind"), ("size_bytes", "size_bytes"), ("dur", "dur"),
+                         ("time_source", "time_source"), ("group", "process_group"), ("seq", "seq")):
+            if e[key] != r[col]:
+                fails.append(f"{name}: table row {i} {col}: got {r[col]!r}, expected {e[key]!r}")
+        if not close(e["busbw"], r["busbw_bytes_per_s"]):
+            fails.append(f"{name}: table row {i} busbw: got {r['busbw_bytes_per_s']!r}, expected {e['busbw']!r}")
+
+
+def compare_rank(path, got, fails, cli=None):
     calls, (comm_ns, overlapped_ns) = expected(load(path), distributed_info_of(path))
     name = os.path.basename(path)
+    if cli:
+        compare_sql(cli, path, calls, fails)
     if len(calls) != len(got["calls"]):
         fails.append(f"{name}: {len(got['calls'])} calls, expected {len(calls)}")
         return calls
@@ -460,7 +484,7 @@ def main():
             continue
         got = json.loads(res.stdout)
         by_file = {r["file"]: r for r in got["ranks"]}
-        per_rank = [compare_rank(path, by_file[path], fails) for path in paths if path in by_file]
+        per_rank = [compare_rank(path, by_file[path], fails, a.cli) for path in paths if path in by_file]
         if len(per_rank) != len(paths):
             fails.append(f"{paths}: the CLI reported {len(got['ranks'])} ranks")
         if len(paths) > 1:
