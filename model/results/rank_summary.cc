@@ -260,6 +260,19 @@ bool rankCollectivesFromSummary(const json& s, RankCollectives& out, std::string
         if (c.contains("notes") && c.at("notes").is_array())
             for (const json& n : c.at("notes"))
                 if (n.is_string()) result->notes.push_back(n.get<std::string>());
+        // The overlap per step, as the Pod page reads it (steps as they were summarised).
+        for (const json& j : s.at("steps").at("steps")) {
+            StepOverlap so;
+            so.step = j.at("number").get<int64_t>();
+            so.startNs = j.at("ts").get<int64_t>();
+            so.durationNs = j.at("dur").get<int64_t>();
+            const json& o = j.at("overlap");
+            so.overlap.communicationNs = o.at("communication_ns").get<int64_t>();
+            so.overlap.computeNs = o.at("compute_ns").get<int64_t>();
+            so.overlap.overlappedNs = o.at("overlapped_ns").get<int64_t>();
+            so.overlap.exposedNs = o.at("exposed_communication_ns").get<int64_t>();
+            result->steps.push_back(so);
+        }
         result->overlap.communicationNs = c.at("comm_ns").get<int64_t>();
         result->overlap.overlappedNs = c.at("overlapped_ns").get<int64_t>();
         result->overlap.exposedNs = result->overlap.communicationNs - result->overlap.overlappedNs;

@@ -675,6 +675,9 @@ void TestCollectives::pagesOfRankSummaries() {
         QCOMPARE(r->stragglers.ranks[i].inducedWaitNs, fromTraces.stragglers.ranks[i].inducedWaitNs);
     }
     QVERIFY(view.summaryText().contains("From the ranks' summaries"));
+    // The overlap per step travels in the summary: the same steps as from the trace.
+    QCOMPARE(r->ranks[0].result->steps.size(), fromTraces.ranks[0].result->steps.size());
+    QCOMPARE(r->ranks[0].result->steps.size(), size_t(3));
     QSignalSpy open(&view, &CollectivesView::openRankTrace);
     emit view.heatmap()->cellClicked(2, 1);
     QCOMPARE(open.count(), 1);
