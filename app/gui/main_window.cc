@@ -203,11 +203,17 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     });
     // "Add as track" on the Query page: the track joins the timeline, which is shown.
     for (const auto& [id, view] : views_)
-        if (auto* query = qobject_cast<QueryView*>(view))
+        if (auto* query = qobject_cast<QueryView*>(view)) {
             connect(query, &QueryView::trackRequested, this, [this](DerivedCounterTrack track) {
                 timeline_->addQueryTrack(std::move(track));
                 tabs_->setCurrentWidget(timeline_);
             });
+            // The page lists the timeline's query tracks; its Remove takes one off.
+            connect(timeline_, &TimelineView::queryTracksChanged, query,
+                    [this, query] { query->setQueryTracks(timeline_->queryTracks()); });
+            connect(query, &QueryView::trackRemovalRequested, this,
+                    [this](QString name) { timeline_->removeQueryTrack(name.toStdString()); });
+        }
     // The Pod and Collectives pages show a worker's step or call: its tracks over that time.
     const auto showWorkerRange = [this](QString prefix, qint64 begin, qint64 end) {
         timeline_->trackFilterBox()->setText(prefix);

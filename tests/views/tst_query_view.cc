@@ -21,6 +21,8 @@
 #include <QPushButton>
 #include <QStandardItemModel>
 #include <QTabWidget>
+#include <QMenu>
+#include <QToolButton>
 #include <QtTest>
 
 using namespace tracescope;
@@ -177,8 +179,31 @@ private slots:
         const TrackMetrics& m = timeline.canvas()->controller().layout().metrics();
         QCOMPARE(boxesHeight, std::max(m.counterTrack, 2 * m.trackPadding + 2 * m.sliceRow));
         QVERIFY(!timeline.grab().toImage().isNull());
+
+        // The page's Tracks menu lists the timeline's query tracks (wired as the main window
+        // does): Load puts a track's query in the editor, Remove takes it off the timeline.
+        connect(&timeline, &TimelineView::queryTracksChanged, &page,
+                [&] { page.setQueryTracks(timeline.queryTracks()); });
+        connect(&page, &QueryView::trackRemovalRequested, &timeline,
+                [&](QString name) { timeline.removeQueryTrack(name.toStdString()); });
+        page.setQueryTracks(timeline.queryTracks());
+        QCOMPARE(page.tracksButton()->text(), QStringLiteral("Tracks (3)"));
+        QVERIFY(page.tracksButton()->isEnabled());
+        const QList<QAction*> entries = page.tracksButton()->menu()->actions();
+        QCOMPARE(entries.size(), 3);
+        QCOMPARE(entries[0]->text(), QStringLiteral("gemm_kernel"));
+        const QList<QAction*> actions = entries[0]->menu()->actions();
+        QCOMPARE(actions.size(), 2);
+        actions[0]->trigger();
+        QCOMPARE(page.editor()->toPlainText().toStdString(), made[0].query);
+        actions[1]->trigger();
+        QCOMPARE(timeline.queryTracks().size(), size_t(2));
+        QCOMPARE(page.tracksButton()->text(), QStringLiteral("Tracks (2)"));
+
         timeline.setTrace(trace);
         QVERIFY(timeline.queryTracks().empty());
+        QCOMPARE(page.tracksButton()->text(), QStringLiteral("Tracks (0)"));
+        QVERIFY(!page.tracksButton()->isEnabled());
     }
 
     void flameGraph() {

@@ -24,6 +24,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QMenu>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
@@ -33,6 +34,7 @@
 #include <QTextCursor>
 #include <QTextStream>
 #include <QTimer>
+#include <QToolButton>
 #include <QTableView>
 #include <QStandardItemModel>
 #include <QTreeView>
@@ -119,6 +121,11 @@ QueryView::QueryView(QWidget* parent)
     flameButton_->setToolTip(tr("Show the result as a flame graph: its stack column (frames joined with ';', "
                                 "as flamegraph.pl folds them) and its value column (ns)"));
     bar->addWidget(flameButton_);
+    tracks_ = new QToolButton;
+    tracks_->setPopupMode(QToolButton::InstantPopup);
+    tracks_->setToolTip(tr("The timeline's query tracks: load a track's query into the editor, or remove the track"));
+    bar->addWidget(tracks_);
+    setQueryTracks({});
     bar->addStretch(1);
     layout->addLayout(bar);
 
@@ -616,6 +623,22 @@ void QueryView::saveQuery() {
     saved[name] = editor_->toPlainText();
     settings.setValue(QLatin1String(kSavedKey), saved);
     fillSaved();
+}
+
+void QueryView::setQueryTracks(const std::vector<DerivedCounterTrack>& tracks) {
+    auto* menu = new QMenu(tracks_);
+    for (const DerivedCounterTrack& t : tracks) {
+        const QString name = QString::fromStdString(t.name), sql = QString::fromStdString(t.query);
+        QMenu* item = menu->addMenu(t.error.empty() ? name : tr("%1 (failed)").arg(name));
+        item->setToolTipsVisible(true);
+        QAction* load = item->addAction(tr("Load its query"), this, [this, sql] { editor_->setPlainText(sql); });
+        load->setToolTip(sql);
+        item->addAction(tr("Remove from the timeline"), this, [this, name] { emit trackRemovalRequested(name); });
+    }
+    delete tracks_->menu();
+    tracks_->setMenu(menu);
+    tracks_->setText(tr("Tracks (%1)").arg(tracks.size()));
+    tracks_->setEnabled(!tracks.empty());
 }
 
 SliceRef QueryView::sliceOfRow(int row) const {

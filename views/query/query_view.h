@@ -25,6 +25,7 @@ class QPlainTextEdit;
 class QPushButton;
 class QStandardItemModel;
 class QTabWidget;
+class QToolButton;
 class QTreeView;
 
 namespace tracescope {
@@ -74,12 +75,17 @@ public:
     QPushButton* flameButton() const { return flameButton_; }
     FlameGraphWidget* flameGraph() const { return flame_; }
     QTabWidget* resultTabs() const { return resultTabs_; }
+    // The timeline's query tracks (the Tracks menu: load a track's query, or remove the track).
+    void setQueryTracks(const std::vector<DerivedCounterTrack>& tracks);
+    QToolButton* tracksButton() const { return tracks_; }
 
 signals:
     // A query finished (rows shown, or an error in the status line).
     void queryFinished();
     // "Add as track": the main window shows it in the timeline.
     void trackRequested(tracescope::DerivedCounterTrack track);
+    // The Tracks menu's Remove: the main window takes the track off the timeline.
+    void trackRemovalRequested(QString name);
 
 protected:
     void startAnalysis(const std::shared_ptr<const Trace>& trace) override;
@@ -128,6 +134,7 @@ private:
     static QString leftOutNote(uint64_t skipped, const QString& what);
     QComboBox* history_ = nullptr;
     QComboBox* saved_ = nullptr;
+    QToolButton* tracks_ = nullptr;
     QLabel* status_ = nullptr;
     TablePage* table_ = nullptr;
     QueryResultModel* model_ = nullptr;

@@ -258,6 +258,7 @@ void TimelineView::addQueryTrack(DerivedCounterTrack track) {
     // Before the store's tracks arrive the query tracks show alone; they join them after.
     showDerived();
     saveLayout();
+    emit queryTracksChanged();
 }
 
 void TimelineView::removeQueryTrack(const std::string& name) {
@@ -267,6 +268,7 @@ void TimelineView::removeQueryTrack(const std::string& name) {
     queryTracks_.erase(gone, queryTracks_.end());
     showDerived();
     saveLayout();
+    emit queryTracksChanged();
 }
 
 void TimelineView::setTrace(std::shared_ptr<const Trace> trace) {
@@ -280,8 +282,10 @@ void TimelineView::setTrace(std::shared_ptr<const Trace> trace) {
     if (searchCancel_) *searchCancel_ = true;
     trace_ = std::move(trace);
     storeDerived_.reset();
+    const bool hadQueryTracks = !queryTracks_.empty();
     queryTracks_.clear();
     savedQueryTracks_.clear();
+    if (hadQueryTracks) emit queryTracksChanged();
     matches_.clear();
     current_ = -1;
     canvas_->setTrace(trace_);

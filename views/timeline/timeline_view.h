@@ -91,6 +91,8 @@ signals:
     void rangeCleared();
     // A point of a derived memory track was clicked: the event there, as rich text for Details.
     void memoryPointSelected(const QString& html);
+    // Query tracks were added, replaced or removed (queryTracks()).
+    void queryTracksChanged();
 
 private:
     TimelineCanvas* canvas_;
