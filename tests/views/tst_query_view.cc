@@ -21,6 +21,7 @@
 #include <QPushButton>
 #include <QStandardItemModel>
 #include <QTabWidget>
+#include <QComboBox>
 #include <QMenu>
 #include <QToolButton>
 #include <QtTest>
@@ -228,6 +229,14 @@ private slots:
         QCOMPARE(tree->nodes.size(), size_t(4));  // the root, a, b, c
         QCOMPARE(page.resultTabs()->currentIndex(), 1);
         QVERIFY2(page.statusText().contains(QStringLiteral("1 row without")), qPrintable(page.statusText()));
+        // Bottom-up: the leaves b (10) and c (5) at the top, each with its caller a below.
+        page.flameDirection()->setCurrentIndex(1);
+        const CallTree* up = page.flameGraph()->tree();
+        QVERIFY(up && up->bottomUp);
+        QCOMPARE(up->root().totalNs, TimeNs(15));
+        QCOMPARE(up->nodes.size(), size_t(5));  // the root, b, c, and a under each
+        page.flameDirection()->setCurrentIndex(0);
+        QCOMPARE(page.flameGraph()->tree(), tree);
 
         // The stacks of the call_tree table, folded by a recursive query, are the Flame page's tree.
         QVERIFY(run(page, "WITH RECURSIVE p(id, stack) AS (SELECT id, name FROM call_tree WHERE parent_id = 0 "
@@ -240,6 +249,10 @@ private slots:
         QCOMPARE(page.flameGraph()->tree()->root().subtreeSelfNs, expected.root().subtreeSelfNs);
         QCOMPARE(page.flameGraph()->tree()->nodes.size(), expected.nodes.size());
         QVERIFY(page.flameGraph()->grab().toImage().size().width() > 0);
+        if (qEnvironmentVariableIsSet("TRACESCOPE_TEST_SHOTS")) {
+            page.resize(1280, 800);
+            page.grab().save(qEnvironmentVariable("TRACESCOPE_TEST_SHOTS") + "/query_flame.png");
+        }
     }
 
     void cancelAndExportAll() {

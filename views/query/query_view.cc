@@ -182,15 +182,23 @@ QueryView::QueryView(QWidget* parent)
     flameSearch_ = new QLineEdit;
     flameSearch_->setPlaceholderText(tr("Search frames"));
     flameSearch_->setClearButtonEnabled(true);
+    flameDirection_ = new QComboBox;
+    flameDirection_->addItems({tr("Top-down"), tr("Bottom-up")});
+    flameDirection_->setToolTip(tr("Top-down: callers above their callees; bottom-up: each leaf frame at the top with "
+                                   "its callers below it"));
     auto* flamePage = new QWidget;
     auto* flameLayout = new QVBoxLayout(flamePage);
     flameLayout->setContentsMargins(0, 4, 0, 0);
-    flameLayout->addWidget(flameSearch_);
+    auto* flameBar = new QHBoxLayout;
+    flameBar->addWidget(flameDirection_);
+    flameBar->addWidget(flameSearch_, 1);
+    flameLayout->addLayout(flameBar);
     auto* flameScroll = new QScrollArea;
     flameScroll->setWidgetResizable(true);
     flameScroll->setWidget(flame_);
     flameLayout->addWidget(flameScroll, 1);
     connect(flameSearch_, &QLineEdit::textChanged, flame_, &FlameGraphWidget::setSearch);
+    connect(flameDirection_, &QComboBox::currentIndexChanged, this, &QueryView::showFlameDirection);
     resultTabs_ = new QTabWidget;
     resultTabs_->addTab(table_, tr("Rows"));
     resultTabs_->addTab(flamePage, tr("Flame graph"));
@@ -484,6 +492,8 @@ bool QueryView::rerunShown(QString* error, ColumnsSink columns, RowSink row, Fin
 }
 
 void QueryView::forgetFlame() {
+    flameTopDown_.reset();
+    flameBottomUp_.reset();
     flame_->setTree(nullptr);
     resultTabs_->setCurrentIndex(0);
     resultTabs_->setTabEnabled(1, false);
@@ -567,10 +577,12 @@ bool QueryView::showFlameGraph(QString* error) {
                 return [this, why] { status_->setText(tr("Error: %1").arg(why)); };
             }
             auto tree = std::make_shared<const CallTree>((*builder)->finish());
+            auto bottomUp = std::make_shared<const CallTree>(invertCallTree(*tree));
             const uint64_t skipped = (*builder)->skipped();
-            return [this, tree, skipped] {
-                flame_->setTree(tree);
-                flame_->setSearch(flameSearch_->text());
+            return [this, tree, bottomUp, skipped] {
+                flameTopDown_ = tree;
+                flameBottomUp_ = bottomUp;
+                showFlameDirection();
                 resultTabs_->setTabEnabled(1, true);
                 resultTabs_->setCurrentIndex(1);
                 status_->setText(tr("Flame graph of %L1 stacks, %L2 frames").arg(qulonglong(tree->slices))
@@ -639,6 +651,11 @@ void QueryView::setQueryTracks(const std::vector<DerivedCounterTrack>& tracks) {
     tracks_->setMenu(menu);
     tracks_->setText(tr("Tracks (%1)").arg(tracks.size()));
     tracks_->setEnabled(!tracks.empty());
+}
+
+void QueryView::showFlameDirection() {
+    flame_->setTree(flameDirection_->currentIndex() == 1 ? flameBottomUp_ : flameTopDown_);
+    flame_->setSearch(flameSearch_->text());
 }
 
 SliceRef QueryView::sliceOfRow(int row) const {

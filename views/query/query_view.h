@@ -7,6 +7,7 @@
 // beside the rows. The last queries (History) and named queries (Saved) are kept in the settings.
 #pragma once
 
+#include "model/analysis/call_tree.h"
 #include "model/analysis/memory_tracks.h"
 #include "model/sql/trace_database.h"
 #include "views/analysis_view.h"
@@ -74,6 +75,7 @@ public:
     bool showFlameGraph(QString* error = nullptr);
     QPushButton* flameButton() const { return flameButton_; }
     FlameGraphWidget* flameGraph() const { return flame_; }
+    QComboBox* flameDirection() const { return flameDirection_; }
     QTabWidget* resultTabs() const { return resultTabs_; }
     // The timeline's query tracks (the Tracks menu: load a track's query, or remove the track).
     void setQueryTracks(const std::vector<DerivedCounterTrack>& tracks);
@@ -118,6 +120,9 @@ private:
     QTabWidget* resultTabs_ = nullptr;
     FlameGraphWidget* flame_ = nullptr;
     QLineEdit* flameSearch_ = nullptr;
+    QComboBox* flameDirection_ = nullptr;  // top-down, bottom-up (callers of each leaf)
+    std::shared_ptr<const CallTree> flameTopDown_, flameBottomUp_;
+    void showFlameDirection();
     int tracksMade_ = 0;
     void setRunning(bool running);
     void forgetFlame();
