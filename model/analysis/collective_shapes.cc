@@ -200,7 +200,8 @@ std::map<TrackIndex, std::string> glooThreadGroups(const Trace& t, std::vector<T
     // group whose threads recorded nothing, another setting) leaves the groups unknown.
     constexpr size_t kThreadsPerGroup = 2;
     if (member.empty() || workers.size() != kThreadsPerGroup * member.size()) return out;
-    std::sort(workers.begin(), workers.end(), [&](TrackIndex a, TrackIndex b) { return t.tracks[a].tid < t.tracks[b].tid; });
+    std::sort(workers.begin(), workers.end(),
+              [&](TrackIndex a, TrackIndex b) { return t.tracks[a].tid < t.tracks[b].tid; });
     for (size_t i = 0; i < workers.size(); ++i) out[workers[i]] = member[i / kThreadsPerGroup];
     return out;
 }

@@ -34,8 +34,9 @@ std::vector<std::pair<std::string, std::string>> indexOf(const std::filesystem::
     // A rank that failed keeps its earlier summary on disk, left out of the index.
     for (const json& r : index["ranks"])
         if (r.is_object() && r.contains("summary") && r["summary"].is_string())
-            out.emplace_back((dir / r["summary"].get<std::string>()).string(),
-                             r.contains("file") && r["file"].is_string() ? r["file"].get<std::string>() : std::string());
+            out.emplace_back(
+                (dir / r["summary"].get<std::string>()).string(),
+                r.contains("file") && r["file"].is_string() ? r["file"].get<std::string>() : std::string());
     return out;
 }
 
@@ -97,8 +98,8 @@ SummaryRun loadSummaryRun(const std::vector<std::string>& paths) {
         if (const auto it = traceOf.find(path); it != traceOf.end()) r.tracePath = it->second;
         run.ranks.push_back(std::move(r));
     }
-    const bool clocked = !origins.empty() && std::all_of(origins.begin(), origins.end(),
-                                                         [](const auto& o) { return o.has_value(); });
+    const bool clocked =
+        !origins.empty() && std::all_of(origins.begin(), origins.end(), [](const auto& o) { return o.has_value(); });
     if (clocked) {
         run.originUnixNs = **std::min_element(origins.begin(), origins.end());
         for (size_t i = 0; i < run.ranks.size(); ++i) {
@@ -107,8 +108,9 @@ SummaryRun loadSummaryRun(const std::vector<std::string>& paths) {
             run.ranks[i].pod.worker.clock = WorkerClock::WallClock;
         }
     } else if (run.ranks.size() > 1) {
-        run.notes.push_back("some summaries have no wall clock: their ranks are aligned on their first step on the "
-                            "Pod page, and their collectives' times compared as they are");
+        run.notes.push_back(
+            "some summaries have no wall clock: their ranks are aligned on their first step on the "
+            "Pod page, and their collectives' times compared as they are");
     }
     if (worldSize && *worldSize > 0 && int64_t(seen.size()) < *worldSize) {
         std::string missing;

@@ -27,10 +27,10 @@ struct SummaryRank {
 };
 
 struct SummaryRun {
-    std::vector<SummaryRank> ranks;      // in the order named
-    std::optional<int64_t> originUnixNs; // the wall clock of run time 0, when every summary has one
-    std::vector<std::string> warnings;   // per summary left out: "FILE: why"
-    std::vector<std::string> notes;      // missing ranks, clocks
+    std::vector<SummaryRank> ranks;       // in the order named
+    std::optional<int64_t> originUnixNs;  // the wall clock of run time 0, when every summary has one
+    std::vector<std::string> warnings;    // per summary left out: "FILE: why"
+    std::vector<std::string> notes;       // missing ranks, clocks
 };
 
 // Reads the summaries: a file that is not a summary, of another schema version or malformed, and a

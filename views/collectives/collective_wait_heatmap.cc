@@ -78,8 +78,8 @@ void CollectiveWaitHeatmap::drawPicture() {
     for (int y = 0; y < h; ++y)
         for (int x = 0; x < w; ++x) {
             const TimeNs v = late[size_t(y) * size_t(w) + size_t(x)];
-            picture_.setPixel(x, y, v < 0 ? none
-                                          : lateColour(scaleNs_ > 0 ? double(v) / double(scaleNs_) : 0, pictureDark_).rgb());
+            picture_.setPixel(
+                x, y, v < 0 ? none : lateColour(scaleNs_ > 0 ? double(v) / double(scaleNs_) : 0, pictureDark_).rgb());
         }
 }
 
@@ -92,7 +92,8 @@ QRect CollectiveWaitHeatmap::grid() const {
     const QFontMetrics fm(font());
     int labelWidth = 0;
     if (data_)
-        for (const RankCollectives& r : data_->ranks) labelWidth = std::max(labelWidth, fm.horizontalAdvance(q(r.name)));
+        for (const RankCollectives& r : data_->ranks)
+            labelWidth = std::max(labelWidth, fm.horizontalAdvance(q(r.name)));
     const int left = std::min(labelWidth + 10, width() / 3), top = fm.height() + 6;
     return QRect(left, top, std::max(10, width() - left - 8), std::max(10, height() - top - kLegendHeight - 6));
 }
@@ -109,7 +110,8 @@ bool CollectiveWaitHeatmap::cellAt(const QPoint& p, size_t& rank, size_t& collec
 QString CollectiveWaitHeatmap::columnLabel(size_t c) const {
     const MatchedCollective& m = data_->stragglers.collectives[c];
     const QString which = m.seq ? tr("Seq %1").arg(*m.seq) : tr("#%1").arg(m.ordinal + 1);
-    return m.group.empty() ? tr("%1 %2").arg(q(m.kind), which) : tr("%1 %2, group %3").arg(q(m.kind), which, q(m.group));
+    return m.group.empty() ? tr("%1 %2").arg(q(m.kind), which)
+                           : tr("%1 %2, group %3").arg(q(m.kind), which, q(m.group));
 }
 
 QString CollectiveWaitHeatmap::cellText(size_t r, size_t c) const {
@@ -137,8 +139,10 @@ void CollectiveWaitHeatmap::paintEvent(QPaintEvent*) {
     const double cw = double(g.width()) / double(nc), ch = double(g.height()) / double(nr);
     if (cw > 6 && ch > 6) {  // cell borders where cells are big enough to tell apart
         p.setPen(QPen(palette().color(QPalette::Window), 1));
-        for (size_t c = 1; c < nc; ++c) p.drawLine(QPointF(g.left() + c * cw, g.top()), QPointF(g.left() + c * cw, g.bottom()));
-        for (size_t r = 1; r < nr; ++r) p.drawLine(QPointF(g.left(), g.top() + r * ch), QPointF(g.right(), g.top() + r * ch));
+        for (size_t c = 1; c < nc; ++c)
+            p.drawLine(QPointF(g.left() + c * cw, g.top()), QPointF(g.left() + c * cw, g.bottom()));
+        for (size_t r = 1; r < nr; ++r)
+            p.drawLine(QPointF(g.left(), g.top() + r * ch), QPointF(g.right(), g.top() + r * ch));
     }
     // Labels: ranks on the left, collectives' numbers on top, each thinned to what fits.
     const QFontMetrics fm(font());
@@ -153,7 +157,8 @@ void CollectiveWaitHeatmap::paintEvent(QPaintEvent*) {
     for (size_t c = 0; c < nc; c += size_t(everyC)) {
         const double centre = g.left() + (double(c) + 0.5) * cw;
         const double left = std::clamp(centre - widest / 2.0 - 1, 0.0, std::max(0.0, double(width() - widest - 2)));
-        p.drawText(QRectF(left, 0, widest + 2, g.top() - 2), Qt::AlignHCenter | Qt::AlignBottom, QString::number(c + 1));
+        p.drawText(QRectF(left, 0, widest + 2, g.top() - 2), Qt::AlignHCenter | Qt::AlignBottom,
+                   QString::number(c + 1));
     }
     // Legend.
     const QRect legend(g.left(), g.bottom() + 8, std::min(140, g.width() / 3), 10);
@@ -162,9 +167,10 @@ void CollectiveWaitHeatmap::paintEvent(QPaintEvent*) {
                    lateColour(double(x) / std::max(1, legend.width() - 1), pictureDark_));
     p.drawRect(legend.adjusted(0, 0, -1, -1));
     const QRect text(legend.right() + 8, legend.top() - 4, std::max(0, width() - legend.right() - 12), 18);
-    p.drawText(text, Qt::AlignLeft | Qt::AlignVCenter,
-               fm.elidedText(tr("arrival after the first rank: 0 … %1; grey: no such call").arg(formatDuration(scaleNs_)),
-                             Qt::ElideRight, text.width()));
+    p.drawText(
+        text, Qt::AlignLeft | Qt::AlignVCenter,
+        fm.elidedText(tr("arrival after the first rank: 0 … %1; grey: no such call").arg(formatDuration(scaleNs_)),
+                      Qt::ElideRight, text.width()));
 }
 
 void CollectiveWaitHeatmap::mouseMoveEvent(QMouseEvent* e) {
