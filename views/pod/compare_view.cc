@@ -177,8 +177,11 @@ void CompareView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
         showMessage(tr("Open a second trace (another run, or the same job before a change) to compare its step "
                        "time, ops and kernels with this one, per step.\n(File › Compare with… does the same.)"),
                     tr("Open…"), [this] { emit openCompareRequested(); });
-        // The page shows what it can (how to pick the second trace): ready, as the others say it.
-        QTimer::singleShot(0, this, [this] { emit resultReady(); });
+        // The page shows what it can (how to pick the second trace): ready, as the others say it;
+        // not if a second trace came in the meantime (its comparison says when it is ready).
+        QTimer::singleShot(0, this, [this, serial = bSerial_] {
+            if (!b_ && bSerial_ == serial) emit resultReady();
+        });
         return;
     }
     std::shared_ptr<const Trace> b = b_;
