@@ -486,8 +486,8 @@ bool MainWindow::openSummaries(const std::vector<std::string>& summaryPaths, con
     path_.clear();
     reloadAction_->setEnabled(false);
     setWindowTitle(tr("%1 — TraceScope").arg(label));
-    fileLabel_->setText(tr("<b>%1</b> (%n rank summary(ies))", nullptr, int(summaryRun_->ranks.size()))
-                            .arg(label.toHtmlEscaped()));
+    fileLabel_->setText(tr("<b>%1</b> (%2 rank summaries)")
+                            .arg(label.toHtmlEscaped(), QString::number(summaryRun_->ranks.size())));
     if (PodView* pod = podView()) tabs_->setCurrentWidget(pod);
     return true;
 }

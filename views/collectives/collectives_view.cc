@@ -195,7 +195,7 @@ void CollectivesView::setRun(std::shared_ptr<const MultiWorkerRun> run) {
 void CollectivesView::setSummaryRun(std::shared_ptr<const SummaryRun> run) {
     static uint64_t runs = 0;
     summaries_ = std::move(run);
-    runSerial_ = ++runs + (uint64_t(1) << 40);  // never the serial of a run of traces
+    if (summaries_) runSerial_ = ++runs + (uint64_t(1) << 40);  // never the serial of a run of traces
 }
 
 void CollectivesView::startAnalysis(const std::shared_ptr<const Trace>& trace) {

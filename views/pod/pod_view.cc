@@ -172,7 +172,7 @@ void PodView::setRun(std::shared_ptr<const MultiWorkerRun> run) {
 void PodView::setSummaryRun(std::shared_ptr<const SummaryRun> run) {
     static uint64_t runs = 0;
     summaries_ = std::move(run);
-    runSerial_ = ++runs + (uint64_t(1) << 40);  // never the serial of a run of traces
+    if (summaries_) runSerial_ = ++runs + (uint64_t(1) << 40);  // never the serial of a run of traces
 }
 
 void PodView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
