@@ -78,7 +78,7 @@ void usage() {
                  "         [--agent PATH] [--json] -- PROGRAM ARGS...\n"
                  "                              run a CUDA program under our CUPTI agent and save its GPU activity\n"
                  "                              in DIR/plugins/profile/<run>/ (exits with the program's status)\n"
-                 "  pod FILE|DIR... [--json|--csv] [--step-marker NAME] [--offset WORKER=NS]... [--force-merge]\n"
+                 "  pod FILE|DIR|SUMMARY... [--json|--csv] [--step-marker NAME] [--offset WORKER=NS]... [--force-merge]\n"
                  "                              several workers (rank files, hosts) as one run: per worker and\n"
                  "                              step the breakdown, stragglers, exposed communication;\n"
                  "                              --offset sets a worker's clock offset by hand (WORKER: its name\n"

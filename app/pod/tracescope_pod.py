@@ -23,6 +23,9 @@ import sys
 import time
 
 INDEX_SCHEMA = "tracescope-pod-index"
+# The rank summary schema version tracescope-cli summarize writes (kRankSummarySchemaVersion):
+# a summary of another version is summarised again, whatever its file's SHA-256.
+SUMMARY_SCHEMA_VERSION = 2
 TRACE_SUFFIXES = (".json", ".json.gz", ".xplane.pb")
 
 
@@ -55,7 +58,8 @@ def summarize_one(cli, path, summary_path):
         return "failed", f"cannot read the file: {e.strerror}"
     try:
         with open(summary_path, encoding="utf-8") as f:
-            if json.load(f).get("file", {}).get("sha256") == digest:
+            old = json.load(f)
+            if old.get("file", {}).get("sha256") == digest and old.get("schema_version") == SUMMARY_SCHEMA_VERSION:
                 return "skipped", digest
     except (OSError, ValueError):
         pass

@@ -1,7 +1,7 @@
 // A rank summary: the facts of one rank's trace that the collectives matching, the Pod page's
 // figures and a comparison need, in kilobytes, so that a job of thousands of ranks is summarised
 // file by file (on a Dask cluster by tracescope-pod, app/pod/) and read back without the traces.
-// Version 1 holds: the file (name, size, SHA-256), producer, rank and world size, the wall clock
+// Version 2 holds: the file (name, size, SHA-256), producer, rank and world size, the wall clock
 // of time 0, the steps (their source, the step set, and per step its time by category, whether it
 // is in the set and its communication/compute overlap), the top host and device ops, a kernel summary,
 // every collective call with its Seq, the collectives summary and overlap, memory peaks and the
@@ -21,7 +21,7 @@
 
 namespace tracescope {
 
-inline constexpr int kRankSummarySchemaVersion = 1;
+inline constexpr int kRankSummarySchemaVersion = 2;  // 2: steps with their source, set and overlap
 inline constexpr const char* kRankSummarySchema = "tracescope-rank-summary";
 
 struct RankSummaryFile {

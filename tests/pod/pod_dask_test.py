@@ -9,7 +9,8 @@
  3. restart: a second run skips every rank (its summary holds its file's SHA-256); a rank file
     changed is summarised again, a damaged one is listed as failed with the reason (exit 1) while the
     others keep their summaries (its own earlier summary is not overwritten, and the index leaves it
-    out), a rank without a file is listed as missing, a rank in two files as duplicated;
+    out), a rank without a file is listed as missing, a rank in two files as duplicated, and a summary
+    of an older schema version is made again;
  4. a cluster that loses a worker mid-run (one of two shell-started workers killed while the ranks,
     each slowed down, are being summarised): the run completes on the other, every summary written
     and equal to the LocalCluster's.
@@ -178,6 +179,16 @@ def main():
         code, out, err = run(pod + ["--out", local, "--workers", "2"])
         if code != 0 or f"0 summarised, {a.ranks} up to date" not in out:
             fails.append(f"restart did not skip every rank: {out.strip()}")
+        # A summary of another schema version is made again, though its file did not change.
+        old_path = os.path.join(local, "rank-10.pt.trace.json.gz.summary.json")
+        original = open(old_path, "rb").read()
+        old = json.loads(original)
+        old["schema_version"] = old["schema_version"] - 1
+        with open(old_path, "w", encoding="utf-8") as f:
+            json.dump(old, f)
+        code, out, err = run(pod + ["--out", local, "--workers", "2"])
+        if code != 0 or f"1 summarised, {a.ranks - 1} up to date" not in out or open(old_path, "rb").read() != original:
+            fails.append(f"a summary of an older schema was not made again: {out.strip()}")
         # One rank changed, one damaged, one gone.
         shutil.copy(os.path.join(traces, "rank-5.pt.trace.json.gz"), os.path.join(traces, "rank-4.pt.trace.json.gz"))
         with open(os.path.join(traces, "rank-3.pt.trace.json.gz"), "wb") as f:
