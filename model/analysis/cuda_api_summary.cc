@@ -47,7 +47,7 @@ int64_t roundSqrtRatio(Wide num, Wide den) {
 // One arg by key id; false when absent.
 bool argOf(const Track& track, ArgsOffset off, StringId key, ArgValue& out) {
     if (off == kNoArgs || key == kNoIndex) return false;
-    ArgsReader r(track.argBytes(), off);
+    ArgsReader r(track.argsView(), off);
     Arg a;
     while (r.next(a))
         if (a.key == key) {

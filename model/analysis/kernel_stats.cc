@@ -163,7 +163,7 @@ KernelLaunchParams readParams(const Trace& trace, SliceRef s, const ParamKeys& k
     const Track& tr = trace.tracks[s.track];
     const ArgsOffset off = tr.slices.args[s.index];
     if (off == kNoArgs) return p;
-    ArgsReader r(tr.argBytes(), off);
+    ArgsReader r(tr.argsView(), off);
     Arg a;
     KernelLaunchParams fromArgs;
     bool details = false;

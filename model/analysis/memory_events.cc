@@ -167,7 +167,7 @@ private:
             bool haveTotal = false, haveAllocated = false;
             int64_t deviceType = -1, deviceId = -1, kinetoBytes = 0, ordinal = -1;
             StringId allocator = kEmptyString;
-            ArgsReader r(track.argBytes(), in.args[i]);
+            ArgsReader r(track.argsView(), in.args[i]);
             Arg a;
             while (r.next(a)) {
                 const StringId k = a.key;

@@ -441,7 +441,7 @@ MemoryEventInfo memoryEventInfo(const Trace& trace, const MemoryIdProfile& profi
     const StringId region = trace.strings.find("region_type");
     const StringId dataType = trace.strings.find("data_type");
     const StringId shape = trace.strings.find("shape");
-    ArgsReader r(track.argBytes(), track.instants.args[s->index]);
+    ArgsReader r(track.argsView(), track.instants.args[s->index]);
     Arg a;
     while (r.next(a)) {
         if (a.key == region && region != kNoIndex) info.regionType = a.value.toString(trace.strings);

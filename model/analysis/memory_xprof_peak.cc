@@ -89,7 +89,7 @@ std::vector<int64_t> xprofMemoryStepIds(const Trace& trace, const StepGroups& gr
         const Track& track = trace.tracks[s.track];
         bool own = false;
         if (groupKey != kNoIndex) {
-            ArgsReader r(track.argBytes(), track.instants.args[s.index]);
+            ArgsReader r(track.argsView(), track.instants.args[s.index]);
             Arg a;
             while (r.next(a))
                 if (a.key == groupKey && numericArg(a.value, trace.strings).toInt64(ids[i])) own = true;

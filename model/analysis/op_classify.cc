@@ -129,7 +129,7 @@ KeyIds keyIdsOf(const Trace& t) {
 // Looks up one arg by key id; false when absent.
 bool findArg(const Track& track, ArgsOffset off, StringId key, ArgValue& out) {
     if (off == kNoArgs || key == kNoIndex) return false;
-    ArgsReader r(track.argBytes(), off);
+    ArgsReader r(track.argsView(), off);
     Arg a;
     while (r.next(a))
         if (a.key == key) {

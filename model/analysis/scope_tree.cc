@@ -273,7 +273,7 @@ void build(const ClassifiedTrace& ct, ScopeTree& tree, std::vector<Occ>* occurre
             if (name == kNoIndex || (name != memAlloc && name != kinetoMem)) continue;
             int64_t bytes = 0;
             std::string tfOp;
-            for (const Arg& a : decodeArgs(tr.argBytes(), isSlice ? tr.slices.args[si] : ins.args[k])) {
+            for (const Arg& a : decodeArgs(tr.argsView(), isSlice ? tr.slices.args[si] : ins.args[k])) {
                 const std::string_view key = t.str(a.key);
                 int64_t v;
                 if (name == kinetoMem && key == "Bytes" && a.value.toInt64(v)) bytes = v;

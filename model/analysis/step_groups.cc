@@ -37,7 +37,7 @@ struct GroupingStats {
 GroupingStats statsOf(const Track& tr, ArgsOffset args, const Keys& k) {
     GroupingStats s;
     if (args == kNoArgs) return s;
-    ArgsReader r(tr.argBytes(), args);
+    ArgsReader r(tr.argsView(), args);
     Arg a;
     bool pt = false, p = false, ct = false, c = false;
     while (r.next(a)) {

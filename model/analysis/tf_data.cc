@@ -134,7 +134,7 @@ Forest buildForest(const ClassifiedTrace& ct, const Keys& keys) {
             n.iterator = iterator;
             n.handOff = h;
             if (iterator) n.longName = full;
-            ArgsReader r(tr.argBytes(), c.args[i]);
+            ArgsReader r(tr.argsView(), c.args[i]);
             Arg a;
             while (r.next(a)) {
                 a.value = numericArg(a.value, t.strings);  // XProf's trace JSON: stats as strings

@@ -242,7 +242,7 @@ private:
             options_.overlay && options_.overlay->sliceArgs && slice.valid() ? options_.overlay->sliceArgs(slice) : std::string();
         bool first = true;
         if (offset != kNoArgs) {
-            ArgsReader reader(tr.argBytes(), offset);
+            ArgsReader reader(tr.argsView(), offset);
             Arg a;
             while (reader.next(a)) {
                 buf_.append(first ? ",\"args\":{" : ",");

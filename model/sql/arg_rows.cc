@@ -88,7 +88,7 @@ const char* argTypeName(ArgRow::Type t) {
 }
 
 void appendArgRows(const Trace& trace, const Track& track, ArgsOffset offset, std::vector<ArgRow>& out) {
-    ArgsReader reader(track.argBytes(), offset);
+    ArgsReader reader(track.argsView(), offset);
     Arg a;
     while (reader.next(a)) {
         ArgRow row;

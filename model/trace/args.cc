@@ -8,9 +8,7 @@
 
 namespace tracescope {
 
-namespace {
-
-void putVarint(std::vector<uint8_t>& out, uint64_t v) {
+void putArgVarint(std::vector<uint8_t>& out, uint64_t v) {
     while (v >= 0x80) {
         out.push_back(static_cast<uint8_t>(v) | 0x80);
         v >>= 7;
@@ -18,7 +16,7 @@ void putVarint(std::vector<uint8_t>& out, uint64_t v) {
     out.push_back(static_cast<uint8_t>(v));
 }
 
-bool getVarint(const uint8_t*& p, const uint8_t* end, uint64_t& v) {
+bool getArgVarint(const uint8_t*& p, const uint8_t* end, uint64_t& v) {
     v = 0;
     for (int shift = 0; shift < 64 && p < end; shift += 7) {
         uint8_t b = *p++;
@@ -28,10 +26,46 @@ bool getVarint(const uint8_t*& p, const uint8_t* end, uint64_t& v) {
     return false;
 }
 
-uint64_t zigzag(int64_t v) { return (uint64_t(v) << 1) ^ uint64_t(v >> 63); }
-int64_t unzigzag(uint64_t v) { return int64_t(v >> 1) ^ -int64_t(v & 1); }
+void putArgValue(std::vector<uint8_t>& out, const ArgValue& value) {
+    switch (value.type) {
+    case ArgValue::Type::Int: putArgVarint(out, argZigzag(value.i)); break;
+    case ArgValue::Type::UInt: putArgVarint(out, value.u); break;
+    case ArgValue::Type::Double: {
+        uint8_t raw[8];
+        std::memcpy(raw, &value.d, 8);
+        out.insert(out.end(), raw, raw + 8);
+        break;
+    }
+    case ArgValue::Type::String:
+    case ArgValue::Type::Json: putArgVarint(out, value.s); break;
+    default: break;
+    }
+}
 
-}  // namespace
+bool getArgValue(const uint8_t*& p, const uint8_t* end, ArgValue& value) {
+    uint64_t v = 0;
+    switch (value.type) {
+    case ArgValue::Type::Int:
+        if (!getArgVarint(p, end, v)) return false;
+        value.i = argUnzigzag(v);
+        return true;
+    case ArgValue::Type::UInt:
+        if (!getArgVarint(p, end, v)) return false;
+        value.u = v;
+        return true;
+    case ArgValue::Type::Double:
+        if (end - p < 8) return false;
+        std::memcpy(&value.d, p, 8);
+        p += 8;
+        return true;
+    case ArgValue::Type::String:
+    case ArgValue::Type::Json:
+        if (!getArgVarint(p, end, v) || v > 0xFFFFFFFFu) return false;
+        value.s = static_cast<StringId>(v);
+        return true;
+    default: return true;
+    }
+}
 
 double ArgValue::toDouble() const {
     switch (type) {
@@ -83,27 +117,15 @@ std::string ArgValue::toString(const StringTable& strings) const {
 }
 
 void ArgsWriter::add(StringId key, const ArgValue& value) {
-    putVarint(bytes_, (uint64_t(key) << 3) | uint64_t(value.type));
-    switch (value.type) {
-    case ArgValue::Type::Int: putVarint(bytes_, zigzag(value.i)); break;
-    case ArgValue::Type::UInt: putVarint(bytes_, value.u); break;
-    case ArgValue::Type::Double: {
-        uint8_t raw[8];
-        std::memcpy(raw, &value.d, 8);
-        bytes_.insert(bytes_.end(), raw, raw + 8);
-        break;
-    }
-    case ArgValue::Type::String:
-    case ArgValue::Type::Json: putVarint(bytes_, value.s); break;
-    default: break;
-    }
+    putArgVarint(bytes_, (uint64_t(key) << 3) | uint64_t(value.type));
+    putArgValue(bytes_, value);
     ++count_;
 }
 
 ArgsOffset ArgsWriter::appendTo(std::vector<uint8_t>& blob) const {
     if (count_ == 0) return kNoArgs;
     auto offset = static_cast<ArgsOffset>(blob.size());
-    putVarint(blob, count_);
+    putArgVarint(blob, uint64_t(count_) << 1);
     blob.insert(blob.end(), bytes_.begin(), bytes_.end());
     return offset;
 }
@@ -114,50 +136,63 @@ std::vector<uint8_t> ArgsWriter::encoded() const {
     return out;
 }
 
-ArgsReader::ArgsReader(std::span<const uint8_t> blob, ArgsOffset offset) {
-    if (offset == kNoArgs || offset >= blob.size()) return;
-    p_ = blob.data() + offset;
-    end_ = blob.data() + blob.size();
+ArgsReader::ArgsReader(ArgsView args, ArgsOffset offset) {
+    if (offset == kNoArgs || offset >= args.blob.size()) return;
+    p_ = args.blob.data() + offset;
+    end_ = args.blob.data() + args.blob.size();
+    uint64_t head = 0;
+    if (!getArgVarint(p_, end_, head)) return;
+    if (!(head & 1)) {
+        remaining_ = head >> 1;
+        return;
+    }
+    // Templated: the keys and shared values come from the template.
+    const uint64_t t = head >> 1;
+    if (!args.templates || t >= args.templates->start.size()) return;
+    const ArgTemplates& tt = *args.templates;
+    const size_t from = tt.start[t];
+    const size_t to = t + 1 < tt.start.size() ? tt.start[t + 1] : tt.bytes.size();
+    if (from >= to || to > tt.bytes.size()) return;
+    slot_ = tt.bytes.data() + from;
+    slotEnd_ = tt.bytes.data() + to;
     uint64_t n = 0;
-    if (getVarint(p_, end_, n)) remaining_ = n;
+    if (getArgVarint(slot_, slotEnd_, n)) remaining_ = n;
 }
 
 bool ArgsReader::next(Arg& out) {
     if (remaining_ == 0) return false;
-    uint64_t tag = 0;
-    if (!getVarint(p_, end_, tag)) { remaining_ = 0; return false; }
-    out.key = static_cast<StringId>(tag >> 3);
     out.value = ArgValue{};
-    out.value.type = static_cast<ArgValue::Type>(tag & 7);
-    uint64_t v = 0;
-    switch (out.value.type) {
-    case ArgValue::Type::Int:
-        if (!getVarint(p_, end_, v)) { remaining_ = 0; return false; }
-        out.value.i = unzigzag(v);
-        break;
-    case ArgValue::Type::UInt:
-        if (!getVarint(p_, end_, v)) { remaining_ = 0; return false; }
-        out.value.u = v;
-        break;
-    case ArgValue::Type::Double:
-        if (end_ - p_ < 8) { remaining_ = 0; return false; }
-        std::memcpy(&out.value.d, p_, 8);
-        p_ += 8;
-        break;
-    case ArgValue::Type::String:
-    case ArgValue::Type::Json:
-        if (!getVarint(p_, end_, v)) { remaining_ = 0; return false; }
-        out.value.s = static_cast<StringId>(v);
-        break;
-    default: break;
+    uint64_t tag = 0;
+    if (!slot_) {
+        if (!getArgVarint(p_, end_, tag)) return stop();
+        out.key = static_cast<StringId>(tag >> 3);
+        out.value.type = static_cast<ArgValue::Type>(tag & 7);
+        if (!getArgValue(p_, end_, out.value)) return stop();
+        --remaining_;
+        return true;
+    }
+    if (!getArgVarint(slot_, slotEnd_, tag)) return stop();
+    out.key = static_cast<StringId>(tag >> 4);
+    out.value.type = static_cast<ArgValue::Type>((tag >> 1) & 7);
+    const bool varies = tag & 1;
+    if (!varies) {
+        if (!getArgValue(slot_, slotEnd_, out.value)) return stop();
+    } else if (out.value.type == ArgValue::Type::Int || out.value.type == ArgValue::Type::UInt) {
+        // base in the template, difference in the entry (both wrap as uint64)
+        ArgValue base = out.value;
+        uint64_t delta = 0;
+        if (!getArgValue(slot_, slotEnd_, base) || !getArgVarint(p_, end_, delta)) return stop();
+        out.value.u = base.u + uint64_t(argUnzigzag(delta));
+    } else if (!getArgValue(p_, end_, out.value)) {
+        return stop();
     }
     --remaining_;
     return true;
 }
 
-std::vector<Arg> decodeArgs(std::span<const uint8_t> blob, ArgsOffset offset) {
+std::vector<Arg> decodeArgs(ArgsView view, ArgsOffset offset) {
     std::vector<Arg> args;
-    ArgsReader reader(blob, offset);
+    ArgsReader reader(view, offset);
     Arg a;
     while (reader.next(a)) args.push_back(a);
     return args;

@@ -1,9 +1,14 @@
 // Compact encoding of event arguments (Chrome "args", XSpace stats).
 //
-// A slice's args are a byte string: varint(count), then per arg
-// varint(key << 3 | type) and the value (zigzag varint, varint, 8-byte double
-// or a StringId varint). This keeps a typical event's args to a few bytes,
-// which is what lets a loaded trace stay under 40 bytes per slice.
+// An event's args are one entry of its track's arg blob, in one of two forms:
+// - plain: varint(count << 1), then per arg varint(key << 3 | type) and the value
+//   (zigzag varint, varint, 8-byte double or a StringId varint). Importers write this.
+// - templated: varint(template << 1 | 1), then only the values that vary. A template
+//   (see ArgTemplates) holds the keys, types and the values its events share; an
+//   integer that varies is stored as its difference from the template's base value.
+//   compactArgs (args_compaction.h) rewrites a finished track into this form: events
+//   of one producer repeat the same keys and most values (a kernel's grid, registers
+//   and stream), so an event costs a few bytes.
 #pragma once
 
 #include "model/trace/types.h"
@@ -54,6 +59,29 @@ struct Arg {
     ArgValue value;
 };
 
+// The templates of a track's templated entries: template t is bytes[start[t]...):
+// varint(slot count), then per slot varint(key << 4 | type << 1 | varies) and, for a
+// slot that does not vary, its value in the plain encoding; for an integer slot that
+// varies, its base (zigzag varint for Int, varint for UInt).
+struct ArgTemplates {
+    std::vector<uint8_t> bytes;
+    std::vector<uint32_t> start;
+
+    bool empty() const { return start.empty(); }
+    size_t memoryBytes() const { return bytes.capacity() + start.capacity() * sizeof(uint32_t); }
+};
+
+// A track's args as the reader needs them: the entries and the templates they refer to.
+// An import-time blob (plain entries only) converts implicitly.
+struct ArgsView {
+    std::span<const uint8_t> blob;
+    const ArgTemplates* templates = nullptr;
+
+    ArgsView() = default;
+    ArgsView(std::span<const uint8_t> b, const ArgTemplates* t = nullptr) : blob(b), templates(t) {}
+    ArgsView(const std::vector<uint8_t>& b) : blob(b) {}
+};
+
 // Accumulates one event's args, then appends them to a blob.
 class ArgsWriter {
 public:
@@ -75,17 +103,30 @@ private:
 class ArgsReader {
 public:
     ArgsReader() = default;
-    ArgsReader(std::span<const uint8_t> blob, ArgsOffset offset);
+    ArgsReader(ArgsView args, ArgsOffset offset);
     bool next(Arg& out);
     size_t remaining() const { return remaining_; }
 
 private:
-    const uint8_t* p_ = nullptr;
+    bool stop() { remaining_ = 0; return false; }
+
+    const uint8_t* p_ = nullptr;  // the entry's values
     const uint8_t* end_ = nullptr;
+    const uint8_t* slot_ = nullptr;  // templated: the template's next slot
+    const uint8_t* slotEnd_ = nullptr;
     size_t remaining_ = 0;
 };
 
 // All args of one event, decoded (for details panels and analyses; not for hot loops).
-std::vector<Arg> decodeArgs(std::span<const uint8_t> blob, ArgsOffset offset);
+std::vector<Arg> decodeArgs(ArgsView args, ArgsOffset offset);
+
+// Varint and zigzag helpers of this encoding (args_compaction writes templates with them).
+void putArgVarint(std::vector<uint8_t>& out, uint64_t v);
+bool getArgVarint(const uint8_t*& p, const uint8_t* end, uint64_t& v);
+inline uint64_t argZigzag(int64_t v) { return (uint64_t(v) << 1) ^ uint64_t(v >> 63); }
+inline int64_t argUnzigzag(uint64_t v) { return int64_t(v >> 1) ^ -int64_t(v & 1); }
+// A value in the plain encoding (its type is known from elsewhere); get returns false past `end`.
+void putArgValue(std::vector<uint8_t>& out, const ArgValue& value);
+bool getArgValue(const uint8_t*& p, const uint8_t* end, ArgValue& value);
 
 }  // namespace tracescope

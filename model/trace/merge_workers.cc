@@ -1,5 +1,7 @@
 #include "model/trace/merge_workers.h"
 
+#include "model/trace/args_compaction.h"
+
 #include <algorithm>
 #include <functional>
 #include <limits>
@@ -28,7 +30,7 @@ private:
 };
 
 // Re-encodes one event's args with the built trace's string ids into `blob`.
-ArgsOffset remapArgs(std::span<const uint8_t> src, ArgsOffset offset, StringMap& map, std::vector<uint8_t>& blob) {
+ArgsOffset remapArgs(ArgsView src, ArgsOffset offset, StringMap& map, std::vector<uint8_t>& blob) {
     if (offset == kNoArgs) return kNoArgs;
     ArgsReader reader(src, offset);
     ArgsWriter writer;
@@ -76,15 +78,16 @@ WorkerSpan appendRange(Trace& out, const Trace& src, const WorkerSpan& from, Tim
         nt.slices = tr.slices;
         for (TimeNs& x : nt.slices.start) addSat(x, shift);
         for (StringId& s : nt.slices.name) s = map(s);
-        for (StringId& s : nt.slices.category) s = map(s);
-        for (ArgsOffset& a : nt.slices.args) a = remapArgs(tr.argBytes(), a, map, nt.argBlob);
+        nt.slices.category.remap(std::ref(map));
+        for (ArgsOffset& a : nt.slices.args) a = remapArgs(tr.argsView(), a, map, nt.argBlob);
         nt.instants = tr.instants;
         for (TimeNs& x : nt.instants.time) addSat(x, shift);
         for (StringId& s : nt.instants.name) s = map(s);
-        for (StringId& s : nt.instants.category) s = map(s);
-        for (ArgsOffset& a : nt.instants.args) a = remapArgs(tr.argBytes(), a, map, nt.argBlob);
+        nt.instants.category.remap(std::ref(map));
+        for (ArgsOffset& a : nt.instants.args) a = remapArgs(tr.argsView(), a, map, nt.argBlob);
         nt.counter = tr.counter;
         for (TimeNs& x : nt.counter.time) addSat(x, shift);
+        compactArgs(nt);
         out.tracks.push_back(std::move(nt));
     }
     // Flows are sorted by `from`: those leaving these tracks stay sorted after the ones already in `out`.

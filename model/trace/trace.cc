@@ -16,19 +16,19 @@ bool refLess(const SliceRef& a, const SliceRef& b) {
 }  // namespace
 
 size_t SliceColumns::memoryBytes() const {
-    return vecBytes(start) + duration.memoryBytes() + vecBytes(name) + vecBytes(category) + vecBytes(args) +
+    return vecBytes(start) + duration.memoryBytes() + vecBytes(name) + category.memoryBytes() + vecBytes(args) +
            vecBytes(depthAndFlags);
 }
 
 size_t InstantColumns::memoryBytes() const {
-    return vecBytes(time) + vecBytes(name) + vecBytes(category) + vecBytes(args);
+    return vecBytes(time) + vecBytes(name) + category.memoryBytes() + vecBytes(args);
 }
 
 size_t CounterSeries::memoryBytes() const { return vecBytes(time) + vecBytes(value); }
 
 size_t Track::memoryBytes() const {
     return sizeof(Track) + name.capacity() + slices.memoryBytes() + instants.memoryBytes() + counter.memoryBytes() +
-           vecBytes(argBlob);
+           vecBytes(argBlob) + argTemplates.memoryBytes();
 }
 
 TraceCounts Trace::counts() const {

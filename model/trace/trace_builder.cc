@@ -1,5 +1,7 @@
 #include "model/trace/trace_builder.h"
 
+#include "model/trace/args_compaction.h"
+
 #include <algorithm>
 #include <numeric>
 #include <unordered_map>
@@ -24,7 +26,7 @@ void permuteSlices(SliceColumns& c, const std::vector<uint32_t>& perm) {
     permute(c.start, perm);
     c.duration.permute(perm);
     permute(c.name, perm);
-    permute(c.category, perm);
+    c.category.permute(perm);
     permute(c.args, perm);
     permute(c.depthAndFlags, perm);
 }
@@ -550,7 +552,7 @@ std::unique_ptr<Trace> TraceBuilder::finish(const std::atomic<bool>* cancel, uns
             std::stable_sort(perm.begin(), perm.end(), [&](uint32_t a, uint32_t b) { return in.time[a] < in.time[b]; });
             permute(in.time, perm);
             permute(in.name, perm);
-            permute(in.category, perm);
+            in.category.permute(perm);
             permute(in.args, perm);
         }
         CounterSeries& cs = track.counter;
@@ -599,6 +601,13 @@ std::unique_ptr<Trace> TraceBuilder::finish(const std::atomic<bool>* cancel, uns
         trim(t.instants.time); trim(t.instants.name); trim(t.instants.category); trim(t.instants.args);
         trim(t.counter.time); trim(t.counter.value); trim(t.argBlob);
     }
+    // 4. Args as templated entries, the tracks with the most args first.
+    std::vector<size_t> byArgs(tr.tracks.size());
+    std::iota(byArgs.begin(), byArgs.end(), size_t(0));
+    std::sort(byArgs.begin(), byArgs.end(),
+              [&](size_t a, size_t b) { return tr.tracks[a].argBlob.size() > tr.tracks[b].argBlob.size(); });
+    parallelFor(byArgs.size(), threads, cancel, [&](size_t i) { compactArgs(tr.tracks[byArgs[i]]); });
+    if (cancel && cancel->load()) return nullptr;
     orderProcessesAndTracks();
     return std::move(trace_);
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "model/trace/args.h"
+#include "model/trace/category_column.h"
 #include "model/trace/duration_column.h"
 #include "model/trace/types.h"
 
@@ -29,7 +30,7 @@ struct SliceColumns {
     std::vector<TimeNs> start;
     DurationColumn duration;  // uint32 ns + side table for the rare long ones
     std::vector<StringId> name;
-    std::vector<StringId> category;
+    CategoryColumn category;  // 1 byte: a small dictionary per track
     std::vector<ArgsOffset> args;
     std::vector<uint16_t> depthAndFlags;
 
@@ -42,14 +43,14 @@ struct SliceColumns {
 };
 
 // The bytes one slice costs in SliceColumns (a test pins this).
-inline constexpr size_t kSliceRecordBytes = sizeof(TimeNs) + DurationColumn::kBytesPerSlice + sizeof(StringId) * 2 +
-                                            sizeof(ArgsOffset) + sizeof(uint16_t);
+inline constexpr size_t kSliceRecordBytes = sizeof(TimeNs) + DurationColumn::kBytesPerSlice + sizeof(StringId) +
+                                            CategoryColumn::kBytesPerEvent + sizeof(ArgsOffset) + sizeof(uint16_t);
 
 // Zero-duration events, column-wise and sorted by time.
 struct InstantColumns {
     std::vector<TimeNs> time;
     std::vector<StringId> name;
-    std::vector<StringId> category;
+    CategoryColumn category;
     std::vector<ArgsOffset> args;
 
     size_t size() const { return time.size(); }
@@ -83,10 +84,12 @@ struct Track {
     SliceColumns slices;
     InstantColumns instants;
     CounterSeries counter;
-    // Encoded args referenced by slices.args and instants.args.
+    // Encoded args referenced by slices.args and instants.args, and the templates of its
+    // templated entries (filled when the finished track is compacted; see args.h).
     std::vector<uint8_t> argBlob;
+    ArgTemplates argTemplates;
 
-    std::span<const uint8_t> argBytes() const { return argBlob; }
+    ArgsView argsView() const { return {argBlob, &argTemplates}; }
     size_t memoryBytes() const;
 };
 

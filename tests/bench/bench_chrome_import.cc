@@ -37,6 +37,22 @@ uint64_t warmPageCache(const std::string& path) {
     return total;
 }
 
+// The bytes `t`'s args would take as the importers write them (every entry plain), to show
+// what the compaction into templates saves.
+size_t plainArgsBytes(const Track& t) {
+    size_t bytes = 0;
+    auto add = [&](ArgsOffset o) {
+        ArgsReader reader(t.argsView(), o);
+        ArgsWriter w;
+        Arg a;
+        while (reader.next(a)) w.add(a.key, a.value);
+        if (!w.empty()) bytes += w.encoded().size();
+    };
+    for (ArgsOffset o : t.slices.args) add(o);
+    for (ArgsOffset o : t.instants.args) add(o);
+    return bytes;
+}
+
 // Runs the plain scan in a child process; returns its result through a pipe.
 PlainScanResult scanInChild(const std::string& path) {
     int fds[2];
@@ -123,10 +139,11 @@ int main(int argc, char** argv) {
 
     const Trace& trace = *result.trace;
     const TraceCounts c = trace.counts();
-    size_t sliceBytes = 0, argBytes = 0;
+    size_t sliceBytes = 0, argBytes = 0, plainArgBytes = 0;
     for (const Track& t : trace.tracks) {
         sliceBytes += t.slices.memoryBytes();
-        argBytes += t.argBlob.capacity();
+        argBytes += t.argBlob.capacity() + t.argTemplates.memoryBytes();
+        plainArgBytes += plainArgsBytes(t);
     }
     const double slices = double(std::max<size_t>(1, c.slices + c.asyncSlices));
     // The `to` index is built on first flowsTo() call, not by import: not resident yet.
@@ -150,6 +167,8 @@ int main(int argc, char** argv) {
                 double(trace.eventMemoryBytes()) / slices);
     std::printf("                     %.1f B slice columns + %.1f B args + %.1f B flows\n", double(sliceBytes) / slices,
                 double(argBytes) / slices, flowBytes / slices);
+    std::printf("                     args as imported (plain entries, before compaction): %.1f B\n",
+                double(plainArgBytes) / slices);
     std::printf("string table         %.1f MB (%zu strings)\n", double(trace.strings.memoryBytes()) / 1e6,
                 trace.strings.size());
     std::printf("peak RSS             %.1f MB = %.2f x file size, %.2f x JSON size\n", peakRss / 1e6,

@@ -55,7 +55,7 @@ inline Summary summarize(const tracescope::Trace& trace) {
 inline std::map<std::string, std::string> args(const tracescope::Trace& trace, const tracescope::Track& track,
                                                tracescope::ArgsOffset offset) {
     std::map<std::string, std::string> out;
-    for (const tracescope::Arg& a : tracescope::decodeArgs(track.argBytes(), offset))
+    for (const tracescope::Arg& a : tracescope::decodeArgs(track.argsView(), offset))
         out[std::string(trace.str(a.key))] = a.value.toString(trace.strings);
     return out;
 }

@@ -77,7 +77,7 @@ private slots:
         QCOMPARE(stream->slices.duration[1], TimeNs(300));
         QCOMPARE(stream->slices.start[1] - stream->slices.start[0], TimeNs(500));
         bool sawTfOp = false;
-        for (const Arg& a : decodeArgs(stream->argBytes(), stream->slices.args[0]))
+        for (const Arg& a : decodeArgs(stream->argsView(), stream->slices.args[0]))
             if (trace.str(a.key) == "tf_op") sawTfOp = a.value.toString(trace.strings) == "dense/MatMul";
         QVERIFY(sawTfOp);
     }

@@ -539,7 +539,7 @@ private slots:
         for (TrackIndex t = 0; t < trace->tracks.size() && !withStack.valid(); ++t) {
             const Track& track = trace->tracks[t];
             for (uint32_t k = 0; k < track.slices.size() && !withStack.valid(); ++k)
-                for (const Arg& a : decodeArgs(track.argBytes(), track.slices.args[k]))
+                for (const Arg& a : decodeArgs(track.argsView(), track.slices.args[k]))
                     if (trace->str(a.key) == "Call stack") {
                         withStack = {t, k};
                         stackText = QString::fromStdString(a.value.toString(trace->strings));

@@ -186,7 +186,7 @@ private slots:
         QCOMPARE(big.size(), size_t(1));
         const Track& track = t.tracks[big[0].track];
         std::map<std::string, std::string> got;
-        for (const Arg& a : decodeArgs(track.argBytes(), track.slices.args[big[0].index]))
+        for (const Arg& a : decodeArgs(track.argsView(), track.slices.args[big[0].index]))
             got[std::string(t.str(a.key))] = a.value.toString(t.strings);
         QCOMPARE(got["u64max"], std::string("18446744073709551615"));
         QCOMPARE(got["beyond_u64"], std::string("18446744073709551616"));

@@ -193,7 +193,7 @@ private slots:
         const auto op = findSlices(trace, "record_param_comms");
         QCOMPARE(op.size(), size_t(1));
         const Track& track = trace.tracks[op[0].track];
-        const auto args = decodeArgs(track.argBytes(), track.slices.args[op[0].index]);
+        const auto args = decodeArgs(track.argsView(), track.slices.args[op[0].index]);
         bool found = false;
         for (const Arg& a : args) {
             if (trace.str(a.key) != "Comms Id") continue;

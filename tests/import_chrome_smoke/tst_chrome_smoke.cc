@@ -97,7 +97,7 @@ void beginEndMatching(Fixture& fx) {
     QCOMPARE(s.duration[1], TimeNs(10000));  // second: 10..20 us, closed by "other"
     QVERIFY(s.unfinished(2));                // open: never ended, runs to 55 us
     QCOMPARE(s.start[2] + s.duration[2], TimeNs(55000));
-    const auto args = decodeArgs(t.tracks[0].argBlob, s.args[1]);
+    const auto args = decodeArgs(t.tracks[0].argsView(), s.args[1]);
     QCOMPARE(args.size(), size_t(1));        // E args merged into the B
     QCOMPARE(t.str(args[0].key), std::string_view("b"));
     QVERIFY(warned(t, "without an open B"));  // the E at 30
@@ -110,7 +110,7 @@ void argsKeepBigNumbersAndJson(Fixture& fx) {
         "args":{"u":10159970886766084423,"big":123456789012345678901234,"d":2.5,"s":"x","j":{"k":[1, 2]},"n":null,"t":true}}]})");
     QVERIFY2(r.ok(), r.error.c_str());
     const Trace& t = *r.trace;
-    const auto args = decodeArgs(t.tracks[0].argBlob, t.tracks[0].slices.args[0]);
+    const auto args = decodeArgs(t.tracks[0].argsView(), t.tracks[0].slices.args[0]);
     QCOMPARE(args.size(), size_t(7));
     QCOMPARE(args[0].value.type, ArgValue::Type::UInt);
     QCOMPARE(args[0].value.u, uint64_t(10159970886766084423ull));

@@ -44,7 +44,7 @@ FoundSlice sliceOfNode(const Trace& t, const std::string& node) {
     for (TrackIndex ti = 0; ti < t.tracks.size(); ++ti) {
         const Track& tr = t.tracks[ti];
         for (uint32_t i = 0; i < tr.slices.size(); ++i)
-            for (const Arg& a : decodeArgs(tr.argBlob, tr.slices.args[i]))
+            for (const Arg& a : decodeArgs(tr.argsView(), tr.slices.args[i]))
                 if (t.str(a.key) == "name" && a.value.toString(t.strings) == node) return {ti, i};
     }
     return {};
@@ -53,7 +53,7 @@ FoundSlice sliceOfNode(const Trace& t, const std::string& node) {
 std::map<std::string, std::string> argsOf(const Trace& t, FoundSlice s) {
     std::map<std::string, std::string> out;
     const Track& tr = t.tracks[s.track];
-    for (const Arg& a : decodeArgs(tr.argBlob, tr.slices.args[s.index]))
+    for (const Arg& a : decodeArgs(tr.argsView(), tr.slices.args[s.index]))
         out[std::string(t.str(a.key))] = a.value.toString(t.strings);
     return out;
 }
@@ -212,7 +212,7 @@ private slots:
         QCOMPARE(t.str(kt.slices.name[0]), std::string_view("MatMul"));
         QCOMPARE(kt.slices.start[0], TimeNs(12000));
         QCOMPARE(kt.slices.duration[0], TimeNs(6000));
-        auto ka = decodeArgs(kt.argBlob, kt.slices.args[0]);
+        auto ka = decodeArgs(kt.argsView(), kt.slices.args[0]);
         std::map<std::string, std::string> km;
         for (const Arg& a : ka) km[std::string(t.str(a.key))] = a.value.toString(t.strings);
         QCOMPARE(km["name"], std::string("c"));
@@ -226,7 +226,7 @@ private slots:
         std::vector<std::pair<std::string, std::string>> arrows;  // (producer node, consumer node)
         auto nodeOf = [&](SliceRef s) {
             const Track& tr = t.tracks[s.track];
-            for (const Arg& a : decodeArgs(tr.argBlob, tr.slices.args[s.index]))
+            for (const Arg& a : decodeArgs(tr.argsView(), tr.slices.args[s.index]))
                 if (t.str(a.key) == "name") return a.value.toString(t.strings);
             return std::string();
         };

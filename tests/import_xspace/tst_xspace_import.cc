@@ -68,7 +68,7 @@ std::pair<size_t, size_t> trackEventCounts(const Trace& t, const Track& track) {
 }
 
 std::optional<ArgValue> arg(const Trace& t, const Track& track, ArgsOffset offset, std::string_view key) {
-    for (const Arg& a : decodeArgs(track.argBytes(), offset))
+    for (const Arg& a : decodeArgs(track.argsView(), offset))
         if (t.str(a.key) == key) return a.value;
     return std::nullopt;
 }

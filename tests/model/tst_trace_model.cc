@@ -1,5 +1,6 @@
 // The trace model: string table, args encoding, and what TraceBuilder::finish()
 // does to hand-built events (sorting, depth, overflow lanes, async lanes, flows).
+#include "model/trace/args_compaction.h"
 #include "model/trace/gallop.h"
 #include "model/trace/has_events.h"
 #include "model/trace/trace_builder.h"
@@ -7,6 +8,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <random>
 #include <thread>
@@ -17,10 +19,10 @@ class TraceModelTest : public QObject {
     Q_OBJECT
 private slots:
     void sliceRecordIsSmall() {
-        // start 8 + duration 4 (long ones in a side table) + name + category + args offset 4 each
-        // + depth/flags 2.
-        static_assert(kSliceRecordBytes == 26);
-        QCOMPARE(kSliceRecordBytes, size_t(26));
+        // start 8 + duration 4 (long ones in a side table) + name 4 + category 1 (a dictionary per
+        // track) + args offset 4 + depth/flags 2.
+        static_assert(kSliceRecordBytes == 23);
+        QCOMPARE(kSliceRecordBytes, size_t(23));
         QVERIFY(sizeof(SliceRef) == 8);
         static_assert(sizeof(Flow) == 20);
     }
@@ -61,6 +63,142 @@ private slots:
         QVERIFY(args[5].value.type == ArgValue::Type::Null);
         QCOMPARE(strings.get(args[5].key), std::string_view("n"));
         QVERIFY(decodeArgs(blob, kNoArgs).empty());
+    }
+
+    // Plain entries written by ArgsWriter, compacted, read back: every event has the same
+    // args, in the same order, to the bit; the compacted blob is much smaller.
+    void argsCompactionKeepsEveryValue() {
+        StringTable strings;
+        Track track;
+        std::vector<std::vector<Arg>> expected;
+        auto add = [&](std::vector<Arg> args, bool instant) {
+            ArgsWriter w;
+            for (const Arg& a : args) w.add(a.key, a.value);
+            (instant ? track.instants.args : track.slices.args).push_back(w.appendTo(track.argBlob));
+            expected.push_back(std::move(args));
+        };
+        const StringId grid = strings.intern("grid"), stream = strings.intern("stream"),
+                       corr = strings.intern("correlation"), ext = strings.intern("External id"),
+                       big = strings.intern("big"), occ = strings.intern("blocks per SM"), kind = strings.intern("kind"),
+                       flag = strings.intern("flag"), none = strings.intern("none"), edge = strings.intern("edge");
+        const StringId grids[3] = {strings.intern("[1,1,1]"), strings.intern("[64,1,1]"), strings.intern("[8,8,1]")};
+        int64_t correlation = 1000;
+        for (int i = 0; i < 2000; ++i) {
+            correlation += 1 + i % 3;
+            add({{grid, ArgValue::json(grids[i % 3])},
+                 {stream, ArgValue::integer(7 + i % 2)},
+                 {corr, ArgValue::integer(correlation)},
+                 {ext, ArgValue::integer(-1000000 + i * 997)},  // crosses zero
+                 {big, ArgValue::unsignedInteger(std::numeric_limits<uint64_t>::max() - uint64_t(i) * 3)},
+                 {occ, ArgValue::real(i * 0.37)},
+                 {kind, ArgValue::string(strings.intern("kernel"))},
+                 {flag, ArgValue::boolean(i % 7 == 0)},  // two types: two shapes
+                 {none, ArgValue::null()}},
+                false);
+            if (i % 10 == 0)  // an instant of another shape, with the extremes of int64 in one slot
+                add({{edge, ArgValue::integer(i % 20 ? std::numeric_limits<int64_t>::max()
+                                                      : std::numeric_limits<int64_t>::min())}},
+                    true);
+        }
+        track.slices.args.push_back(kNoArgs);
+        ArgsWriter unreferenced;
+        unreferenced.add(kind, ArgValue::string(strings.intern("nobody reads this")));
+        unreferenced.appendTo(track.argBlob);
+        const size_t plainBytes = track.argBlob.size();
+
+        compactArgs(track);
+        QVERIFY(!track.argTemplates.empty());
+        QVERIFY2(track.argBlob.size() * 2 < plainBytes,  // 15 B an event here: 8 of them the double
+                 qPrintable(QString("%1 of %2 bytes").arg(track.argBlob.size()).arg(plainBytes)));
+        QCOMPARE(track.slices.args.back(), kNoArgs);
+        std::vector<ArgsOffset> all;
+        for (ArgsOffset o : track.slices.args)
+            if (o != kNoArgs) all.push_back(o);
+        for (size_t k = 0, s = 0, in = 0; k < expected.size(); ++k) {
+            // expected holds slices and instants interleaved as added
+            const bool instant = expected[k].size() == 1;
+            const ArgsOffset o = instant ? track.instants.args[in++] : all[s++];
+            const std::vector<Arg> got = decodeArgs(track.argsView(), o);
+            QCOMPARE(got.size(), expected[k].size());
+            for (size_t j = 0; j < got.size(); ++j) {
+                QCOMPARE(got[j].key, expected[k][j].key);
+                QVERIFY(got[j].value.type == expected[k][j].value.type);
+                QCOMPARE(got[j].value.u, expected[k][j].value.u);  // the value's bits
+            }
+            // Without its templates a templated entry reads as no args, never as other args.
+            QVERIFY(decodeArgs(ArgsView{track.argBlob}, o).empty());
+        }
+
+        // Compacting again changes nothing.
+        const std::vector<uint8_t> once = track.argBlob;
+        compactArgs(track);
+        QVERIFY(track.argBlob == once);
+    }
+
+    // A shape whose repeated values combine too freely stops making templates: the rest of
+    // its entries stay plain, and every event still reads back.
+    void argsCompactionCapsTemplates() {
+        StringTable strings;
+        Track track;
+        const StringId a = strings.intern("a"), b = strings.intern("b"), c = strings.intern("c");
+        std::vector<std::array<int64_t, 3>> values;
+        std::mt19937 rng(7);
+        for (int i = 0; i < 1024; ++i) {
+            values.push_back({int64_t(rng() % 8), int64_t(rng() % 8), int64_t(rng() % 8)});
+            ArgsWriter w;
+            w.add(a, ArgValue::integer(values.back()[0]));
+            w.add(b, ArgValue::integer(values.back()[1]));
+            w.add(c, ArgValue::integer(values.back()[2]));
+            track.slices.args.push_back(w.appendTo(track.argBlob));
+        }
+        compactArgs(track);
+        QVERIFY(track.argTemplates.start.size() <= 64);  // max(16, 1024 / 16)
+        for (size_t i = 0; i < values.size(); ++i) {
+            const std::vector<Arg> got = decodeArgs(track.argsView(), track.slices.args[i]);
+            QCOMPARE(got.size(), size_t(3));
+            for (size_t j = 0; j < 3; ++j) QCOMPARE(got[j].value.i, values[i][j]);
+        }
+    }
+
+    // Many shapes on one track, some with only repeated values (small integers, like the
+    // shapes' own numbers), some with only varying ones: no entry takes another shape's template.
+    void argsCompactionManyShapes() {
+        StringTable strings;
+        Track track;
+        std::vector<std::pair<StringId, int64_t>> expected;
+        for (int i = 0; i < 4000; ++i) {
+            const int shape = i % 40;
+            const StringId key = strings.intern("k" + std::to_string(shape));
+            const int64_t value = shape % 2 ? int64_t(i) * 7 : shape + 1;
+            ArgsWriter w;
+            w.add(key, ArgValue::integer(value));
+            track.slices.args.push_back(w.appendTo(track.argBlob));
+            expected.emplace_back(key, value);
+        }
+        compactArgs(track);
+        for (int i = 0; i < 4000; ++i) {
+            const std::vector<Arg> got = decodeArgs(track.argsView(), track.slices.args[size_t(i)]);
+            QCOMPARE(got.size(), size_t(1));
+            QCOMPARE(got[0].key, expected[size_t(i)].first);
+            QCOMPARE(got[0].value.i, expected[size_t(i)].second);
+        }
+    }
+
+    // Offsets and template numbers that point nowhere read as no args.
+    void argsHostileEntries() {
+        Track track;
+        ArgsWriter w;
+        w.add(1, ArgValue::integer(5));
+        track.slices.args.push_back(w.appendTo(track.argBlob));
+        track.slices.args.push_back(w.appendTo(track.argBlob));
+        compactArgs(track);
+        QCOMPARE(decodeArgs(track.argsView(), track.slices.args[1]).size(), size_t(1));
+        std::vector<uint8_t> blob = track.argBlob;
+        blob.push_back(uint8_t(99 << 1 | 1));  // template 99 of 1
+        QVERIFY(decodeArgs(ArgsView{blob, &track.argTemplates}, ArgsOffset(blob.size() - 1)).empty());
+        blob = {0xFF, 0xFF};  // a varint cut short
+        QVERIFY(decodeArgs(ArgsView{blob, &track.argTemplates}, 0).empty());
+        QVERIFY(decodeArgs(track.argsView(), ArgsOffset(track.argBlob.size() + 5)).empty());
     }
 
     void nestingAndOrder() {

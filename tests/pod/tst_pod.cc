@@ -253,8 +253,8 @@ private slots:
             for (uint32_t i = 0; i < a.size(); i += 97) {
                 QCOMPARE(b.start[i], a.start[i] + off1);
                 QCOMPARE(m.str(b.name[i]), t1.str(a.name[i]));
-                const auto x = decodeArgs(t1.tracks[ti].argBytes(), a.args[i]);
-                const auto y = decodeArgs(m.tracks[base + ti].argBytes(), b.args[i]);
+                const auto x = decodeArgs(t1.tracks[ti].argsView(), a.args[i]);
+                const auto y = decodeArgs(m.tracks[base + ti].argsView(), b.args[i]);
                 QCOMPARE(x.size(), y.size());
                 for (size_t k = 0; k < x.size(); ++k) {
                     QCOMPARE(m.str(y[k].key), t1.str(x[k].key));

@@ -271,7 +271,7 @@ void DetailsPanel::showSlice(SliceRef s) {
     addField(nullptr, tr("Track"), trackLabel(s.track));
     addField(nullptr, track.kind == TrackKind::Async ? tr("Lane") : tr("Depth"), QString::number(c.depth(s.index)));
 
-    const std::vector<Arg> args = decodeArgs(track.argBytes(), c.args[s.index]);
+    const std::vector<Arg> args = decodeArgs(track.argsView(), c.args[s.index]);
     QTreeWidgetItem* argsItem = addField(nullptr, tr("Args"), args.empty() ? tr("none") : QString::number(args.size()));
     for (const Arg& a : args) {
         const QString key = qstr(trace_->str(a.key));
