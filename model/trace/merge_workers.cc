@@ -77,12 +77,12 @@ WorkerSpan appendRange(Trace& out, const Trace& src, const WorkerSpan& from, Tim
         nt.maxDepth = tr.maxDepth;
         nt.slices = tr.slices;
         for (TimeNs& x : nt.slices.start) addSat(x, shift);
-        for (StringId& s : nt.slices.name) s = map(s);
+        nt.slices.name.remap(std::ref(map));
         nt.slices.category.remap(std::ref(map));
         for (ArgsOffset& a : nt.slices.args) a = remapArgs(tr.argsView(), a, map, nt.argBlob);
         nt.instants = tr.instants;
         for (TimeNs& x : nt.instants.time) addSat(x, shift);
-        for (StringId& s : nt.instants.name) s = map(s);
+        nt.instants.name.remap(std::ref(map));
         nt.instants.category.remap(std::ref(map));
         for (ArgsOffset& a : nt.instants.args) a = remapArgs(tr.argsView(), a, map, nt.argBlob);
         nt.counter = tr.counter;

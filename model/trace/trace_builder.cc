@@ -25,7 +25,7 @@ void permute(std::vector<T>& v, const std::vector<uint32_t>& perm) {
 void permuteSlices(SliceColumns& c, const std::vector<uint32_t>& perm) {
     permute(c.start, perm);
     c.duration.permute(perm);
-    permute(c.name, perm);
+    c.name.permute(perm);
     c.category.permute(perm);
     permute(c.args, perm);
     permute(c.depthAndFlags, perm);
@@ -551,7 +551,7 @@ std::unique_ptr<Trace> TraceBuilder::finish(const std::atomic<bool>* cancel, uns
             std::iota(perm.begin(), perm.end(), 0u);
             std::stable_sort(perm.begin(), perm.end(), [&](uint32_t a, uint32_t b) { return in.time[a] < in.time[b]; });
             permute(in.time, perm);
-            permute(in.name, perm);
+            in.name.permute(perm);
             in.category.permute(perm);
             permute(in.args, perm);
         }

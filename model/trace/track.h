@@ -3,7 +3,7 @@
 #pragma once
 
 #include "model/trace/args.h"
-#include "model/trace/category_column.h"
+#include "model/trace/dictionary_column.h"
 #include "model/trace/duration_column.h"
 #include "model/trace/types.h"
 
@@ -29,8 +29,8 @@ inline constexpr uint16_t kSliceDepthMask = 0x7FFF;
 struct SliceColumns {
     std::vector<TimeNs> start;
     DurationColumn duration;  // uint32 ns + side table for the rare long ones
-    std::vector<StringId> name;
-    CategoryColumn category;  // 1 byte: a small dictionary per track
+    NameColumn name;          // 2 bytes: a dictionary per track
+    CategoryColumn category;  // 1 byte
     std::vector<ArgsOffset> args;
     std::vector<uint16_t> depthAndFlags;
 
@@ -43,13 +43,13 @@ struct SliceColumns {
 };
 
 // The bytes one slice costs in SliceColumns (a test pins this).
-inline constexpr size_t kSliceRecordBytes = sizeof(TimeNs) + DurationColumn::kBytesPerSlice + sizeof(StringId) +
-                                            CategoryColumn::kBytesPerEvent + sizeof(ArgsOffset) + sizeof(uint16_t);
+inline constexpr size_t kSliceRecordBytes = sizeof(TimeNs) + DurationColumn::kBytesPerSlice +
+                                            NameColumn::kBytesPerEvent + CategoryColumn::kBytesPerEvent + sizeof(ArgsOffset) + sizeof(uint16_t);
 
 // Zero-duration events, column-wise and sorted by time.
 struct InstantColumns {
     std::vector<TimeNs> time;
-    std::vector<StringId> name;
+    NameColumn name;
     CategoryColumn category;
     std::vector<ArgsOffset> args;
 

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <limits>
+#include <numeric>
 #include <random>
 #include <thread>
 
@@ -19,10 +20,10 @@ class TraceModelTest : public QObject {
     Q_OBJECT
 private slots:
     void sliceRecordIsSmall() {
-        // start 8 + duration 4 (long ones in a side table) + name 4 + category 1 (a dictionary per
+        // start 8 + duration 4 (long ones in a side table) + name 2 + category 1 (dictionaries per
         // track) + args offset 4 + depth/flags 2.
-        static_assert(kSliceRecordBytes == 23);
-        QCOMPARE(kSliceRecordBytes, size_t(23));
+        static_assert(kSliceRecordBytes == 21);
+        QCOMPARE(kSliceRecordBytes, size_t(21));
         QVERIFY(sizeof(SliceRef) == 8);
         static_assert(sizeof(Flow) == 20);
     }
@@ -450,6 +451,40 @@ private slots:
         QCOMPARE(ov.duration[0], kTenSeconds);
         const std::vector<TimeNs> copy(c.duration.begin(), c.duration.end());
         QCOMPARE(copy, (std::vector<TimeNs>{kHuge, kTenSeconds, 100, 0xFFFFFFFF, 1, kHuge - kLate}));
+    }
+
+    // Ids past the code's range go to the side table; order, permutation, renumbering and adding
+    // after the build-time index was dropped all keep every id.
+    void dictionaryColumnKeepsEveryId() {
+        CategoryColumn c;  // 255 codes: ids 1000..1299 overflow after 255 distinct
+        std::vector<StringId> expected;
+        std::mt19937 rng(3);
+        for (int i = 0; i < 2000; ++i) {
+            const StringId id = i < 300 ? StringId(1000 + i) : StringId(1000 + rng() % 300);
+            c.push_back(id);
+            expected.push_back(id);
+        }
+        QCOMPARE(std::vector<StringId>(c.begin(), c.end()), expected);
+        QVERIFY(c.memoryBytes() < 2000 * sizeof(StringId));
+        std::vector<uint32_t> perm(expected.size());
+        std::iota(perm.begin(), perm.end(), 0u);
+        std::shuffle(perm.begin(), perm.end(), rng);
+        c.permute(perm);
+        std::vector<StringId> permuted;
+        for (uint32_t p : perm) permuted.push_back(expected[p]);
+        QCOMPARE(std::vector<StringId>(c.begin(), c.end()), permuted);
+        c.shrink_to_fit();
+        c.push_back(1005);  // the lookup index is made again
+        c.push_back(7);     // a new id past the dictionary
+        permuted.push_back(1005);
+        permuted.push_back(7);
+        QCOMPARE(std::vector<StringId>(c.begin(), c.end()), permuted);
+        c.remap([](StringId s) { return s + 1; });
+        for (size_t i = 0; i < permuted.size(); ++i) QCOMPARE(c[i], permuted[i] + 1);
+
+        NameColumn names;  // 2-byte codes, hash lookup past 16 ids
+        for (int i = 0; i < 70000; ++i) names.push_back(StringId(i % 40000));
+        for (int i = 0; i < 70000; ++i) QCOMPARE(names[size_t(i)], StringId(i % 40000));
     }
 
     void durationColumnSetAndPermute() {
