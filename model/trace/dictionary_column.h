@@ -8,13 +8,13 @@
 // DurationColumn keeps its long durations.
 #pragma once
 
+#include "model/trace/column_iterator.h"
 #include "model/trace/types.h"
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <iterator>
 #include <limits>
 #include <unordered_map>
 #include <utility>
@@ -30,58 +30,7 @@ public:
     // Bytes per event in the common case (a test pins the slice record size).
     static constexpr size_t kBytesPerEvent = sizeof(Code);
 
-    // Random-access, read-only iterator yielding StringId.
-    class const_iterator {
-    public:
-        using iterator_category = std::random_access_iterator_tag;
-        using value_type = StringId;
-        using difference_type = std::ptrdiff_t;
-        using pointer = void;
-        using reference = StringId;
-
-        const_iterator() = default;
-        const_iterator(const DictionaryColumn* c, size_t i) : c_(c), i_(i) {}
-        StringId operator*() const { return (*c_)[i_]; }
-        StringId operator[](difference_type n) const { return (*c_)[size_t(difference_type(i_) + n)]; }
-        const_iterator& operator++() {
-            ++i_;
-            return *this;
-        }
-        const_iterator operator++(int) {
-            auto o = *this;
-            ++i_;
-            return o;
-        }
-        const_iterator& operator--() {
-            --i_;
-            return *this;
-        }
-        const_iterator operator--(int) {
-            auto o = *this;
-            --i_;
-            return o;
-        }
-        const_iterator& operator+=(difference_type n) {
-            i_ = size_t(difference_type(i_) + n);
-            return *this;
-        }
-        const_iterator& operator-=(difference_type n) {
-            i_ = size_t(difference_type(i_) - n);
-            return *this;
-        }
-        friend const_iterator operator+(const_iterator a, difference_type n) { return a += n; }
-        friend const_iterator operator+(difference_type n, const_iterator a) { return a += n; }
-        friend const_iterator operator-(const_iterator a, difference_type n) { return a -= n; }
-        friend difference_type operator-(const const_iterator& a, const const_iterator& b) {
-            return difference_type(a.i_) - difference_type(b.i_);
-        }
-        friend bool operator==(const const_iterator& a, const const_iterator& b) { return a.i_ == b.i_; }
-        friend auto operator<=>(const const_iterator& a, const const_iterator& b) { return a.i_ <=> b.i_; }
-
-    private:
-        const DictionaryColumn* c_ = nullptr;
-        size_t i_ = 0;
-    };
+    using const_iterator = ColumnIterator<DictionaryColumn, StringId>;
 
     StringId operator[](size_t i) const {
         const Code c = codes_[i];

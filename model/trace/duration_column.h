@@ -3,11 +3,11 @@
 // compare; saves 4 B per slice against a plain vector<TimeNs>.
 #pragma once
 
+#include "model/trace/column_iterator.h"
 #include "model/trace/types.h"
 
 #include <cstddef>
 #include <cstdint>
-#include <iterator>
 #include <utility>
 #include <vector>
 
@@ -18,39 +18,7 @@ public:
     // Stored in the uint32 slot when the real value is in the side table.
     static constexpr uint32_t kLong = 0xFFFFFFFFu;
 
-    // Random-access, read-only iterator yielding TimeNs (enough for std algorithms
-    // and for copying into a vector<TimeNs>).
-    class const_iterator {
-    public:
-        using iterator_category = std::random_access_iterator_tag;
-        using value_type = TimeNs;
-        using difference_type = std::ptrdiff_t;
-        using pointer = void;
-        using reference = TimeNs;
-
-        const_iterator() = default;
-        const_iterator(const DurationColumn* c, size_t i) : c_(c), i_(i) {}
-        TimeNs operator*() const { return (*c_)[i_]; }
-        TimeNs operator[](difference_type n) const { return (*c_)[size_t(difference_type(i_) + n)]; }
-        const_iterator& operator++() { ++i_; return *this; }
-        const_iterator operator++(int) { auto o = *this; ++i_; return o; }
-        const_iterator& operator--() { --i_; return *this; }
-        const_iterator operator--(int) { auto o = *this; --i_; return o; }
-        const_iterator& operator+=(difference_type n) { i_ = size_t(difference_type(i_) + n); return *this; }
-        const_iterator& operator-=(difference_type n) { i_ = size_t(difference_type(i_) - n); return *this; }
-        friend const_iterator operator+(const_iterator a, difference_type n) { return a += n; }
-        friend const_iterator operator+(difference_type n, const_iterator a) { return a += n; }
-        friend const_iterator operator-(const_iterator a, difference_type n) { return a -= n; }
-        friend difference_type operator-(const const_iterator& a, const const_iterator& b) {
-            return difference_type(a.i_) - difference_type(b.i_);
-        }
-        friend bool operator==(const const_iterator& a, const const_iterator& b) { return a.i_ == b.i_; }
-        friend auto operator<=>(const const_iterator& a, const const_iterator& b) { return a.i_ <=> b.i_; }
-
-    private:
-        const DurationColumn* c_ = nullptr;
-        size_t i_ = 0;
-    };
+    using const_iterator = ColumnIterator<DurationColumn, TimeNs>;
 
     TimeNs operator[](size_t i) const {
         const uint32_t v = short_[i];
