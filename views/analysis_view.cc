@@ -118,6 +118,13 @@ void AnalysisView::setTrace(std::shared_ptr<const Trace> trace) {
     startAnalysis(trace_);
 }
 
+void AnalysisView::setLoading(const QString& fileName) {
+    setTrace(nullptr);
+    showMessage(tr("Loading %1 …\nThis page is computed when the whole trace is in; the timeline shows the part "
+                   "read so far.")
+                    .arg(fileName));
+}
+
 std::string AnalysisView::stepOptionsKey(const StepOptions& options) {
     return "marker=" + (options.marker.empty() ? std::string("(auto)") : '"' + options.marker + '"') +
            (options.allSteps ? " all-steps" : " step-set");

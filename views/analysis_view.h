@@ -34,6 +34,8 @@ public:
     ~AnalysisView() override;
 
     void setTrace(std::shared_ptr<const Trace> trace) override;
+    // No trace yet: `fileName` is loading (the timeline may show its first part meanwhile).
+    void setLoading(const QString& fileName);
     // Follows the shared selection: each slice selected elsewhere reaches selectSlice().
     void setSelection(TraceSelection* selection) override;
     // Pages that use steps follow the shared choice: a new marker re-runs their analysis.

@@ -143,8 +143,13 @@ int main(int argc, char** argv) {
                                             "(e.g. a box of the tf.data graph), before the picture is taken; repeatable, "
                                             "in order."),
                              QStringLiteral("X,Y"));
+    QCommandLineOption preview(QStringLiteral("preview"),
+                               QStringLiteral("With --screenshot: the window while the file loads, its timeline showing the "
+                                              "events of the file's first MIB MiB (Chrome JSON; progressive display)."),
+                               QStringLiteral("MIB"));
     parser.addOptions({screenshot, view, size, range, select, search, dark, theme, dialog, names, filterTracks, compare,
-                       pin, hide, bookmark, minimap, counters, hover, selectRange, stepMarker, allSteps, convention, click, query});
+                       pin, hide, bookmark, minimap, counters, hover, selectRange, stepMarker, allSteps, convention, click, query,
+                       preview});
     parser.process(*app);
     const QStringList args = parser.positionalArguments();
     // Before anything reads the settings: a broken file is reported once, never fatal.
@@ -215,6 +220,16 @@ int main(int argc, char** argv) {
         o.theme = themeArg.value_or(tracescope::ThemeChoice::Light);
         o.shortNames = parser.value(names) == QLatin1String("short");
         o.convention = parser.value(convention);
+        if (parser.isSet(preview)) {
+            bool ok = false;
+            const double mib = parser.value(preview).toDouble(&ok);
+            if (!ok || !(mib > 0) || mib > 1e6) {
+                std::fprintf(stderr, "tracescope: bad --preview '%s' (expected MiB of the file, e.g. 16)\n",
+                             parser.value(preview).toLocal8Bit().constData());
+                return 2;
+            }
+            o.previewBytes = quint64(mib * double(1 << 20));
+        }
         for (const QString& value : parser.values(click)) {
             const auto c = QRegularExpression(QStringLiteral("^(\\d+),(\\d+)$")).match(value);
             if (!c.hasMatch()) {

@@ -16,6 +16,8 @@
 #include "views/collectives/collectives_view.h"
 #include "views/pod/compare_view.h"
 #include "views/pod/pod_view.h"
+#include "model/query/slice_queries.h"
+#include "views/analysis_view.h"
 #include "views/query/query_view.h"
 #include "views/step_marker_choice.h"
 #include "views/timeline/time_format.h"
@@ -150,6 +152,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     });
 
     loader_ = new TraceLoader(this);
+    loader_->setObjectName(QStringLiteral("traceLoader"));
     connect(loader_, &TraceLoader::loaded, this, [this](std::shared_ptr<const Trace> trace, QString path) {
         setLoadingUi(false);
         run_.reset();
@@ -157,7 +160,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         setTrace(std::move(trace), path);
         addRecent(path);
     });
+    connect(loader_, &TraceLoader::previewReady, this, &MainWindow::showPreview);
     connect(loader_, &TraceLoader::failed, this, [this](QString message, QString path) {
+        endPreview();
         setLoadingUi(false);
         updateSummary();  // the previous trace (if any) stays open
         emit loadFailed(message);
@@ -165,6 +170,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                               tr("<b>%1</b><br><br>%2").arg(path.toHtmlEscaped(), message.toHtmlEscaped()));
     });
     connect(loader_, &TraceLoader::cancelled, this, [this](QString path) {
+        endPreview();
         setLoadingUi(false);
         updateSummary();
     });
@@ -195,6 +201,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         openNotOneJob(run, askNotOneJob(this, reason, int(run->loadedCount())), label);
     });
     compareLoader_ = new TraceLoader(this);
+    compareLoader_->setPreviews(false);  // the Compare page waits for the whole trace
     connect(compareLoader_, &TraceLoader::loaded, this,
             [this](std::shared_ptr<const Trace> trace, QString path) { setCompareTrace(std::move(trace), path); });
     connect(compareLoader_, &TraceLoader::failed, this, [this](QString message, QString path) {
@@ -412,6 +419,7 @@ void MainWindow::buildStatusBar() {
             progress_->setFormat(many ? QStringLiteral("%1 %2, %p%").arg(tr("Loading"), runLoader_->filesText())
                                       : QStringLiteral("%1 %p%").arg(tr("Loading")));
         }
+        if (timeline_->showsPreview()) timeline_->setLoadingNote(previewNote(f));
     });
     setLoadingUi(false);
 }
@@ -701,9 +709,70 @@ void MainWindow::rebuildRunsMenu(const QString& current) {
     }
 }
 
+QString MainWindow::previewNote(double fraction) const {
+    const double mib = double(previewBytes_) / double(1 << 20);
+    return tr("<b>Loading %1%</b> — the timeline shows the events of the file's first %2 MiB: zoom, pan and "
+              "select meanwhile. The rest and the analysis pages follow when the import ends.")
+        .arg(int(fraction * 100))
+        .arg(mib, 0, 'f', 0);
+}
+
+void MainWindow::showPreview(std::shared_ptr<const Trace> part, const QString& path, quint64 textBytes) {
+    if (!loader_->busy() || path != loader_->path() || !part) return;
+    presentPreview(std::move(part), path, textBytes, loader_->fraction());
+}
+
+void MainWindow::showLoadingPreview(std::shared_ptr<const Trace> part, const QString& path, quint64 textBytes) {
+    fileLabel_->setText(tr("Loading %1 …").arg(QFileInfo(path).fileName()));
+    setLoadingUi(true);
+    progressTimer_->stop();  // nothing is loading: the bar shows the part's share of the file
+    const double fraction = std::min(1.0, double(textBytes) / double(std::max<qint64>(1, QFileInfo(path).size())));
+    progress_->setRange(0, 1000);
+    progress_->setValue(int(fraction * 1000));
+    progress_->setFormat(QStringLiteral("%1 %p%").arg(tr("Loading")));
+    presentPreview(std::move(part), path, textBytes, fraction);
+}
+
+void MainWindow::presentPreview(std::shared_ptr<const Trace> part, const QString& path, quint64 textBytes,
+                                double fraction) {
+    const SliceRef selected = selection_->selectedSlice();
+    const std::shared_ptr<const Trace> before = preview_;
+    if (!before) {
+        // The trace open before goes now: no page shows it beside another file's timeline. The
+        // pages are empty until the whole trace is in.
+        trace_.reset();
+        const QString name = QFileInfo(path).fileName();
+        for (auto& [id, view] : views_)
+            if (auto* page = qobject_cast<AnalysisView*>(view)) page->setLoading(name);
+            else if (view != timeline_) view->setTrace(nullptr);
+        banner_->setTrace(nullptr);
+        warningLabel_->hide();
+    }
+    preview_ = std::move(part);
+    previewBytes_ = textBytes;
+    selection_->selectSlice({});
+    details_->setTrace(preview_);
+    timeline_->setLayoutSource({});  // the file's saved layout applies to the whole trace
+    timeline_->setPreviewTrace(preview_, previewNote(fraction));
+    if (before && selected.valid()) selection_->selectSlice(correspondingSlice(*before, selected, *preview_));
+}
+
+void MainWindow::endPreview() {
+    if (!preview_) return;
+    preview_.reset();
+    selection_->selectSlice({});
+    details_->setTrace(trace_);
+    timeline_->setLayoutSource(path_);
+    timeline_->setTrace(trace_);  // back to the trace open before, if any
+}
+
 void MainWindow::setTrace(std::shared_ptr<const Trace> trace, const QString& path) {
     // Another trace: automatic steps, and its own remembered "all steps" choice.
     if (path != path_) stepMarker_->setTracePath(path);
+    // A slice selected in the preview stays selected in the whole trace.
+    const SliceRef carried = preview_ && trace ? correspondingSlice(*preview_, selection_->selectedSlice(), *trace)
+                                               : SliceRef{};
+    preview_.reset();
     trace_ = std::move(trace);
     path_ = path;
     selection_->selectSlice({});
@@ -733,6 +802,7 @@ void MainWindow::setTrace(std::shared_ptr<const Trace> trace, const QString& pat
     warningLabel_->setText(
         QStringLiteral("<a href=\"warnings\">%1</a>").arg(tr("⚠ %n import warning(s)", nullptr, int(warnings.size()))));
     warningLabel_->setToolTip(warnings.join(QStringLiteral("<br>")));
+    if (carried.valid()) selection_->selectSlice(carried);
     emit traceLoaded();
 }
 

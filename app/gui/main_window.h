@@ -75,6 +75,9 @@ public:
     bool openSummaries(const std::vector<std::string>& summaryPaths, const QString& label);
     // The Compare page's second trace (File > Compare with…).
     void setCompareTrace(std::shared_ptr<const Trace> trace, const QString& path);
+    // The window as it is while `path` loads and `part` (its first `textBytes` of events) is on
+    // the timeline: --screenshot --preview.
+    void showLoadingPreview(std::shared_ptr<const Trace> part, const QString& path, quint64 textBytes);
     std::shared_ptr<const Trace> trace() const { return trace_; }
 
     TimelineView* timeline() const { return timeline_; }
@@ -152,6 +155,14 @@ private:
     // cycle's file or its workers as one run.
     void openListedRun(const RunInfo& run);
     void setLoadingUi(bool loading);
+    // Progressive display: a part of the file being loaded on the timeline (TraceLoader's
+    // previews) until the whole trace is in; endPreview when the load fails or is cancelled.
+    void showPreview(std::shared_ptr<const Trace> part, const QString& path, quint64 textBytes);
+    void endPreview();
+    void presentPreview(std::shared_ptr<const Trace> part, const QString& path, quint64 textBytes, double fraction);
+    QString previewNote(double fraction) const;
+    std::shared_ptr<const Trace> preview_;
+    quint64 previewBytes_ = 0;
     void updateSummary();
 };
 

@@ -9,6 +9,7 @@
 #include "app/gui/main_window.h"
 #include "model/results/summary_run.h"
 #include "app/gui/run_loader.h"
+#include "model/import/import_preview.h"
 #include "model/import/import.h"
 #include "model/query/slice_queries.h"
 #include "views/analysis_view.h"
@@ -107,6 +108,13 @@ int runScreenshot(const ScreenshotOptions& o) {
         loadedRun = RunLoader::load(QStringList{o.input} + o.moreInputs, &error);
         if (!error.isEmpty()) return fail(QStringLiteral("cannot open the workers: %1").arg(error));
         trace = loadedRun.merged;
+    } else if (o.previewBytes) {
+        if (detectFormat(first) != TraceFormat::ChromeJson)
+            return fail(QStringLiteral("--preview: %1 is not Chrome trace JSON").arg(o.input));
+        ImportResult result = importPreview(first, o.previewBytes);
+        if (!result.ok())
+            return fail(QStringLiteral("cannot open %1: %2").arg(o.input, QString::fromStdString(result.error)));
+        trace = std::shared_ptr<const Trace>(std::move(result.trace));
     } else {
         ImportResult result = importTrace(first);
         if (!result.ok())
@@ -136,6 +144,8 @@ int runScreenshot(const ScreenshotOptions& o) {
             return fail(QStringLiteral("no rank summary could be read in %1").arg(o.input));
     } else if (manyWorkers) {
         window.setRun(loadedRun.run, trace, runLabel(QStringList{o.input} + o.moreInputs));
+    } else if (o.previewBytes) {
+        window.showLoadingPreview(trace, o.input, o.previewBytes);
     } else {
         window.setTrace(trace, o.input);
     }

@@ -39,6 +39,7 @@ struct ScreenshotOptions {
     QString convention;      // Op Stats: "xprof" or "pytorch" ("" = the page's default for the trace)
     std::vector<QPoint> clicks;  // left clicks there (window pixels), in order, once the page is ready
     QString query;               // the Query page: this SQL in its editor, run before the picture
+    quint64 previewBytes = 0;    // > 0: the window while loading, the timeline showing this much of the file
 };
 
 // Returns the process exit code; prints errors to stderr.

@@ -2,6 +2,8 @@
 
 #include "views/background_pools.h"
 
+#include <QPointer>
+#include <QThreadPool>
 #include <QtConcurrent>
 
 namespace tracescope {
@@ -36,12 +38,42 @@ void TraceLoader::start(const QString& path) {
             state->done.store(done, std::memory_order_relaxed);
             state->total.store(total, std::memory_order_relaxed);
         };
-        return std::make_shared<ImportResult>(importTrace(file, options));
+        auto result = std::make_shared<ImportResult>(importTrace(file, options));
+        state->finished = true;
+        state->stopPreviews = true;  // a preview still reading stops
+        return result;
     }));
+    if (previews_) startPreviews();
+}
+
+void TraceLoader::startPreviews() {
+    // One job reads the parts in turn; each stops when the whole import ends or is cancelled
+    // (`stop` is either), and a part that arrives after the end, or for an earlier start(), is
+    // dropped on this thread.
+    std::shared_ptr<State> state = state_;
+    QPointer<TraceLoader> self(this);
+    interactivePool()->start([state, self, path = path_, first = previewStart_] {
+        const std::string file = path.toStdString();
+        for (uint64_t limit : previewLimits(file, first)) {
+            if (state->finished || state->cancel) return;
+            ImportResult part = importPreview(file, limit, &state->stopPreviews);
+            if (!part.ok() || state->finished || state->cancel) return;
+            std::shared_ptr<const Trace> trace(std::move(part.trace));
+            QMetaObject::invokeMethod(
+                QCoreApplication::instance(),
+                [state, self, trace, path, limit] {
+                    if (self && self->state_ == state && !state->finished && !state->cancel)
+                        emit self->previewReady(trace, path, quint64(limit));
+                },
+                Qt::QueuedConnection);
+        }
+    });
 }
 
 void TraceLoader::cancel() {
-    if (state_) state_->cancel = true;
+    if (!state_) return;
+    state_->cancel = true;
+    state_->stopPreviews = true;
 }
 
 double TraceLoader::fraction() const {

@@ -118,7 +118,11 @@ ImportResult importChromeJson(const std::string& path, const ImportOptions& opti
     ChromeTraceAssembler assembler(builder, strings);
 
     const unsigned workers = std::max(1u, options.threads);
-    const size_t chunkBytes = chunkBytesFor(*source);
+    // A limited read takes a few chunks, so that it stops close to its limit.
+    const size_t chunkBytes =
+        options.textLimit ? std::clamp<size_t>(size_t(std::min<uint64_t>(options.textLimit / 4, kChunkBytes)),
+                                               kMinChunkBytes, chunkBytesFor(*source))
+                          : chunkBytesFor(*source);
     BufferPool pool(workers + 2, chunkBytes);
     ChunkQueue queue;
     MergeTurns turns;
@@ -189,6 +193,10 @@ ImportResult importChromeJson(const std::string& path, const ImportOptions& opti
         *source, pool,
         [&](EventChunk&& chunk) {
             if (stop) return false;
+            if (options.textLimit && chunk.fileOffset >= options.textLimit) {
+                pool.release(std::move(chunk.buffer));
+                return false;  // the limit is read: the events so far are the trace
+            }
             if (inline_) {
                 if (options.cancelled()) return false;
                 processInline(std::move(chunk));

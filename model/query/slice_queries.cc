@@ -100,4 +100,42 @@ SliceRef firstSliceNamed(const Trace& trace, std::string_view name) {
     return best;
 }
 
+namespace {
+
+bool sameTrack(const Trace& a, const Track& ta, const Trace& b, const Track& tb) {
+    if (ta.kind != tb.kind || ta.tid != tb.tid || ta.name != tb.name) return false;
+    if (ta.process == kNoIndex || tb.process == kNoIndex) return ta.process == tb.process;
+    const Process& pa = a.processes[ta.process];
+    const Process& pb = b.processes[tb.process];
+    return pa.pid == pb.pid && pa.name == pb.name;
+}
+
+}  // namespace
+
+SliceRef correspondingSlice(const Trace& from, SliceRef slice, const Trace& to) {
+    if (!slice.valid() || slice.track >= from.tracks.size()) return {};
+    const Track& fromTrack = from.tracks[slice.track];
+    if (slice.index >= fromTrack.slices.size()) return {};
+    // An overflow lane's slice is looked for under its main track's identity, on every lane.
+    const Track& identity = fromTrack.overflowOf != kNoIndex && fromTrack.overflowOf < from.tracks.size()
+                                ? from.tracks[fromTrack.overflowOf]
+                                : fromTrack;
+    // Both traces' times are relative to their own origin: compare in the file's clock.
+    const TimeNs start = fromTrack.slices.start[slice.index];
+    const std::string_view name = from.str(fromTrack.slices.name[slice.index]);
+    const TimeNs startInTo = plusSat(start, plusSat(from.originNs, -to.originNs));
+    for (TrackIndex t = 0; t < to.tracks.size(); ++t) {
+        const Track& track = to.tracks[t];
+        const TrackIndex main = track.overflowOf != kNoIndex ? track.overflowOf : t;
+        if (main >= to.tracks.size() || !sameTrack(from, identity, to, to.tracks[main])) continue;
+        const std::vector<TimeNs>& starts = track.slices.start;
+        for (auto it = std::lower_bound(starts.begin(), starts.end(), startInTo);
+             it != starts.end() && *it == startInTo; ++it) {
+            const uint32_t i = uint32_t(it - starts.begin());
+            if (to.str(track.slices.name[i]) == name) return {t, i};
+        }
+    }
+    return {};
+}
+
 }  // namespace tracescope

@@ -31,6 +31,11 @@ SliceRef sliceAt(const Trace& trace, TrackIndex track, TimeNs time, uint32_t dep
 // Same, in O(log n) through a prebuilt index.
 SliceRef sliceAt(const Trace& trace, const SliceDepthIndex& index, TrackIndex track, TimeNs time, uint32_t depth);
 
+// `slice` of `from` found in `to`, another import of the same events (a preview and the whole
+// trace): the same process (pid and name), track (kind, tid and name; overflow lanes searched
+// too), start in the file's clock and name. Invalid when `to` does not hold it.
+SliceRef correspondingSlice(const Trace& from, SliceRef slice, const Trace& to);
+
 // The first slice named exactly `name` (earliest start over all tracks); invalid when none.
 SliceRef firstSliceNamed(const Trace& trace, std::string_view name);
 

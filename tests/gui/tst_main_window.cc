@@ -4,10 +4,12 @@
 #include "app/gui/main_window.h"
 #include "app/gui/run_loader.h"
 #include "app/gui/screenshot.h"
+#include "app/gui/trace_loader.h"
 #include "hand_trace.h"
 #include "views/pod/pod_view.h"
 #include "views/timeline/timeline_canvas.h"
 #include "views/timeline/timeline_view.h"
+#include "views/trace_selection.h"
 #include "views/view_catalog.h"
 
 #include <QDockWidget>
@@ -181,6 +183,72 @@ private slots:
         QVERIFY(loaded.wait(10000));
         QVERIFY(w.trace());
         QCOMPARE(w.trace()->counts().slices, size_t(5));  // hand count: 4 on main + 1 kernel
+    }
+
+    // Progressive display: a large file's first part is on the timeline while the whole imports;
+    // the pages wait; a slice selected and the window moved in the part stay when the whole
+    // trace replaces it. The file: 400,000 slices of 10 us each 20 us apart on four threads
+    // (~36 MB); the first part read is 256 KiB (16 MiB in the app), the whole is ~140 times it.
+    void backgroundLoadShowsPreviewFirst() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("large.json");
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            QByteArray text = "[";
+            constexpr int kEvents = 400'000;
+            for (int i = 0; i < kEvents; ++i) {
+                text += QStringLiteral("%1{\"ph\":\"X\",\"name\":\"op%2\",\"cat\":\"cpu_op\",\"pid\":7,\"tid\":%3,"
+                                       "\"ts\":%4,\"dur\":10}\n")
+                            .arg(i ? "," : "")
+                            .arg(i % 50)
+                            .arg(1 + i % 4)
+                            .arg(qint64(i / 4) * 20)
+                            .toLatin1();
+            }
+            text += "]";
+            f.write(text);
+        }
+        MainWindow w;
+        w.resize(1280, 800);
+        closeMessageBoxes(&w);
+        auto* loader = w.findChild<TraceLoader*>(QStringLiteral("traceLoader"));
+        QVERIFY(loader);
+        loader->setPreviewStart(256 << 10);
+        int previews = 0;
+        size_t previewSlices = 0;
+        bool pagesEmpty = true;
+        connect(loader, &TraceLoader::previewReady, &w, [&](std::shared_ptr<const Trace> part) {
+            // MainWindow's own slot ran first: the part is on the timeline, nothing else has it.
+            ++previews;
+            previewSlices = part->counts().slices;
+            pagesEmpty = pagesEmpty && !w.trace() && w.timeline()->showsPreview();
+            if (previews > 1) return;
+            // The user selects the 100th slice of thread 2 and zooms to 1.5-2.5 ms.
+            const Trace& t = *part;
+            for (TrackIndex i = 0; i < t.tracks.size(); ++i)
+                if (t.tracks[i].tid == 2 && t.tracks[i].slices.size() > 100) w.selection()->selectSlice({i, 100});
+            w.timeline()->setVisibleRange(1.5e6, 2.5e6);
+        });
+        QSignalSpy loaded(&w, &MainWindow::traceLoaded);
+        w.openPath(path);
+        QVERIFY(loaded.wait(120000));
+        QVERIFY2(previews >= 1, "no part of the file was shown before the whole trace");
+        QVERIFY(pagesEmpty);
+        QVERIFY(previewSlices > 0 && previewSlices < 400'000);
+        QVERIFY(w.trace());
+        QCOMPARE(w.trace()->counts().slices, size_t(400'000));
+        QVERIFY(!w.timeline()->showsPreview());
+        // Slice 100 of thread 2 (events 4k+1): event 401, at 100 * 20 us, named op1.
+        const SliceRef kept = w.selection()->selectedSlice();
+        QVERIFY(kept.valid());
+        const Track& track = w.trace()->tracks[kept.track];
+        QCOMPARE(track.tid, int64_t(2));
+        QCOMPARE(track.slices.start[kept.index], TimeNs(2'000'000));
+        QCOMPARE(w.trace()->str(track.slices.name[kept.index]), std::string_view("op1"));
+        const TimeAxis& axis = w.timeline()->controller().axis();
+        QCOMPARE(qRound64(axis.begin()), qint64(1'500'000));
+        QCOMPARE(qRound64(axis.end()), qint64(2'500'000));
     }
 
     // Two rank files without a wall clock, rank 1's steps 2 ms later: the run the viewer loads

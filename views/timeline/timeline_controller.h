@@ -88,6 +88,8 @@ public:
     std::optional<TimeNs> markedMoment() const { return moment_; }
     // A stretch of time (an allocation's lifetime) with a little room either side.
     void showSpan(TimeNs begin, TimeNs end);
+    // The user (or a caller) moved the window since the trace was set: Fit All is not redone.
+    bool windowMoved() const { return windowMoved_; }
     void setVisibleRange(double begin, double end);
     const TimeAxis& axis() const { return axis_; }
     void zoomAt(double widgetX, double factor);

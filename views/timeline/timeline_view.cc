@@ -12,6 +12,8 @@
 #include "views/trace_selection.h"
 
 #include <algorithm>
+#include <optional>
+#include <utility>
 
 #include <QAction>
 #include <QApplication>
@@ -99,10 +101,19 @@ TimelineView::TimelineView(QWidget* parent) : TraceView(parent), delivery_(Resul
     body->addWidget(canvas_, 1);
     body->addWidget(vscroll_);
 
+    // Progressive display's state: what part of the file is drawn while the rest imports.
+    loadingNote_ = new QLabel(this);
+    loadingNote_->setWordWrap(true);
+    loadingNote_->setContentsMargins(8, 3, 8, 3);
+    loadingNote_->setAutoFillBackground(true);
+    loadingNote_->setBackgroundRole(QPalette::AlternateBase);
+    loadingNote_->hide();
+
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addLayout(bar);
+    layout->addWidget(loadingNote_);
     layout->addLayout(body, 1);
 
     connect(vscroll_, &QScrollBar::valueChanged, canvas_, &TimelineCanvas::setScrollY);
@@ -179,6 +190,11 @@ void TimelineView::indexArrived(std::shared_ptr<const TimelineIndex> index) {
     }
     canvas_->setIndex(index);
     emit ready();
+    // A preview is replaced soon: its derived tracks would take the cores from the import.
+    if (preview_) {
+        derivedPending_ = idleGapsPending_ = overlapPending_ = false;
+        return;
+    }
     // Then the derived tracks, from the store's memory profile (the Memory page's too) and the GPU
     // streams' queue lengths (the GPU Utilization page's).
     std::shared_ptr<ResultStore> store = ResultStore::of(trace_);
@@ -271,7 +287,28 @@ void TimelineView::removeQueryTrack(const std::string& name) {
     emit queryTracksChanged();
 }
 
+void TimelineView::setPreviewTrace(std::shared_ptr<const Trace> trace, const QString& note) {
+    setTrace(std::move(trace));
+    preview_ = trace_ != nullptr;
+    setLoadingNote(preview_ ? note : QString());
+}
+
+void TimelineView::setLoadingNote(const QString& note) {
+    loadingNote_->setText(note);
+    loadingNote_->setVisible(!note.isEmpty());
+}
+
 void TimelineView::setTrace(std::shared_ptr<const Trace> trace) {
+    // After a preview, the window the user moved to stays, in the file's clock (both traces'
+    // times are relative to their own origin); an untouched window fits the new trace.
+    std::optional<std::pair<double, double>> keptWindow;
+    if (preview_ && trace_ && trace && canvas_->controller().windowMoved()) {
+        const double shift = double(trace_->originNs) - double(trace->originNs);
+        const TimeAxis& axis = canvas_->controller().axis();
+        keptWindow = {axis.begin() + shift, axis.end() + shift};
+    }
+    preview_ = false;
+    setLoadingNote({});
     ++generation_;
     indexRequest_.cancel();
     derivedRequest_.cancel();
@@ -303,6 +340,7 @@ void TimelineView::setTrace(std::shared_ptr<const Trace> trace) {
         const QSignalBlocker block(trackFilter_);  // the new trace starts with every track
         trackFilter_->clear();
     }
+    if (keptWindow) canvas_->setVisibleRange(keptWindow->first, keptWindow->second);
     syncScrollBar();
     updateMatchLabel();
     if (!trace_) return;

@@ -36,6 +36,13 @@ public:
     ~TimelineView() override;
 
     void setTrace(std::shared_ptr<const Trace> trace) override;
+    // A part of a trace still importing (progressive display): drawn, zoomed and selected in
+    // like a trace, without the derived tracks; the next trace (a larger part, or the whole)
+    // keeps the window the user moved to, in the file's clock. `note` is shown above the
+    // canvas until the whole trace arrives (setLoadingNote updates it).
+    void setPreviewTrace(std::shared_ptr<const Trace> trace, const QString& note);
+    bool showsPreview() const { return preview_; }
+    void setLoadingNote(const QString& note);
     // The file the next trace comes from: its layout (order, pins, hidden, collapsed) and
     // bookmarks are saved per file (canonical path, size and modification time) and
     // restored when it opens again. Empty: nothing is saved.
@@ -101,6 +108,8 @@ private:
     QLineEdit* trackFilter_ = nullptr;
     QCheckBox* regex_;
     QLabel* matchLabel_;
+    QLabel* loadingNote_;
+    bool preview_ = false;  // trace_ is a part of a trace still importing
     QToolButton* prev_;
     QToolButton* next_;
     std::shared_ptr<const Trace> trace_;
