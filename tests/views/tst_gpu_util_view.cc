@@ -8,6 +8,7 @@
 #include "model/results/gpu_advice_results.h"
 #include "model/results/gpu_util_results.h"
 #include "views/gpu/gpu_util_view.h"
+#include "views/tables/analysis_table_model.h"
 #include "views/tables/table_page.h"
 #include "views/tables/value_format.h"
 #include "views/trace_selection.h"
@@ -80,14 +81,24 @@ private slots:
         QVERIFY(highlighted == c->paths->paths[0].events);
         // The Launches tab's outliers: a row per launch with one of HTA's outlier kinds (16 short
         // kernels, 10 long calls, 5 long delays on this trace, some launches more than one); a
-        // double click highlights the call and its work.
+        // double click highlights the call and its work. The first row shown is the longest call
+        // (the earliest of equals), its name in the call column.
         std::vector<const LaunchRow*> outliers;
+        const LaunchRow* longest = nullptr;
         for (const LaunchRow& r : c->launches->rows)
-            if (r.outliers) outliers.push_back(&r);
+            if (r.outliers) {
+                outliers.push_back(&r);
+                if (!longest || r.cpuDurationNs > longest->cpuDurationNs) longest = &r;
+            }
         QVERIFY(outliers.size() >= 16);
-        QCOMPARE(page.outliersTable()->view()->model()->rowCount(), int(outliers.size()));
+        QAbstractItemModel* shown = page.outliersTable()->view()->model();
+        QCOMPARE(shown->rowCount(), int(outliers.size()));
+        QCOMPARE(shown->index(0, 3).data(AnalysisTableModel::SortRole).toLongLong(), qint64(longest->cpuDurationNs));
+        for (int r = 1; r < shown->rowCount(); ++r)
+            QVERIFY(shown->index(r, 3).data(AnalysisTableModel::SortRole).toLongLong() <=
+                    shown->index(r - 1, 3).data(AnalysisTableModel::SortRole).toLongLong());
         emit page.outliersTable()->sourceRowActivated(0);
-        QVERIFY(highlighted == (std::vector<SliceRef>{outliers[0]->call, outliers[0]->activity}));
+        QVERIFY(highlighted == (std::vector<SliceRef>{longest->call, longest->activity}));
     }
 
     void cpuOnlyTraceSaysWhy() {

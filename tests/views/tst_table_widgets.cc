@@ -158,6 +158,52 @@ private slots:
         QCOMPARE(proxy.rowCount(), 4);
     }
 
+    // The sorted column's keys are read once and kept: new rows (a reset) sort by their own
+    // values, in both orders, ties in source order; text ignores case; an empty cell first.
+    void proxySortKeysFollowNewRows() {
+        OpModel model(columns());
+        model.setRows(sampleRows());
+        TableFilterProxy proxy;
+        proxy.setSourceModel(&model);
+        QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        proxy.sort(1, Qt::DescendingOrder);
+        QCOMPARE(proxy.index(0, 0).data().toString(), QString("say \"hi\""));  // count 100
+        // New rows: counts 5, 7, 5, 1 -> descending 7, 5 (b), 5 (d), 1; the old keys are gone.
+        model.setRows({{"b", 5, 0, 0}, {"a", 7, 0, 0}, {"d", 5, 0, 0}, {"c", 1, 0, 0}});
+        QStringList names;
+        for (int r = 0; r < proxy.rowCount(); ++r) names << proxy.index(r, 0).data().toString();
+        QCOMPARE(names, QStringList({"a", "b", "d", "c"}));
+        proxy.sort(0, Qt::AscendingOrder);
+        model.setRows({{"beta", 0, 0, 0}, {"Alpha", 0, 0, 0}, {"", 0, 0, 0}, {"alpha2", 0, 0, 0}});
+        names.clear();
+        for (int r = 0; r < proxy.rowCount(); ++r) names << proxy.index(r, 0).data().toString();
+        QCOMPARE(names, QStringList({"", "Alpha", "alpha2", "beta"}));
+        // Percent (a double) against its integers' order: 0.5 < 2 < 10.
+        proxy.sort(3, Qt::AscendingOrder);
+        model.setRows({{"x", 0, 0, 10.0}, {"y", 0, 0, 0.5}, {"z", 0, 0, 2.0}});
+        QCOMPARE(proxy.index(0, 0).data().toString(), QString("y"));
+        QCOMPARE(proxy.index(2, 0).data().toString(), QString("x"));
+    }
+
+    // Rows given in their first order are shown as given, under the header's indicator; a click
+    // on the header sorts them (here: the other way).
+    void presortedTableKeepsTheRowsOrder() {
+        OpModel model(columns());
+        TablePage page;
+        page.setPresortedSourceModel(&model, 2, Qt::DescendingOrder);
+        // Deliberately not in time order: the page must not sort them itself.
+        model.setRows({{"first", 1, 10, 0}, {"second", 1, 30, 0}, {"third", 1, 20, 0}});
+        QTableView* view = page.view();
+        QCOMPARE(view->horizontalHeader()->sortIndicatorSection(), 2);
+        QCOMPARE(view->horizontalHeader()->sortIndicatorOrder(), Qt::DescendingOrder);
+        QCOMPARE(view->model()->index(0, 0).data().toString(), QString("first"));
+        QCOMPARE(view->model()->index(2, 0).data().toString(), QString("third"));
+        view->horizontalHeader()->setSortIndicator(2, Qt::AscendingOrder);  // as a click does
+        QCOMPARE(view->model()->index(0, 0).data().toString(), QString("first"));   // 10
+        QCOMPARE(view->model()->index(1, 0).data().toString(), QString("third"));   // 20
+        QCOMPARE(view->model()->index(2, 0).data().toString(), QString("second"));  // 30
+    }
+
     void csvIsWhatTheTableShows() {
         QCOMPARE(csvField("plain"), QString("plain"));
         QCOMPARE(csvField("a,b"), QString("\"a,b\""));

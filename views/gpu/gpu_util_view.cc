@@ -17,6 +17,8 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <string_view>
+#include <unordered_map>
 
 namespace tracescope {
 
@@ -148,6 +150,27 @@ QString outlierKinds(uint8_t bits) {
     if (bits & kLongLaunchDelay) kinds << QObject::tr("long launch delay");
     return kinds.join(QStringLiteral(", "));
 }
+
+// Each distinct name made into a QString once: a few names repeat over many launches.
+std::vector<OutlierItem> outlierItems(const LaunchStats& launches, const ClassifiedTrace& classified) {
+    std::unordered_map<std::string_view, QString> names;
+    auto name = [&](SliceRef s) -> const QString& {
+        const std::string_view text = fullNameView(classified, s);
+        auto it = names.find(text);
+        if (it == names.end()) it = names.emplace(text, QString::fromUtf8(text.data(), qsizetype(text.size()))).first;
+        return it->second;
+    };
+    std::vector<OutlierItem> out;
+    for (const LaunchRow& r : launches.rows)
+        if (r.outliers) out.push_back({&r, name(r.call), name(r.activity)});
+    // In the table's first order (kOutlierSortColumn, longest first; ties in launch order, as a
+    // stable sort of the view would leave them): 150,000 rows are not sorted on the UI thread.
+    std::stable_sort(out.begin(), out.end(),
+                     [](const OutlierItem& a, const OutlierItem& b) { return a.row->cpuDurationNs > b.row->cpuDurationNs; });
+    return out;
+}
+
+constexpr int kOutlierSortColumn = 3;  // Call (CPU)
 
 Columns<OutlierItem> outlierColumns() {
     using O = const OutlierItem&;
@@ -313,7 +336,8 @@ GpuUtilView::GpuUtilView(QWidget* parent) : AnalysisView(parent) {
     auto* launchSplit = new QSplitter(Qt::Vertical, tabs_);
     launches_ = newTable(launchModel_, -1, QStringLiteral("launches.csv"), launchSplit);
     launches_->setElasticColumn(7, 160);
-    outliers_ = newTable(outlierModel_, 3, QStringLiteral("launch_outliers.csv"), launchSplit);
+    outliers_ = newTable(nullptr, -1, QStringLiteral("launch_outliers.csv"), launchSplit);
+    outliers_->setPresortedSourceModel(outlierModel_, kOutlierSortColumn, Qt::DescendingOrder);
     outliers_->setElasticColumn(2, 160);
     launchSplit->addWidget(launches_);
     launchSplit->addWidget(outliers_);
@@ -353,6 +377,7 @@ void GpuUtilView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
             c.advice = gpuAdviceOf(results);
             analysisStep("Critical path per step", 0.95, 1);
             c.paths = criticalPathsOf(results);
+            c.outliers = outlierItems(*c.launches, *c.classified);
             return c;
         },
         [this](std::shared_ptr<const Computed> c) { showResult(c); });
@@ -424,12 +449,7 @@ void GpuUtilView::showResult(const std::shared_ptr<const Computed>& c) {
     for (const SyncRow& r : c->api->sync) sync.push_back(&r);
     syncModel_->setRows(std::move(sync));
     showAdvice(*c);
-    std::vector<OutlierItem> outliers;
-    for (const LaunchRow& r : l.rows)
-        if (r.outliers)
-            outliers.push_back({&r, q(std::string(fullNameView(*c->classified, r.call))),
-                                q(std::string(fullNameView(*c->classified, r.activity)))});
-    outlierModel_->setRows(std::move(outliers));
+    outlierModel_->setRows(c->outliers);
     std::vector<const CriticalPath*> paths;
     for (const CriticalPath& p : c->paths->paths) paths.push_back(&p);
     pathModel_->setRows(std::move(paths));

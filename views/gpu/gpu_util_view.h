@@ -32,6 +32,10 @@ public:
     explicit GpuUtilView(QWidget* parent = nullptr);
 
     // The store's results the page shows.
+    struct OutlierItem {
+        const LaunchRow* row;
+        QString call, activity;  // their names
+    };
     struct Computed {
         std::shared_ptr<const GpuUtilizationResult> gpus;
         std::shared_ptr<const LaunchStats> launches;
@@ -40,10 +44,9 @@ public:
         std::shared_ptr<const ClassifiedTrace> classified;
         std::shared_ptr<const GpuAdvice> advice;
         std::shared_ptr<const CriticalPathResult> paths;
-    };
-    struct OutlierItem {
-        const LaunchRow* row;
-        QString call, activity;  // their names
+        // The launch outliers' rows with their names, made off the UI thread (tens of thousands
+        // on large traces).
+        std::vector<OutlierItem> outliers;
     };
     struct FindingItem {
         const AdviceFinding* finding;

@@ -31,25 +31,66 @@ bool TableFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& source
     return false;
 }
 
-bool TableFilterProxy::lessThan(const QModelIndex& left, const QModelIndex& right) const {
-    QVariant a = left.data(sortRole()), b = right.data(sortRole());
-    // Numbers compare as numbers; empty cells sort before any value.
-    if (!a.isValid() || !b.isValid()) return !a.isValid() && b.isValid();
-    const auto numeric = [](const QVariant& v) {
-        switch (v.typeId()) {
-        case QMetaType::Int: case QMetaType::UInt: case QMetaType::LongLong: case QMetaType::ULongLong:
-        case QMetaType::Double: case QMetaType::Float: case QMetaType::Long: case QMetaType::ULong:
-            return true;
-        default: return false;
-        }
-    };
-    if (numeric(a) && numeric(b)) {
-        if (a.typeId() == QMetaType::Double || b.typeId() == QMetaType::Double || a.typeId() == QMetaType::Float ||
-            b.typeId() == QMetaType::Float)
-            return a.toDouble() < b.toDouble();
-        return a.toLongLong() < b.toLongLong();
+void TableFilterProxy::setSourceModel(QAbstractItemModel* model) {
+    if (QAbstractItemModel* old = sourceModel()) disconnect(old, nullptr, this, nullptr);
+    dropKeys();
+    flat_ = qobject_cast<AnalysisTableModel*>(model) != nullptr;  // a table: no row has children
+    // Connected before the base class connects its own: the keys go before it sorts again.
+    if (model) {
+        connect(model, &QAbstractItemModel::modelAboutToBeReset, this, [this] { dropKeys(); });
+        connect(model, &QAbstractItemModel::layoutAboutToBeChanged, this, [this] { dropKeys(); });
+        connect(model, &QAbstractItemModel::rowsAboutToBeInserted, this, [this] { dropKeys(); });
+        connect(model, &QAbstractItemModel::rowsAboutToBeRemoved, this, [this] { dropKeys(); });
+        connect(model, &QAbstractItemModel::rowsAboutToBeMoved, this, [this] { dropKeys(); });
+        connect(model, &QAbstractItemModel::dataChanged, this, [this] { dropKeys(); });
     }
-    return QString::compare(a.toString(), b.toString(), Qt::CaseInsensitive) < 0;
+    QSortFilterProxyModel::setSourceModel(model);
+}
+
+TableFilterProxy::SortKey TableFilterProxy::keyOf(const QVariant& v) {
+    SortKey k;
+    if (!v.isValid()) return k;
+    k.raw = v;
+    switch (v.typeId()) {
+    case QMetaType::Int: case QMetaType::UInt: case QMetaType::LongLong: case QMetaType::ULongLong:
+    case QMetaType::Long: case QMetaType::ULong:
+        k.kind = SortKey::Kind::Integer;
+        k.integer = v.toLongLong();
+        k.real = v.toDouble();
+        break;
+    case QMetaType::Double: case QMetaType::Float:
+        k.kind = SortKey::Kind::Real;
+        k.real = v.toDouble();
+        break;
+    default: k.kind = SortKey::Kind::Text; k.raw = v.toString(); break;
+    }
+    return k;
+}
+
+// Numbers compare as numbers (as reals when either is one); empty cells sort before any value;
+// the rest by text, ignoring case.
+bool TableFilterProxy::keyLess(const SortKey& a, const SortKey& b) {
+    using Kind = SortKey::Kind;
+    if (a.kind == Kind::Empty || b.kind == Kind::Empty) return a.kind == Kind::Empty && b.kind != Kind::Empty;
+    if (a.kind != Kind::Text && b.kind != Kind::Text) {
+        if (a.kind == Kind::Real || b.kind == Kind::Real) return a.real < b.real;
+        return a.integer < b.integer;
+    }
+    return QString::compare(a.raw.toString(), b.raw.toString(), Qt::CaseInsensitive) < 0;
+}
+
+bool TableFilterProxy::lessThan(const QModelIndex& left, const QModelIndex& right) const {
+    // Tree models (scopes) compare their children directly; flat tables through the keys.
+    if (!flat_ || left.column() != right.column())
+        return keyLess(keyOf(left.data(sortRole())), keyOf(right.data(sortRole())));
+    if (keysColumn_ != left.column() || keys_.size() != size_t(sourceModel()->rowCount())) {
+        const int rows = sourceModel()->rowCount();
+        keys_.clear();
+        keys_.reserve(size_t(rows));
+        for (int r = 0; r < rows; ++r) keys_.push_back(keyOf(sourceModel()->index(r, left.column()).data(sortRole())));
+        keysColumn_ = left.column();
+    }
+    return keyLess(keys_[size_t(left.row())], keys_[size_t(right.row())]);
 }
 
 }  // namespace tracescope

@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QSignalBlocker>
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -90,6 +91,18 @@ TablePage::TablePage(QWidget* parent) : QWidget(parent) {
         menu.addAction(tr("Export CSV..."), this, &TablePage::exportCsv);
         menu.exec(view_->viewport()->mapToGlobal(pos));
     });
+    updateCount();
+}
+
+void TablePage::setPresortedSourceModel(QAbstractItemModel* model, int sortColumn, Qt::SortOrder order) {
+    proxy_->setSourceModel(model);
+    proxy_->sort(-1);  // the source's order
+    {
+        // The indicator alone: the view would sort on its change.
+        const QSignalBlocker block(view_->horizontalHeader());
+        view_->horizontalHeader()->setSortIndicator(sortColumn, order);
+    }
+    view_->horizontalHeader()->viewport()->update();
     updateCount();
 }
 

@@ -29,6 +29,10 @@ public:
 
     // The model shown (not owned); sorted by `sortColumn` descending at first.
     void setSourceModel(QAbstractItemModel* model, int sortColumn = -1, Qt::SortOrder order = Qt::DescendingOrder);
+    // A model whose rows come already sorted by `sortColumn` in `order` (large tables, sorted off
+    // the UI thread): the header shows that order and the rows are not sorted again until the
+    // user sorts by a header.
+    void setPresortedSourceModel(QAbstractItemModel* model, int sortColumn, Qt::SortOrder order);
     // Columns the filter box searches, and its placeholder text.
     void setFilterColumns(std::vector<int> columns, const QString& placeholder);
     void setExportName(const QString& fileName) { exportName_ = fileName; }
