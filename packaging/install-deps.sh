@@ -29,6 +29,9 @@ PACKAGES=(
   lld
   # `go tool pprof`, which the peer test peers_pprof runs on our pprof profiles.
   golang-go
+  # The .deb (packaging/): man pages made from --help, CPack's file-type probe, and the checks
+  # of tests/packaging/check_package.sh (lintian, man).
+  help2man file lintian man-db
 )
 
 export DEBIAN_FRONTEND=noninteractive

@@ -136,6 +136,7 @@ int runLaunch(const Args& all) {
         if (result.termSignal) out["signal"] = result.termSignal;
         out["capture_ok"] = result.captureOk();
         out["run_dir"] = result.runDir;
+        out["agent"] = result.agentPath;
         out["files"] = result.savedFiles();
         out["problems"] = result.problems;
         nlohmann::json procs = nlohmann::json::array();

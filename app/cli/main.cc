@@ -2,6 +2,7 @@
 #include "app/cli/analysis_cli.h"
 #include "app/cli/commands.h"
 #include "app/cli/run_choice.h"
+#include "tracescope_version.h"
 
 #include <cstdio>
 #include <cstring>
@@ -47,10 +48,11 @@ long long peakRssBytes() {
 
 namespace {
 
-void usage() {
-    std::fprintf(stderr,
-                 "usage: tracescope-cli COMMAND FILE [options]   (FILE may be - or a pipe: read once)\n"
-                 "commands:\n"
+// --help writes to standard output (help2man and pagers read it there); a usage error to stderr.
+void usage(FILE* out = stderr) {
+    std::fprintf(out,
+                 "Usage: tracescope-cli COMMAND FILE [options]   (FILE may be - or a pipe: read once)\n"
+                 "Commands:\n"
                  "  info FILE [--json]          summary: processes, tracks, event counts, span\n"
                  "  info --list-runs DIR [--json]  the profile runs of a folder (TensorBoard logdir runs, PyTorch\n"
                  "                              profiler cycles), numbered for --run\n"
@@ -140,7 +142,9 @@ void usage() {
                  "                              them) or the run of that name; without it, the newest\n"
                  "  import warnings (a cut or damaged file, dropped events) go to stderr and, with --json,\n"
                  "  into a top-level \"warnings\" array; the exit status stays 0\n"
-                 "  --strict                    exit with status 3 when the trace has import warnings\n");
+                 "  --strict                    exit with status 3 when the trace has import warnings\n"
+                 "  --help, -h                  this text (each command: COMMAND --help where it says so)\n"
+                 "  --version, -V               the version, and the git commit when built from a checkout\n");
 }
 
 }  // namespace
@@ -174,9 +178,23 @@ int main(int argc, char** argv) {
         {"collectives", runCollectives},
         {"summarize", runSummarize},
     };
-    if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
+    if (argc < 2) {
         usage();
-        return argc < 2 ? 2 : 0;
+        return 2;
+    }
+    if (!std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!std::strcmp(argv[1], "--commands")) {  // one per line: the shell completion asks
+        for (const auto& [name, run] : commands) std::printf("%s\n", name.c_str());
+        return 0;
+    }
+    if (!std::strcmp(argv[1], "--version") || !std::strcmp(argv[1], "-V")) {
+        // The commit when built from a git checkout (with -dirty for uncommitted changes).
+        const std::string commit = TRACESCOPE_COMMIT;
+        std::printf("tracescope-cli %s%s\n", TRACESCOPE_VERSION, commit.empty() ? "" : (" (git " + commit + ")").c_str());
+        return 0;
     }
     auto it = commands.find(argv[1]);
     if (it == commands.end()) {

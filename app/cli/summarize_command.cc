@@ -7,6 +7,7 @@
 #include "model/export/file_digest.h"
 #include "model/import/workers.h"
 #include "model/results/rank_summary.h"
+#include "tracescope_version.h"
 
 #include <cstdio>
 #include <filesystem>

@@ -63,8 +63,13 @@ std::string findAgentLibrary(const std::string& executable) {
     fs::path exe = fs::canonical(executable.empty() ? "/proc/self/exe" : executable, ec);
     if (ec) exe = executable;
     const fs::path dir = exe.parent_path();
-    for (const fs::path& candidate : {dir / kName, dir / "cupti_agent" / kName, dir / ".." / "app" / "cupti_agent" / kName,
-                                      dir / ".." / "lib" / "tracescope" / kName, dir / ".." / "lib" / kName})
+#ifndef TRACESCOPE_AGENT_LIBDIR
+#define TRACESCOPE_AGENT_LIBDIR "lib/tracescope"
+#endif
+    // Beside the program, a build tree's folders, then where the package installs it.
+    for (const fs::path& candidate :
+         {dir / kName, dir / "cupti_agent" / kName, dir / ".." / "app" / "cupti_agent" / kName,
+          dir / ".." / TRACESCOPE_AGENT_LIBDIR / kName, dir / ".." / "lib" / "tracescope" / kName, dir / ".." / "lib" / kName})
         if (fs::is_regular_file(candidate, ec)) return fs::absolute(candidate, ec).lexically_normal().string();
     return {};
 }
@@ -123,6 +128,7 @@ LaunchResult LaunchSession::run() {
     }
     std::error_code ec;
     agentPath = fs::absolute(agentPath, ec).lexically_normal().string();
+    result.agentPath = agentPath;
     if (!options_.workingDir.empty() && !fs::is_directory(options_.workingDir, ec)) {
         result.startError = "working folder not found: " + options_.workingDir;
         return result;

@@ -79,6 +79,7 @@ struct LaunchResult {
     int exitStatus = 0;       // its exit code, or 128 + signal
     int termSignal = 0;
     int64_t pid = 0;
+    std::string agentPath;    // the CUPTI agent injected (absolute)
     std::string runDir;       // the (last) capture window's run folder
     std::string outputPath;   // the program's saved output (captureOutput), else empty
     std::vector<LaunchedProcess> processes;
@@ -88,7 +89,8 @@ struct LaunchResult {
 };
 
 // libtracescope_cupti.so: $TRACESCOPE_CUPTI_AGENT, else beside `executable` (the CLI or the
-// GUI), in cupti_agent/ beside it (a build tree), or in ../lib/tracescope/. Empty if none.
+// GUI), in cupti_agent/ beside it (a build tree), or where the package installs it
+// (../lib/<triplet>/tracescope/, or ../lib/tracescope/). Empty if none.
 std::string findAgentLibrary(const std::string& executable);
 
 // The absolute path of `program` as exec would find it on PATH, or "" with `error`.

@@ -123,10 +123,15 @@ private slots:
         }
     }
 
+    // --help on standard output (help2man and pagers read it there); a usage error on stderr.
     void helpListsStrict() {
         const Run r = runCli({"--help"});
         QCOMPARE(r.exitCode, 0);
-        QVERIFY2(r.err.find("--strict") != std::string::npos, r.err.c_str());
+        QVERIFY2(r.out.find("--strict") != std::string::npos, r.out.c_str());
+        const Run none = runCli({});
+        QCOMPARE(none.exitCode, 2);
+        QVERIFY(none.out.empty());
+        QVERIFY(none.err.find("--strict") != std::string::npos);
     }
 };
 
