@@ -5,6 +5,8 @@
 #include "app/gui/settings_guard.h"
 #include "app/gui/theme.h"
 #include "views/view_catalog.h"
+#include "app/gui/single_instance.h"
+#include "tracescope_version.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -66,7 +68,10 @@ int main(int argc, char** argv) {
     }
     QCoreApplication::setApplicationName(QStringLiteral("TraceScope"));
     QCoreApplication::setOrganizationName(QStringLiteral("TraceScope"));
-    QCoreApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    // The commit too when built from a git checkout (-dirty: with uncommitted changes).
+    const QString commit = QStringLiteral(TRACESCOPE_COMMIT);
+    QCoreApplication::setApplicationVersion(QStringLiteral(TRACESCOPE_VERSION) +
+                                            (commit.isEmpty() ? QString() : QStringLiteral(" (git %1)").arg(commit)));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Desktop viewer for ML profiles (XSpace, Chrome trace JSON, RunMetadata)."));
@@ -95,7 +100,7 @@ int main(int argc, char** argv) {
                                             "Default: the one chosen in View > Theme; light for --screenshot."),
                              QStringLiteral("system|light|dark"));
     QCommandLineOption dialog(QStringLiteral("dialog"),
-                              QStringLiteral("With --screenshot: render this dialog instead of the window (capture, launch)."),
+                              QStringLiteral("With --screenshot: render this dialog instead of the window (capture, launch, shortcuts)."),
                               QStringLiteral("name"));
     QCommandLineOption names(QStringLiteral("names"), QStringLiteral("C++ / kernel names: short or full (default short)."),
                              QStringLiteral("short|full"), QStringLiteral("short"));
@@ -143,13 +148,16 @@ int main(int argc, char** argv) {
                                             "(e.g. a box of the tf.data graph), before the picture is taken; repeatable, "
                                             "in order."),
                              QStringLiteral("X,Y"));
+    QCommandLineOption newInstance(QStringLiteral("new-instance"),
+                                   QStringLiteral("Open in a viewer of its own, even when one already runs (otherwise the "
+                                                  "running viewer opens the files)."));
     QCommandLineOption preview(QStringLiteral("preview"),
                                QStringLiteral("With --screenshot: the window while the file loads, its timeline showing the "
                                               "events of the file's first MIB MiB (Chrome JSON; progressive display)."),
                                QStringLiteral("MIB"));
     parser.addOptions({screenshot, view, size, range, select, search, dark, theme, dialog, names, filterTracks, compare,
                        pin, hide, bookmark, minimap, counters, hover, selectRange, stepMarker, allSteps, convention, click, query,
-                       preview});
+                       preview, newInstance});
     parser.process(*app);
     const QStringList args = parser.positionalArguments();
     // Before anything reads the settings: a broken file is reported once, never fatal.
@@ -242,6 +250,9 @@ int main(int argc, char** argv) {
         return tracescope::runScreenshot(o);
     }
 
+    // A viewer already runs: it opens the files (as the file manager's double click expects).
+    if (!args.isEmpty() && !parser.isSet(newInstance) && tracescope::InstanceServer::sendToRunning(args)) return 0;
+
     // Before the window exists, so that its first frame has the theme's colours.
     tracescope::ThemeManager::instance()->apply(themeArg.value_or(tracescope::savedThemeChoice()));
     tracescope::ThemeManager::instance()->waitForDesktop(500);
@@ -249,7 +260,15 @@ int main(int argc, char** argv) {
     window.restoreSettings();
     window.show();
     if (!settingsProblem.isEmpty()) window.showSettingsWarning(settingsProblem);
-    if (args.size() > 1) window.openPaths(args);  // several files: the workers of one run
-    else if (!args.isEmpty()) window.openPath(args.front());
+    auto open = [](tracescope::MainWindow& w, const QStringList& paths) {
+        if (paths.size() > 1) w.openPaths(paths);  // several files: the workers of one run
+        else if (!paths.isEmpty()) w.openPath(paths.front());
+    };
+    open(window, args);
+    // Later launches hand their files here: a window of their own, or this one (a setting).
+    tracescope::InstanceServer server;
+    if (!parser.isSet(newInstance)) server.listen();
+    QObject::connect(&server, &tracescope::InstanceServer::pathsReceived, &window,
+                     [&window](QStringList paths) { tracescope::openHandedOver(window, paths); });
     return app->exec();
 }

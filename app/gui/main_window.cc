@@ -1,8 +1,10 @@
 #include "app/gui/main_window.h"
 
+#include "app/gui/help_texts.h"
 #include "app/gui/load_progress_list.h"
 #include "app/gui/not_one_job_dialog.h"
 #include "app/gui/run_loader.h"
+#include "app/gui/single_instance.h"
 #include "app/gui/theme.h"
 #include "app/gui/trace_loader.h"
 #include "app/gui/warning_banner.h"
@@ -29,14 +31,19 @@
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
+#include <QClipboard>
 #include <QCloseEvent>
 #include <QDateTime>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGuiApplication>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
@@ -45,6 +52,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
+#include <QTableWidget>
 #include <QToolButton>
 #include <QWidgetAction>
 
@@ -277,6 +285,18 @@ void MainWindow::buildMenus() {
         ->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
+    // A trace opened from the file manager or a shell while this viewer runs (single_instance).
+    QMenu* handOff = file->addMenu(tr("Files From Other &Launches"));
+    handOff->setToolTipsVisible(true);
+    auto* handOffGroup = new QActionGroup(handOff);
+    for (auto [target, text] : {std::pair{HandOffTarget::NewWindow, tr("Open in a &New Window")},
+                                std::pair{HandOffTarget::ThisWindow, tr("Open in &This Window")}}) {
+        QAction* a = handOff->addAction(text, this, [target] { setHandOffTarget(target); });
+        a->setCheckable(true);
+        a->setChecked(handOffTarget() == target);
+        a->setToolTip(tr("Where a trace opens when you double-click it, or run tracescope FILE, while this viewer runs"));
+        handOffGroup->addAction(a);
+    }
     reloadAction_ = file->addAction(tr("Re&load"), this, [this] {
         if (!path_.isEmpty()) openPath(path_);
     });
@@ -365,12 +385,47 @@ void MainWindow::buildMenus() {
         QMessageBox::information(this, tr("Timeline controls"), timelineControlsText());
     });
     timeline_->setControlsAction(controls);  // '?' on the timeline
+    help->addAction(tr("&Keyboard Shortcuts…"), this, [this] { showShortcuts(); });
+    help->addAction(tr("&Report a Problem…"), this, [this] {
+        const QString text = problemReportText(trace_.get(), path_);
+        QGuiApplication::clipboard()->setText(text);
+        QMessageBox::information(this, tr("Report a problem"),
+                                 tr("<p>Copied to the clipboard, for your report:</p><pre>%1</pre>").arg(text.toHtmlEscaped()));
+    });
+    help->addSeparator();
     help->addAction(tr("&About TraceScope"), this, [this] {
         QMessageBox::about(this, tr("About TraceScope"),
                            tr("<b>TraceScope %1</b><br>A desktop viewer for ML profiles: XSpace (.xplane.pb), "
                               "Chrome trace JSON and TF1 RunMetadata.")
                                .arg(QApplication::applicationVersion()));
     });
+}
+
+void MainWindow::showShortcuts() {
+    auto* dialog = new QDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Keyboard shortcuts"));
+    auto* layout = new QVBoxLayout(dialog);
+    const std::vector<ShortcutRow> rows = shortcutRows(*menuBar());
+    auto* table = new QTableWidget(int(rows.size()), 3, dialog);
+    table->setObjectName(QStringLiteral("shortcutsTable"));
+    table->setHorizontalHeaderLabels({tr("Menu"), tr("Command"), tr("Keys")});
+    for (int r = 0; r < int(rows.size()); ++r) {
+        const ShortcutRow& row = rows[size_t(r)];
+        int c = 0;
+        for (const QString& text : {row.menu, row.command, row.keys}) table->setItem(r, c++, new QTableWidgetItem(text));
+    }
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->verticalHeader()->hide();
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->resizeColumnsToContents();
+    layout->addWidget(table);
+    layout->addWidget(new QLabel(tr("On the timeline itself (zoom, pan, select, bookmarks): Help › Timeline Controls, or ? there."), dialog));
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
+    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
+    layout->addWidget(buttons);
+    dialog->resize(640, 520);
+    dialog->show();
 }
 
 void MainWindow::buildStatusBar() {

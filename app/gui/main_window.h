@@ -75,6 +75,8 @@ public:
     bool openSummaries(const std::vector<std::string>& summaryPaths, const QString& label);
     // The Compare page's second trace (File > Compare with…).
     void setCompareTrace(std::shared_ptr<const Trace> trace, const QString& path);
+    // Help › Keyboard Shortcuts: every menu action's keys, in a dialog of this window.
+    void showShortcuts();
     // The window as it is while `path` loads and `part` (its first `textBytes` of events) is on
     // the timeline: --screenshot --preview.
     void showLoadingPreview(std::shared_ptr<const Trace> part, const QString& path, quint64 textBytes);
@@ -144,6 +146,7 @@ private:
 
     void buildMenus();
     void buildStatusBar();
+
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     // Lists the runs of a profile folder in the Runs menu (checked: `current`).

@@ -74,7 +74,14 @@ int runDialogScreenshot(const ScreenshotOptions& o) {
         LaunchDialog dialog;
         return grabDialog(dialog, o);
     }
-    return fail(QStringLiteral("unknown --dialog '%1' (available: capture, launch)").arg(o.dialog));
+    if (o.dialog == QLatin1String("shortcuts")) {  // Help › Keyboard Shortcuts of an empty window
+        MainWindow window;
+        window.showShortcuts();
+        auto* dialog = window.findChild<QDialog*>();
+        if (!dialog) return fail(QStringLiteral("no shortcuts dialog"));
+        return grabDialog(*dialog, o);
+    }
+    return fail(QStringLiteral("unknown --dialog '%1' (available: capture, launch, shortcuts)").arg(o.dialog));
 }
 
 // The theme the picture is taken in (System: the desktop's, once the portal has answered).

@@ -1,5 +1,6 @@
 // The main window and --screenshot: tabs from the view catalog, a trace shown
 // everywhere, background loading, and PNG output of the requested size.
+#include "app/gui/help_texts.h"
 #include "app/gui/load_progress_list.h"
 #include "app/gui/main_window.h"
 #include "app/gui/run_loader.h"
@@ -16,6 +17,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QSignalSpy>
+#include <QTableWidget>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -183,6 +185,51 @@ private slots:
         QVERIFY(loaded.wait(10000));
         QVERIFY(w.trace());
         QCOMPARE(w.trace()->counts().slices, size_t(5));  // hand count: 4 on main + 1 kernel
+    }
+
+    // Help › Keyboard Shortcuts lists every menu action that has keys, once, with its menu;
+    // Help › Report a Problem names the version, Qt, the platform and the open trace.
+    void helpMenuIsMadeFromTheProgram() {
+        MainWindow w;
+        const std::vector<ShortcutRow> rows = shortcutRows(*w.menuBar());
+        int withKeys = 0;
+        std::function<void(QMenu*)> count = [&](QMenu* menu) {
+            for (QAction* a : menu->actions()) {
+                if (a->menu()) count(a->menu());
+                else if (!a->isSeparator() && !a->shortcuts().isEmpty()) ++withKeys;
+            }
+        };
+        for (QAction* a : w.menuBar()->actions())
+            if (a->menu()) count(a->menu());
+        QCOMPARE(int(rows.size()), withKeys);
+        const QString open = QKeySequence(QKeySequence::Open).toString(QKeySequence::NativeText);
+        QVERIFY(std::any_of(rows.begin(), rows.end(), [&](const ShortcutRow& r) {
+            return r.menu == "File" && r.command == QStringLiteral("Open…") && r.keys == open;
+        }));
+        QVERIFY(std::any_of(rows.begin(), rows.end(), [](const ShortcutRow& r) { return r.command == "Reload" && r.keys.contains("F5"); }));
+        QVERIFY(std::none_of(rows.begin(), rows.end(), [](const ShortcutRow& r) { return r.command.contains('&'); }));
+        // The dialog shows the same rows.
+        QAction* shortcuts = nullptr;
+        for (QAction* a : w.menuBar()->actions())
+            if (a->menu() && a->menu()->title() == "&Help")
+                for (QAction* h : a->menu()->actions())
+                    if (h->text().startsWith("&Keyboard Shortcuts")) shortcuts = h;
+        QVERIFY(shortcuts);
+        shortcuts->trigger();
+        auto* table = w.findChild<QTableWidget*>("shortcutsTable");
+        QVERIFY(table);
+        QCOMPARE(table->rowCount(), int(rows.size()));
+
+        QString report = problemReportText(nullptr, {});
+        QVERIFY(report.contains("Qt " + QString::fromLatin1(qVersion())));
+        QVERIFY(report.contains("Trace: none open"));
+        QSignalSpy loaded(&w, &MainWindow::traceLoaded);
+        w.openPath(QStringLiteral(TRACESCOPE_TEST_DATA_DIR "/small_chrome_trace.json"));
+        QVERIFY(loaded.wait(10000));
+        report = problemReportText(w.trace().get(), QStringLiteral(TRACESCOPE_TEST_DATA_DIR "/small_chrome_trace.json"));
+        QVERIFY2(report.contains("Trace: small_chrome_trace.json"), qPrintable(report));
+        QVERIFY2(report.contains("format chrome-json"), qPrintable(report));
+        QVERIFY2(report.contains(", 5 slices,"), qPrintable(report));
     }
 
     // Progressive display: a large file's first part is on the timeline while the whole imports;
