@@ -8,6 +8,8 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <set>
+#include <string>
 #include <sys/resource.h>
 
 namespace tracescope::cli {
@@ -48,9 +50,7 @@ long long peakRssBytes() {
 
 namespace {
 
-// --help writes to standard output (help2man and pagers read it there); a usage error to stderr.
-void usage(FILE* out = stderr) {
-    std::fprintf(out,
+const char* const kUsage =
                  "Usage: tracescope-cli COMMAND FILE [options]   (FILE may be - or a pipe: read once)\n"
                  "Commands:\n"
                  "  info FILE [--json]          summary: processes, tracks, event counts, span\n"
@@ -144,7 +144,38 @@ void usage(FILE* out = stderr) {
                  "  into a top-level \"warnings\" array; the exit status stays 0\n"
                  "  --strict                    exit with status 3 when the trace has import warnings\n"
                  "  --help, -h                  this text (each command: COMMAND --help where it says so)\n"
-                 "  --version, -V               the version, and the git commit when built from a checkout\n");
+                 "  --version, -V               the version, and the git commit when built from a checkout\n";
+
+// --help writes to standard output (help2man and pagers read it there); a usage error to stderr.
+void usage(FILE* out = stderr) { std::fputs(kUsage, out); }
+
+// COMMAND --help for a command without help of its own: its entries of the usage above (the
+// lines that start with it, a group of commands that names it, and their continuation lines),
+// so that each command's --help and the whole --help (and the man page made from it) agree.
+void commandHelp(const std::string& command) {
+    std::string out;
+    bool inSection = false;
+    const std::string text = kUsage;
+    size_t at = 0;
+    while (at < text.size()) {
+        const size_t end = std::min(text.find('\n', at), text.size());
+        const std::string line = text.substr(at, end - at);
+        at = end + 1;
+        const bool entry = line.size() > 2 && line.compare(0, 2, "  ") == 0 && line[2] != ' ';
+        if (entry) {
+            const std::string head = line.substr(2, line.find("  ", 2) == std::string::npos ? std::string::npos
+                                                                                             : line.find("  ", 2) - 2);
+            const bool starts = line.compare(2, command.size(), command) == 0 &&
+                                (line.size() == 2 + command.size() || line[2 + command.size()] == ' ');
+            // "  overview, input-pipeline, tfdata, pod, diff:" heads options those commands share.
+            const bool group = head.back() == ':' && (", " + head.substr(0, head.size() - 1) + ",").find(" " + command + ",") != std::string::npos;
+            inSection = starts || group;
+        } else if (line.empty() || line[0] != ' ') {
+            inSection = false;
+        }
+        if (inSection) out += line + "\n";
+    }
+    std::printf("Usage: tracescope-cli %s ...  (every command: tracescope-cli --help)\n%s", command.c_str(), out.c_str());
 }
 
 }  // namespace
@@ -203,6 +234,16 @@ int main(int argc, char** argv) {
         return 2;
     }
     Args args(argv + 2, argv + argc);
+    // COMMAND --help: the command's own help where it has one, else its part of the usage.
+    static const std::set<std::string> kOwnHelp = {"advice", "collectives", "critical-path", "cuda-api", "flame",
+                                                   "gpu-util", "launch-stats", "query", "queue", "summarize"};
+    for (const std::string& a : args) {
+        if (a == "--") break;  // launch: the program's own arguments follow
+        if ((a == "--help" || a == "-h") && !kOwnHelp.count(it->first)) {
+            commandHelp(it->first);
+            return 0;
+        }
+    }
     if (!takeRunOption(argv[1], args)) return 2;  // --run N: the run of a folder of runs to open
     return exitStatus(args, it->second(args));
 }

@@ -9,6 +9,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <dlfcn.h>
 #include <filesystem>
 #include <limits>
 #include <map>
@@ -54,6 +55,13 @@ std::vector<std::string> LaunchResult::savedFiles() const {
     for (const LaunchedProcess& p : processes)
         if (!p.savedPath.empty()) out.push_back(p.savedPath);
     return out;
+}
+
+bool cuptiOnLibraryPath() {
+    void* cupti = ::dlopen("libcupti.so.13", RTLD_LAZY | RTLD_LOCAL);
+    if (!cupti) return false;
+    ::dlclose(cupti);
+    return true;
 }
 
 std::string findAgentLibrary(const std::string& executable) {
@@ -402,10 +410,17 @@ void LaunchSession::save(LaunchResult& result, std::vector<agent::CollectedProce
         }
         result.processes.push_back(std::move(out));
     }
-    if (collected.empty())
+    if (collected.empty()) {
         result.problems.push_back(
             "the CUPTI agent was never loaded: the CUDA driver loads it (CUDA_INJECTION64_PATH) when the program "
             "initializes CUDA, so either the program made no CUDA call or no NVIDIA driver / GPU is available here");
+        // The agent needs CUPTI, which is the user's CUDA installation's, not ours: when this
+        // process cannot find it either, that is the likelier cause.
+        if (!cuptiOnLibraryPath())
+            result.problems.push_back(
+                "libcupti.so.13 (CUPTI, part of the CUDA toolkit) is not on the library path, so the agent cannot "
+                "load: add its folder (e.g. /usr/local/cuda/extras/CUPTI/lib64) to LD_LIBRARY_PATH");
+    }
     else if (!result.captureOk()) {
         for (const LaunchedProcess& p : result.processes)
             for (const std::string& problem : p.problems) result.problems.push_back(problem);

@@ -92,6 +92,9 @@ struct LaunchResult {
 // GUI), in cupti_agent/ beside it (a build tree), or where the package installs it
 // (../lib/<triplet>/tracescope/, or ../lib/tracescope/). Empty if none.
 std::string findAgentLibrary(const std::string& executable);
+// True when libcupti.so.13 loads in this process (the agent needs it; it comes from the user's
+// CUDA installation).
+bool cuptiOnLibraryPath();
 
 // The absolute path of `program` as exec would find it on PATH, or "" with `error`.
 std::string resolveProgram(const std::string& program, std::string& error);

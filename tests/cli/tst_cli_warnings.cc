@@ -133,6 +133,37 @@ private slots:
         QVERIFY(none.out.empty());
         QVERIFY(none.err.find("--strict") != std::string::npos);
     }
+
+    // Every command answers --help on stdout with status 0, naming itself; a command without
+    // help of its own prints its part of the whole --help, word for word (the man page is made
+    // from the whole --help). `launch ... -- PROGRAM --help` passes --help to the program.
+    void everyCommandHasHelp() {
+        const Run all = runCli({"--help"});
+        const Run list = runCli({"--commands"});
+        QCOMPARE(list.exitCode, 0);
+        std::istringstream names(list.out);
+        int commands = 0;
+        for (std::string name; std::getline(names, name);) {
+            ++commands;
+            const Run r = runCli({QString::fromStdString(name), "--help"});
+            QVERIFY2(r.exitCode == 0, name.c_str());
+            QVERIFY2(r.out.find(name) != std::string::npos, name.c_str());
+            if (r.out.rfind("Usage: tracescope-cli " + name + " ...", 0) != 0) continue;  // its own help
+            std::istringstream lines(r.out);
+            std::string line;
+            std::getline(lines, line);  // the heading
+            int shown = 0;
+            while (std::getline(lines, line)) {
+                QVERIFY2(all.out.find(line + "\n") != std::string::npos, (name + ": " + line).c_str());
+                ++shown;
+            }
+            QVERIFY2(shown > 0, name.c_str());
+        }
+        QVERIFY(commands >= 25);
+        const Run passed = runCli({"launch", "--agent", "/nonexistent.so", "--", "/bin/true", "--help"});
+        QVERIFY(passed.out.find("Usage:") == std::string::npos);
+        QVERIFY(passed.exitCode != 0);  // the agent is missing: launch tried to run it
+    }
 };
 
 QTEST_GUILESS_MAIN(CliWarningsTest)
