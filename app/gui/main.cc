@@ -100,7 +100,7 @@ int main(int argc, char** argv) {
                                             "Default: the one chosen in View > Theme; light for --screenshot."),
                              QStringLiteral("system|light|dark"));
     QCommandLineOption dialog(QStringLiteral("dialog"),
-                              QStringLiteral("With --screenshot: render this dialog instead of the window (capture, launch, shortcuts)."),
+                              QStringLiteral("With --screenshot: render this dialog instead of the window (capture, launch, shortcuts, guide)."),
                               QStringLiteral("name"));
     QCommandLineOption names(QStringLiteral("names"), QStringLiteral("C++ / kernel names: short or full (default short)."),
                              QStringLiteral("short|full"), QStringLiteral("short"));

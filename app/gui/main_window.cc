@@ -1,10 +1,12 @@
 #include "app/gui/main_window.h"
 
+#include "app/gui/guide_window.h"
 #include "app/gui/help_texts.h"
 #include "app/gui/load_progress_list.h"
 #include "app/gui/not_one_job_dialog.h"
 #include "app/gui/run_loader.h"
 #include "app/gui/single_instance.h"
+#include "app/gui/whats_this.h"
 #include "app/gui/theme.h"
 #include "app/gui/trace_loader.h"
 #include "app/gui/warning_banner.h"
@@ -54,6 +56,7 @@
 #include <QSettings>
 #include <QTableWidget>
 #include <QToolButton>
+#include <QWhatsThis>
 #include <QWidgetAction>
 
 #include <QStatusBar>
@@ -381,11 +384,28 @@ void MainWindow::buildMenus() {
     fillTimelineMenu(tl, timeline_, [this] { tabs_->setCurrentWidget(timeline_); });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* guide = help->addAction(tr("&User Guide"), this, [this] {
+        auto* window = new GuideWindow(this);
+        window->setAttribute(Qt::WA_DeleteOnClose);
+        window->show();
+    });
+    guide->setShortcut(QKeySequence::HelpContents);
+    guide->setEnabled(GuideWindow::available());
     QAction* controls = help->addAction(tr("&Timeline Controls\t?"), this, [this] {
         QMessageBox::information(this, tr("Timeline controls"), timelineControlsText());
     });
     timeline_->setControlsAction(controls);  // '?' on the timeline
     help->addAction(tr("&Keyboard Shortcuts…"), this, [this] { showShortcuts(); });
+    // What's This (Shift+F1), then a click on a figure: its definition (a tooltip's text, or a
+    // table column's meaning).
+    QAction* whatsThis = QWhatsThis::createAction(help);
+    whatsThis->setText(tr("&What's This?"));
+    help->addAction(whatsThis);
+    static WhatsThisFromToolTip* fromToolTips = nullptr;  // one for the application's widgets
+    if (!fromToolTips) {
+        fromToolTips = new WhatsThisFromToolTip(qApp);
+        qApp->installEventFilter(fromToolTips);
+    }
     help->addAction(tr("&Report a Problem…"), this, [this] {
         const QString text = problemReportText(trace_.get(), path_);
         QGuiApplication::clipboard()->setText(text);

@@ -8,6 +8,7 @@
 
 #include "app/gui/main_window.h"
 #include "model/results/summary_run.h"
+#include "app/gui/guide_window.h"
 #include "app/gui/run_loader.h"
 #include "model/import/import_preview.h"
 #include "model/import/import.h"
@@ -60,7 +61,8 @@ int grabDialog(QDialog& dialog, const ScreenshotOptions& o) {
     dialog.show();
     settle(200);
     const QPixmap pixmap = dialog.grab();
-    if (pixmap.isNull() || !pixmap.save(o.output, "PNG")) return fail(QStringLiteral("cannot write %1").arg(o.output));
+    // Quality 0: PNG's strongest compression (the guide's pictures live in the repository).
+    if (pixmap.isNull() || !pixmap.save(o.output, "PNG", 0)) return fail(QStringLiteral("cannot write %1").arg(o.output));
     std::printf("wrote %s (%dx%d)\n", o.output.toLocal8Bit().constData(), pixmap.width(), pixmap.height());
     return 0;
 }
@@ -81,7 +83,12 @@ int runDialogScreenshot(const ScreenshotOptions& o) {
         if (!dialog) return fail(QStringLiteral("no shortcuts dialog"));
         return grabDialog(*dialog, o);
     }
-    return fail(QStringLiteral("unknown --dialog '%1' (available: capture, launch, shortcuts)").arg(o.dialog));
+    if (o.dialog == QLatin1String("guide")) {  // Help › User Guide, at its contents page
+        if (!GuideWindow::available()) return fail(QStringLiteral("this viewer was built without the user guide"));
+        GuideWindow guide;
+        return grabDialog(guide, o);
+    }
+    return fail(QStringLiteral("unknown --dialog '%1' (available: capture, launch, shortcuts, guide)").arg(o.dialog));
 }
 
 // The theme the picture is taken in (System: the desktop's, once the portal has answered).
@@ -287,7 +294,8 @@ int runScreenshot(const ScreenshotOptions& o) {
     }
 
     const QPixmap pixmap = window.grab();
-    if (pixmap.isNull() || !pixmap.save(o.output, "PNG")) return fail(QStringLiteral("cannot write %1").arg(o.output));
+    // Quality 0: PNG's strongest compression (the guide's pictures live in the repository).
+    if (pixmap.isNull() || !pixmap.save(o.output, "PNG", 0)) return fail(QStringLiteral("cannot write %1").arg(o.output));
     std::printf("wrote %s (%dx%d)\n", o.output.toLocal8Bit().constData(), pixmap.width(), pixmap.height());
     return 0;
 }

@@ -1,5 +1,6 @@
 // The main window and --screenshot: tabs from the view catalog, a trace shown
 // everywhere, background loading, and PNG output of the requested size.
+#include "app/gui/guide_window.h"
 #include "app/gui/help_texts.h"
 #include "app/gui/load_progress_list.h"
 #include "app/gui/main_window.h"
@@ -13,11 +14,18 @@
 #include "views/trace_selection.h"
 #include "views/view_catalog.h"
 
+#include <QDir>
 #include <QDockWidget>
+#include <QHelpEvent>
+#include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
 #include <QSignalSpy>
 #include <QTableWidget>
+#include <QTextBlock>
+#include <QTextDocument>
+#include <QTextFragment>
+#include <QTextImageFormat>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -230,6 +238,72 @@ private slots:
         QVERIFY2(report.contains("Trace: small_chrome_trace.json"), qPrintable(report));
         QVERIFY2(report.contains("format chrome-json"), qPrintable(report));
         QVERIFY2(report.contains(", 5 slices,"), qPrintable(report));
+    }
+
+    // Help › What's This on a figure: its tooltip (the definition) when it has no text of its
+    // own; a widget without either is left to Qt.
+    void whatsThisShowsTheDefinition() {
+        MainWindow w;
+        w.show();
+        QLabel figure(QStringLiteral("61.3 %"), &w);
+        figure.setToolTip(QStringLiteral("Share of the step's time the device computes"));
+        figure.show();
+        auto whatsThat = [] {
+            for (QWidget* top : QApplication::topLevelWidgets())
+                if (top->isVisible() && QByteArray(top->metaObject()->className()) == "QWhatsThat") return top;
+            return static_cast<QWidget*>(nullptr);
+        };
+        QLabel plain(QStringLiteral("no definition"), &w);
+        QHelpEvent none(QEvent::WhatsThis, QPoint(2, 2), plain.mapToGlobal(QPoint(2, 2)));
+        QApplication::sendEvent(&plain, &none);
+        QVERIFY(!whatsThat());
+        QHelpEvent ask(QEvent::WhatsThis, QPoint(2, 2), figure.mapToGlobal(QPoint(2, 2)));
+        QVERIFY(QApplication::sendEvent(&figure, &ask));
+        QTRY_VERIFY(whatsThat());
+        bool inMenu = false;
+        for (QAction* a : w.menuBar()->actions())
+            if (a->menu() && a->menu()->title() == "&Help")
+                for (QAction* h : a->menu()->actions()) inMenu = inMenu || h->text() == "&What's This?";
+        QVERIFY(inMenu);
+    }
+
+    // Help › User Guide: every chapter compiled in opens, every picture it shows loads (scaled to
+    // the page), and the dark theme gets the dark pictures.
+    void userGuideShowsEveryChapterAndPicture() {
+        QVERIFY(GuideWindow::available());
+        GuideWindow guide;
+        guide.show();
+        QVERIFY(guide.browser()->document()->toPlainText().contains("TraceScope User Guide"));
+        const QStringList chapters = QDir(QStringLiteral(":/guide")).entryList({QStringLiteral("*.md")});
+        QVERIFY(chapters.size() >= 8);
+        int pictures = 0;
+        for (const QString& chapter : chapters) {
+            guide.showChapter(chapter);
+            const QTextDocument* doc = guide.browser()->document();
+            QVERIFY2(doc->toPlainText().size() > 200, qPrintable(chapter));
+            for (QTextBlock b = doc->begin(); b.isValid(); b = b.next())
+                for (auto it = b.begin(); !it.atEnd(); ++it) {
+                    const QTextCharFormat f = it.fragment().charFormat();
+                    if (!f.isImageFormat()) continue;
+                    const QString name = f.toImageFormat().name();
+                    const QImage image = guide.browser()->loadResource(QTextDocument::ImageResource, QUrl(name)).value<QImage>();
+                    QVERIFY2(!image.isNull(), qPrintable(chapter + ": " + name));
+                    QVERIFY(image.width() <= guide.browser()->viewport()->width());
+                    ++pictures;
+                }
+        }
+        QVERIFY(pictures >= 10);
+        // The dark theme's picture of the timeline: a dark background.
+        QPalette dark = guide.browser()->palette();
+        dark.setColor(QPalette::Base, Qt::black);
+        guide.browser()->setPalette(dark);
+        const QImage night = guide.browser()->loadResource(QTextDocument::ImageResource, QUrl("images/timeline-light.png")).value<QImage>();
+        QVERIFY(!night.isNull());
+        QVERIFY(night.pixelColor(night.width() / 2, night.height() - 3).lightness() < 128);
+        dark.setColor(QPalette::Base, Qt::white);
+        guide.browser()->setPalette(dark);
+        const QImage day = guide.browser()->loadResource(QTextDocument::ImageResource, QUrl("images/timeline-light.png")).value<QImage>();
+        QVERIFY(day.pixelColor(day.width() / 2, day.height() - 3).lightness() > 128);
     }
 
     // Progressive display: a large file's first part is on the timeline while the whole imports;

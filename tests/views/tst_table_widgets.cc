@@ -158,6 +158,19 @@ private slots:
         QCOMPARE(proxy.rowCount(), 4);
     }
 
+    // Help › What's This on a column's header or cell: the column's definition, named.
+    void columnsAnswerWhatsThis() {
+        std::vector<OpModel::Column> cols = columns();
+        cols[2].spec.tooltip = "Self time summed over occurrences";
+        OpModel model(cols);
+        model.setRows(sampleRows());
+        const QString header = model.headerData(2, Qt::Horizontal, Qt::WhatsThisRole).toString();
+        QVERIFY(header.contains("Time") && header.contains("Self time summed over occurrences"));
+        QCOMPARE(model.index(1, 2).data(Qt::WhatsThisRole).toString(), header);
+        QVERIFY(!model.headerData(0, Qt::Horizontal, Qt::WhatsThisRole).isValid());  // no definition
+        QVERIFY(!model.index(0, 0).data(Qt::WhatsThisRole).isValid());
+    }
+
     // The sorted column's keys are read once and kept: new rows (a reset) sort by their own
     // values, in both orders, ties in source order; text ignores case; an empty cell first.
     void proxySortKeysFollowNewRows() {

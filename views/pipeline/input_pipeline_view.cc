@@ -85,7 +85,7 @@ std::vector<RowTableModel<InputOpRow>::Column> opColumns() {
          [](const InputOpRow& r) { return QVariant(qint64(r.totalNs)); }},
         {{QObject::tr("Self time"), ColumnKind::Duration, {}},
          [](const InputOpRow& r) { return QVariant(qint64(r.selfNs)); }},
-        {{QObject::tr("Total %"), ColumnKind::Percent, QObject::tr("Of all input ops' self time")},
+        {{QObject::tr("Total %"), ColumnKind::Percent, QObject::tr("Of all input ops' total time")},
          [](const InputOpRow& r) { return QVariant(r.totalPercent); }},
         {{QObject::tr("Self %"), ColumnKind::Percent, QObject::tr("Of all input ops' self time")},
          [](const InputOpRow& r) { return QVariant(r.selfPercent); }},

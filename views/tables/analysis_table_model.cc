@@ -74,6 +74,10 @@ QVariant AnalysisTableModel::data(const QModelIndex& index, int role) const {
         if (kind == ColumnKind::Bytes) return formatCount(raw.toLongLong()) + QStringLiteral(" bytes");
         return {};
     }
+    case Qt::WhatsThisRole: {  // Help › What's This on a cell: what its column means
+        const ColumnSpec& c = columns_[size_t(index.column())];
+        return c.tooltip.isEmpty() ? QVariant() : QVariant(QStringLiteral("<b>%1</b>: %2").arg(c.header, c.tooltip));
+    }
     default: return {};
     }
 }
@@ -83,6 +87,7 @@ QVariant AnalysisTableModel::headerData(int section, Qt::Orientation orientation
     const ColumnSpec& c = columns_[size_t(section)];
     if (role == Qt::DisplayRole) return c.header;
     if (role == Qt::ToolTipRole && !c.tooltip.isEmpty()) return c.tooltip;
+    if (role == Qt::WhatsThisRole && !c.tooltip.isEmpty()) return QStringLiteral("<b>%1</b>: %2").arg(c.header, c.tooltip);
     if (role == Qt::TextAlignmentRole)
         return QVariant::fromValue(c.kind == ColumnKind::Text ? (Qt::AlignLeft | Qt::AlignVCenter)
                                                               : (Qt::AlignRight | Qt::AlignVCenter));
