@@ -6,24 +6,26 @@
 #include "app/gui/not_one_job_dialog.h"
 #include "app/gui/run_loader.h"
 #include "app/gui/single_instance.h"
-#include "app/gui/whats_this.h"
 #include "app/gui/theme.h"
 #include "app/gui/trace_loader.h"
 #include "app/gui/warning_banner.h"
+#include "app/gui/whats_this.h"
 #include "model/import/logdir.h"
+#include "model/query/slice_queries.h"
+#include "model/results/summary_run.h"
 #include "model/trace/merge_workers.h"
+#include "model/trace/trace_builder.h"
+#include "views/analysis_view.h"
 #include "views/capture/capture_dialog.h"
 #include "views/capture/launch_dialog.h"
-#include "views/details/details_panel.h"
-#include "model/results/summary_run.h"
-#include "model/trace/trace_builder.h"
 #include "views/collectives/collectives_view.h"
+#include "views/details/details_panel.h"
+#include "views/name_style.h"
 #include "views/pod/compare_view.h"
 #include "views/pod/pod_view.h"
-#include "model/query/slice_queries.h"
-#include "views/analysis_view.h"
 #include "views/query/query_view.h"
 #include "views/step_marker_choice.h"
+#include "views/timeline/counter_style.h"
 #include "views/timeline/time_format.h"
 #include "views/timeline/timeline_menu.h"
 #include "views/timeline/timeline_view.h"
@@ -54,17 +56,16 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
 #include <QTableWidget>
+#include <QTimer>
 #include <QToolButton>
+#include <QVBoxLayout>
 #include <QWhatsThis>
 #include <QWidgetAction>
 
-#include <QStatusBar>
-#include <QTabWidget>
-#include <QTimer>
-#include <QVBoxLayout>
-#include "views/name_style.h"
-#include "views/timeline/counter_style.h"
+#include <utility>
 
 namespace tracescope {
 
@@ -401,11 +402,8 @@ void MainWindow::buildMenus() {
     QAction* whatsThis = QWhatsThis::createAction(help);
     whatsThis->setText(tr("&What's This?"));
     help->addAction(whatsThis);
-    static WhatsThisFromToolTip* fromToolTips = nullptr;  // one for the application's widgets
-    if (!fromToolTips) {
-        fromToolTips = new WhatsThisFromToolTip(qApp);
-        qApp->installEventFilter(fromToolTips);
-    }
+    if (!qApp->findChild<WhatsThisFromToolTip*>(QString(), Qt::FindDirectChildrenOnly))  // one per application
+        qApp->installEventFilter(new WhatsThisFromToolTip(qApp));
     help->addAction(tr("&Report a Problem…"), this, [this] {
         const QString text = problemReportText(trace_.get(), path_);
         QGuiApplication::clipboard()->setText(text);
@@ -813,9 +811,9 @@ void MainWindow::presentPreview(std::shared_ptr<const Trace> part, const QString
     const SliceRef selected = selection_->selectedSlice();
     const std::shared_ptr<const Trace> before = preview_;
     if (!before) {
-        // The trace open before goes now: no page shows it beside another file's timeline. The
-        // pages are empty until the whole trace is in.
-        trace_.reset();
+        // The trace open before leaves the pages: none shows it beside another file's timeline.
+        // They wait for the whole trace; it comes back if the load fails or is cancelled.
+        beforePreview_ = {std::exchange(trace_, nullptr), path_};
         const QString name = QFileInfo(path).fileName();
         for (auto& [id, view] : views_)
             if (auto* page = qobject_cast<AnalysisView*>(view)) page->setLoading(name);
@@ -835,19 +833,23 @@ void MainWindow::presentPreview(std::shared_ptr<const Trace> part, const QString
 void MainWindow::endPreview() {
     if (!preview_) return;
     preview_.reset();
-    selection_->selectSlice({});
-    details_->setTrace(trace_);
-    timeline_->setLayoutSource(path_);
-    timeline_->setTrace(trace_);  // back to the trace open before, if any
+    auto [trace, path] = std::exchange(beforePreview_, {});
+    applyTrace(std::move(trace), path);  // the trace open before, if any, on every page again
 }
 
 void MainWindow::setTrace(std::shared_ptr<const Trace> trace, const QString& path) {
+    applyTrace(std::move(trace), path);
+    emit traceLoaded();
+}
+
+void MainWindow::applyTrace(std::shared_ptr<const Trace> trace, const QString& path) {
     // Another trace: automatic steps, and its own remembered "all steps" choice.
     if (path != path_) stepMarker_->setTracePath(path);
     // A slice selected in the preview stays selected in the whole trace.
     const SliceRef carried = preview_ && trace ? correspondingSlice(*preview_, selection_->selectedSlice(), *trace)
                                                : SliceRef{};
     preview_.reset();
+    beforePreview_ = {};
     trace_ = std::move(trace);
     path_ = path;
     selection_->selectSlice({});
@@ -878,7 +880,6 @@ void MainWindow::setTrace(std::shared_ptr<const Trace> trace, const QString& pat
         QStringLiteral("<a href=\"warnings\">%1</a>").arg(tr("⚠ %n import warning(s)", nullptr, int(warnings.size()))));
     warningLabel_->setToolTip(warnings.join(QStringLiteral("<br>")));
     if (carried.valid()) selection_->selectSlice(carried);
-    emit traceLoaded();
 }
 
 void MainWindow::updateSummary() {

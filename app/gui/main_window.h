@@ -10,6 +10,7 @@
 #include <QStringList>
 
 #include <memory>
+#include <utility>
 #include <vector>
 
 class QDockWidget;
@@ -162,10 +163,13 @@ private:
     // previews) until the whole trace is in; endPreview when the load fails or is cancelled.
     void showPreview(std::shared_ptr<const Trace> part, const QString& path, quint64 textBytes);
     void endPreview();
+    // setTrace without traceLoaded: also the way back to the trace a failed preview replaced.
+    void applyTrace(std::shared_ptr<const Trace> trace, const QString& path);
     void presentPreview(std::shared_ptr<const Trace> part, const QString& path, quint64 textBytes, double fraction);
     QString previewNote(double fraction) const;
     std::shared_ptr<const Trace> preview_;
     quint64 previewBytes_ = 0;
+    std::pair<std::shared_ptr<const Trace>, QString> beforePreview_;  // the trace and path a preview replaced
     void updateSummary();
 };
 

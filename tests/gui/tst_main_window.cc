@@ -8,6 +8,7 @@
 #include "app/gui/screenshot.h"
 #include "app/gui/trace_loader.h"
 #include "hand_trace.h"
+#include "model/import/import.h"
 #include "views/pod/pod_view.h"
 #include "views/timeline/timeline_canvas.h"
 #include "views/timeline/timeline_view.h"
@@ -238,6 +239,28 @@ private slots:
         QVERIFY2(report.contains("Trace: small_chrome_trace.json"), qPrintable(report));
         QVERIFY2(report.contains("format chrome-json"), qPrintable(report));
         QVERIFY2(report.contains(", 5 slices,"), qPrintable(report));
+    }
+
+    // A load that fails (or is cancelled) after its preview was shown: the trace open before is
+    // back on every page and the timeline, and no traceLoaded is claimed for it.
+    void failedLoadAfterPreviewRestoresTheTraceBefore() {
+        MainWindow w;
+        closeMessageBoxes(&w);
+        QSignalSpy loaded(&w, &MainWindow::traceLoaded);
+        w.openPath(QStringLiteral(TRACESCOPE_TEST_DATA_DIR "/small_chrome_trace.json"));
+        QVERIFY(loaded.wait(10000));
+        const std::shared_ptr<const Trace> before = w.trace();
+        ImportResult part = importTrace(TRACESCOPE_SHARED_DIR "/testdata/public/catapult/simple_trace.json");
+        QVERIFY(part.ok());
+        w.showLoadingPreview(std::shared_ptr<const Trace>(std::move(part.trace)), QStringLiteral("/tmp/other.json"), 1 << 20);
+        QVERIFY(!w.trace());
+        QVERIFY(w.timeline()->showsPreview());
+        auto* loader = w.findChild<TraceLoader*>(QStringLiteral("traceLoader"));
+        emit loader->failed(QStringLiteral("cut short"), QStringLiteral("/tmp/other.json"));
+        QCOMPARE(w.trace(), before);
+        QVERIFY(!w.timeline()->showsPreview());
+        QCOMPARE(w.timeline()->controller().trace(), before.get());
+        QCOMPARE(loaded.count(), 1);
     }
 
     // Help › What's This on a figure: its tooltip (the definition) when it has no text of its
