@@ -1,5 +1,6 @@
 // A whole file as read-only bytes: memory-mapped when possible, so large
-// profiles are never copied into a second buffer.
+// profiles are never copied into a second buffer. A gzip file (an `.xplane.pb.gz`) is inflated
+// into memory instead, watched by the import's memory guard.
 #pragma once
 
 #include <cstddef>
@@ -26,7 +27,8 @@ private:
     const uint8_t* data_ = nullptr;
     size_t size_ = 0;
     void* mapping_ = nullptr;
-    std::vector<uint8_t> fallback_;  // used when mmap is not possible (e.g. a pipe)
+    std::vector<uint8_t> fallback_;  // used when mmap is not possible (e.g. a pipe), or for gzip
+    bool inflateGzip(const std::string& path, std::string* error);
 };
 
 }  // namespace tracescope

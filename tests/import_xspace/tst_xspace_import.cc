@@ -18,6 +18,8 @@
 #include <cstring>
 #include <random>
 
+#include <zlib.h>
+
 using namespace tracescope;
 namespace fs = std::filesystem;
 
@@ -131,6 +133,58 @@ ImportResult open(const std::string& path) {
 class XSpaceImportTest : public QObject {
     Q_OBJECT
 private slots:
+    // A gzipped XSpace (one member, or two as `cat a.gz b.gz` makes) reads as the plain file;
+    // a cut or damaged one is refused with a reason, never read as half a profile.
+    void gzippedXSpaceReadsAsThePlainFile() {
+        const std::string plain = std::string(TRACESCOPE_SOURCE_DIR) + "/tests/data/peers/jax_train_steps.xplane.pb";
+        std::ifstream in(plain, std::ios::binary);
+        const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        QVERIFY(bytes.size() > 1000);
+        auto gzip = [](const std::string& data) {
+            z_stream zs{};
+            deflateInit2(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+            std::string out(deflateBound(&zs, uLong(data.size())) + 64, '\0');
+            zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+            zs.avail_in = uInt(data.size());
+            zs.next_out = reinterpret_cast<Bytef*>(out.data());
+            zs.avail_out = uInt(out.size());
+            deflate(&zs, Z_FINISH);
+            out.resize(out.size() - zs.avail_out);
+            deflateEnd(&zs);
+            return out;
+        };
+        QTemporaryDir dir;
+        auto write = [&](const char* name, const std::string& data) {
+            const std::string path = dir.filePath(name).toStdString();
+            std::ofstream(path, std::ios::binary) << data;
+            return path;
+        };
+        const std::string one = gzip(bytes);
+        const std::string two = gzip(bytes.substr(0, bytes.size() / 2)) + gzip(bytes.substr(bytes.size() / 2));
+        ImportResult expected = importTrace(plain);
+        QVERIFY(expected.ok());
+        const TraceCounts want = expected.trace->counts();
+        for (const std::string& path : {write("one.xplane.pb.gz", one), write("two.xplane.pb.gz", two)}) {
+            QCOMPARE(detectFormat(path), TraceFormat::XSpace);
+            ImportResult r = importTrace(path);
+            QVERIFY2(r.ok(), r.error.c_str());
+            const TraceCounts got = r.trace->counts();
+            QCOMPARE(got.slices, want.slices);
+            QCOMPARE(got.instants, want.instants);
+            QCOMPARE(got.counterSamples, want.counterSamples);
+            QCOMPARE(got.flows, want.flows);
+            QCOMPARE(r.trace->spanNs(), expected.trace->spanNs());
+        }
+        ImportResult cut = importTrace(write("cut.xplane.pb.gz", one.substr(0, one.size() * 2 / 3)));
+        QVERIFY(!cut.ok());
+        QVERIFY2(cut.error.find("cut short") != std::string::npos, cut.error.c_str());
+        std::string damaged = one;
+        for (size_t i = damaged.size() / 2; i < damaged.size() / 2 + 64; ++i) damaged[i] = char(~damaged[i]);
+        ImportResult bad = importTrace(write("bad.xplane.pb.gz", damaged));
+        QVERIFY(!bad.ok());
+        QVERIFY2(!bad.error.empty(), "no reason given");
+    }
+
     void countsPerPlaneAndLine_data() {
         QTest::addColumn<QString>("file");
         const nlohmann::json all = expectedCounts();
