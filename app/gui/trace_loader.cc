@@ -47,9 +47,9 @@ void TraceLoader::start(const QString& path) {
 }
 
 void TraceLoader::startPreviews() {
-    // One job reads the parts in turn; each stops when the whole import ends or is cancelled
-    // (`stop` is either), and a part that arrives after the end, or for an earlier start(), is
-    // dropped on this thread.
+    // One job reads the parts in turn; a part still reading stops when the whole import ends or
+    // is cancelled (stopPreviews), and a part that arrives after the end, or for an earlier
+    // start(), is dropped on this thread.
     std::shared_ptr<State> state = state_;
     QPointer<TraceLoader> self(this);
     interactivePool()->start([state, self, path = path_, first = previewStart_] {
