@@ -293,9 +293,10 @@ void MainWindow::buildMenus() {
     QMenu* handOff = file->addMenu(tr("Files From Other &Launches"));
     handOff->setToolTipsVisible(true);
     auto* handOffGroup = new QActionGroup(handOff);
-    for (auto [target, text] : {std::pair{HandOffTarget::NewWindow, tr("Open in a &New Window")},
-                                std::pair{HandOffTarget::ThisWindow, tr("Open in &This Window")}}) {
-        QAction* a = handOff->addAction(text, this, [target] { setHandOffTarget(target); });
+    for (const auto& choice : {std::pair{HandOffTarget::NewWindow, tr("Open in a &New Window")},
+                               std::pair{HandOffTarget::ThisWindow, tr("Open in &This Window")}}) {
+        const HandOffTarget target = choice.first;  // a plain variable: lambdas capture it (clang 14)
+        QAction* a = handOff->addAction(choice.second, this, [target] { setHandOffTarget(target); });
         a->setCheckable(true);
         a->setChecked(handOffTarget() == target);
         a->setToolTip(tr("Where a trace opens when you double-click it, or run tracescope FILE, while this viewer runs"));
