@@ -14,6 +14,7 @@
 #include "model/export/chrome_json_writer.h"
 #include "model/import/logdir.h"
 #include "model/trace/trace_builder.h"
+#include "tests/gzip_text.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -50,19 +51,6 @@ std::string readFile(const std::string& path) {
     return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
-std::string gzipText(const std::string& text) {
-    z_stream zs{};
-    deflateInit2(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
-    std::string out(deflateBound(&zs, uLong(text.size())) + 64, '\0');
-    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-    zs.avail_in = uInt(text.size());
-    zs.next_out = reinterpret_cast<Bytef*>(out.data());
-    zs.avail_out = uInt(out.size());
-    deflate(&zs, Z_FINISH);
-    out.resize(out.size() - zs.avail_out);
-    deflateEnd(&zs);
-    return out;
-}
 
 const std::string kTwoSlices =
     "[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":5},"

@@ -18,7 +18,7 @@
 #include <cstring>
 #include <random>
 
-#include <zlib.h>
+#include "tests/gzip_text.h"
 
 using namespace tracescope;
 namespace fs = std::filesystem;
@@ -140,19 +140,7 @@ private slots:
         std::ifstream in(plain, std::ios::binary);
         const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
         QVERIFY(bytes.size() > 1000);
-        auto gzip = [](const std::string& data) {
-            z_stream zs{};
-            deflateInit2(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
-            std::string out(deflateBound(&zs, uLong(data.size())) + 64, '\0');
-            zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-            zs.avail_in = uInt(data.size());
-            zs.next_out = reinterpret_cast<Bytef*>(out.data());
-            zs.avail_out = uInt(out.size());
-            deflate(&zs, Z_FINISH);
-            out.resize(out.size() - zs.avail_out);
-            deflateEnd(&zs);
-            return out;
-        };
+        auto gzip = testsupport::gzipText;
         QTemporaryDir dir;
         auto write = [&](const char* name, const std::string& data) {
             const std::string path = dir.filePath(name).toStdString();
