@@ -9,8 +9,9 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
-#include <dlfcn.h>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <spawn.h>
@@ -57,11 +58,43 @@ std::vector<std::string> LaunchResult::savedFiles() const {
     return out;
 }
 
+bool libraryFindable(const std::string& name, const std::string& ldLibraryPath, const std::string& cacheFile,
+                     const std::vector<std::string>& defaultDirs) {
+    std::error_code ec;
+    const auto isFile = [&ec](const fs::path& p) { return fs::is_regular_file(p, ec); };  // follows links
+    for (size_t at = 0; at <= ldLibraryPath.size();) {
+        const size_t end = std::min(ldLibraryPath.find(':', at), ldLibraryPath.size());
+        // An empty entry is the current folder, as ld.so reads it.
+        const std::string dir = ldLibraryPath.substr(at, end - at);
+        if (!ldLibraryPath.empty() && isFile(fs::path(dir.empty() ? "." : dir) / name)) return true;
+        at = end + 1;
+    }
+    // ldconfig's cache keeps every library's full path as a NUL-terminated string; one that ends
+    // in "/<name>" and still exists is what the loader would take.
+    if (std::ifstream cache{cacheFile, std::ios::binary}) {
+        const std::string bytes{std::istreambuf_iterator<char>(cache), std::istreambuf_iterator<char>()};
+        const std::string tail = "/" + name + std::string(1, '\0');
+        for (size_t hit = bytes.find(tail); hit != std::string::npos; hit = bytes.find(tail, hit + 1)) {
+            const size_t begin = bytes.rfind('\0', hit);
+            const std::string path = bytes.substr(begin == std::string::npos ? 0 : begin + 1,
+                                                  hit + tail.size() - 1 - (begin == std::string::npos ? 0 : begin + 1));
+            if (!path.empty() && path[0] == '/' && isFile(path)) return true;
+        }
+    }
+    for (const std::string& dir : defaultDirs)
+        if (isFile(fs::path(dir) / name)) return true;
+    return false;
+}
+
+#ifndef TRACESCOPE_LIB_TRIPLET
+#define TRACESCOPE_LIB_TRIPLET ""
+#endif
+
 bool cuptiOnLibraryPath() {
-    void* cupti = ::dlopen("libcupti.so.13", RTLD_LAZY | RTLD_LOCAL);
-    if (!cupti) return false;
-    ::dlclose(cupti);
-    return true;
+    const char* env = std::getenv("LD_LIBRARY_PATH");
+    return libraryFindable("libcupti.so.13", env ? env : "", "/etc/ld.so.cache",
+                           {"/lib/" TRACESCOPE_LIB_TRIPLET, "/usr/lib/" TRACESCOPE_LIB_TRIPLET, "/lib64", "/usr/lib64",
+                            "/lib", "/usr/lib"});
 }
 
 std::string findAgentLibrary(const std::string& executable) {

@@ -92,9 +92,15 @@ struct LaunchResult {
 // GUI), in cupti_agent/ beside it (a build tree), or where the package installs it
 // (../lib/<triplet>/tracescope/, or ../lib/tracescope/). Empty if none.
 std::string findAgentLibrary(const std::string& executable);
-// True when libcupti.so.13 loads in this process (the agent needs it; it comes from the user's
-// CUDA installation).
+// True when the dynamic loader would find libcupti.so.13 (the agent needs it; it comes from the
+// user's CUDA installation). Looked up as ld.so(8) does, without loading it: loading CUPTI runs
+// its initialisers in this process.
 bool cuptiOnLibraryPath();
+// Whether a file `name` is in a folder of `ldLibraryPath` (colon-separated), among the paths of
+// ldconfig's cache `cacheFile`, or in one of `defaultDirs`: ld.so(8)'s search order, less the
+// program's own RPATH/RUNPATH.
+bool libraryFindable(const std::string& name, const std::string& ldLibraryPath, const std::string& cacheFile,
+                     const std::vector<std::string>& defaultDirs);
 
 // The absolute path of `program` as exec would find it on PATH, or "" with `error`.
 std::string resolveProgram(const std::string& program, std::string& error);

@@ -547,6 +547,41 @@ private slots:
             QVERIFY2(!dynamic.contains(forbidden), forbidden);
     }
 
+    // launch names a missing CUPTI when the agent never loaded: found as ld.so(8) looks, through
+    // LD_LIBRARY_PATH, ldconfig's cache (paths that still exist) and the default folders, without
+    // loading the library.
+    void cuptiLookupFollowsTheLoader() {
+        QTemporaryDir dir;
+        const std::string root = dir.path().toStdString();
+        const std::string name = "libcupti.so.13";
+        std::filesystem::create_directories(root + "/a");
+        std::filesystem::create_directories(root + "/b");
+        std::ofstream(root + "/b/" + name) << "x";
+        const std::string noCache = root + "/no-cache";
+        QVERIFY(!capture::libraryFindable(name, "", noCache, {}));
+        QVERIFY(!capture::libraryFindable(name, root + "/a", noCache, {}));
+        QVERIFY(capture::libraryFindable(name, root + "/a:" + root + "/b", noCache, {}));
+        QVERIFY(capture::libraryFindable(name, "", noCache, {root + "/a", root + "/b"}));
+        QVERIFY(!capture::libraryFindable("libcupti.so.1", root + "/b", noCache, {}));  // the whole name
+        QVERIFY(!capture::libraryFindable(name, root + "/b/" + name, noCache, {}));    // a folder, not the file
+        // A cache: a header, then NUL-terminated keys and paths, as glibc writes them.
+        const auto writeCache = [&](const std::string& path) {
+            std::string bytes = std::string("glibc-ld.so.cache1.1") + std::string(12, '\x01');
+            const std::vector<std::string> strings = {name, "libz.so.1", path, "/usr/lib/libz.so.1"};
+            for (const std::string& s : strings) {
+                bytes += s;
+                bytes.push_back('\0');
+            }
+            std::ofstream(root + "/cache", std::ios::binary) << bytes;
+        };
+        writeCache(root + "/b/" + name);
+        QVERIFY(capture::libraryFindable(name, "", root + "/cache", {}));
+        writeCache(root + "/a/" + name);  // a stale entry: the file is gone
+        QVERIFY(!capture::libraryFindable(name, "", root + "/cache", {}));
+        writeCache("");  // only the key, no path
+        QVERIFY(!capture::libraryFindable(name, "", root + "/cache", {}));
+    }
+
     void startErrors() {
         QTemporaryDir dir;
         LaunchOptions o = options(dir, {});
