@@ -108,6 +108,10 @@ const char* const kUsage =
                  "                              per GPU: idle, compute and non-compute time over the active\n"
                  "                              window, and idle time per stream by cause (host_wait,\n"
                  "                              kernel_wait, other), as HTA defines them (gpu-util --help)\n"
+                 "  hlo-ops FILE [--program NAME] [--json|--csv] [--sort time|wasted|utilization]\n"
+                 "                              per XLA program and HLO op: device time, FLOPs and bytes (XLA's\n"
+                 "                              cost analysis), FLOP rate, bandwidth, utilisation of the\n"
+                 "                              device's peaks and the bound, as XProf's op profile (hlo-ops --help)\n"
                  "  advice FILE [--json|--csv] [--gap-threshold-us N]\n"
                  "                              why the GPU waits: GPU gaps with the host's work meanwhile,\n"
                  "                              blocking calls in steps, pageable copies, kernels shorter than\n"
@@ -203,6 +207,7 @@ int main(int argc, char** argv) {
         {"launch-stats", runLaunchStats},
         {"queue", runQueue},
         {"gpu-util", runGpuUtil},
+        {"hlo-ops", runHloOps},
         {"advice", runAdvice},
         {"flame", runFlame},
         {"query", runQuery},
@@ -236,7 +241,7 @@ int main(int argc, char** argv) {
     Args args(argv + 2, argv + argc);
     // COMMAND --help: the command's own help where it has one, else its part of the usage.
     static const std::set<std::string> kOwnHelp = {"advice", "collectives", "critical-path", "cuda-api", "flame",
-                                                   "gpu-util", "launch-stats", "query", "queue", "summarize"};
+                                                   "gpu-util", "hlo-ops", "launch-stats", "query", "queue", "summarize"};
     for (const std::string& a : args) {
         if (a == "--") break;  // launch: the program's own arguments follow
         if ((a == "--help" || a == "-h") && !kOwnHelp.count(it->first)) {

@@ -91,7 +91,7 @@ public:
         rowSizes_.clear();
         counterTracks_.clear();
         if (kind_ == PlaneKind::Metadata) {
-            readMetadataPlane();
+            readMetadataPlane(meta);
             return;
         }
         processName_ = multiHost_ ? source_->host + ": " + std::string(layout.name) : std::string(layout.name);
@@ -232,15 +232,44 @@ private:
 
     // /host:metadata (framework versions, XLA programs) and Task Environment (profile
     // start/stop times) give trace metadata only.
-    void readMetadataPlane() {
+    void readMetadataPlane(const pb::XPlane& meta) {
         const std::string prefix = multiHost_ ? source_->host + "." : "";
         for (const DecodedStat& s : tables_.planeStats()) {
             const std::string key(b_.strings().get(s.arg.key));
             if (!key.empty()) b_.addMetadata(prefix + key, text(s.arg.value));
         }
         // Each event metadata of /host:metadata describes one XLA program (with its HLO proto).
-        if (plane_->name == "/host:metadata")
+        if (plane_->name == "/host:metadata") {
             b_.addMetadata(prefix + "xla.programs", std::to_string(tables_.eventTypeCount()));
+            readXlaPrograms(meta);
+        }
+    }
+
+    // XProf's hlo_proto_map: the program id is the metadata's id unless a program_id stat says
+    // otherwise; the stat hlo_proto ("Hlo Proto" in recent profilers) holds the serialized xla.HloProto.
+    void readXlaPrograms(const pb::XPlane& meta) {
+        std::vector<XlaProgramBlob> programs;
+        for (const auto& [id, md] : meta.event_metadata()) {
+            XlaProgramBlob p;
+            p.host = source_->host;  // as the processes of this XSpace
+            p.programId = md.id() != 0 ? md.id() : id;
+            p.name = md.name();
+            for (const pb::XStat& stat : md.stats()) {
+                const auto it = meta.stat_metadata().find(stat.metadata_id());
+                if (it == meta.stat_metadata().end()) continue;
+                if ((it->second.name() == "hlo_proto" || it->second.name() == "Hlo Proto") && stat.value_case() == pb::XStat::kBytesValue)
+                    p.hloProto = stat.bytes_value();
+                else if (it->second.name() == "program_id" && stat.value_case() == pb::XStat::kInt64Value)
+                    p.programId = stat.int64_value();
+                else if (it->second.name() == "program_id" && stat.value_case() == pb::XStat::kUint64Value)
+                    p.programId = int64_t(stat.uint64_value());
+            }
+            if (!p.hloProto.empty()) programs.push_back(std::move(p));
+        }
+        // The map's order is unspecified: keep the programs in id order.
+        std::sort(programs.begin(), programs.end(),
+                  [](const XlaProgramBlob& a, const XlaProgramBlob& b) { return a.programId < b.programId; });
+        for (XlaProgramBlob& p : programs) b_.addXlaProgram(std::move(p));
     }
 
     void ensureProcess() {

@@ -142,6 +142,10 @@ std::unique_ptr<Trace> mergeWorkersToTrace(MultiWorkerRun& run) {
             },
             flowKinds);
         for (const auto& [k, v] : t.metadata) m.metadata.emplace_back(prefix + k, v);
+        for (XlaProgramBlob p : t.xlaPrograms) {
+            p.host = p.host.empty() ? wt.name : wt.name + "/" + p.host;
+            m.xlaPrograms.push_back(std::move(p));
+        }
         if (t.hosts.empty()) m.hosts.push_back(wt.name);
         else m.hosts.insert(m.hosts.end(), t.hosts.begin(), t.hosts.end());
         for (const ImportWarning& x : t.warnings) m.warnings.push_back(workerWarning(x, wt.name));
@@ -161,6 +165,7 @@ std::shared_ptr<const Trace> remergeWorkers(const Trace& view, MultiWorkerRun& r
     m.originNs = view.originNs;
     m.originUnixNs = view.originUnixNs;
     m.metadata = view.metadata;
+    m.xlaPrograms = view.xlaPrograms;
     m.hosts = view.hosts;
     m.warnings = view.warnings;
     FlowKindIds flowKinds;
@@ -194,6 +199,13 @@ std::unique_ptr<Trace> workerTraceOf(const Trace& view, const WorkerTrace& w) {
         flowKinds);
     for (const auto& [k, v] : view.metadata)
         if (k.rfind(prefix, 0) == 0) t.metadata.emplace_back(k.substr(prefix.size()), v);
+    // The worker's programs, with the host they had before the merge.
+    for (const XlaProgramBlob& p : view.xlaPrograms) {
+        const bool whole = p.host == w.name, within = p.host.rfind(w.name + "/", 0) == 0;
+        if (!whole && !within) continue;
+        t.xlaPrograms.push_back(p);
+        t.xlaPrograms.back().host = whole ? std::string() : p.host.substr(w.name.size() + 1);
+    }
     t.startNs = w.merged->startNs;
     t.endNs = w.merged->endNs;
     return out;

@@ -89,6 +89,15 @@ struct TraceCounts {
     size_t flows = 0;
 };
 
+// One XLA program as the profiler recorded it: an event metadata of XSpace's /host:metadata
+// plane whose stat hlo_proto holds the serialized xla.HloProto (model/xla reads it).
+struct XlaProgramBlob {
+    std::string host;  // the XSpace's host, as its processes' (merged runs: "worker/host")
+    int64_t programId = 0;
+    std::string name;      // the event metadata's name: the module name as the profiler wrote it
+    std::string hloProto;  // serialized xla.HloProto
+};
+
 struct Trace {
     std::string format;  // "chrome-json", "xspace", "runmetadata"
     StringTable strings;
@@ -111,6 +120,8 @@ struct Trace {
 
     // Trace-level metadata: key -> value as text (JSON text for structured values).
     std::vector<std::pair<std::string, std::string>> metadata;
+    // XLA programs with their HLO (XSpace from JAX, TensorFlow/XLA, PyTorch/XLA); else empty.
+    std::vector<XlaProgramBlob> xlaPrograms;
     std::vector<std::string> hosts;
     // What the importer could not read or had to change (a cut file, dropped events).
     std::vector<ImportWarning> warnings;

@@ -174,6 +174,8 @@ void TraceBuilder::addFlow(const FlowEnd& from, const FlowEnd& to, StringId name
     flows_.push_back({from, to, it->second});
 }
 
+void TraceBuilder::addXlaProgram(XlaProgramBlob program) { trace_->xlaPrograms.push_back(std::move(program)); }
+
 void TraceBuilder::addMetadata(std::string key, std::string value) {
     for (auto& [k, v] : trace_->metadata) {
         if (k == key) {

@@ -69,6 +69,7 @@ public:
     void reserveFlows(size_t n) { flows_.reserve(flows_.size() + n); }
 
     void addMetadata(std::string key, std::string value);
+    void addXlaProgram(XlaProgramBlob program);
     void addWarning(ImportWarning warning);
     void addHost(std::string host);
     void setOriginUnixNs(int64_t unixNsOfTimeZero);  // the Unix time of time value 0 in the importer's clock

@@ -2,7 +2,7 @@
 """Runs XProf's own converters (the `xprof` package) on one XSpace and writes what each tool
 returns, decoded, as OUT_DIR/<tool>.json.
 
-    xprof_tools.py FILE.xplane.pb OUT_DIR
+    xprof_tools.py FILE.xplane.pb OUT_DIR [TOOL,TOOL...]
 
 Run it in its own process (TensorFlow and XProf both register the XPlane protos; the
 comparison scripts never import either). The XSpace is copied into a temporary folder first:
@@ -11,7 +11,9 @@ the converters cache results (ALL_HOSTS.op_stats_v2.pb) beside the file they rea
 What the tools return (xprof 2.24): every tool gives JSON text (bytes or str), no protos:
 framework_op_stats, overview_page and input_pipeline_analyzer a list of Google DataTables
 ({"cols", "rows", "p"}), kernel_stats one DataTable, memory_profile the MemoryProfile proto as
-JSON, trace_viewer a Chrome trace JSON object.
+JSON, trace_viewer a Chrome trace JSON object; hlo_stats one DataTable, roofline_model a list of
+DataTables (the roofline table first), op_profile the op_profile.Profile proto as JSON.
+Without a TOOL list the tools of TOOLS run.
 """
 import json
 import os
@@ -24,9 +26,10 @@ TOOLS = ["framework_op_stats", "kernel_stats", "overview_page", "input_pipeline_
 
 
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (3, 4):
         sys.exit(__doc__)
     src, out_dir = sys.argv[1], sys.argv[2]
+    tools = sys.argv[3].split(",") if len(sys.argv) == 4 else TOOLS
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
     from xprof.convert import raw_to_tool_data  # pylint: disable=import-outside-toplevel
 
@@ -34,7 +37,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, os.path.basename(src))
         shutil.copyfile(src, path)
-        for tool in TOOLS:
+        for tool in tools:
             data, _content_type = raw_to_tool_data.xspace_to_tool_data([path], tool, {"use_saved_result": False})
             if data is None:
                 sys.exit(f"xprof {tool} failed on {src}")

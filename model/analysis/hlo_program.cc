@@ -1,0 +1,164 @@
+#include "model/analysis/hlo_program.h"
+
+#include <algorithm>
+#include <cctype>
+#include <limits>
+
+namespace tracescope {
+
+std::shared_ptr<const HloProgram> HloProgram::parse(const XlaProgramBlob& blob, std::string* error) {
+    auto p = std::make_shared<HloProgram>();
+    p->host_ = blob.host;
+    p->programId_ = blob.programId;
+    // ParseFromString rejects malformed wire data (cut varints, lengths past the end) and
+    // stops at nothing else; an HloProto without a module is no program either.
+    if (!p->proto_.ParseFromString(blob.hloProto) || !p->proto_.has_hlo_module()) {
+        if (error) *error = "the HLO of program " + std::to_string(blob.programId) + " (" + blob.name + ") is not an xla.HloProto";
+        return nullptr;
+    }
+    const xla::HloModuleProto& m = p->proto_.hlo_module();
+    for (const xla::HloComputationProto& c : m.computations()) {
+        p->computations_.emplace(c.id(), &c);
+        for (const xla::HloInstructionProto& i : c.instructions()) {
+            p->instructions_.emplace(i.id(), std::make_pair(&i, &c));
+            p->byName_.emplace(i.name(), &i);
+            for (int64_t operand : i.operand_ids()) {
+                std::vector<const xla::HloInstructionProto*>& u = p->users_[operand];
+                if (u.empty() || u.back() != &i) u.push_back(&i);  // an operand used twice is one user
+            }
+        }
+    }
+    p->entry_ = p->computation(m.entry_computation_id());
+    if (!p->entry_)
+        for (const xla::HloComputationProto& c : m.computations())
+            if (c.name() == m.entry_computation_name()) p->entry_ = &c;
+    // Computations come callees first, so the entry is the last one when nothing names it.
+    if (!p->entry_ && m.computations_size() > 0) p->entry_ = &m.computations(m.computations_size() - 1);
+    if (!p->entry_) {
+        if (error) *error = "the HLO of program " + std::to_string(blob.programId) + " (" + blob.name + ") has no computation";
+        return nullptr;
+    }
+    return p;
+}
+
+std::string HloProgram::displayName() const { return moduleName() + "(" + std::to_string(programId_) + ")"; }
+
+const xla::HloComputationProto* HloProgram::computation(int64_t id) const {
+    const auto it = computations_.find(id);
+    return it == computations_.end() ? nullptr : it->second;
+}
+
+const xla::HloInstructionProto* HloProgram::instruction(int64_t id) const {
+    const auto it = instructions_.find(id);
+    return it == instructions_.end() ? nullptr : it->second.first;
+}
+
+const xla::HloInstructionProto* HloProgram::instruction(std::string_view name) const {
+    const auto it = byName_.find(name);
+    return it == byName_.end() ? nullptr : it->second;
+}
+
+const xla::HloComputationProto* HloProgram::computationOf(int64_t instructionId) const {
+    const auto it = instructions_.find(instructionId);
+    return it == instructions_.end() ? nullptr : it->second.second;
+}
+
+const std::vector<const xla::HloInstructionProto*>& HloProgram::users(int64_t id) const {
+    static const std::vector<const xla::HloInstructionProto*> kNone;
+    const auto it = users_.find(id);
+    return it == users_.end() ? kNone : it->second;
+}
+
+namespace {
+
+// How well a program's host matches a process's: 2 the same, 1 the same below a worker's name
+// ("worker/host", as merged runs name them), 0 not at all.
+int hostMatch(std::string_view programHost, std::string_view host) {
+    if (programHost == host) return 2;
+    if (programHost.size() > host.size() && programHost.substr(programHost.size() - host.size()) == host &&
+        programHost[programHost.size() - host.size() - 1] == '/')
+        return 1;
+    return 0;
+}
+
+// The best-matching program among those `accept` takes (ties: the lowest program id); with no
+// host match at all, the lowest id regardless of host.
+template <typename Accept>
+const HloProgram* bestProgram(const std::vector<std::shared_ptr<const HloProgram>>& programs, std::string_view host,
+                              Accept accept) {
+    const HloProgram* best = nullptr;
+    int bestScore = -1;
+    for (const auto& p : programs) {
+        if (!accept(*p)) continue;
+        const int score = hostMatch(p->host(), host);
+        if (score > bestScore || (score == bestScore && p->programId() < best->programId())) {
+            best = p.get();
+            bestScore = score;
+        }
+    }
+    return best;
+}
+
+}  // namespace
+
+const HloProgram* HloProgramIndex::byId(int64_t programId, std::string_view host) const {
+    return bestProgram(programs, host, [&](const HloProgram& p) { return p.programId() == programId; });
+}
+
+const HloProgram* HloProgramIndex::byModule(std::string_view moduleName, std::string_view host) const {
+    return bestProgram(programs, host, [&](const HloProgram& p) { return p.moduleName() == moduleName; });
+}
+
+HloProgramIndex indexHloPrograms(const Trace& trace) {
+    HloProgramIndex index;
+    for (const XlaProgramBlob& blob : trace.xlaPrograms) {
+        std::string error;
+        if (auto p = HloProgram::parse(blob, &error)) index.programs.push_back(std::move(p));
+        else index.problems.push_back(error);
+    }
+    return index;
+}
+
+int64_t primitiveTypeBytes(int type) {
+    switch (type) {
+    case xla::PRED: case xla::S8: case xla::U8: case xla::S4: case xla::U4: case xla::S2: case xla::U2:
+    case xla::S1: case xla::U1: case xla::F4E2M1FN: case xla::F8E5M2: case xla::F8E4M3FN: case xla::F8E4M3B11FNUZ:
+    case xla::F8E5M2FNUZ: case xla::F8E4M3FNUZ: case xla::F8E4M3: case xla::F8E3M4: case xla::F8E8M0FNU:
+        return 1;
+    case xla::S16: case xla::U16: case xla::F16: case xla::BF16: return 2;
+    case xla::S32: case xla::U32: case xla::F32: return 4;
+    case xla::S64: case xla::U64: case xla::F64: case xla::C64: return 8;
+    case xla::C128: return 16;
+    default: return 0;
+    }
+}
+
+std::string primitiveTypeName(int type) {
+    if (type == xla::OPAQUE_TYPE) return "opaque";
+    if (!xla::PrimitiveType_IsValid(type)) return "type" + std::to_string(type);
+    std::string name = xla::PrimitiveType_Name(xla::PrimitiveType(type));
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return name;
+}
+
+int64_t elementCount(const xla::ShapeProto& shape) {
+    if (shape.element_type() == xla::TUPLE || shape.element_type() == xla::TOKEN) return 0;
+    int64_t n = 1;
+    // Saturated: a hostile proto's dimensions must not overflow.
+    for (int64_t d : shape.dimensions())
+        if (__builtin_mul_overflow(n, std::max<int64_t>(d, 0), &n)) return std::numeric_limits<int64_t>::max();
+    return n;
+}
+
+std::string shapeText(const xla::ShapeProto& shape) {
+    if (shape.element_type() == xla::TUPLE) {
+        std::string out = "(";
+        for (int k = 0; k < shape.tuple_shapes_size(); ++k) out += (k ? ", " : "") + shapeText(shape.tuple_shapes(k));
+        return out + ")";
+    }
+    std::string out = primitiveTypeName(shape.element_type()) + "[";
+    for (int k = 0; k < shape.dimensions_size(); ++k) out += (k ? "," : "") + std::to_string(shape.dimensions(k));
+    return out + "]";
+}
+
+}  // namespace tracescope
