@@ -13,6 +13,7 @@
 #include "views/tables/kernel_stats_view.h"
 #include "views/tables/op_stats_view.h"
 #include "views/tables/scope_tree_view.h"
+#include "views/xla/xla_ops_view.h"
 
 namespace tracescope {
 
@@ -26,6 +27,7 @@ std::vector<ViewFactory> analysisViewFactories() {
          [](QWidget* p) -> TraceView* { return new GpuUtilView(p); }},
         {QStringLiteral("collectives"), QObject::tr("Collectives"),
          [](QWidget* p) -> TraceView* { return new CollectivesView(p); }},
+        {QStringLiteral("xla-ops"), QObject::tr("XLA Ops"), [](QWidget* p) -> TraceView* { return new XlaOpsView(p); }},
         {QStringLiteral("flame"), QObject::tr("Flame Graph"), [](QWidget* p) -> TraceView* { return new FlameView(p); }},
         {QStringLiteral("input-pipeline"), QObject::tr("Input Pipeline"),
          [](QWidget* p) -> TraceView* { return new InputPipelineView(p); }},

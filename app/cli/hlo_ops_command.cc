@@ -23,6 +23,8 @@ const char* kUsage =
     "  memory bandwidth, operational intensity (FLOPs/byte), utilisation of the device's peak FLOP rate and\n"
     "  memory bandwidth, and the bound (the higher utilisation: Compute or HBM; Unknown without cost).\n"
     "  Ops whose cost XLA does not know (custom calls of other targets) say so: cost_known false.\n"
+    "  executions: runs of the op's activities back to back on a stream (an op run as several kernels\n"
+    "  executes once per run; XProf, and occurrences, count each kernel with the op's whole cost).\n"
     "  Percentages are of the profile's time: per device, first to last activity, summed (idle included).\n"
     "  --program NAME  one program: its module name or \"module(id)\"\n"
     "  --sort          time (default), wasted (time x (1 - max utilisation), XProf's wasted time) or\n"
@@ -49,6 +51,7 @@ nlohmann::json opJson(const HloOpRow& r) {
             {"framework_op", r.op ? r.op->metadata().op_name() : std::string()},
             {"source", sourceOf(r)},
             {"occurrences", m.occurrences},
+            {"executions", m.executions},
             {"time_ns", m.timeNs},
             {"avg_time_ns", m.occurrences ? double(m.timeNs) / double(m.occurrences) : 0.0},
             {"time_percent", 100.0 * r.timeFraction},
@@ -115,6 +118,7 @@ int runHloOps(const Args& args) {
                                 {"program_id", r.program->programId()},
                                 {"module", r.program->moduleName()},
                                 {"occurrences", r.metrics.occurrences},
+                                {"executions", r.metrics.executions},
                                 {"time_ns", r.metrics.timeNs},
                                 {"time_percent", 100.0 * r.timeFraction},
                                 {"flops", r.metrics.flops},

@@ -112,6 +112,10 @@ const char* const kUsage =
                  "                              per XLA program and HLO op: device time, FLOPs and bytes (XLA's\n"
                  "                              cost analysis), FLOP rate, bandwidth, utilisation of the\n"
                  "                              device's peaks and the bound, as XProf's op profile (hlo-ops --help)\n"
+                 "  roofline FILE [--json|--csv]\n"
+                 "                              the roofline of the XLA programs: per op and program, FLOPs per\n"
+                 "                              byte against the attained FLOP rate under the device's ceilings,\n"
+                 "                              ridge point, time by region (roofline --help)\n"
                  "  advice FILE [--json|--csv] [--gap-threshold-us N]\n"
                  "                              why the GPU waits: GPU gaps with the host's work meanwhile,\n"
                  "                              blocking calls in steps, pageable copies, kernels shorter than\n"
@@ -208,6 +212,7 @@ int main(int argc, char** argv) {
         {"queue", runQueue},
         {"gpu-util", runGpuUtil},
         {"hlo-ops", runHloOps},
+        {"roofline", runRoofline},
         {"advice", runAdvice},
         {"flame", runFlame},
         {"query", runQuery},
@@ -241,7 +246,8 @@ int main(int argc, char** argv) {
     Args args(argv + 2, argv + argc);
     // COMMAND --help: the command's own help where it has one, else its part of the usage.
     static const std::set<std::string> kOwnHelp = {"advice", "collectives", "critical-path", "cuda-api", "flame",
-                                                   "gpu-util", "hlo-ops", "launch-stats", "query", "queue", "summarize"};
+                                                   "gpu-util", "hlo-ops", "launch-stats", "query", "queue",
+                                                   "roofline", "summarize"};
     for (const std::string& a : args) {
         if (a == "--") break;  // launch: the program's own arguments follow
         if ((a == "--help" || a == "-h") && !kOwnHelp.count(it->first)) {

@@ -138,13 +138,18 @@ HloOpProfile computeHloOpProfile(const ClassifiedTrace& ct, const HloProgramInde
 
     // Per device: first start and last end of its activities.
     std::unordered_map<ProcessIndex, std::pair<TimeNs, TimeNs>> spans;
-    std::map<OpKey, HloOpMetrics> byOp;
+    struct Occurrences {
+        HloOpMetrics metrics;
+        std::vector<SliceRef> activities;
+    };
+    std::map<OpKey, Occurrences> byOp;
     std::map<std::string, uint64_t> missingPrograms;
     TimeNs opTime = 0;
     for (TrackIndex ti = 0; ti < t.tracks.size(); ++ti) {
         if (ct.trackSkipped[ti] || !ct.trackOnDevice[ti]) continue;
         const Track& tr = t.tracks[ti];
         const SliceColumns& c = tr.slices;
+        const Occurrences* previous = nullptr;  // the op of the stream's previous activity
         for (uint32_t i = 0; i < c.size(); ++i) {
             analysisTick();
             const SliceRole role = ct.roles[ti][i];
@@ -157,7 +162,10 @@ HloOpProfile computeHloOpProfile(const ClassifiedTrace& ct, const HloProgramInde
                 span->second.second = std::max(span->second.second, end);
             }
             const std::string_view hlo = sliceArgView(t, ref, ct.keys.hloOp);
-            if (hlo.empty()) continue;
+            if (hlo.empty()) {
+                previous = nullptr;
+                continue;
+            }
             const std::string& host = t.processes[tr.process].host;
             int64_t programId = 0;
             const HloProgram* program = nullptr;
@@ -166,11 +174,15 @@ HloOpProfile computeHloOpProfile(const ClassifiedTrace& ct, const HloProgramInde
             if (!program) program = index.byModule(sliceArgView(t, ref, moduleKey), host);
             if (!program) {
                 ++missingPrograms[std::string(sliceArgView(t, ref, moduleKey))];
+                previous = nullptr;
                 continue;
             }
-            HloOpMetrics& m = byOp[OpKey{program, std::string(hlo)}];
-            ++m.occurrences;
-            m.timeNs += c.duration[i];
+            Occurrences& o = byOp[OpKey{program, std::string(hlo)}];
+            ++o.metrics.occurrences;
+            if (previous != &o) ++o.metrics.executions;
+            previous = &o;
+            o.metrics.timeNs += c.duration[i];
+            o.activities.push_back(ref);
             opTime += c.duration[i];
         }
     }
@@ -203,13 +215,15 @@ HloOpProfile computeHloOpProfile(const ClassifiedTrace& ct, const HloProgramInde
         row.name = program->displayName();
         row.costPerExecution = cost.entry;
     }
-    for (auto& [key, m] : byOp) {
+    for (auto& [key, occurrences] : byOp) {
+        const HloOpMetrics& m = occurrences.metrics;
         const auto it = costs.find(key.program);
         HloOpRow row;
         row.program = key.program;
         row.name = key.name;
         row.op = key.program->instruction(key.name);
         row.metrics = m;
+        row.activities = std::move(occurrences.activities);
         if (row.op) {
             row.category = hloCategory(*row.op);
             if (const HloCost* cost = it->second.of(row.op->id())) row.costPerExecution = *cost;
@@ -233,6 +247,7 @@ HloOpProfile computeHloOpProfile(const ClassifiedTrace& ct, const HloProgramInde
 
         HloProgramRow& p = programs[key.program];
         p.metrics.occurrences += m.occurrences;
+        p.metrics.executions += m.executions;
         p.metrics.timeNs += m.timeNs;
         p.metrics.flops += row.metrics.flops;
         p.metrics.bytesAccessed += row.metrics.bytesAccessed;
@@ -251,6 +266,16 @@ HloOpProfile computeHloOpProfile(const ClassifiedTrace& ct, const HloProgramInde
         if (a.metrics.timeNs != b.metrics.timeNs) return a.metrics.timeNs > b.metrics.timeNs;
         return a.program->programId() < b.program->programId();
     });
+    std::string multiKernel;
+    size_t multiKernelOps = 0;
+    for (const HloOpRow& r : out.ops)
+        if (r.metrics.executions < r.metrics.occurrences && multiKernelOps++ < 3)
+            multiKernel += (multiKernel.empty() ? "" : ", ") + r.name + " (" + std::to_string(r.metrics.occurrences) +
+                           " activities in " + std::to_string(r.metrics.executions) + " runs)";
+    if (multiKernelOps > 0)
+        out.notes.push_back(std::to_string(multiKernelOps) + " ops ran as several kernels back to back, e.g. " +
+                            multiKernel + ": as in XProf, each kernel counts as an occurrence with the op's whole "
+                            "cost, so their FLOPs, bytes and rates are overstated by about that factor");
     for (const auto& [module, n] : missingPrograms)
         out.notes.push_back(std::to_string(n) + " device activities name an HLO op of program '" + module +
                             "', whose HLO is not in the trace: their time counts as idle");

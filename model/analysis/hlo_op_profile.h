@@ -4,7 +4,9 @@
 //
 // As XProf 2.24 does for GPUs: every device activity with an hlo_op stat is one occurrence of
 // that op of its program (program_id stat, else hlo_module's name); the op's FLOPs and bytes
-// are its cost per execution times its occurrences; activities without hlo_op are idle time,
+// are its cost per execution times its occurrences (so an op that runs as several kernels
+// counts its cost once per kernel: a note names such ops, whose executions are counted apart);
+// activities without hlo_op are idle time,
 // and the profile's total time is, per device, its first activity's start to its last
 // activity's end, summed over devices. Utilisation = rate / peak; the bound is the resource
 // with the higher utilisation (compute or HBM), "Unknown" without cost. "Wasted time" =
@@ -36,7 +38,10 @@ struct DevicePeaks {
 DevicePeaks devicePeaksOf(const Process& device);
 
 struct HloOpMetrics {
-    uint64_t occurrences = 0;
+    uint64_t occurrences = 0;  // device activities (XProf's occurrences)
+    // Runs of activities of the op back to back on one stream: an op XLA runs as several
+    // kernels (a cuDNN convolution: an im2col and a GEMM) executes once per run.
+    uint64_t executions = 0;
     TimeNs timeNs = 0;
     double flops = 0;  // total over the occurrences
     double bytesAccessed = 0;
@@ -62,6 +67,7 @@ struct HloOpRow {
     HloBound bound = HloBound::Unknown;
     double timeFraction = 0;  // of the profile's total time (idle included)
     double wastedTimeFraction = 0;
+    std::vector<SliceRef> activities;  // its device activities, in track order
 };
 
 struct HloProgramRow {

@@ -14,7 +14,8 @@ uint64_t resultBytes(const HloProgramIndex& index) {
 
 uint64_t resultBytes(const HloOpProfileResult& r) {
     uint64_t bytes = sizeof r;
-    for (const HloOpRow& row : r.profile.ops) bytes += sizeof row + row.name.capacity() + row.category.capacity();
+    for (const HloOpRow& row : r.profile.ops)
+        bytes += sizeof row + row.name.capacity() + row.category.capacity() + row.activities.capacity() * sizeof(SliceRef);
     for (const HloProgramRow& row : r.profile.programs) bytes += sizeof row + row.name.capacity();
     for (const std::string& n : r.profile.notes) bytes += sizeof n + n.capacity();
     return bytes;  // the programs are the store's own result

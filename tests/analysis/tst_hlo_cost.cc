@@ -5,6 +5,7 @@
 #include "model/analysis/hlo_cost.h"
 #include "model/analysis/hlo_op_profile.h"
 #include "model/analysis/hlo_program.h"
+#include "model/analysis/hlo_roofline.h"
 #include "model/import/import.h"
 
 #include <QtTest>
@@ -388,6 +389,43 @@ private slots:
         QCOMPARE(profile.programs[0].name, std::string("jit_loss_fn(17)"));
         QCOMPARE(profile.programs[0].metrics.occurrences, uint64_t(150));
         QCOMPARE(profile.programs[1].metrics.occurrences, uint64_t(0));
+
+        // The roofline: the ridge at 2,516,582.4e9 / 4.096e12 = 614.4 FLOP/byte. gemm_fusion_dot
+        // (103,079,215,104 / 243,269,632 = 423.72 FLOP/byte) sits on the memory side, its ceiling
+        // 423.72 x 4.096e12 FLOP/s; the attention calls have no known cost.
+        const RooflineResult roof = computeRoofline(profile);
+        QCOMPARE(roof.peaks.ridgePoint(), 614.4);
+        const auto point = [&](const char* name) {
+            return *std::find_if(roof.ops.begin(), roof.ops.end(), [&](const RooflinePoint& p) { return p.name == name; });
+        };
+        const RooflinePoint gemmPoint = point("gemm_fusion_dot");
+        QCOMPARE(gemmPoint.region, RooflineRegion::Memory);
+        QCOMPARE(gemmPoint.intensity, 103079215104.0 / 243269632.0);
+        QCOMPARE(gemmPoint.attainable, gemmPoint.intensity * 4.096e12);
+        QCOMPARE(gemmPoint.efficiency, gemmPoint.flopsPerSecond / gemmPoint.attainable);
+        QCOMPARE(point("te_fused_attn_forward_ffi.10").region, RooflineRegion::Unknown);
+        QCOMPARE(roof.memoryRegionNs + roof.computeRegionNs + roof.unknownNs, profile.totalNs - profile.idleNs);
+    }
+
+    // JAX on 8 AMD MI300X (gfx942): jit_forward_3d_conv(15) ran 5 times per GPU; its cuDNN-style
+    // convolution runs as two kernels (Im3d2Col, then a GEMM) back to back: 80 kernels, one
+    // without hlo_op, so 79 activities (XProf's occurrences) in 40 executions, and a note says
+    // that their per-kernel cost overstates the op (its FLOPs are checked against XProf's in
+    // peers_xprof_hlo_tw003).
+    void multiKernelOps() {
+        const std::string path = std::string(TRACESCOPE_SHARED_DIR) + "/testdata/public/tracelens/tw003.xplane.pb";
+        ImportResult r = importTrace(path);
+        QVERIFY2(r.trace, r.error.c_str());
+        const HloProgramIndex index = indexHloPrograms(*r.trace);
+        const HloOpProfile profile = computeHloOpProfile(classifyTrace(*r.trace), index);
+        const auto conv = std::find_if(profile.ops.begin(), profile.ops.end(),
+                                       [](const HloOpRow& x) { return x.name == "cudnn-conv.1"; });
+        QVERIFY(conv != profile.ops.end());
+        QCOMPARE(conv->metrics.occurrences, uint64_t(79));
+        QCOMPARE(conv->metrics.executions, uint64_t(40));
+        QVERIFY(std::any_of(profile.notes.begin(), profile.notes.end(),
+                            [](const std::string& n) { return n.find("cudnn-conv.1 (79 activities in 40 runs)") != std::string::npos; }));
+        QCOMPARE(profile.peaks.peakFlopsPerSecond, 304 * 2.1e9 * 2048);  // 304 CUs x 2.1 GHz x 2048
     }
 };
 

@@ -1,0 +1,85 @@
+// The XLA Ops page lays out the store's HLO op profile and roofline: on the JAX-on-ROCm capture
+// its table holds a row per HLO op that ran (20, program jit_loss_fn(17)), its summary quotes
+// the device's peaks and the programs, the roofline chart draws the ops with a known cost and the
+// program, a double click highlights an op's activities and selecting one of them in the timeline
+// selects its row; a trace without XLA programs says so. The figures themselves are checked
+// against XProf (peers_xprof_hlo_*), JAX's cost analysis (peers_jax_hlo_costs) and by hand
+// (tst_hlo_cost).
+#include "model/import/import.h"
+#include "model/results/hlo_results.h"
+#include "views/tables/table_page.h"
+#include "views/trace_selection.h"
+#include "views/xla/roofline_chart.h"
+#include "views/xla/xla_ops_view.h"
+
+#include <QTabWidget>
+#include <QTableView>
+#include <QtTest>
+
+using namespace tracescope;
+
+namespace {
+
+std::shared_ptr<const Trace> load(const char* relative) {
+    ImportResult r = importTrace(std::string(TRACESCOPE_SHARED_DIR) + "/testdata/" + relative);
+    return r.ok() ? std::shared_ptr<const Trace>(std::move(r.trace)) : nullptr;
+}
+
+bool finished(const XlaOpsView& v) {
+    return v.state() != AnalysisView::State::Queued && v.state() != AnalysisView::State::Running;
+}
+
+}  // namespace
+
+class XlaOpsViewTest : public QObject {
+    Q_OBJECT
+private slots:
+    void showsTheStoreResults() {
+        auto trace = load("public/tracelens/934987a2fc2f.xplane.pb");
+        QVERIFY(trace);
+        XlaOpsView page;
+        page.resize(1280, 800);
+        page.show();
+        page.setTrace(trace);
+        QVERIFY(QTest::qWaitFor([&] { return finished(page); }, 60000));
+        QCOMPARE(page.state(), AnalysisView::State::Done);
+        const XlaOpsView::Computed* c = page.computed();
+        QVERIFY(c && c->profile);
+        QCOMPARE(c->profile.get(), hloOpProfileOf(*ResultStore::of(trace)).get());  // the store's, not a copy
+        QCOMPARE(page.table()->view()->model()->rowCount(), 20);
+        QVERIFY(page.summaryText().contains(QStringLiteral("<b>9</b> XLA programs")));
+        QVERIFY(page.summaryText().contains(QStringLiteral("AMD gfx950")));
+        // 15 ops with a known cost and FLOPs (4 attention calls have none, input_concatenate_fusion
+        // and the converts have few but some), and the program.
+        int drawable = 0;
+        for (const RooflinePoint& p : c->roofline.ops) drawable += p.intensity > 0 && p.flopsPerSecond > 0;
+        QCOMPARE(page.roofline()->pointCount(), drawable + 1);
+        QVERIFY(drawable >= 10);
+
+        TraceSelection selection;
+        page.setSelection(&selection);
+        std::vector<SliceRef> highlighted;
+        connect(&selection, &TraceSelection::slicesHighlighted, this,
+                [&](std::vector<SliceRef> slices, QString) { highlighted = std::move(slices); });
+        const HloOpRow& first = c->profile->profile.ops[0];
+        emit page.table()->sourceRowActivated(0);
+        QCOMPARE(highlighted.size(), size_t(first.metrics.occurrences));
+        QVERIFY(highlighted == first.activities);
+        // An activity selected in the timeline selects its op's row.
+        const HloOpRow& other = c->profile->profile.ops[5];
+        selection.selectSlice(other.activities.back());
+        QCOMPARE(page.table()->currentSourceRow(), 5);
+    }
+
+    void withoutPrograms() {
+        auto trace = load("gpu/torch2.11_cu130_h100_kineto_trace.json.gz");
+        QVERIFY(trace);
+        XlaOpsView page;
+        page.setTrace(trace);
+        QVERIFY(QTest::qWaitFor([&] { return finished(page); }, 60000));
+        QVERIFY(page.statusText().contains(QStringLiteral("No XLA programs")));
+    }
+};
+
+QTEST_MAIN(XlaOpsViewTest)
+#include "tst_xla_ops_view.moc"

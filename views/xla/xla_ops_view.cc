@@ -1,0 +1,198 @@
+#include "views/xla/xla_ops_view.h"
+
+#include "views/partial_trace_note.h"
+#include "views/tables/table_page.h"
+#include "views/tables/value_format.h"
+#include "views/trace_selection.h"
+#include "views/xla/roofline_chart.h"
+
+#include <QLabel>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace tracescope {
+
+namespace {
+
+using Row = const HloOpRow*;
+using Model = RowTableModel<Row>;
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+std::vector<Model::Column> opColumns() {
+    return {
+        {{QObject::tr("Program"), ColumnKind::Text, QObject::tr("The XLA program: module name (program id)")},
+         [](Row r) { return QVariant(q(r->program->displayName())); }},
+        {{QObject::tr("Category"), ColumnKind::Text,
+          QObject::tr("XProf's HLO category: the fusion kind (loop, input, output, custom), convolution, "
+                      "data formatting (transpose, copy, reshape), non-fusion elementwise, or the opcode")},
+         [](Row r) { return QVariant(q(r->category)); }},
+        {{QObject::tr("HLO op"), ColumnKind::Text, QObject::tr("The HLO instruction the device activities ran")},
+         [](Row r) { return QVariant(q(r->name)); }},
+        {{QObject::tr("Occurrences"), ColumnKind::Integer,
+          QObject::tr("Device activities (kernels, copies) that carry this op, as XProf counts them")},
+         [](Row r) { return QVariant(qint64(r->metrics.occurrences)); }},
+        {{QObject::tr("Time"), ColumnKind::Duration, QObject::tr("Total device time of its activities")},
+         [](Row r) { return QVariant(qint64(r->metrics.timeNs)); }},
+        {{QObject::tr("Time %"), ColumnKind::Percent,
+          QObject::tr("Of the profile's device time: per device, first to last activity, summed (idle included)")},
+         [](Row r) { return QVariant(100.0 * r->timeFraction); }},
+        {{QObject::tr("GFLOP/s"), ColumnKind::Real,
+          QObject::tr("FLOPs (XLA's cost analysis, per execution x occurrences) over device time; empty when "
+                      "XLA does not know the op's cost")},
+         [](Row r) {
+             return r->costPerExecution.known() ? QVariant(r->metrics.flopsPerSecond() / 1e9) : QVariant();
+         }},
+        {{QObject::tr("FLOP util %"), ColumnKind::Percent, QObject::tr("GFLOP/s over the device's peak FLOP rate")},
+         [](Row r) { return r->costPerExecution.known() ? QVariant(100.0 * r->flopsUtilization) : QVariant(); }},
+        {{QObject::tr("GiB/s"), ColumnKind::Real,
+          QObject::tr("Bytes accessed (XLA: operands read + results written) over device time")},
+         [](Row r) { return QVariant(r->metrics.bytesPerSecond() / double(1ull << 30)); }},
+        {{QObject::tr("HBM util %"), ColumnKind::Percent,
+          QObject::tr("Bandwidth over the device's memory bandwidth (above 100 % when XLA's byte count exceeds "
+                      "what the kernels moved, e.g. an op split into several kernels)")},
+         [](Row r) { return QVariant(100.0 * r->hbmUtilization); }},
+        {{QObject::tr("FLOP/byte"), ColumnKind::Real, QObject::tr("Operational intensity: FLOPs per byte accessed")},
+         [](Row r) { return QVariant(r->metrics.operationalIntensity()); }},
+        {{QObject::tr("Bound by"), ColumnKind::Text,
+          QObject::tr("The resource with the higher utilisation, compute or HBM (XProf's rule); Unknown without a "
+                      "known cost")},
+         [](Row r) { return QVariant(QString::fromLatin1(hloBoundName(r->bound))); }},
+        {{QObject::tr("Wasted %"), ColumnKind::Percent,
+          QObject::tr("XProf's wasted time: time % x (1 - the higher utilisation); sort by it to find the ops "
+                      "that cost the most for what they achieve")},
+         [](Row r) { return QVariant(100.0 * r->wastedTimeFraction); }},
+        {{QObject::tr("Framework op"), ColumnKind::Text, QObject::tr("The JAX/TensorFlow op it came from (op_name)")},
+         [](Row r) { return QVariant(r->op ? q(r->op->metadata().op_name()) : QString()); }},
+        {{QObject::tr("Source"), ColumnKind::Text, QObject::tr("Source file and line of the op (HLO metadata)")},
+         [](Row r) {
+             if (!r->op || r->op->metadata().source_file().empty()) return QVariant(QString());
+             return QVariant(QStringLiteral("%1:%2").arg(q(r->op->metadata().source_file())).arg(r->op->metadata().source_line()));
+         }},
+    };
+}
+
+uint64_t activityKey(SliceRef s) { return uint64_t(s.track) << 32 | s.index; }
+
+}  // namespace
+
+XlaOpsView::XlaOpsView(QWidget* parent) : AnalysisView(parent) {
+    auto* content = new QWidget(this);
+    auto* layout = new QVBoxLayout(content);
+    layout->setContentsMargins(6, 6, 6, 6);
+    summary_ = new QLabel(content);
+    summary_->setWordWrap(true);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(summary_);
+    layout->addWidget(partialTraceNote());
+    tabs_ = new QTabWidget(content);
+    table_ = new TablePage(tabs_);
+    table_->setFilterColumns({Program, Category, Op, FrameworkOp}, tr("Filter by program, category, op or framework op"));
+    table_->setExportName(QStringLiteral("hlo_ops.csv"));
+    table_->setElasticColumn(Op, 200);
+    table_->addShrinkableColumn(FrameworkOp, 120);
+    table_->addShrinkableColumn(Source, 100);
+    table_->addShrinkableColumn(Program, 110);
+    model_ = new Model(opColumns(), this);
+    model_->setCellToolTip(Op, [](Row r) {
+        if (!r->op) return tr("Not in the program's HLO");
+        QString text = QStringLiteral("%1 = %2 %3").arg(q(r->name), q(shapeText(r->op->shape())), q(r->op->opcode()));
+        if (!r->op->custom_call_target().empty()) text += QStringLiteral(" (%1)").arg(q(r->op->custom_call_target()));
+        const HloCost& c = r->costPerExecution;
+        text += tr("\nPer execution: %1 FLOPs, %2 bytes accessed").arg(QString::number(c.flops, 'g', 6), QString::number(c.bytesAccessed, 'g', 6));
+        if (!c.known()) text += tr("\nXLA's cost analysis does not know this op's cost");
+        return text;
+    });
+    table_->setSourceModel(model_, Time);
+    tabs_->addTab(table_, tr("Op Profile"));
+    chart_ = new RooflineChart(tabs_);
+    tabs_->addTab(chart_, tr("Roofline"));
+    layout->addWidget(tabs_, 1);
+    setContent(content);
+    connect(table_, &TablePage::sourceRowActivated, this, &XlaOpsView::activateRow);
+}
+
+void XlaOpsView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
+    // The parsed HLO takes a few times its wire size; the rows one slice reference per activity.
+    uint64_t bytes = 0;
+    for (const XlaProgramBlob& p : trace->xlaPrograms) bytes += 4 * p.hloProto.size();
+    bytes += trace->counts().slices * 4;
+    run<Computed>(
+        AnalysisCost{"XLA op profile", bytes}, {"xla-ops-page", ""},
+        [](ResultStore& results) {
+            Computed c;
+            c.profile = hloOpProfileOf(results);
+            c.roofline = computeRoofline(c.profile->profile);
+            for (size_t row = 0; row < c.profile->profile.ops.size(); ++row)
+                for (SliceRef s : c.profile->profile.ops[row].activities) c.rowOfActivity.emplace(activityKey(s), int(row));
+            return c;
+        },
+        [this](std::shared_ptr<const Computed> c) {
+            computed_ = std::move(c);
+            const HloOpProfile& p = computed_->profile->profile;
+            QString notes;
+            for (const std::string& n : p.notes) notes += QStringLiteral("<br><i>%1</i>").arg(q(n).toHtmlEscaped());
+            for (const std::string& n : computed_->profile->programs->problems)
+                notes += QStringLiteral("<br><i>%1</i>").arg(q(n).toHtmlEscaped());
+            if (p.programs.empty()) {
+                showEmptyResult(tr("No XLA programs in this trace: the HLO op profile needs an XSpace from JAX, "
+                                   "TensorFlow/XLA or PyTorch/XLA."));
+                return;
+            }
+            std::vector<Row> rows;
+            for (const HloOpRow& r : p.ops) rows.push_back(&r);
+            model_->setRows(std::move(rows));
+            table_->view()->sortByColumn(Time, Qt::DescendingOrder);
+            table_->fitColumns(260);
+            chart_->setRoofline(computed_->roofline);
+            const RooflineResult& roof = computed_->roofline;
+            const double opTime = double(roof.memoryRegionNs + roof.computeRegionNs + roof.unknownNs);
+            QString device = p.peaks.peakFlopsPerSecond > 0
+                                 ? tr("%1: peak %2 TFLOP/s, %3 GB/s, ridge point %4 FLOP/byte")
+                                       .arg(q(p.peaks.device).toHtmlEscaped())
+                                       .arg(p.peaks.peakFlopsPerSecond / 1e12, 0, 'f', 1)
+                                       .arg(p.peaks.peakHbmBytesPerSecond / 1e9, 0, 'f', 0)
+                                       .arg(p.peaks.ridgePoint(), 0, 'f', 1)
+                                 : tr("device peaks unknown");
+            summary_->setText(
+                tr("<b>%1</b> XLA programs, <b>%2</b> HLO ops ran on the device for <b>%3</b> of <b>%4</b> "
+                   "(idle %5). %6.")
+                    .arg(p.programs.size())
+                    .arg(p.ops.size())
+                    .arg(formatDuration(p.totalNs - p.idleNs), formatDuration(p.totalNs), formatDuration(p.idleNs), device) +
+                (opTime > 0 ? tr(" Op time on the memory side of the ridge: <b>%1</b>, compute side: <b>%2</b>, "
+                                 "unknown cost: %3.")
+                                  .arg(formatPercent(100.0 * double(roof.memoryRegionNs) / opTime),
+                                       formatPercent(100.0 * double(roof.computeRegionNs) / opTime),
+                                       formatPercent(100.0 * double(roof.unknownNs) / opTime))
+                            : QString()) +
+                tr(" Double-click an op to highlight its activities in the timeline.") + notes);
+        });
+}
+
+QString XlaOpsView::summaryText() const { return summary_->text(); }
+
+void XlaOpsView::clearResult() {
+    computed_.reset();
+    model_->setRows({});
+    chart_->clear();
+    summary_->clear();
+}
+
+void XlaOpsView::activateRow(int row) {
+    if (!computed_ || !selection_ || row < 0 || row >= model_->rowCount()) return;
+    const HloOpRow* r = model_->row(row);
+    if (r->activities.empty()) return;
+    selection_->highlightSlices(r->activities, tr("%1: %2 activities").arg(q(r->name)).arg(r->activities.size()));
+}
+
+void XlaOpsView::selectSlice(SliceRef slice) {
+    if (!computed_) return;
+    const auto it = computed_->rowOfActivity.find(activityKey(slice));
+    if (it == computed_->rowOfActivity.end()) return;
+    // Model rows are the profile's rows in order.
+    table_->selectSourceRow(it->second);
+}
+
+}  // namespace tracescope

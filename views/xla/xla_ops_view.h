@@ -1,0 +1,75 @@
+// XLA Ops page (XProf's HLO Op Profile, HLO Op Stats and Roofline Model): per XLA program and
+// HLO op, device time, FLOPs and bytes from XLA's cost analysis, FLOP rate and bandwidth with
+// their utilisation of the device's peaks, the bound and XProf's "wasted time"; and the
+// roofline chart of the same ops and programs. Double-clicking an op highlights its device
+// activities in the timeline; selecting an activity there selects its op. Every figure is a
+// result of the trace's store (model/results/hlo_results.h, model/analysis/hlo_roofline.h).
+#pragma once
+
+#include "model/analysis/hlo_roofline.h"
+#include "model/results/hlo_results.h"
+#include "views/analysis_view.h"
+#include "views/tables/analysis_table_model.h"
+
+#include <unordered_map>
+
+class QLabel;
+class QTabWidget;
+
+namespace tracescope {
+
+class RooflineChart;
+class TablePage;
+
+class XlaOpsView : public AnalysisView {
+    Q_OBJECT
+public:
+    explicit XlaOpsView(QWidget* parent = nullptr);
+
+    struct Computed {
+        std::shared_ptr<const HloOpProfileResult> profile;
+        RooflineResult roofline;
+        std::unordered_map<uint64_t, int> rowOfActivity;  // (track << 32 | index) -> op row
+    };
+    enum Column {
+        Program,
+        Category,
+        Op,
+        Occurrences,
+        Time,
+        TimePercent,
+        Gflops,
+        FlopsUtil,
+        Bandwidth,
+        HbmUtil,
+        Intensity,
+        Bound,
+        Wasted,
+        FrameworkOp,
+        Source,
+        ColumnCount
+    };
+
+    QString summaryText() const;
+    TablePage* table() const { return table_; }
+    RooflineChart* roofline() const { return chart_; }
+    QTabWidget* tabs() const { return tabs_; }
+    const Computed* computed() const { return computed_.get(); }
+
+protected:
+    void startAnalysis(const std::shared_ptr<const Trace>& trace) override;
+    void clearResult() override;
+    void selectSlice(SliceRef slice) override;
+
+private:
+    std::shared_ptr<const Computed> computed_;
+    QLabel* summary_ = nullptr;
+    QTabWidget* tabs_ = nullptr;
+    TablePage* table_ = nullptr;
+    RowTableModel<const HloOpRow*>* model_ = nullptr;
+    RooflineChart* chart_ = nullptr;
+
+    void activateRow(int row);
+};
+
+}  // namespace tracescope
