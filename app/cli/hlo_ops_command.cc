@@ -23,6 +23,9 @@ const char* kUsage =
     "  memory bandwidth, operational intensity (FLOPs/byte), utilisation of the device's peak FLOP rate and\n"
     "  memory bandwidth, and the bound (the higher utilisation: Compute or HBM; Unknown without cost).\n"
     "  Ops whose cost XLA does not know (custom calls of other targets) say so: cost_known false.\n"
+    "  Inside XLA command buffers (device activities whose hlo_op is command_buffer_N) each kernel is\n"
+    "  attributed to the op it runs (XLA names a fusion's kernel after it; a cuBLAS/cuDNN kernel is the\n"
+    "  next library call of the program's schedule); command_buffer names the buffer.\n"
     "  executions: runs of the op's activities back to back on a stream (an op run as several kernels\n"
     "  executes once per run; XProf, and occurrences, count each kernel with the op's whole cost).\n"
     "  Percentages are of the profile's time: per device, first to last activity, summed (idle included).\n"
@@ -49,6 +52,7 @@ nlohmann::json opJson(const HloOpRow& r) {
             {"op", r.name},
             {"shape", r.op ? shapeText(r.op->shape()) : std::string()},
             {"framework_op", r.op ? r.op->metadata().op_name() : std::string()},
+            {"command_buffer", r.parent.empty() ? nlohmann::json() : nlohmann::json(r.parent)},
             {"source", sourceOf(r)},
             {"occurrences", m.occurrences},
             {"executions", m.executions},

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <map>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace tracescope {
 
@@ -62,6 +63,45 @@ bool isElementwise(const std::string& op) {
         "subtract", "tan", "tanh", "xor"};
     return std::find(ops.begin(), ops.end(), op) != ops.end();
 }
+
+// Follows one stream's kernels through a program's schedule inside XLA command buffers, where
+// every activity carries the buffer as its hlo_op. XLA names a fusion's kernel after the fusion,
+// but gives identical fusions one kernel (so "fusion_34" may run fusion.33 too), and library
+// kernels carry the library's names: each kernel is the next launch of the schedule it can be
+// (the fusion of its name, a fusion with no kernel of its own and the same result shape, or
+// for an unnamed kernel a cuBLAS/cuDNN call), starting over at the schedule's start when none
+// is left (the next execution).
+class CommandBufferAligner {
+public:
+    CommandBufferAligner(const HloProgram& p, const std::unordered_set<std::string>& kernelsSeen)
+        : p_(p), seen_(kernelsSeen) {}
+
+    const xla::HloInstructionProto* attribute(std::string_view kernel) {
+        const auto& steps = p_.launches();
+        const xla::HloInstructionProto* named = p_.instructionOfKernel(kernel);
+        const std::string namedShape = named ? shapeText(named->shape()) : std::string();
+        const auto fits = [&](const xla::HloInstructionProto& s) {
+            if (!named) return HloProgram::isLibraryCall(s);
+            if (&s == named) return true;
+            return s.opcode() == "fusion" && !seen_.count(kernelNameOf(s.name())) && shapeText(s.shape()) == namedShape;
+        };
+        for (size_t k = next_; k < steps.size(); ++k)
+            if (fits(*steps[k])) return take(k);
+        for (size_t k = 0; k < next_ && k < steps.size(); ++k)
+            if (fits(*steps[k])) return take(k);
+        return named;  // not in the schedule: the instruction of its name, if any
+    }
+
+private:
+    const HloProgram& p_;
+    const std::unordered_set<std::string>& seen_;
+    size_t next_ = 0;
+
+    const xla::HloInstructionProto* take(size_t k) {
+        next_ = k + 1;
+        return p_.launches()[k];
+    }
+};
 
 struct OpKey {
     const HloProgram* program;
@@ -136,25 +176,69 @@ HloOpProfile computeHloOpProfile(const ClassifiedTrace& ct, const HloProgramInde
     const StringId programIdKey = t.strings.find("program_id");
     const StringId moduleKey = t.strings.find("hlo_module");
 
+    // The program an activity ran, by its program_id stat (else its module's name).
+    const auto programOf = [&](SliceRef ref, const std::string& host) -> const HloProgram* {
+        int64_t programId = 0;
+        const HloProgram* program = nullptr;
+        if (programIdKey != kNoIndex && sliceArgInt(t, ref, "program_id", programId)) program = index.byId(programId, host);
+        return program ? program : index.byModule(sliceArgView(t, ref, moduleKey), host);
+    };
+    // Kernel names seen inside command buffers, per program: a fusion whose own kernel name is
+    // not among them ran as another fusion's kernel.
+    std::unordered_map<const HloProgram*, std::unordered_set<std::string>> kernelsSeen;
+    for (TrackIndex ti = 0; ti < t.tracks.size(); ++ti) {
+        if (ct.trackSkipped[ti] || !ct.trackOnDevice[ti]) continue;
+        const SliceColumns& c = t.tracks[ti].slices;
+        for (uint32_t i = 0; i < c.size(); ++i) {
+            const SliceRef ref{ti, i};
+            if (ct.roles[ti][i] != SliceRole::Kernel) continue;
+            const std::string_view hlo = sliceArgView(t, ref, ct.keys.hloOp);
+            if (hlo.empty()) continue;
+            const HloProgram* program = programOf(ref, t.processes[t.tracks[ti].process].host);
+            if (program && !program->instruction(hlo)) kernelsSeen[program].emplace(fullNameView(ct, ref));
+        }
+    }
+
     // Per device: first start and last end of its activities.
     std::unordered_map<ProcessIndex, std::pair<TimeNs, TimeNs>> spans;
     struct Occurrences {
         HloOpMetrics metrics;
         std::vector<SliceRef> activities;
+        std::string parent;  // the command buffer its activities ran in
     };
     std::map<OpKey, Occurrences> byOp;
     std::map<std::string, uint64_t> missingPrograms;
     TimeNs opTime = 0;
+    // A stream's activities in time order, its overflow lanes (partly overlapping activities)
+    // merged back in: the order its ops ran in.
+    std::unordered_map<TrackIndex, std::vector<TrackIndex>> lanes;
     for (TrackIndex ti = 0; ti < t.tracks.size(); ++ti) {
         if (ct.trackSkipped[ti] || !ct.trackOnDevice[ti]) continue;
-        const Track& tr = t.tracks[ti];
-        const SliceColumns& c = tr.slices;
+        TrackIndex base = ti;
+        for (int hops = 0; t.tracks[base].overflowOf != kNoIndex && hops < 64; ++hops) base = t.tracks[base].overflowOf;
+        lanes[base].push_back(ti);
+    }
+    std::vector<TrackIndex> streams;
+    for (const auto& [base, l] : lanes) streams.push_back(base);
+    std::sort(streams.begin(), streams.end());
+    for (TrackIndex base : streams) {
+        std::vector<SliceRef> order;
+        for (TrackIndex ti : lanes[base])
+            for (uint32_t i = 0; i < t.tracks[ti].slices.size(); ++i) {
+                const SliceRole role = ct.roles[ti][i];
+                if (role == SliceRole::Kernel || role == SliceRole::Memcpy || role == SliceRole::Memset) order.push_back({ti, i});
+            }
+        std::stable_sort(order.begin(), order.end(), [&](SliceRef a, SliceRef b) {
+            return t.tracks[a.track].slices.start[a.index] < t.tracks[b.track].slices.start[b.index];
+        });
+        const Track& tr = t.tracks[base];
         const Occurrences* previous = nullptr;  // the op of the stream's previous activity
-        for (uint32_t i = 0; i < c.size(); ++i) {
+        std::unordered_map<const HloProgram*, CommandBufferAligner> aligners;  // this stream's, per program
+        for (const SliceRef ref : order) {
             analysisTick();
-            const SliceRole role = ct.roles[ti][i];
-            if (role != SliceRole::Kernel && role != SliceRole::Memcpy && role != SliceRole::Memset) continue;
-            const SliceRef ref{ti, i};
+            const SliceColumns& c = t.tracks[ref.track].slices;
+            const uint32_t i = ref.index;
+            const SliceRole role = ct.roles[ref.track][i];
             const TimeNs start = c.start[i], end = start + c.duration[i];
             auto [span, fresh] = spans.try_emplace(tr.process, start, end);
             if (!fresh) {
@@ -166,18 +250,24 @@ HloOpProfile computeHloOpProfile(const ClassifiedTrace& ct, const HloProgramInde
                 previous = nullptr;
                 continue;
             }
-            const std::string& host = t.processes[tr.process].host;
-            int64_t programId = 0;
-            const HloProgram* program = nullptr;
-            if (programIdKey != kNoIndex && sliceArgInt(t, ref, "program_id", programId))
-                program = index.byId(programId, host);
-            if (!program) program = index.byModule(sliceArgView(t, ref, moduleKey), host);
+            const HloProgram* program = programOf(ref, t.processes[tr.process].host);
             if (!program) {
                 ++missingPrograms[std::string(sliceArgView(t, ref, moduleKey))];
                 previous = nullptr;
                 continue;
             }
-            Occurrences& o = byOp[OpKey{program, std::string(hlo)}];
+            std::string opName(hlo);
+            std::string parent;
+            if (role == SliceRole::Kernel && !program->instruction(std::string_view(opName))) {
+                // An XLA command buffer (hlo_op "command_buffer_N") runs many ops as one.
+                auto aligner = aligners.try_emplace(program, *program, kernelsSeen[program]).first;
+                if (const xla::HloInstructionProto* op = aligner->second.attribute(fullNameView(ct, ref))) {
+                    parent = std::move(opName);
+                    opName = op->name();
+                }
+            }
+            Occurrences& o = byOp[OpKey{program, std::move(opName)}];
+            if (o.parent.empty()) o.parent = std::move(parent);
             ++o.metrics.occurrences;
             if (previous != &o) ++o.metrics.executions;
             previous = &o;
@@ -224,6 +314,7 @@ HloOpProfile computeHloOpProfile(const ClassifiedTrace& ct, const HloProgramInde
         row.op = key.program->instruction(key.name);
         row.metrics = m;
         row.activities = std::move(occurrences.activities);
+        row.parent = std::move(occurrences.parent);
         if (row.op) {
             row.category = hloCategory(*row.op);
             if (const HloCost* cost = it->second.of(row.op->id())) row.costPerExecution = *cost;
@@ -269,7 +360,7 @@ HloOpProfile computeHloOpProfile(const ClassifiedTrace& ct, const HloProgramInde
     std::string multiKernel;
     size_t multiKernelOps = 0;
     for (const HloOpRow& r : out.ops)
-        if (r.metrics.executions < r.metrics.occurrences && multiKernelOps++ < 3)
+        if (r.metrics.executions < r.metrics.occurrences && r.op && multiKernelOps++ < 3)
             multiKernel += (multiKernel.empty() ? "" : ", ") + r.name + " (" + std::to_string(r.metrics.occurrences) +
                            " activities in " + std::to_string(r.metrics.executions) + " runs)";
     if (multiKernelOps > 0)

@@ -68,6 +68,12 @@ struct HloOpRow {
     double timeFraction = 0;  // of the profile's total time (idle included)
     double wastedTimeFraction = 0;
     std::vector<SliceRef> activities;  // its device activities, in track order
+    // The XLA command buffer the op ran in ("command_buffer_1"), "" outside one. Inside a
+    // buffer every activity carries the buffer as its hlo_op; the op is found from the kernel's
+    // name (XLA names a fusion's kernel after it) or, for library kernels, as the next cuBLAS /
+    // cuDNN call in the program's schedule. What stays unattributed (memsets) keeps the buffer
+    // as its op.
+    std::string parent;
 };
 
 struct HloProgramRow {

@@ -38,7 +38,46 @@ std::shared_ptr<const HloProgram> HloProgram::parse(const XlaProgramBlob& blob, 
         if (error) *error = "the HLO of program " + std::to_string(blob.programId) + " (" + blob.name + ") has no computation";
         return nullptr;
     }
+    p->indexKernelsAndSchedule();
     return p;
+}
+
+std::string kernelNameOf(std::string_view instructionName) {
+    std::string out(instructionName);
+    for (char& ch : out)
+        if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_') ch = '_';
+    return out;
+}
+
+void HloProgram::indexKernelsAndSchedule() {
+    for (const auto& [id, entry] : instructions_) byKernelName_.emplace(kernelNameOf(entry.first->name()), entry.first);
+    std::vector<int64_t> order;
+    const auto& sequences = proto_.hlo_module().schedule().sequences();
+    if (const auto it = sequences.find(entry_->id()); it != sequences.end())
+        order.assign(it->second.instruction_ids().begin(), it->second.instruction_ids().end());
+    else
+        for (const xla::HloInstructionProto& i : entry_->instructions()) order.push_back(i.id());
+    for (int64_t id : order) {
+        const xla::HloInstructionProto* i = instruction(id);
+        if (!i || computationOf(id) != entry_ || scheduleIndex_.count(id)) continue;
+        scheduleIndex_.emplace(id, int(scheduleIndex_.size()));
+        if (i->opcode() == "fusion" || isLibraryCall(*i)) launches_.push_back(i);
+    }
+}
+
+bool HloProgram::isLibraryCall(const xla::HloInstructionProto& i) {
+    const std::string& target = i.custom_call_target();
+    return i.opcode() == "custom-call" && (target.rfind("__cublas", 0) == 0 || target.rfind("__cudnn", 0) == 0);
+}
+
+const xla::HloInstructionProto* HloProgram::instructionOfKernel(std::string_view kernelName) const {
+    const auto it = byKernelName_.find(std::string(kernelName));
+    return it == byKernelName_.end() ? nullptr : it->second;
+}
+
+int HloProgram::scheduleIndex(int64_t instructionId) const {
+    const auto it = scheduleIndex_.find(instructionId);
+    return it == scheduleIndex_.end() ? -1 : it->second;
 }
 
 std::string HloProgram::displayName() const { return moduleName() + "(" + std::to_string(programId_) + ")"; }

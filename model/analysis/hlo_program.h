@@ -42,7 +42,22 @@ public:
     const std::vector<const xla::HloInstructionProto*>& users(int64_t id) const;
     size_t instructionCount() const { return instructions_.size(); }
 
+    // The instruction a kernel of XLA's runs: XLA names the kernel of a fusion after it, with
+    // every character other than a letter, digit or '_' made '_' ("loop_add_fusion.3" ->
+    // "loop_add_fusion_3"). Null when none is so named.
+    const xla::HloInstructionProto* instructionOfKernel(std::string_view kernelName) const;
+    // The entry computation's instructions in the order they run (the module's schedule, else
+    // the computation's order), and an instruction's place in it (-1 when not in the entry).
+    int scheduleIndex(int64_t instructionId) const;
+    // The entry's instructions that launch device work, in schedule order: fusions and calls
+    // into libraries (cuBLAS GEMMs, cuDNN convolutions: custom calls whose kernels carry the
+    // library's names, not the instruction's).
+    const std::vector<const xla::HloInstructionProto*>& launches() const { return launches_; }
+    static bool isLibraryCall(const xla::HloInstructionProto& i);
+
 private:
+    void indexKernelsAndSchedule();
+
     std::string host_;
     int64_t programId_ = 0;
     xla::HloProto proto_;
@@ -52,6 +67,9 @@ private:
         instructions_;
     std::unordered_map<std::string_view, const xla::HloInstructionProto*> byName_;
     std::unordered_map<int64_t, std::vector<const xla::HloInstructionProto*>> users_;
+    std::unordered_map<std::string, const xla::HloInstructionProto*> byKernelName_;
+    std::unordered_map<int64_t, int> scheduleIndex_;
+    std::vector<const xla::HloInstructionProto*> launches_;
 };
 
 struct HloProgramIndex {
@@ -71,6 +89,8 @@ HloProgramIndex indexHloPrograms(const Trace& trace);
 // Bytes of one element of `type` (sub-byte types count a whole byte, as XLA's ByteWidth);
 // 0 for TUPLE, TOKEN and the invalid type.
 int64_t primitiveTypeBytes(int type);
+// The name XLA gives the kernel of an instruction (see HloProgram::instructionOfKernel).
+std::string kernelNameOf(std::string_view instructionName);
 // XLA's lower-case name of a primitive type ("f32", "bf16", "pred"...).
 std::string primitiveTypeName(int type);
 // The number of elements of an array shape (1 for a scalar); 0 for a tuple or token.

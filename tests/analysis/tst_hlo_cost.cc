@@ -427,6 +427,38 @@ private slots:
                             [](const std::string& n) { return n.find("cudnn-conv.1 (79 activities in 40 runs)") != std::string::npos; }));
         QCOMPARE(profile.peaks.peakFlopsPerSecond, 304 * 2.1e9 * 2048);  // 304 CUs x 2.1 GHz x 2048
     }
+
+    // JAX 0.11.2 on an H100 with XLA command buffers (the default): every device activity of the
+    // 10 training steps carries hlo_op "command_buffer_1". The program's schedule launches 30
+    // kernels per step (22 fusions, 8 cuBLAS-LT GEMMs); XLA gives identical fusions one kernel
+    // (fusion_34 runs fusion.34, .33 and .32) and cuBLAS kernels their own names. Attributed,
+    // each of the 30 launches has exactly 10 activities (one per step), inside the buffer; what
+    // stays with the buffer is its 10 memsets.
+    void commandBuffers() {
+        const std::string path = std::string(TRACESCOPE_SHARED_DIR) + "/testdata/gpu/jax_mlp_h100.xplane.pb";
+        ImportResult r = importTrace(path);
+        QVERIFY2(r.trace, r.error.c_str());
+        const HloProgramIndex index = indexHloPrograms(*r.trace);
+        const ClassifiedTrace ct = classifyTrace(*r.trace);
+        const HloOpProfile profile = computeHloOpProfile(ct, index);
+        QCOMPARE(profile.ops.size(), size_t(31));
+        int gemms = 0;
+        for (const HloOpRow& row : profile.ops) {
+            QCOMPARE(row.metrics.occurrences, uint64_t(10));
+            if (!row.op) {
+                QCOMPARE(row.name, std::string("command_buffer_1"));
+                for (SliceRef s : row.activities) QCOMPARE(ct.role(s), SliceRole::Memset);
+                continue;
+            }
+            QCOMPARE(row.parent, std::string("command_buffer_1"));
+            if (row.op->custom_call_target() == "__cublas$lt$matmul") {
+                ++gemms;
+                QVERIFY(row.costPerExecution.known());  // costed as its dot
+                for (SliceRef s : row.activities) QVERIFY(fullNameOf(*r.trace, s).rfind("sm90_xmma_gemm", 0) == 0);
+            }
+        }
+        QCOMPARE(gemms, 8);
+    }
 };
 
 QTEST_GUILESS_MAIN(HloCostTest)
