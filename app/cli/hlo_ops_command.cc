@@ -40,8 +40,8 @@ const char* kUsage =
     "  --csv    a row per op\n";
 
 nlohmann::json sourceOf(const HloOpRow& r) {
-    if (!r.op || r.op->metadata().source_file().empty()) return nullptr;
-    return r.op->metadata().source_file() + ":" + std::to_string(r.op->metadata().source_line());
+    const std::string source = r.op ? r.program->sourceOf(*r.op) : std::string();
+    return source.empty() ? nlohmann::json() : nlohmann::json(source);
 }
 
 nlohmann::json opJson(const HloOpRow& r) {
@@ -85,7 +85,7 @@ int runHloOps(const Args& args) {
         std::fputs(kUsage, stdout);
         return 0;
     }
-    const auto files = positionals(args);
+    const auto files = positionals(args, {"--program", "--sort"});
     const std::string sort = flagValue(args, "--sort", "time");
     if (files.size() != 1 || (sort != "time" && sort != "wasted" && sort != "utilization")) {
         std::fputs(kUsage, stderr);

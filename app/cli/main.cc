@@ -112,6 +112,9 @@ const char* const kUsage =
                  "                              per XLA program and HLO op: device time, FLOPs and bytes (XLA's\n"
                  "                              cost analysis), FLOP rate, bandwidth, utilisation of the\n"
                  "                              device's peaks and the bound, as XProf's op profile (hlo-ops --help)\n"
+                 "  hlo-memory FILE [--program NAME] [--json|--csv]\n"
+                 "                              the compiler's memory view of the XLA programs: peak heap from\n"
+                 "                              the buffer assignment, buffers live at the peak (hlo-memory --help)\n"
                  "  roofline FILE [--json|--csv]\n"
                  "                              the roofline of the XLA programs: per op and program, FLOPs per\n"
                  "                              byte against the attained FLOP rate under the device's ceilings,\n"
@@ -213,6 +216,7 @@ int main(int argc, char** argv) {
         {"gpu-util", runGpuUtil},
         {"hlo-ops", runHloOps},
         {"roofline", runRoofline},
+        {"hlo-memory", runHloMemory},
         {"advice", runAdvice},
         {"flame", runFlame},
         {"query", runQuery},
@@ -246,7 +250,7 @@ int main(int argc, char** argv) {
     Args args(argv + 2, argv + argc);
     // COMMAND --help: the command's own help where it has one, else its part of the usage.
     static const std::set<std::string> kOwnHelp = {"advice", "collectives", "critical-path", "cuda-api", "flame",
-                                                   "gpu-util", "hlo-ops", "launch-stats", "query", "queue",
+                                                   "gpu-util", "hlo-memory", "hlo-ops", "launch-stats", "query", "queue",
                                                    "roofline", "summarize"};
     for (const std::string& a : args) {
         if (a == "--") break;  // launch: the program's own arguments follow

@@ -140,6 +140,41 @@ const HloProgram* bestProgram(const std::vector<std::shared_ptr<const HloProgram
 
 }  // namespace
 
+namespace {
+
+// "file:line" of a 1-based frame of the module's stack frame index; "" when out of range.
+std::string frameText(const xla::StackFrameIndexProto& index, int frameId) {
+    if (frameId <= 0 || frameId > index.stack_frames_size()) return {};
+    const int location = index.stack_frames(frameId - 1).file_location_id();
+    if (location <= 0 || location > index.file_locations_size()) return {};
+    const auto& l = index.file_locations(location - 1);
+    if (l.file_name_id() <= 0 || l.file_name_id() > index.file_names_size()) return {};
+    return index.file_names(l.file_name_id() - 1) + ":" + std::to_string(l.line());
+}
+
+}  // namespace
+
+std::string HloProgram::sourceOf(const xla::HloInstructionProto& i) const {
+    const xla::OpMetadata& m = i.metadata();
+    if (!m.source_file().empty()) return m.source_file() + ":" + std::to_string(m.source_line());
+    return frameText(module().stack_frame_index(), m.stack_frame_id());
+}
+
+std::string HloProgram::sourceStack(const xla::HloInstructionProto& i) const {
+    const xla::StackFrameIndexProto& index = module().stack_frame_index();
+    std::string out;
+    int frame = i.metadata().stack_frame_id();
+    // Parents are earlier frames; a hostile index could loop, so the walk is bounded.
+    for (int depth = 0; frame > 0 && frame <= index.stack_frames_size() && depth < 256; ++depth) {
+        const std::string text = frameText(index, frame);
+        if (!text.empty()) out += (out.empty() ? "" : "\n") + text;
+        const int parent = index.stack_frames(frame - 1).parent_frame_id();
+        if (parent == frame) break;
+        frame = parent;
+    }
+    return out.empty() ? sourceOf(i) : out;
+}
+
 const HloProgram* HloProgramIndex::byId(int64_t programId, std::string_view host) const {
     return bestProgram(programs, host, [&](const HloProgram& p) { return p.programId() == programId; });
 }

@@ -40,6 +40,11 @@ public:
     const xla::HloInstructionProto* root(const xla::HloComputationProto& c) const { return instruction(c.root_id()); }
     // Instructions that use `id` as an operand, in computation order.
     const std::vector<const xla::HloInstructionProto*>& users(int64_t id) const;
+    // Where an instruction comes from, "file:line": its metadata's source file, else the
+    // innermost frame of its stack (recent JAX records stacks in the module's frame index).
+    // "" when neither is known. sourceStack lists every frame, innermost first, one per line.
+    std::string sourceOf(const xla::HloInstructionProto& i) const;
+    std::string sourceStack(const xla::HloInstructionProto& i) const;
     size_t instructionCount() const { return instructions_.size(); }
 
     // The instruction a kernel of XLA's runs: XLA names the kernel of a fusion after it, with

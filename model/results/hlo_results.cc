@@ -21,6 +21,29 @@ uint64_t resultBytes(const HloOpProfileResult& r) {
     return bytes;  // the programs are the store's own result
 }
 
+uint64_t resultBytes(const HloMemoryResult& r) {
+    uint64_t bytes = sizeof r + r.view.heapBytes.capacity() * sizeof(int64_t);
+    for (const HloLiveBuffer& b : r.view.liveAtPeak)
+        bytes += sizeof b + b.instruction.capacity() + b.shape.capacity() + b.opcode.capacity() + b.frameworkOp.capacity() +
+                 b.source.capacity();
+    return bytes;
+}
+
+std::shared_ptr<const HloMemoryResult> hloMemoryOf(ResultStore& store, const HloProgram& program) {
+    std::weak_ptr<ResultStore> weak = store.weak_from_this();
+    const std::string host = program.host();
+    const int64_t id = program.programId();
+    return store.get<HloMemoryResult>({"hlo-memory", host + "/" + std::to_string(id)}, [weak, host, id]() -> HloMemoryResult {
+        std::shared_ptr<ResultStore> s = weak.lock();
+        if (!s) throw AnalysisCancelled();
+        HloMemoryResult r;
+        r.programs = hloProgramsOf(*s);  // the store's programs (the caller's may have been dropped since)
+        r.program = r.programs->byId(id, host);
+        if (r.program) r.view = computeHloMemoryView(*r.program);
+        return r;
+    });
+}
+
 std::shared_ptr<const HloProgramIndex> hloProgramsOf(ResultStore& store) {
     std::shared_ptr<const Trace> trace = store.sharedTrace();
     return store.get<HloProgramIndex>(kHloProgramsKey, [trace] { return indexHloPrograms(*trace); });

@@ -2,6 +2,7 @@
 // and the HLO op profile (hlo_op_profile.h), each computed once.
 #pragma once
 
+#include "model/analysis/hlo_memory.h"
 #include "model/analysis/hlo_op_profile.h"
 #include "model/analysis/hlo_program.h"
 #include "model/results/result_store.h"
@@ -20,7 +21,15 @@ struct HloOpProfileResult {
     HloOpProfile profile;
 };
 
+// The memory view of one program (hlo_memory.h), keyed by its host and program id.
+struct HloMemoryResult {
+    std::shared_ptr<const HloProgramIndex> programs;  // keeps `program` alive
+    const HloProgram* program = nullptr;
+    HloMemoryView view;
+};
+
 uint64_t resultBytes(const HloProgramIndex& index);
+uint64_t resultBytes(const HloMemoryResult& result);
 uint64_t resultBytes(const HloOpProfileResult& result);
 
 // Blocking: computed on this thread when nobody has yet.
@@ -28,5 +37,7 @@ std::shared_ptr<const HloProgramIndex> hloProgramsOf(ResultStore& store);
 std::shared_ptr<const HloOpProfileResult> hloOpProfileOf(ResultStore& store);
 // The computation itself, for request().
 std::function<HloOpProfileResult()> hloOpProfileWith(ResultStore& store);
+// The memory view of `program` (one of hloProgramsOf's).
+std::shared_ptr<const HloMemoryResult> hloMemoryOf(ResultStore& store, const HloProgram& program);
 
 }  // namespace tracescope

@@ -6,7 +6,7 @@ XProf's own hlo_stats, op_profile and roofline_model on one XSpace with XLA prog
 
 XProf runs in its own process (xprof_tools.py, in the peers' virtual environment).
 Per HLO op (program id, op name), both sides must list the same ops, with
-  category, occurrences, bound_by          exact
+  category, occurrences, bound_by, source exact (source: file:line of the op's innermost frame)
   time                                     within 1 ns per occurrence + 1 ns (XProf sums ps, we ns)
   FLOPs                                    op_profile's rawFlops (an integer), relative 1e-9
   bytes accessed                           hlo_stats's measured memory bandwidth (GiB/s) x time,
@@ -14,7 +14,8 @@ Per HLO op (program id, op name), both sides must list the same ops, with
   FLOP rate, operational intensity         relative 1e-6
 per program: time and FLOPs (op_profile's program nodes); the profile's total and idle time
 (op_profile's root and IDLE node); the device's peak FLOP rate and HBM bandwidth (roofline_model's
-table properties, printed with 6 significant digits).
+table properties, printed with 6 significant digits); and per program the memory viewer's peak heap
+(`hlo-memory`, relative 1e-9) and every named buffer it lists live at the peak, with its size.
 Every mismatch must be listed in EXPECTED with its reason, or the test fails; an expected
 difference that no longer occurs is reported ("now agrees").
 """
@@ -88,10 +89,14 @@ def main():
         sys.exit(77)
     base = os.path.basename(a.file)
     ours = json.loads(run([a.cli, "hlo-ops", a.file, "--json"]))
+    memory = {p["program"]: p for p in json.loads(run([a.cli, "hlo-memory", a.file, "--json"]))["programs"]}
+    viewers = ["memory_viewer:" + name for name in sorted(memory)]
     with tempfile.TemporaryDirectory() as tmp:
-        run([a.peer_python, os.path.join(HERE, "xprof_tools.py"), a.file, tmp, "hlo_stats,op_profile,roofline_model"])
+        run([a.peer_python, os.path.join(HERE, "xprof_tools.py"), a.file, tmp,
+             ",".join(["hlo_stats", "op_profile", "roofline_model"] + viewers)])
         load = lambda n: json.load(open(os.path.join(tmp, n + ".json"), encoding="utf-8"))
         hlo_stats, op_profile, roofline = load("hlo_stats"), load("op_profile"), load("roofline_model")
+        xprof_memory = {v.split(":", 1)[1]: load(v) for v in viewers}
 
     mismatches, checked = [], 0
 
@@ -121,6 +126,10 @@ def main():
         check("intensity", name, close(float(x["operational_intensity"]), o["operational_intensity"], 1e-6),
               f"{x['operational_intensity']} vs {o['operational_intensity']}")
         check("bound_by", name, x["bound_by"] == o["bound_by"], f"{x['bound_by']} vs {o['bound_by']}")
+        # Source: XProf shows the innermost frame as "<div class=... title='stack'>file:line</div>".
+        m = re.search(r">([^<]*)</div>", x.get("source_info") or "")
+        x_source = m.group(1) if m else ""
+        check("source", name, x_source == (o["source"] or ""), f"{x_source!r} vs {o['source']!r}")
 
     ours_programs = {p["program"]: p for p in ours["programs"]}
     for name, m in xprof_programs.items():
@@ -137,6 +146,20 @@ def main():
           f"{props['peak_flop_rate']} vs {ours['device']['peak_gflops_per_second']}")
     check("peak hbm", "device", close(float(props["peak_hbm_bw"]), ours["device"]["peak_hbm_gib_per_second"], 5e-6),
           f"{props['peak_hbm_bw']} vs {ours['device']['peak_hbm_gib_per_second']}")
+
+    # The memory viewer, per program: peak heap, and the named buffers live at the peak (XProf folds
+    # the smallest into one unnamed entry) with their sizes.
+    for name, x in sorted(xprof_memory.items()):
+        mine = memory[name]
+        check("peak heap", name, close(float(x["peakHeapMib"]) * 2**20, mine["peak_bytes"], 1e-9),
+              f"{x['peakHeapMib']} MiB vs {mine['peak_bytes'] / 2**20} MiB")
+        detail = json.loads(run([a.cli, "hlo-memory", a.file, "--program", name, "--json"]))["programs"][0]
+        ours_live = {(b["instruction"], b["bytes"]) for b in detail["live_at_peak"]}
+        for b in x.get("maxHeap", []):
+            if "instructionName" not in b:
+                continue
+            key = (b["instructionName"], round(float(b["logicalBufferSizeMib"]) * 2**20))
+            check("live at peak", f"{name} {key[0]}", key in ours_live, f"{key} not among ours")
 
     unexpected, used = [], set()
     for what, subject, detail in mismatches:

@@ -13,7 +13,8 @@ framework_op_stats, overview_page and input_pipeline_analyzer a list of Google D
 ({"cols", "rows", "p"}), kernel_stats one DataTable, memory_profile the MemoryProfile proto as
 JSON, trace_viewer a Chrome trace JSON object; hlo_stats one DataTable, roofline_model a list of
 DataTables (the roofline table first), op_profile the op_profile.Profile proto as JSON.
-Without a TOOL list the tools of TOOLS run.
+Without a TOOL list the tools of TOOLS run. "memory_viewer:<module>(<id>)" runs the memory viewer
+on that program (XProf needs the program's name with its id), written as that name + ".json".
 """
 import json
 import os
@@ -37,8 +38,15 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, os.path.basename(src))
         shutil.copyfile(src, path)
+        if any(t.startswith("memory_viewer:") for t in tools):
+            raw_to_tool_data.xspace_to_tool_names([path])  # writes each program's <module>(<id>).hlo_proto.pb
         for tool in tools:
-            data, _content_type = raw_to_tool_data.xspace_to_tool_data([path], tool, {"use_saved_result": False})
+            params = {"use_saved_result": False}
+            name = tool
+            if tool.startswith("memory_viewer:"):  # memory_viewer:<module>(<id>): one program's memory view
+                name, module = tool.split(":", 1)
+                params.update(module_name=module, program_id=module[module.rfind("(") + 1:-1], memory_space="0")
+            data, _content_type = raw_to_tool_data.xspace_to_tool_data([path], name, params)
             if data is None:
                 sys.exit(f"xprof {tool} failed on {src}")
             if isinstance(data, bytes):

@@ -8,10 +8,12 @@
 #include "model/import/import.h"
 #include "model/results/hlo_results.h"
 #include "views/tables/table_page.h"
+#include "views/tables/value_format.h"
 #include "views/trace_selection.h"
 #include "views/xla/roofline_chart.h"
 #include "views/xla/xla_ops_view.h"
 
+#include <QComboBox>
 #include <QTabWidget>
 #include <QTableView>
 #include <QtTest>
@@ -55,6 +57,15 @@ private slots:
         for (const RooflinePoint& p : c->roofline.ops) drawable += p.intensity > 0 && p.flopsPerSecond > 0;
         QCOMPARE(page.roofline()->pointCount(), drawable + 1);
         QVERIFY(drawable >= 10);
+
+        // The Memory tab: every program in the choice (device time first), the first shown: its
+        // peak heap (equal to XProf's memory viewer: peers_xprof_hlo_*) and its buffers at the peak.
+        QCOMPARE(page.memoryProgram()->count(), 9);
+        QVERIFY(page.memoryProgram()->itemText(0).startsWith(QStringLiteral("jit_loss_fn(17): peak ")));
+        QCOMPARE(page.memoryTable()->view()->model()->rowCount(), int(c->memory[0]->view.liveAtPeak.size()));
+        QVERIFY(page.memorySummaryText().contains(formatBytes(c->memory[0]->view.peakBytes)));
+        page.memoryProgram()->setCurrentIndex(2);
+        QCOMPARE(page.memoryTable()->view()->model()->rowCount(), int(c->memory[2]->view.liveAtPeak.size()));
 
         TraceSelection selection;
         page.setSelection(&selection);

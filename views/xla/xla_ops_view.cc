@@ -6,6 +6,7 @@
 #include "views/trace_selection.h"
 #include "views/xla/roofline_chart.h"
 
+#include <QComboBox>
 #include <QLabel>
 #include <QTabWidget>
 #include <QTableView>
@@ -67,13 +68,30 @@ std::vector<Model::Column> opColumns() {
          [](Row r) { return QVariant(r->op ? q(r->op->metadata().op_name()) : QString()); }},
         {{QObject::tr("Source"), ColumnKind::Text, QObject::tr("Source file and line of the op (HLO metadata)")},
          [](Row r) {
-             if (!r->op || r->op->metadata().source_file().empty()) return QVariant(QString());
-             return QVariant(QStringLiteral("%1:%2").arg(q(r->op->metadata().source_file())).arg(r->op->metadata().source_line()));
+             return QVariant(r->op ? q(r->program->sourceOf(*r->op)) : QString());
          }},
     };
 }
 
 uint64_t activityKey(SliceRef s) { return uint64_t(s.track) << 32 | s.index; }
+
+using Buffer = const HloLiveBuffer*;
+
+std::vector<RowTableModel<Buffer>::Column> bufferColumns() {
+    return {
+        {{QObject::tr("Size"), ColumnKind::Bytes, QObject::tr("The buffer's size (a whole-run allocation's: the allocation's)")},
+         [](Buffer b) { return QVariant(qint64(b->bytes)); }},
+        {{QObject::tr("Kind"), ColumnKind::Text,
+          QObject::tr("parameter / output (live for the whole run), constant, or temporary (in the heap simulation)")},
+         [](Buffer b) { return QVariant(QString::fromLatin1(hloBufferKindName(b->kind))); }},
+        {{QObject::tr("HLO instruction"), ColumnKind::Text, QObject::tr("The instruction that defines the buffer {shape index}")},
+         [](Buffer b) { return QVariant(q(b->instruction)); }},
+        {{QObject::tr("Shape"), ColumnKind::Text, {}}, [](Buffer b) { return QVariant(q(b->shape)); }},
+        {{QObject::tr("Op"), ColumnKind::Text, QObject::tr("The instruction's opcode")}, [](Buffer b) { return QVariant(q(b->opcode)); }},
+        {{QObject::tr("Framework op"), ColumnKind::Text, {}}, [](Buffer b) { return QVariant(q(b->frameworkOp)); }},
+        {{QObject::tr("Source"), ColumnKind::Text, {}}, [](Buffer b) { return QVariant(q(b->source)); }},
+    };
+}
 
 }  // namespace
 
@@ -104,10 +122,30 @@ XlaOpsView::XlaOpsView(QWidget* parent) : AnalysisView(parent) {
         if (!c.known()) text += tr("\nXLA's cost analysis does not know this op's cost");
         return text;
     });
+    model_->setCellToolTip(Source, [](Row r) { return r->op ? q(r->program->sourceStack(*r->op)) : QString(); });
     table_->setSourceModel(model_, Time);
     tabs_->addTab(table_, tr("Op Profile"));
     chart_ = new RooflineChart(tabs_);
     tabs_->addTab(chart_, tr("Roofline"));
+    auto* memory = new QWidget(tabs_);
+    auto* memoryLayout = new QVBoxLayout(memory);
+    memoryLayout->setContentsMargins(0, 4, 0, 0);
+    memorySummary_ = new QLabel(memory);
+    memorySummary_->setWordWrap(true);
+    memoryLayout->addWidget(memorySummary_);
+    memoryTable_ = new TablePage(memory);
+    memoryProgram_ = new QComboBox(memoryTable_);
+    memoryProgram_->setToolTip(tr("The XLA program whose memory view is shown"));
+    memoryTable_->addToolbarWidget(memoryProgram_);
+    memoryTable_->setFilterColumns({2, 5}, tr("Filter by instruction or framework op"));
+    memoryTable_->setExportName(QStringLiteral("hlo_memory.csv"));
+    memoryTable_->setElasticColumn(2, 200);
+    memoryTable_->addShrinkableColumn(5, 120);
+    memoryModel_ = new RowTableModel<Buffer>(bufferColumns(), this);
+    memoryTable_->setSourceModel(memoryModel_, 0);
+    memoryLayout->addWidget(memoryTable_, 1);
+    tabs_->addTab(memory, tr("Memory"));
+    connect(memoryProgram_, &QComboBox::currentIndexChanged, this, &XlaOpsView::showMemoryOf);
     layout->addWidget(tabs_, 1);
     setContent(content);
     connect(table_, &TablePage::sourceRowActivated, this, &XlaOpsView::activateRow);
@@ -124,6 +162,7 @@ void XlaOpsView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
             Computed c;
             c.profile = hloOpProfileOf(results);
             c.roofline = computeRoofline(c.profile->profile);
+            for (const HloProgramRow& p : c.profile->profile.programs) c.memory.push_back(hloMemoryOf(results, *p.program));
             for (size_t row = 0; row < c.profile->profile.ops.size(); ++row)
                 for (SliceRef s : c.profile->profile.ops[row].activities) c.rowOfActivity.emplace(activityKey(s), int(row));
             return c;
@@ -146,6 +185,14 @@ void XlaOpsView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
             table_->view()->sortByColumn(Time, Qt::DescendingOrder);
             table_->fitColumns(260);
             chart_->setRoofline(computed_->roofline);
+            {
+                const QSignalBlocker block(memoryProgram_);
+                memoryProgram_->clear();
+                for (const auto& m : computed_->memory)
+                    if (m->program)
+                        memoryProgram_->addItem(tr("%1: peak %2").arg(q(m->program->displayName()), formatBytes(m->view.peakBytes)));
+            }
+            showMemoryOf(0);
             const RooflineResult& roof = computed_->roofline;
             const double opTime = double(roof.memoryRegionNs + roof.computeRegionNs + roof.unknownNs);
             QString device = p.peaks.peakFlopsPerSecond > 0
@@ -173,9 +220,43 @@ void XlaOpsView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
 
 QString XlaOpsView::summaryText() const { return summary_->text(); }
 
+QString XlaOpsView::memorySummaryText() const { return memorySummary_->text(); }
+
+void XlaOpsView::showMemoryOf(int program) {
+    if (!computed_ || program < 0 || size_t(program) >= computed_->memory.size() || !computed_->memory[size_t(program)]->program) {
+        memoryModel_->setRows({});
+        memorySummary_->clear();
+        return;
+    }
+    const HloMemoryResult& m = *computed_->memory[size_t(program)];
+    const HloMemoryView& v = m.view;
+    std::vector<Buffer> rows;
+    for (const HloLiveBuffer& b : v.liveAtPeak) rows.push_back(&b);
+    memoryModel_->setRows(std::move(rows));
+    memoryTable_->view()->sortByColumn(0, Qt::DescendingOrder);
+    memoryTable_->fitColumns(260);
+    QString notes;
+    for (const std::string& n : v.notes) notes += QStringLiteral(" <i>%1</i>").arg(q(n).toHtmlEscaped());
+    memorySummary_->setText(
+        v.available ? tr("<b>%1</b>: peak heap <b>%2</b> = %3 at the peak of XLA's heap simulation (event %4 of %5) + "
+                         "%6 live for the whole run (parameters %7, results that may live out %8). All buffer "
+                         "allocations: %9. The buffers live at the peak:")
+                          .arg(q(m.program->displayName()).toHtmlEscaped(), formatBytes(v.peakBytes),
+                               formatBytes(v.simulatedPeakBytes))
+                          .arg(v.peakEvent)
+                          .arg(v.heapBytes.empty() ? 0 : v.heapBytes.size() - 1)
+                          .arg(formatBytes(v.wholeRunBytes), formatBytes(v.parameterBytes), formatBytes(v.liveOutBytes),
+                               formatBytes(v.totalAllocationBytes)) +
+                          notes
+                    : tr("%1 has no buffer assignment in its HLO.").arg(q(m.program->displayName()).toHtmlEscaped()));
+}
+
 void XlaOpsView::clearResult() {
     computed_.reset();
     model_->setRows({});
+    memoryModel_->setRows({});
+    memoryProgram_->clear();
+    memorySummary_->clear();
     chart_->clear();
     summary_->clear();
 }

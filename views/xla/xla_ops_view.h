@@ -1,7 +1,8 @@
 // XLA Ops page (XProf's HLO Op Profile, HLO Op Stats and Roofline Model): per XLA program and
 // HLO op, device time, FLOPs and bytes from XLA's cost analysis, FLOP rate and bandwidth with
 // their utilisation of the device's peaks, the bound and XProf's "wasted time"; and the
-// roofline chart of the same ops and programs. Double-clicking an op highlights its device
+// roofline chart of the same ops and programs; and the compiler's memory view of a program
+// (peak heap from its buffer assignment, the buffers live at the peak). Double-clicking an op highlights its device
 // activities in the timeline; selecting an activity there selects its op. Every figure is a
 // result of the trace's store (model/results/hlo_results.h, model/analysis/hlo_roofline.h).
 #pragma once
@@ -13,6 +14,7 @@
 
 #include <unordered_map>
 
+class QComboBox;
 class QLabel;
 class QTabWidget;
 
@@ -29,6 +31,7 @@ public:
     struct Computed {
         std::shared_ptr<const HloOpProfileResult> profile;
         RooflineResult roofline;
+        std::vector<std::shared_ptr<const HloMemoryResult>> memory;  // per program, programs with device time first
         std::unordered_map<uint64_t, int> rowOfActivity;  // (track << 32 | index) -> op row
     };
     enum Column {
@@ -53,6 +56,9 @@ public:
     QString summaryText() const;
     TablePage* table() const { return table_; }
     RooflineChart* roofline() const { return chart_; }
+    TablePage* memoryTable() const { return memoryTable_; }
+    QComboBox* memoryProgram() const { return memoryProgram_; }
+    QString memorySummaryText() const;
     QTabWidget* tabs() const { return tabs_; }
     const Computed* computed() const { return computed_.get(); }
 
@@ -68,8 +74,13 @@ private:
     TablePage* table_ = nullptr;
     RowTableModel<const HloOpRow*>* model_ = nullptr;
     RooflineChart* chart_ = nullptr;
+    QComboBox* memoryProgram_ = nullptr;
+    QLabel* memorySummary_ = nullptr;
+    TablePage* memoryTable_ = nullptr;
+    RowTableModel<const HloLiveBuffer*>* memoryModel_ = nullptr;
 
     void activateRow(int row);
+    void showMemoryOf(int program);  // an index into computed_->memory
 };
 
 }  // namespace tracescope

@@ -1,0 +1,141 @@
+#include "model/analysis/hlo_memory.h"
+
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace tracescope {
+
+namespace {
+
+// The instruction that defines a logical buffer (by id in recent protos, by name before).
+const xla::HloInstructionProto* definingInstruction(const HloProgram& p, const xla::LogicalBufferProto& b) {
+    const auto& at = b.defined_at();
+    if (const xla::HloInstructionProto* i = at.instruction_id() != 0 ? p.instruction(at.instruction_id()) : nullptr) return i;
+    return at.instruction_name().empty() ? nullptr : p.instruction(std::string_view(at.instruction_name()));
+}
+
+HloLiveBuffer describe(const HloProgram& p, const xla::LogicalBufferProto& b, HloBufferKind kind) {
+    HloLiveBuffer out;
+    out.logicalBufferId = b.id();
+    out.bytes = b.size();
+    out.kind = kind;
+    const xla::HloInstructionProto* i = definingInstruction(p, b);
+    if (!i) {
+        out.instruction = b.defined_at().instruction_name();
+        return out;
+    }
+    out.instruction = i->name();
+    const xla::ShapeProto* shape = &i->shape();
+    std::string index;
+    for (int64_t k : b.defined_at().shape_index()) {
+        index += (index.empty() ? "" : ",") + std::to_string(k);
+        if (k >= 0 && k < shape->tuple_shapes_size()) shape = &shape->tuple_shapes(int(k));
+    }
+    if (!index.empty()) out.instruction += "{" + index + "}";
+    out.shape = shapeText(*shape);
+    out.opcode = i->opcode();
+    out.frameworkOp = i->metadata().op_name();
+    out.source = p.sourceOf(*i);
+    return out;
+}
+
+}  // namespace
+
+const char* hloBufferKindName(HloBufferKind k) {
+    switch (k) {
+    case HloBufferKind::Parameter: return "parameter";
+    case HloBufferKind::Output: return "output";
+    case HloBufferKind::Constant: return "constant";
+    default: return "temporary";
+    }
+}
+
+HloMemoryView computeHloMemoryView(const HloProgram& program) {
+    HloMemoryView out;
+    const xla::BufferAssignmentProto& ba = program.proto().buffer_assignment();
+    if (ba.buffer_allocations_size() == 0) {
+        out.notes.push_back("the program carries no buffer assignment in its HLO");
+        return out;
+    }
+    out.available = true;
+    std::unordered_map<int64_t, const xla::LogicalBufferProto*> buffers;
+    for (const xla::LogicalBufferProto& b : ba.logical_buffers()) buffers.emplace(b.id(), &b);
+
+    // Allocations that live for the whole run: not in the heap simulation.
+    std::vector<HloLiveBuffer> wholeRun;
+    for (const xla::BufferAllocationProto& a : ba.buffer_allocations()) {
+        out.totalAllocationBytes += a.size();
+        if (a.is_thread_local()) continue;
+        if (!a.is_entry_computation_parameter() && !a.maybe_live_out() && !a.is_constant()) continue;
+        const HloBufferKind kind = a.is_entry_computation_parameter() ? HloBufferKind::Parameter
+                                   : a.maybe_live_out()               ? HloBufferKind::Output
+                                                                       : HloBufferKind::Constant;
+        (kind == HloBufferKind::Parameter ? out.parameterBytes : kind == HloBufferKind::Output ? out.liveOutBytes : out.wholeRunBytes) +=
+            a.size();
+        if (a.size() == 0) continue;
+        // Named after the largest logical buffer assigned to it (the first of equals), sized as
+        // the allocation.
+        const xla::LogicalBufferProto* largest = nullptr;
+        for (const auto& assigned : a.assigned())
+            if (const auto it = buffers.find(assigned.logical_buffer_id());
+                it != buffers.end() && (!largest || it->second->size() > largest->size()))
+                largest = it->second;
+        HloLiveBuffer b = largest ? describe(program, *largest, kind) : HloLiveBuffer{};
+        b.kind = kind;
+        b.bytes = a.size();
+        wholeRun.push_back(std::move(b));
+    }
+    out.wholeRunBytes += out.parameterBytes + out.liveOutBytes;
+
+    // The heap simulation: the trace with the highest peak when there are several (one per
+    // computation when the module was not simulated whole).
+    if (ba.heap_simulator_traces_size() > 1)
+        out.notes.push_back(std::to_string(ba.heap_simulator_traces_size()) +
+                            " heap simulations (per computation): the one with the highest peak is shown");
+    // Replays a trace's first `events` events (all when -1): the heap after each and the
+    // buffers live at the end.
+    const auto replay = [&](const xla::HeapSimulatorTrace& trace, size_t events, std::vector<int64_t>* heap,
+                            std::unordered_set<int64_t>* live) {
+        int64_t current = 0;
+        for (size_t k = 0; k < events && k < size_t(trace.events_size()); ++k) {
+            const xla::HeapSimulatorTrace::Event& e = trace.events(int(k));
+            const auto b = buffers.find(e.buffer_id());
+            const int64_t size = b == buffers.end() ? 0 : b->second->size();
+            if (e.kind() == xla::HeapSimulatorTrace::Event::ALLOC) {
+                if (live->insert(e.buffer_id()).second) current += size;
+            } else if (e.kind() == xla::HeapSimulatorTrace::Event::FREE) {
+                if (live->erase(e.buffer_id())) current -= size;
+            }  // SHARE_WITH: the buffer lives in another's memory
+            if (heap) heap->push_back(out.wholeRunBytes + current);
+        }
+    };
+    const xla::HeapSimulatorTrace* best = nullptr;
+    for (const xla::HeapSimulatorTrace& trace : ba.heap_simulator_traces()) {
+        std::vector<int64_t> heap{out.wholeRunBytes};
+        std::unordered_set<int64_t> live;
+        replay(trace, size_t(trace.events_size()), &heap, &live);
+        const auto peak = std::max_element(heap.begin(), heap.end());
+        if (!best || *peak - out.wholeRunBytes > out.simulatedPeakBytes) {
+            best = &trace;
+            out.simulatedPeakBytes = *peak - out.wholeRunBytes;
+            out.peakEvent = size_t(peak - heap.begin());
+            out.heapBytes = std::move(heap);
+        }
+    }
+    if (!best) out.heapBytes = {out.wholeRunBytes};  // nothing simulated: the whole-run allocations only
+    std::unordered_set<int64_t> peakLive;
+    if (best) replay(*best, out.peakEvent, nullptr, &peakLive);
+    std::vector<int64_t> bestLive(peakLive.begin(), peakLive.end());
+    std::sort(bestLive.begin(), bestLive.end());
+    out.peakBytes = out.wholeRunBytes + out.simulatedPeakBytes;
+    out.liveAtPeak = std::move(wholeRun);
+    for (int64_t id : bestLive)
+        if (const auto b = buffers.find(id); b != buffers.end())
+            out.liveAtPeak.push_back(describe(program, *b->second, HloBufferKind::Temporary));
+    std::stable_sort(out.liveAtPeak.begin(), out.liveAtPeak.end(),
+                     [](const HloLiveBuffer& a, const HloLiveBuffer& b) { return a.bytes > b.bytes; });
+    return out;
+}
+
+}  // namespace tracescope
