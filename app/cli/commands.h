@@ -32,6 +32,7 @@ int runGpuUtil(const Args& args);
 int runHloOps(const Args& args);
 int runRoofline(const Args& args);
 int runHloMemory(const Args& args);
+int runHloGraph(const Args& args);
 int runFlame(const Args& args);
 int runQuery(const Args& args);
 int runCollectives(const Args& args);

@@ -112,6 +112,9 @@ const char* const kUsage =
                  "                              per XLA program and HLO op: device time, FLOPs and bytes (XLA's\n"
                  "                              cost analysis), FLOP rate, bandwidth, utilisation of the\n"
                  "                              device's peaks and the bound, as XProf's op profile (hlo-ops --help)\n"
+                 "  hlo-graph FILE --program NAME --op NAME [--radius N] [--fused] --dot OUT.dot\n"
+                 "                              an HLO instruction's neighbourhood as Graphviz DOT, with device\n"
+                 "                              time and the critical chain (hlo-graph --help)\n"
                  "  hlo-memory FILE [--program NAME] [--json|--csv]\n"
                  "                              the compiler's memory view of the XLA programs: peak heap from\n"
                  "                              the buffer assignment, buffers live at the peak (hlo-memory --help)\n"
@@ -217,6 +220,7 @@ int main(int argc, char** argv) {
         {"hlo-ops", runHloOps},
         {"roofline", runRoofline},
         {"hlo-memory", runHloMemory},
+        {"hlo-graph", runHloGraph},
         {"advice", runAdvice},
         {"flame", runFlame},
         {"query", runQuery},
@@ -250,7 +254,7 @@ int main(int argc, char** argv) {
     Args args(argv + 2, argv + argc);
     // COMMAND --help: the command's own help where it has one, else its part of the usage.
     static const std::set<std::string> kOwnHelp = {"advice", "collectives", "critical-path", "cuda-api", "flame",
-                                                   "gpu-util", "hlo-memory", "hlo-ops", "launch-stats", "query", "queue",
+                                                   "gpu-util", "hlo-graph", "hlo-memory", "hlo-ops", "launch-stats", "query", "queue",
                                                    "roofline", "summarize"};
     for (const std::string& a : args) {
         if (a == "--") break;  // launch: the program's own arguments follow

@@ -3,6 +3,7 @@
 // comments, hostile protos, and the op profile of a real JAX-on-ROCm capture (whose gemm fusion
 // costs are checked against its shapes).
 #include "model/analysis/hlo_cost.h"
+#include "model/analysis/hlo_graph.h"
 #include "model/analysis/hlo_op_profile.h"
 #include "model/analysis/hlo_program.h"
 #include "model/analysis/hlo_roofline.h"
@@ -11,6 +12,7 @@
 #include <QtTest>
 
 #include <initializer_list>
+#include <set>
 
 using namespace tracescope;
 
@@ -277,6 +279,42 @@ private slots:
         QVERIFY(!c.of(bad->id())->known());  // a GEMM whose dimensions cannot be read is not free either
         QCOMPARE(c.entry.unknownOps, 2u);
         QCOMPARE(c.unknownTargets.size(), size_t(2));
+    }
+
+    // The graph around an instruction: a chain p0 -> a -> b -> c and a side branch p1 -> d -> c.
+    // Radius 1 around b: a, b, c; radius 2: p0, a, b, c, d. With device time a 5, b 1, d 2, c 1 the
+    // critical chain (most time along operands) is a -> b -> c (7 against d's 3). DOT names every
+    // node and marks the chain.
+    void graph() {
+        Builder b;
+        auto* e = b.computation("main");
+        auto* p0 = b.param(e, 0, shape(xla::F32, {4}));
+        auto* p1 = b.param(e, 1, shape(xla::F32, {4}));
+        auto* a = b.add(e, "a", "negate", shape(xla::F32, {4}), {p0->id()});
+        auto* bb = b.add(e, "b", "negate", shape(xla::F32, {4}), {a->id()});
+        auto* d = b.add(e, "d", "negate", shape(xla::F32, {4}), {p1->id()});
+        auto* c = b.add(e, "c", "add", shape(xla::F32, {4}), {bb->id(), d->id()});
+        auto p = b.program(e);
+        const std::unordered_map<std::string, TimeNs> time = {{"a", 5}, {"b", 1}, {"d", 2}, {"c", 1}};
+        const auto names = [](const HloGraph& g) {
+            std::set<std::string> out;
+            for (const HloGraphNode& n : g.nodes) out.insert(n.op->name());
+            return out;
+        };
+        const HloGraph one = hloNeighbourhood(*p, *p->instruction(bb->id()), 1, time);
+        QCOMPARE(names(one), (std::set<std::string>{"a", "b", "c"}));
+        const HloGraph two = hloNeighbourhood(*p, *p->instruction(bb->id()), 2, time);
+        QCOMPARE(names(two), (std::set<std::string>{"p0", "a", "b", "c", "d"}));
+        std::set<std::string> critical;
+        for (const HloGraphNode& n : two.nodes)
+            if (n.critical) critical.insert(n.op->name());
+        QCOMPARE(critical, (std::set<std::string>{"a", "b", "c"}));
+        QCOMPARE(hloNeighbourhood(*p, *p->instruction(bb->id()), -1, time).nodes.size(), size_t(6));
+        const std::string dot = hloGraphDot(two, "m");
+        QVERIFY(dot.rfind("digraph \"m\" {", 0) == 0);
+        for (const char* n : {"p0\\nparameter f32[4]", "a\\nnegate f32[4]\\n0.005 us", "d\\nnegate"})
+            QVERIFY2(dot.find(n) != std::string::npos, n);
+        QCOMPARE(size_t(std::count(dot.begin(), dot.end(), '>')), two.edges.size());
     }
 
     // while: one trip of condition and body (XLA does not know the trip count); conditional: the

@@ -10,9 +10,11 @@
 #include "views/tables/table_page.h"
 #include "views/tables/value_format.h"
 #include "views/trace_selection.h"
+#include "views/pipeline/pipeline_graph_view.h"
 #include "views/xla/roofline_chart.h"
 #include "views/xla/xla_ops_view.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QTabWidget>
 #include <QTableView>
@@ -80,6 +82,47 @@ private slots:
         const HloOpRow& other = c->profile->profile.ops[5];
         selection.selectSlice(other.activities.back());
         QCOMPARE(page.table()->currentSourceRow(), 5);
+    }
+
+    // The Graph tab centres on the table's current op: the longest op first; selecting another
+    // row moves it there; clicking a node selects that op's row and highlights its activities.
+    void graphFollowsTheTable() {
+        auto trace = load("public/tracelens/934987a2fc2f.xplane.pb");
+        QVERIFY(trace);
+        XlaOpsView page;
+        page.resize(1280, 800);
+        page.show();
+        page.setTrace(trace);
+        QVERIFY(QTest::qWaitFor([&] { return finished(page); }, 60000));
+        const HloOpProfile& p = page.computed()->profile->profile;
+        const auto centre = [&] {
+            for (int k = 0; k < page.graph()->nodeCount(); ++k)
+                if (page.graph()->selectedNode() == k) return page.graphNodes()[size_t(k)]->name();
+            return std::string();
+        };
+        QCOMPARE(centre(), p.ops[0].name);
+        page.table()->selectSourceRow(4);  // a gemm fusion
+        QCOMPARE(centre(), p.ops[4].name);
+        QVERIFY(page.graphInsideFusion()->isEnabled());
+        page.graphInsideFusion()->setChecked(true);  // its fused computation: the dot and its operands
+        bool hasDot = false;
+        for (const auto* op : page.graphNodes()) hasDot |= op->opcode() == "dot";
+        QVERIFY(hasDot);
+        page.graphInsideFusion()->setChecked(false);
+        TraceSelection selection;
+        page.setSelection(&selection);
+        std::vector<SliceRef> highlighted;
+        connect(&selection, &TraceSelection::slicesHighlighted, this,
+                [&](std::vector<SliceRef> slices, QString) { highlighted = std::move(slices); });
+        // A neighbour with a row of its own.
+        int neighbour = -1, row = -1;
+        for (int k = 0; k < page.graph()->nodeCount() && neighbour < 0; ++k)
+            for (size_t r = 0; r < p.ops.size(); ++r)
+                if (p.ops[r].op == page.graphNodes()[size_t(k)] && int(r) != 4) neighbour = k, row = int(r);
+        QVERIFY(neighbour >= 0);
+        emit page.graph()->nodeClicked(neighbour);
+        QCOMPARE(page.table()->currentSourceRow(), row);
+        QVERIFY(highlighted == p.ops[size_t(row)].activities);
     }
 
     void withoutPrograms() {

@@ -52,7 +52,7 @@ public:
     void paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) override {
         const QRectF r(-size_.width() / 2, -size_.height() / 2, size_.width(), size_.height());
         p->setRenderHint(QPainter::Antialiasing);
-        QColor fill = palette_.color(QPalette::Base);
+        QColor fill = node_.fill.isValid() ? node_.fill : palette_.color(QPalette::Base);
         if (selected_) fill = palette_.color(QPalette::Highlight).lighter(node_.style == PipelineGraphNode::Style::Bottleneck ? 170 : 160);
         p->setBrush(fill);
         p->setPen(nodePen(node_.style, palette_));

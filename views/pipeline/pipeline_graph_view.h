@@ -3,6 +3,7 @@
 // reports it. Knows nothing about traces: the tf.data page gives it nodes and edges.
 #pragma once
 
+#include <QColor>
 #include <QGraphicsView>
 #include <QString>
 #include <QStringList>
@@ -17,6 +18,7 @@ struct PipelineGraphNode {
     QStringList lines;  // the figures, one per line
     QString toolTip;
     Style style = Style::Blocking;
+    QColor fill;  // the box's fill; invalid: the palette's base
 };
 
 struct PipelineGraphEdge {

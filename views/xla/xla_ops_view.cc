@@ -1,12 +1,18 @@
 #include "views/xla/xla_ops_view.h"
 
+#include "model/analysis/hlo_graph.h"
 #include "views/partial_trace_note.h"
+#include "views/pipeline/pipeline_graph_view.h"
 #include "views/tables/table_page.h"
 #include "views/tables/value_format.h"
 #include "views/trace_selection.h"
 #include "views/xla/roofline_chart.h"
 
+#include <QCheckBox>
 #include <QComboBox>
+#include <QHBoxLayout>
+#include <QItemSelectionModel>
+#include <QSpinBox>
 #include <QLabel>
 #include <QTabWidget>
 #include <QTableView>
@@ -146,6 +152,37 @@ XlaOpsView::XlaOpsView(QWidget* parent) : AnalysisView(parent) {
     memoryLayout->addWidget(memoryTable_, 1);
     tabs_->addTab(memory, tr("Memory"));
     connect(memoryProgram_, &QComboBox::currentIndexChanged, this, &XlaOpsView::showMemoryOf);
+
+    auto* graphTab = new QWidget(tabs_);
+    auto* graphLayout = new QVBoxLayout(graphTab);
+    graphLayout->setContentsMargins(0, 4, 0, 0);
+    auto* graphBar = new QHBoxLayout();
+    graphTitle_ = new QLabel(graphTab);
+    graphTitle_->setWordWrap(true);
+    graphTitle_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    graphBar->addWidget(graphTitle_, 1);
+    graphBar->addWidget(new QLabel(tr("Hops:"), graphTab));
+    radius_ = new QSpinBox(graphTab);
+    radius_->setRange(1, 8);
+    radius_->setValue(2);
+    radius_->setToolTip(tr("How many operand/user steps around the instruction the graph shows"));
+    graphBar->addWidget(radius_);
+    inside_ = new QCheckBox(tr("Inside the fusion"), graphTab);
+    inside_->setToolTip(tr("For a fusion: show its fused computation instead of its neighbours"));
+    graphBar->addWidget(inside_);
+    graphLayout->addLayout(graphBar);
+    graph_ = new PipelineGraphView(graphTab);
+    graphLayout->addWidget(graph_, 1);
+    tabs_->addTab(graphTab, tr("Graph"));
+    connect(radius_, &QSpinBox::valueChanged, this, &XlaOpsView::redrawGraph);
+    connect(inside_, &QCheckBox::toggled, this, &XlaOpsView::redrawGraph);
+    connect(graph_, &PipelineGraphView::nodeClicked, this, &XlaOpsView::graphNodeClicked);
+    // The graph follows the table's current op.
+    connect(table_->view()->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
+        const int row = table_->currentSourceRow();
+        if (computed_ && row >= 0 && row < model_->rowCount() && model_->row(row)->op)
+            showGraph(model_->row(row)->program, model_->row(row)->op);
+    });
     layout->addWidget(tabs_, 1);
     setContent(content);
     connect(table_, &TablePage::sourceRowActivated, this, &XlaOpsView::activateRow);
@@ -193,6 +230,12 @@ void XlaOpsView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
                         memoryProgram_->addItem(tr("%1: peak %2").arg(q(m->program->displayName()), formatBytes(m->view.peakBytes)));
             }
             showMemoryOf(0);
+            graphCenter_ = nullptr;
+            for (const HloOpRow& r : p.ops)
+                if (r.op) {
+                    showGraph(r.program, r.op);
+                    break;
+                }
             const RooflineResult& roof = computed_->roofline;
             const double opTime = double(roof.memoryRegionNs + roof.computeRegionNs + roof.unknownNs);
             QString device = p.peaks.peakFlopsPerSecond > 0
@@ -221,6 +264,83 @@ void XlaOpsView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
 QString XlaOpsView::summaryText() const { return summary_->text(); }
 
 QString XlaOpsView::memorySummaryText() const { return memorySummary_->text(); }
+
+int XlaOpsView::rowOf(const HloProgram* program, const std::string& op) const {
+    for (int row = 0; row < model_->rowCount(); ++row)
+        if (model_->row(row)->program == program && model_->row(row)->name == op) return row;
+    return -1;
+}
+
+void XlaOpsView::showGraph(const HloProgram* program, const xla::HloInstructionProto* op) {
+    if (program == graphProgram_ && op == graphCenter_) return;
+    graphProgram_ = program;
+    graphCenter_ = op;
+    {
+        const QSignalBlocker block(inside_);
+        inside_->setChecked(false);
+    }
+    inside_->setEnabled(op && op->opcode() == "fusion");
+    redrawGraph();
+}
+
+void XlaOpsView::redrawGraph() {
+    graphNodes_.clear();
+    if (!computed_ || !graphProgram_ || !graphCenter_) {
+        graph_->setGraph({}, {});
+        graphTitle_->clear();
+        return;
+    }
+    std::unordered_map<std::string, TimeNs> timeOf;
+    for (const HloOpRow& r : computed_->profile->profile.ops)
+        if (r.program == graphProgram_) timeOf[r.name] = r.metrics.timeNs;
+    const bool inside = inside_->isChecked() && graphCenter_->opcode() == "fusion";
+    const HloGraph g = inside ? hloFusedGraph(*graphProgram_, *graphCenter_, timeOf)
+                              : hloNeighbourhood(*graphProgram_, *graphCenter_, radius_->value(), timeOf);
+    TimeNs maxTime = 0;
+    for (const HloGraphNode& n : g.nodes) maxTime = std::max(maxTime, n.timeNs);
+    std::vector<PipelineGraphNode> nodes;
+    for (const HloGraphNode& n : g.nodes) {
+        PipelineGraphNode v;
+        v.title = q(n.op->name());
+        v.lines << q(n.op->opcode() + " " + shapeText(n.op->shape()));
+        if (n.timeNs > 0) v.lines << tr("device time %1").arg(formatDuration(n.timeNs));
+        if (n.truncated) v.lines << tr("(more beyond)");
+        v.toolTip = q(graphProgram_->sourceStack(*n.op));
+        v.style = n.critical ? PipelineGraphNode::Style::Bottleneck : PipelineGraphNode::Style::Blocking;
+        if (n.timeNs > 0 && maxTime > 0) {
+            // Warmer the more device time, over the page's base colour.
+            QColor heat(0xff, 0x98, 0x00);
+            heat.setAlphaF(0.15 + 0.6 * double(n.timeNs) / double(maxTime));
+            const QColor base = palette().color(QPalette::Base);
+            const double a = heat.alphaF();
+            v.fill = QColor::fromRgbF(base.redF() * (1 - a) + heat.redF() * a, base.greenF() * (1 - a) + heat.greenF() * a,
+                                      base.blueF() * (1 - a) + heat.blueF() * a);
+        }
+        nodes.push_back(std::move(v));
+        graphNodes_.push_back(n.op);
+    }
+    std::vector<PipelineGraphEdge> edges;
+    for (size_t e = 0; e < g.edges.size(); ++e)
+        edges.push_back({g.edges[e].second, g.edges[e].first, e < g.criticalEdge.size() && g.criticalEdge[e] != 0});
+    graph_->setGraph(std::move(nodes), std::move(edges));
+    for (size_t k = 0; k < g.nodes.size(); ++k)
+        if (g.nodes[k].center) graph_->setSelectedNode(int(k));
+    graphTitle_->setText(tr("<b>%1</b> in %2 of %3: %4 instructions%5. In red: the chain of operands with the most device "
+                            "time. Click an instruction for its activities and row.")
+                             .arg(q(graphCenter_->name()).toHtmlEscaped(), q(g.computation).toHtmlEscaped(),
+                                  q(graphProgram_->displayName()).toHtmlEscaped())
+                             .arg(g.nodes.size())
+                             .arg(g.capped ? tr(" (the first %1)").arg(kHloGraphMaxNodes) : QString()));
+}
+
+void XlaOpsView::graphNodeClicked(int node) {
+    if (node < 0 || size_t(node) >= graphNodes_.size() || !graphProgram_) return;
+    const int row = rowOf(graphProgram_, graphNodes_[size_t(node)]->name());
+    graph_->setSelectedNode(node);
+    if (row < 0) return;
+    table_->selectSourceRow(row);  // moves the graph's centre to it too
+    activateRow(row);
+}
 
 void XlaOpsView::showMemoryOf(int program) {
     if (!computed_ || program < 0 || size_t(program) >= computed_->memory.size() || !computed_->memory[size_t(program)]->program) {
@@ -253,6 +373,11 @@ void XlaOpsView::showMemoryOf(int program) {
 
 void XlaOpsView::clearResult() {
     computed_.reset();
+    graphProgram_ = nullptr;
+    graphCenter_ = nullptr;
+    graphNodes_.clear();
+    graph_->setGraph({}, {});
+    graphTitle_->clear();
     model_->setRows({});
     memoryModel_->setRows({});
     memoryProgram_->clear();

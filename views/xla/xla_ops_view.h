@@ -2,7 +2,9 @@
 // HLO op, device time, FLOPs and bytes from XLA's cost analysis, FLOP rate and bandwidth with
 // their utilisation of the device's peaks, the bound and XProf's "wasted time"; and the
 // roofline chart of the same ops and programs; and the compiler's memory view of a program
-// (peak heap from its buffer assignment, the buffers live at the peak). Double-clicking an op highlights its device
+// (peak heap from its buffer assignment, the buffers live at the peak); and the graph around
+// the op selected in the table (HLO instructions with device time, the critical chain marked,
+// a fusion opened on request; clicking an instruction shows its activities and row). Double-clicking an op highlights its device
 // activities in the timeline; selecting an activity there selects its op. Every figure is a
 // result of the trace's store (model/results/hlo_results.h, model/analysis/hlo_roofline.h).
 #pragma once
@@ -14,12 +16,15 @@
 
 #include <unordered_map>
 
+class QCheckBox;
 class QComboBox;
+class QSpinBox;
 class QLabel;
 class QTabWidget;
 
 namespace tracescope {
 
+class PipelineGraphView;
 class RooflineChart;
 class TablePage;
 
@@ -59,6 +64,12 @@ public:
     TablePage* memoryTable() const { return memoryTable_; }
     QComboBox* memoryProgram() const { return memoryProgram_; }
     QString memorySummaryText() const;
+    PipelineGraphView* graph() const { return graph_; }
+    QSpinBox* graphRadius() const { return radius_; }
+    QCheckBox* graphInsideFusion() const { return inside_; }
+    // The instruction the Graph tab centres on (an op profile row's), and its nodes' instructions.
+    void showGraph(const HloProgram* program, const xla::HloInstructionProto* op);
+    const std::vector<const xla::HloInstructionProto*>& graphNodes() const { return graphNodes_; }
     QTabWidget* tabs() const { return tabs_; }
     const Computed* computed() const { return computed_.get(); }
 
@@ -79,8 +90,19 @@ private:
     TablePage* memoryTable_ = nullptr;
     RowTableModel<const HloLiveBuffer*>* memoryModel_ = nullptr;
 
+    PipelineGraphView* graph_ = nullptr;
+    QSpinBox* radius_ = nullptr;
+    QCheckBox* inside_ = nullptr;
+    QLabel* graphTitle_ = nullptr;
+    const HloProgram* graphProgram_ = nullptr;
+    const xla::HloInstructionProto* graphCenter_ = nullptr;
+    std::vector<const xla::HloInstructionProto*> graphNodes_;
+
     void activateRow(int row);
     void showMemoryOf(int program);  // an index into computed_->memory
+    void redrawGraph();
+    void graphNodeClicked(int node);
+    int rowOf(const HloProgram* program, const std::string& op) const;  // -1: no row
 };
 
 }  // namespace tracescope
