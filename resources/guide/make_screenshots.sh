@@ -23,6 +23,7 @@ memory=../shared/testdata/gpu/torch_mlp_memory_h100.json
 keras=tests/data/peers/tf_keras_fit.xplane.pb
 tfdata=tests/data/peers/tf_data_slow_map.xplane.pb
 jax=tests/data/peers/jax_train_steps.xplane.pb
+rocm=../shared/testdata/public/tracelens/934987a2fc2f.xplane.pb
 
 # shot NAME ARGS...: NAME-light.png and NAME-dark.png (paths in ARGS relative to the repository).
 shot() {
@@ -47,6 +48,11 @@ shot kernel-stats --view kernel-stats $resnet
 shot gpu-util --view gpu-util $resnet
 shot collectives --view collectives tests/data/peers/collectives/gloo_rank0.pt.trace.json.gz \
     tests/data/peers/collectives/gloo_rank1.pt.trace.json.gz tests/data/peers/collectives/gloo_rank2.pt.trace.json.gz
+# The XLA Ops page and its tabs (the clicks open the Roofline, Memory and Graph tabs).
+shot xla-ops --view xla-ops $rocm
+shot xla-roofline --view xla-ops --click 125,126 $rocm
+shot xla-memory --view xla-ops --click 198,126 $rocm
+shot xla-graph --view xla-ops --click 258,126 $rocm
 shot flame --view flame $sample
 shot input-pipeline --view input-pipeline $tfdata
 shot memory --view memory $memory

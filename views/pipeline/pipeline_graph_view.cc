@@ -53,7 +53,11 @@ public:
         const QRectF r(-size_.width() / 2, -size_.height() / 2, size_.width(), size_.height());
         p->setRenderHint(QPainter::Antialiasing);
         QColor fill = node_.fill.isValid() ? node_.fill : palette_.color(QPalette::Base);
-        if (selected_) fill = palette_.color(QPalette::Highlight).lighter(node_.style == PipelineGraphNode::Style::Bottleneck ? 170 : 160);
+        // The selection's tint keeps the text readable: lighter under dark text, darker under light text.
+        if (selected_)
+            fill = isDarkPalette(palette_)
+                       ? palette_.color(QPalette::Highlight).darker(node_.style == PipelineGraphNode::Style::Bottleneck ? 170 : 160)
+                       : palette_.color(QPalette::Highlight).lighter(node_.style == PipelineGraphNode::Style::Bottleneck ? 170 : 160);
         p->setBrush(fill);
         p->setPen(nodePen(node_.style, palette_));
         p->drawRoundedRect(r, 4, 4);
