@@ -99,7 +99,7 @@ private slots:
             QVERIFY(v != nullptr);
             QVERIFY(!f.title.isEmpty());
         }
-        QCOMPARE(ids, (QStringList{"overview", "op-stats", "kernel-stats", "gpu-util", "collectives", "flame", "input-pipeline", "memory", "tf-data", "scopes", "pod", "compare", "query"}));
+        QCOMPARE(ids, (QStringList{"overview", "op-stats", "kernel-stats", "gpu-util", "collectives", "xla-ops", "flame", "input-pipeline", "memory", "tf-data", "scopes", "pod", "compare", "query"}));
     }
 
     void opStatsDeviceAndHost() {

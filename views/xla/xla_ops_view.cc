@@ -114,10 +114,11 @@ XlaOpsView::XlaOpsView(QWidget* parent) : AnalysisView(parent) {
     table_ = new TablePage(tabs_);
     table_->setFilterColumns({Program, Category, Op, FrameworkOp}, tr("Filter by program, category, op or framework op"));
     table_->setExportName(QStringLiteral("hlo_ops.csv"));
-    table_->setElasticColumn(Op, 200);
-    table_->addShrinkableColumn(FrameworkOp, 120);
-    table_->addShrinkableColumn(Source, 100);
-    table_->addShrinkableColumn(Program, 110);
+    table_->setElasticColumn(Op, 160);
+    table_->addShrinkableColumn(FrameworkOp, 90);
+    table_->addShrinkableColumn(Source, 80);
+    table_->addShrinkableColumn(Program, 90);
+    table_->addShrinkableColumn(Category, 80);
     model_ = new Model(opColumns(), this);
     model_->setCellToolTip(Op, [](Row r) {
         if (!r->op) return tr("Not in the program's HLO");
