@@ -18,6 +18,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <set>
+
 namespace tracescope {
 
 namespace {
@@ -114,11 +116,11 @@ XlaOpsView::XlaOpsView(QWidget* parent) : AnalysisView(parent) {
     table_ = new TablePage(tabs_);
     table_->setFilterColumns({Program, Category, Op, FrameworkOp}, tr("Filter by program, category, op or framework op"));
     table_->setExportName(QStringLiteral("hlo_ops.csv"));
-    table_->setElasticColumn(Op, 160);
-    table_->addShrinkableColumn(FrameworkOp, 90);
-    table_->addShrinkableColumn(Source, 80);
+    table_->setElasticColumn(Op, 210);
+    table_->addShrinkableColumn(FrameworkOp, 80);
+    table_->addShrinkableColumn(Source, 70);
     table_->addShrinkableColumn(Program, 90);
-    table_->addShrinkableColumn(Category, 80);
+    table_->addShrinkableColumn(Category, 100);
     model_ = new Model(opColumns(), this);
     model_->setCellToolTip(Op, [](Row r) {
         if (!r->op) return tr("Not in the program's HLO");
@@ -221,7 +223,11 @@ void XlaOpsView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
             for (const HloOpRow& r : p.ops) rows.push_back(&r);
             model_->setRows(std::move(rows));
             table_->view()->sortByColumn(Time, Qt::DescendingOrder);
-            table_->fitColumns(260);
+            // One program on the device (the usual case): the summary names it, its column goes.
+            std::set<const HloProgram*> ran;
+            for (const HloOpRow& r : p.ops) ran.insert(r.program);
+            table_->setColumnShown(Program, ran.size() > 1);
+            table_->fitColumns(220);
             chart_->setRoofline(computed_->roofline);
             {
                 const QSignalBlocker block(memoryProgram_);
