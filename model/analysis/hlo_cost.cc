@@ -146,7 +146,10 @@ public:
     HloCost computation(int64_t id) {
         if (const auto it = done_.find(id); it != done_.end()) return it->second;
         const xla::HloComputationProto* c = p_.computation(id);
-        if (!c || !active_.insert(id).second) return {};  // unknown, or a cycle in a hostile proto
+        // Unknown, a cycle or a chain of calls deeper than any compiler makes (hostile protos):
+        // not costed, and said so.
+        if (!c || active_.size() >= 256) return HloCost{.unknownOps = 1};
+        if (!active_.insert(id).second) return {};
         HloCost sum;
         for (const xla::HloInstructionProto& i : c->instructions()) {
             const HloCost cost = instruction(i);

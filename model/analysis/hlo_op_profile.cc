@@ -372,7 +372,7 @@ HloOpProfile computeHloOpProfile(const ClassifiedTrace& ct, const HloProgramInde
                             "', whose HLO is not in the trace: their time counts as idle");
     if (index.programs.empty()) out.notes.push_back("the trace holds no XLA program (HLO)");
     else if (out.ops.empty())
-        out.notes.push_back("no device activity names an HLO op (a CPU-only capture, or XLA command buffers): the "
+        out.notes.push_back("no device activity names an HLO op (a CPU-only capture): the "
                             "programs are listed with their cost per execution only");
     return out;
 }

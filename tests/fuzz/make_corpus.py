@@ -81,6 +81,39 @@ def xspace(extreme=False):
     return lf(1, host_plane) + lf(1, dev_plane) + lf(4, "host0")
 
 
+def hlo_proto():
+    """An xla.HloProto: a fused add-multiply, a dot, a convolution-free reduce with its reducer, a
+    cuBLAS call with its backend config, and a buffer assignment with a heap simulation."""
+    def shape(etype, dims):
+        return vf(2, etype) + b"".join(vf(3, d) for d in dims) + lf(5, b"".join(vf(1, k) for k in reversed(range(len(dims)))))
+
+    def instr(iid, name, opcode, etype, dims, operands=(), called=(), extra=b""):
+        return lf(2, lf(1, name) + lf(2, opcode) + lf(3, shape(etype, dims)) + vf(35, iid)
+                  + b"".join(vf(36, o) for o in operands) + b"".join(vf(38, c) for c in called) + extra)
+
+    f32 = 11
+    fused = (lf(1, "fused") + vf(5, 100) + vf(6, 3)
+             + instr(1, "fp0", "parameter", f32, [8]) + instr(2, "fp1", "parameter", f32, [8])
+             + instr(3, "fm", "multiply", f32, [8], [1, 2]))
+    reducer = (lf(1, "add") + vf(5, 101) + vf(6, 6)
+               + instr(4, "r0", "parameter", f32, []) + instr(5, "r1", "parameter", f32, []) + instr(6, "rs", "add", f32, [], [4, 5]))
+    dot_dims = lf(30, vf(1, 1) + vf(2, 0))
+    gemm_config = lf(43, '{"gemm_backend_config":{"dot_dimension_numbers":{"lhs_contracting_dimensions":["1"]}}}')
+    main = (lf(1, "main") + vf(5, 102) + vf(6, 16)
+            + instr(10, "x", "parameter", f32, [8, 8]) + instr(11, "y", "parameter", f32, [8])
+            + instr(12, "fusion.1", "fusion", f32, [8], [11, 11], [100], lf(11, "kLoop"))
+            + instr(13, "dot.1", "dot", f32, [8, 8], [10, 10], extra=dot_dims)
+            + instr(14, "zero", "constant", f32, [])
+            + instr(15, "reduce.1", "reduce", f32, [8], [13, 14], [101], vf(14, 1))
+            + instr(16, "gemm", "custom-call", f32, [8, 8], [10, 10], extra=lf(28, "__cublas$gemm") + gemm_config))
+    module = lf(1, "jit_fuzz") + lf(3, fused) + lf(3, reducer) + lf(3, main) + vf(6, 102)
+    buffers = b"".join(lf(1, vf(1, k) + vf(2, 32 * k) + lf(3, vf(4, 10 + k))) for k in range(1, 5))
+    allocations = lf(3, vf(1, 0) + vf(2, 256) + vf(5, 1) + lf(9, vf(1, 1) + vf(3, 32))) + lf(3, vf(1, 1) + vf(2, 512))
+    events = b"".join(lf(1, vf(1, kind) + vf(2, buf)) for kind, buf in ((0, 2), (0, 3), (1, 2), (0, 4), (2, 3), (1, 3), (1, 4)))
+    assignment = buffers + allocations + lf(4, events + vf(2, 1))
+    return lf(1, module) + lf(3, assignment)
+
+
 def run_metadata():
     # RunMetadata{1 step_stats{1 dev_stats{1 device, 2 node_stats{1 node_name, 2 all_start_micros,
     # 3 op_start_rel_micros, 4 op_end_rel_micros, 5 all_end_rel_micros, 6 memory, 8 timeline_label}}}}
@@ -183,6 +216,7 @@ def main():
     write("chrome_gzip", "misc_cut", b"\x40\xa0" + m)
     write("chrome_gzip", "misc_raw", b"\xff" + gzip.compress(m, mtime=0))
     write("chrome_gzip", "two_members", b"\xff" + gzip.compress(m[:40], mtime=0) + gzip.compress(m[40:], mtime=0))
+    write("hlo", "hand.hlo.pb", hlo_proto())
     x, xe, rm = xspace(), xspace(extreme=True), run_metadata()
     for t in ("xspace", "detect", "analyses"):
         write(t, "hand.xplane.pb", x)

@@ -9,7 +9,7 @@ out=${1:?usage: make_seeds.sh OUT [SHARED_DIR]}
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 shared=${2:-$repo/../shared}
 head_bytes=65536
-targets=(chrome_json chrome_gzip xspace run_metadata detect logdir analyses agent_records agent_control capture_reply sql
+targets=(chrome_json chrome_gzip xspace run_metadata detect logdir analyses agent_records agent_control capture_reply sql hlo
   cupti_records)
 for t in "${targets[@]}"; do
   mkdir -p "$out/$t"

@@ -13,7 +13,7 @@ shift $(( $# < 3 ? $# : 3 ))
 here=$(cd "$(dirname "$0")" && pwd)
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(chrome_json chrome_gzip xspace run_metadata detect logdir analyses agent_records agent_control capture_reply sql)
+  targets=(chrome_json chrome_gzip xspace run_metadata detect logdir analyses agent_records agent_control capture_reply sql hlo)
   # Built only where the CUDA toolkit (CUPTI headers) was found.
   if [ -x "$build/tests/fuzz/fuzz_cupti_records" ]; then targets+=(cupti_records); fi
 fi
