@@ -1,6 +1,7 @@
 #include "model/analysis/hlo_op_profile.h"
 
 #include "model/analysis/analysis_progress.h"
+#include "model/analysis/hlo_attribution.h"
 
 #include <algorithm>
 #include <charconv>
@@ -63,45 +64,6 @@ bool isElementwise(const std::string& op) {
         "subtract", "tan", "tanh", "xor"};
     return std::find(ops.begin(), ops.end(), op) != ops.end();
 }
-
-// Follows one stream's kernels through a program's schedule inside XLA command buffers, where
-// every activity carries the buffer as its hlo_op. XLA names a fusion's kernel after the fusion,
-// but gives identical fusions one kernel (so "fusion_34" may run fusion.33 too), and library
-// kernels carry the library's names: each kernel is the next launch of the schedule it can be
-// (the fusion of its name, a fusion with no kernel of its own and the same result shape, or
-// for an unnamed kernel a cuBLAS/cuDNN call), starting over at the schedule's start when none
-// is left (the next execution).
-class CommandBufferAligner {
-public:
-    CommandBufferAligner(const HloProgram& p, const std::unordered_set<std::string>& kernelsSeen)
-        : p_(p), seen_(kernelsSeen) {}
-
-    const xla::HloInstructionProto* attribute(std::string_view kernel) {
-        const auto& steps = p_.launches();
-        const xla::HloInstructionProto* named = p_.instructionOfKernel(kernel);
-        const std::string namedShape = named ? shapeText(named->shape()) : std::string();
-        const auto fits = [&](const xla::HloInstructionProto& s) {
-            if (!named) return HloProgram::isLibraryCall(s);
-            if (&s == named) return true;
-            return s.opcode() == "fusion" && !seen_.count(kernelNameOf(s.name())) && shapeText(s.shape()) == namedShape;
-        };
-        for (size_t k = next_; k < steps.size(); ++k)
-            if (fits(*steps[k])) return take(k);
-        for (size_t k = 0; k < next_ && k < steps.size(); ++k)
-            if (fits(*steps[k])) return take(k);
-        return named;  // not in the schedule: the instruction of its name, if any
-    }
-
-private:
-    const HloProgram& p_;
-    const std::unordered_set<std::string>& seen_;
-    size_t next_ = 0;
-
-    const xla::HloInstructionProto* take(size_t k) {
-        next_ = k + 1;
-        return p_.launches()[k];
-    }
-};
 
 struct OpKey {
     const HloProgram* program;
@@ -173,31 +135,9 @@ std::string hloCategory(const xla::HloInstructionProto& op) {
 HloOpProfile computeHloOpProfile(const ClassifiedTrace& ct, const HloProgramIndex& index) {
     HloOpProfile out;
     const Trace& t = *ct.trace;
-    const StringId programIdKey = t.strings.find("program_id");
     const StringId moduleKey = t.strings.find("hlo_module");
 
-    // The program an activity ran, by its program_id stat (else its module's name).
-    const auto programOf = [&](SliceRef ref, const std::string& host) -> const HloProgram* {
-        int64_t programId = 0;
-        const HloProgram* program = nullptr;
-        if (programIdKey != kNoIndex && sliceArgInt(t, ref, "program_id", programId)) program = index.byId(programId, host);
-        return program ? program : index.byModule(sliceArgView(t, ref, moduleKey), host);
-    };
-    // Kernel names seen inside command buffers, per program: a fusion whose own kernel name is
-    // not among them ran as another fusion's kernel.
-    std::unordered_map<const HloProgram*, std::unordered_set<std::string>> kernelsSeen;
-    for (TrackIndex ti = 0; ti < t.tracks.size(); ++ti) {
-        if (ct.trackSkipped[ti] || !ct.trackOnDevice[ti]) continue;
-        const SliceColumns& c = t.tracks[ti].slices;
-        for (uint32_t i = 0; i < c.size(); ++i) {
-            const SliceRef ref{ti, i};
-            if (ct.roles[ti][i] != SliceRole::Kernel) continue;
-            const std::string_view hlo = sliceArgView(t, ref, ct.keys.hloOp);
-            if (hlo.empty()) continue;
-            const HloProgram* program = programOf(ref, t.processes[t.tracks[ti].process].host);
-            if (program && !program->instruction(hlo)) kernelsSeen[program].emplace(fullNameView(ct, ref));
-        }
-    }
+    const auto programOf = [&](SliceRef ref) { return programOfActivity(ct, index, ref); };
 
     // Per device: first start and last end of its activities.
     std::unordered_map<ProcessIndex, std::pair<TimeNs, TimeNs>> spans;
@@ -233,12 +173,10 @@ HloOpProfile computeHloOpProfile(const ClassifiedTrace& ct, const HloProgramInde
         });
         const Track& tr = t.tracks[base];
         const Occurrences* previous = nullptr;  // the op of the stream's previous activity
-        std::unordered_map<const HloProgram*, CommandBufferAligner> aligners;  // this stream's, per program
         for (const SliceRef ref : order) {
             analysisTick();
             const SliceColumns& c = t.tracks[ref.track].slices;
             const uint32_t i = ref.index;
-            const SliceRole role = ct.roles[ref.track][i];
             const TimeNs start = c.start[i], end = start + c.duration[i];
             auto [span, fresh] = spans.try_emplace(tr.process, start, end);
             if (!fresh) {
@@ -250,7 +188,7 @@ HloOpProfile computeHloOpProfile(const ClassifiedTrace& ct, const HloProgramInde
                 previous = nullptr;
                 continue;
             }
-            const HloProgram* program = programOf(ref, t.processes[tr.process].host);
+            const HloProgram* program = programOf(ref);
             if (!program) {
                 ++missingPrograms[std::string(sliceArgView(t, ref, moduleKey))];
                 previous = nullptr;
@@ -258,13 +196,10 @@ HloOpProfile computeHloOpProfile(const ClassifiedTrace& ct, const HloProgramInde
             }
             std::string opName(hlo);
             std::string parent;
-            if (role == SliceRole::Kernel && !program->instruction(std::string_view(opName))) {
-                // An XLA command buffer (hlo_op "command_buffer_N") runs many ops as one.
-                auto aligner = aligners.try_emplace(program, *program, kernelsSeen[program]).first;
-                if (const xla::HloInstructionProto* op = aligner->second.attribute(fullNameView(ct, ref))) {
-                    parent = std::move(opName);
-                    opName = op->name();
-                }
+            // Inside an XLA command buffer: the instruction the kernel ran (the classification's).
+            if (const auto it = ct.commandBufferOps.find(activityKey(ref)); it != ct.commandBufferOps.end()) {
+                parent = std::move(opName);
+                opName = it->second;
             }
             Occurrences& o = byOp[OpKey{program, std::move(opName)}];
             if (o.parent.empty()) o.parent = std::move(parent);

@@ -1,5 +1,7 @@
 #include "model/analysis/op_classify.h"
 
+#include "model/analysis/hlo_attribution.h"
+
 #include "model/analysis/analysis_progress.h"
 
 #include "model/analysis/self_time.h"
@@ -323,6 +325,7 @@ ClassifiedTrace classifyTrace(const Trace& trace) {
     }
     std::sort(ct.runtimeByCorrelation.begin(), ct.runtimeByCorrelation.end(),
               [](const auto& a, const auto& b) { return a.first < b.first; });
+    if (hasCommandBufferActivity(ct)) ct.commandBufferOps = attributeCommandBuffers(ct, indexHloPrograms(trace));
     return ct;
 }
 
@@ -465,6 +468,9 @@ std::string_view deviceActivityOpView(const ClassifiedTrace& ct, SliceRef s) {
         if (op.empty() || op.substr(0, 10) == "XlaModule:") {
             const std::string_view hlo = sliceArgView(t, s, ct.keys.hloOp);
             if (!hlo.empty()) op = hlo;
+            // Inside an XLA command buffer: the instruction the kernel ran, not the buffer.
+            if (!ct.commandBufferOps.empty())
+                if (const auto it = ct.commandBufferOps.find(activityKey(s)); it != ct.commandBufferOps.end()) op = it->second;
         }
         return op;
     }

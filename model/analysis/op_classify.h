@@ -28,6 +28,7 @@
 #include "model/trace/trace.h"
 
 #include <string>
+#include <unordered_map>
 #include <string_view>
 #include <vector>
 
@@ -72,6 +73,10 @@ struct ClassifiedTrace {
         StringId longName = kNoIndex, tfOp = kNoIndex, level0 = kNoIndex, annotation = kNoIndex, hloOp = kNoIndex;
         StringId tf1Name = kNoIndex, tf1Op = kNoIndex;
     } keys;
+
+    // XSpace kernels inside XLA command buffers: the HLO instruction each ran (hlo_attribution.h),
+    // by activityKey; device ops are named by it instead of the buffer.
+    std::unordered_map<uint64_t, std::string> commandBufferOps;
 
     SliceRole role(SliceRef s) const { return roles[s.track][s.index]; }
 };

@@ -14,6 +14,7 @@ uint64_t resultBytes(const ClassifiedTrace& c) {
                      vectorBytes(c.parents) + vectorBytes(c.runtimeByCorrelation);
     for (const auto& r : c.roles) bytes += vectorBytes(r);
     for (const auto& p : c.parents) bytes += vectorBytes(p);
+    for (const auto& [key, op] : c.commandBufferOps) bytes += sizeof key + sizeof op + op.capacity() + 16;
     return bytes;
 }
 

@@ -470,8 +470,9 @@ private slots:
     // 10 training steps carries hlo_op "command_buffer_1". The program's schedule launches 30
     // kernels per step (22 fusions, 8 cuBLAS-LT GEMMs); XLA gives identical fusions one kernel
     // (fusion_34 runs fusion.34, .33 and .32) and cuBLAS kernels their own names. Attributed,
-    // each of the 30 launches has exactly 10 activities (one per step), inside the buffer; what
-    // stays with the buffer is its 10 memsets.
+    // each of the 30 launches has exactly 10 activities (one per step), inside the buffer, and the
+    // classification every page uses names each activity by its op; what stays with the buffer is
+    // its 10 memsets.
     void commandBuffers() {
         const std::string path = std::string(TRACESCOPE_SHARED_DIR) + "/testdata/gpu/jax_mlp_h100.xplane.pb";
         ImportResult r = importTrace(path);
@@ -489,6 +490,8 @@ private slots:
                 continue;
             }
             QCOMPARE(row.parent, std::string("command_buffer_1"));
+            // Every page names the activity by that op (op stats, overview), not by the buffer.
+            for (SliceRef s : row.activities) QCOMPARE(deviceActivityOp(ct, s), row.name);
             if (row.op->custom_call_target() == "__cublas$lt$matmul") {
                 ++gemms;
                 QVERIFY(row.costPerExecution.known());  // costed as its dot

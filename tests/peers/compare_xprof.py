@@ -164,7 +164,8 @@ EXPECTED += [
              "JAX on NVIDIA: every kernel's tf_op is the generic 'XlaModule:' and XProf finds no op_name for its "
              "HLO instruction (the steady/warmup files hold no HLO protos; jax_mlp's kernels run in a command "
              "buffer, which has none), so XProf attributes no device time to a framework op (no device rows, all "
-             "of it IDLE); we fall back to the HLO op (hlo_op stat): one row per HLO op"),
+             "of it IDLE); we fall back to the HLO op (hlo_op stat; inside jax_mlp's command buffer, the HLO "
+             "instruction each kernel ran, found from the program's HLO): one row per HLO op"),
     Expected("framework_op_stats", r"busy self time|op only in ours|op only in XProf|type", r"device.*", JAX_ROCM,
              "XProf names a device op by the op_name of the kernel's HLO instruction, read from the HLO protos "
              "in /host:metadata ('jit(loss_fn)/jvp()/concatenate'), else the HLO op with type Unknown, and leaves "
@@ -254,6 +255,11 @@ EXPECTED += [
     Expected("kernel_stats", r"op", r".*", JAX_NVIDIA,
              "JAX on NVIDIA: XProf's kernel op is the tf_op stat, the generic 'XlaModule' placeholder; ours is "
              "the HLO op (hlo_op stat), as in our op stats"),
+    Expected("kernel_stats", r"rows", r"all", r"jax_mlp_h100\.xplane\.pb",
+             "jax_mlp's kernels run in an XLA command buffer: XProf's rows are (kernel, configuration) under the "
+             "one placeholder op, ours (kernel, configuration, HLO instruction it ran): a kernel XLA shares between "
+             "identical fusions (fusion_34 runs fusion.34, .33 and .32) and a cuBLAS kernel of several GEMM calls "
+             "are a row per instruction (30 against 24; kernel count and time agree)"),
     Expected("kernel_stats", r"op|TensorCore eligible", r".*", JAX_ROCM,
              "XProf's kernel op is the op_name of the kernel's HLO instruction from the HLO protos in "
              "/host:metadata ('jit(forward_3d_conv)/conv_general_dilated'; '' without one); ours is the HLO op "
