@@ -36,7 +36,9 @@ const char* kUsage =
     "  captures, where no device activity carries an HLO op; there XLA's own cost analysis is used (what\n"
     "  JAX's compiled.cost_analysis() reports), for GPUs XLA's GPU model (3 FLOPs per element of an\n"
     "  elementwise op).\n"
-    "  --json   programs, ops, device (peaks, ridge point), total_ns, idle_ns, cost_model, notes, warnings\n"
+    "  --json   programs, ops (op, program, category, occurrences, executions, total_time_ns, flops,\n"
+    "           bytes_accessed, flop_rate (FLOP/s), memory_bw_bytes_per_s, bound_by, ...), device (peaks,\n"
+    "           ridge point), total_ns, idle_ns, cost_model, notes, warnings\n"
     "  --csv    a row per op\n";
 
 nlohmann::json sourceOf(const HloOpRow& r) {
@@ -56,7 +58,7 @@ nlohmann::json opJson(const HloOpRow& r) {
             {"source", sourceOf(r)},
             {"occurrences", m.occurrences},
             {"executions", m.executions},
-            {"time_ns", m.timeNs},
+            {"total_time_ns", m.timeNs},
             {"avg_time_ns", m.occurrences ? double(m.timeNs) / double(m.occurrences) : 0.0},
             {"time_percent", 100.0 * r.timeFraction},
             {"flops", m.flops},
@@ -65,6 +67,8 @@ nlohmann::json opJson(const HloOpRow& r) {
             {"bytes_per_execution", r.costPerExecution.bytesAccessed},
             {"transcendentals_per_execution", r.costPerExecution.transcendentals},
             {"cost_known", r.costPerExecution.known()},
+            {"flop_rate", m.flopsPerSecond()},
+            {"memory_bw_bytes_per_s", m.bytesPerSecond()},
             {"gflops_per_second", m.flopsPerSecond() / 1e9},
             {"memory_gib_per_second", m.bytesPerSecond() / double(1ull << 30)},
             {"operational_intensity", m.operationalIntensity()},
@@ -123,7 +127,7 @@ int runHloOps(const Args& args) {
                                 {"module", r.program->moduleName()},
                                 {"occurrences", r.metrics.occurrences},
                                 {"executions", r.metrics.executions},
-                                {"time_ns", r.metrics.timeNs},
+                                {"total_time_ns", r.metrics.timeNs},
                                 {"time_percent", 100.0 * r.timeFraction},
                                 {"flops", r.metrics.flops},
                                 {"bytes_accessed", r.metrics.bytesAccessed},
@@ -154,7 +158,7 @@ int runHloOps(const Args& args) {
         return exitStatus(args, 0);
     }
     if (hasFlag(args, "--csv")) {
-        std::cout << "program,category,op,occurrences,time_ns,time_percent,flops,bytes_accessed,cost_known,"
+        std::cout << "program,category,op,occurrences,total_time_ns,time_percent,flops,bytes_accessed,cost_known,"
                      "gflops_per_second,memory_gib_per_second,operational_intensity,flops_utilization,"
                      "hbm_utilization,bound_by,wasted_time_percent,framework_op,source\n";
         for (const HloOpRow* r : rows) {

@@ -26,6 +26,19 @@ const std::unordered_set<std::string_view>& elementwiseOpcodes() {
     return ops;
 }
 
+// Ops that move or arrange data, or only order the program: no FLOPs in XLA's cost analysis.
+const std::unordered_set<std::string_view>& zeroFlopOpcodes() {
+    static const std::unordered_set<std::string_view> ops = {
+        "copy", "copy-start", "copy-done", "reshape", "dynamic-reshape", "broadcast", "iota", "pad", "concatenate",
+        "reverse", "bitcast-convert", "infeed", "outfeed", "send", "send-done", "recv", "recv-done", "all-gather",
+        "all-gather-start", "all-gather-done", "all-reduce-done", "reduce-scatter", "all-to-all", "ragged-all-to-all",
+        "collective-permute", "collective-permute-start", "collective-permute-done", "collective-broadcast",
+        "async-update", "async-done", "optimization-barrier", "get-dimension-size", "set-dimension-size",
+        "partition-id", "replica-id", "rng-get-and-update-state", "batch-norm-training", "batch-norm-inference",
+        "batch-norm-grad", "topk", "get-tuple-element", "tuple", "parameter", "constant", "bitcast"};
+    return ops;
+}
+
 // XLA's HandleElementwiseOp: these count as transcendentals, not flops.
 bool isTranscendental(std::string_view op) {
     static const std::unordered_set<std::string_view> ops = {
@@ -334,7 +347,50 @@ private:
             c.flops = double(arrayLeafElements(i.shape()));
             return c;
         }
-        return c;  // data movement and bookkeeping: no flops, operands + output bytes
+        if (op == "scatter") {
+            // scatter(operands..., indices, updates...): the combiner once per update element.
+            const int n = i.operand_ids_size() / 2;  // operands and updates pair up around the indices
+            const HloCost sub = calledSum(i, 0);
+            const double updates = double(elementCount(operandShape(i, n + 1)));
+            c.flops = sub.flops * updates;
+            c.transcendentals = sub.transcendentals * updates;
+            double updateBytes = 0;
+            for (int k = n + 1; k < i.operand_ids_size(); ++k) updateBytes += bytes(operandShape(i, k));
+            c.bytesAccessed = 3 * updateBytes + bytes(operandShape(i, n));
+            c.outputBytes = updateBytes;
+            return c;
+        }
+        if (op == "rng") {
+            c.transcendentals = double(elementCount(i.shape()));
+            return c;
+        }
+        if (op == "rng-bit-generator") {
+            c.transcendentals = double(arrayLeafElements(i.shape()));
+            return c;
+        }
+        if (op == "fft") {
+            double logs = 1;
+            for (int64_t l : i.fft_length()) logs *= l > 0 ? std::floor(std::log2(double(l))) : 0;
+            c.flops = 2 * 4 * logs * double(elementCount(firstArray(operandShape(i, 0))));
+            return c;
+        }
+        if (op == "triangular-solve") {
+            const xla::ShapeProto& a = operandShape(i, 0);
+            c.flops = 2.0 * double(a.dimensions_size() ? a.dimensions(a.dimensions_size() - 1) : 0) *
+                      double(elementCount(operandShape(i, 1)));
+            c.bytesAccessed = c.outputBytes + bytes(a) / 2 + bytes(operandShape(i, 1));
+            return c;
+        }
+        if (op == "cholesky") {
+            const xla::ShapeProto& a = operandShape(i, 0);
+            c.flops = double(a.dimensions_size() ? a.dimensions(a.dimensions_size() - 1) : 0) * double(elementCount(a)) / 3;
+            c.bytesAccessed = bytes(a);
+            return c;
+        }
+        if (zeroFlopOpcodes().count(op)) return c;  // data movement and bookkeeping: operands + output bytes
+        // An opcode XLA's analysis does not list here (a newer XLA's): counted as unknown, not free.
+        c.unknownOps = 1;
+        return c;
     }
 
     static int64_t arrayLeafElements(const xla::ShapeProto& s) {

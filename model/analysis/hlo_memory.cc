@@ -94,19 +94,50 @@ HloMemoryView computeHloMemoryView(const HloProgram& program) {
         out.notes.push_back(std::to_string(ba.heap_simulator_traces_size()) +
                             " heap simulations (per computation): the one with the highest peak is shown");
     // Replays a trace's first `events` events (all when -1): the heap after each and the
-    // buffers live at the end.
+    // buffers live at the end. A buffer that shares a live buffer's memory (SHARE_WITH) keeps
+    // that memory in use until the last of them is freed (XProf's memory viewer counts the same).
     const auto replay = [&](const xla::HeapSimulatorTrace& trace, size_t events, std::vector<int64_t>* heap,
                             std::unordered_set<int64_t>* live) {
         int64_t current = 0;
+        std::unordered_map<int64_t, int64_t> canonicalOf;  // buffer -> the buffer whose memory it uses
+        std::unordered_map<int64_t, int> users;            // canonical buffer -> buffers using its memory
+        std::unordered_set<int64_t> allocated;              // every buffer the simulation allocated so far
         for (size_t k = 0; k < events && k < size_t(trace.events_size()); ++k) {
             const xla::HeapSimulatorTrace::Event& e = trace.events(int(k));
-            const auto b = buffers.find(e.buffer_id());
-            const int64_t size = b == buffers.end() ? 0 : b->second->size();
-            if (e.kind() == xla::HeapSimulatorTrace::Event::ALLOC) {
-                if (live->insert(e.buffer_id()).second) current += size;
+            const int64_t id = e.buffer_id();
+            // Sharing the memory of a buffer this simulation already freed allocates memory of
+            // its own; sharing one it never allocated (a whole-run buffer) takes none.
+            const bool share = e.kind() == xla::HeapSimulatorTrace::Event::SHARE_WITH;
+            const int64_t canonical = e.share_with_canonical_id();
+            // The shared memory is in use while any buffer that shares it lives (its first owner
+            // may be freed already).
+            const bool sharesLive = share && users.count(canonical) > 0;
+            const bool reallocates = share && !sharesLive && allocated.count(canonical) > 0;
+            if (sharesLive) {
+                if (canonicalOf.emplace(id, canonical).second) ++users[canonical];
+            } else if (share && !reallocates) {
+                // shares memory outside the simulation: nothing to count
+            } else if (e.kind() == xla::HeapSimulatorTrace::Event::ALLOC || reallocates) {
+                allocated.insert(id);
+                if (canonicalOf.emplace(id, id).second) {
+                    ++users[id];
+                    const auto b = buffers.find(id);
+                    current += b == buffers.end() ? 0 : b->second->size();
+                    live->insert(id);
+                }
             } else if (e.kind() == xla::HeapSimulatorTrace::Event::FREE) {
-                if (live->erase(e.buffer_id())) current -= size;
-            }  // SHARE_WITH: the buffer lives in another's memory
+                const auto it = canonicalOf.find(id);
+                if (it != canonicalOf.end()) {
+                    const int64_t canonical = it->second;
+                    canonicalOf.erase(it);
+                    if (--users[canonical] == 0) {
+                        users.erase(canonical);
+                        const auto b = buffers.find(canonical);
+                        current -= b == buffers.end() ? 0 : b->second->size();
+                        live->erase(canonical);
+                    }
+                }
+            }
             if (heap) heap->push_back(out.wholeRunBytes + current);
         }
     };

@@ -8,6 +8,9 @@ bytes_per_execution), read from the HLO the profiler stored.
 
     check_jax_hlo_costs.py --cli TRACESCOPE_CLI [--keep DIR]
 
+Then each program's memory view (`hlo-memory`) against XProf's memory viewer on the same capture:
+the peak heap, and every named buffer XProf lists live at the peak, with its size.
+
 Runs with the peers' Python (run_peer_test.sh); about 20 s. Every difference must be listed in
 EXPECTED with its reason.
 """
@@ -132,6 +135,38 @@ def main():
                 unexpected.append(line)
         if not mine["cost_known"]:
             unexpected.append(f"{module}: cost marked unknown")
+    # The memory view against XProf's memory viewer (which works on CPU captures): each program's
+    # peak heap and the named buffers XProf lists live at the peak, with their sizes.
+    r = subprocess.run([a.cli, "hlo-memory", files[0], "--json"], capture_output=True, text=True, check=False)
+    if r.returncode != 0:
+        sys.exit(f"hlo-memory failed ({r.returncode}): {r.stderr}")
+    memory = {p["program"]: p for p in json.loads(r.stdout)["programs"] if p["module"] in reference}
+    with tempfile.TemporaryDirectory() as tmp:
+        tools = ["memory_viewer:" + name for name in sorted(memory)]
+        x = subprocess.run([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "xprof_tools.py"),
+                            files[0], tmp, ",".join(tools)], capture_output=True, text=True, check=False)
+        if x.returncode != 0:
+            sys.exit(f"XProf's memory viewer failed: {x.stderr[-3000:]}")
+        for name, mine in sorted(memory.items()):
+            with open(os.path.join(tmp, "memory_viewer:" + name + ".json"), encoding="utf-8") as f:
+                viewer = json.load(f)
+            checked += 1
+            peak = float(viewer["peakHeapMib"]) * 2**20
+            line = f"{name:28} peak heap        XProf {peak:>16.0f}  ours {mine['peak_bytes']:>16.0f}"
+            if abs(peak - mine["peak_bytes"]) <= 1e-9 * max(peak, 1.0):
+                print(f"equal     {line}")
+            else:
+                unexpected.append(line)
+            detail = subprocess.run([a.cli, "hlo-memory", files[0], "--program", name, "--json"], capture_output=True,
+                                    text=True, check=True)
+            live = {(b["instruction"], b["bytes"]) for b in json.loads(detail.stdout)["programs"][0]["live_at_peak"]}
+            for b in viewer.get("maxHeap", []):
+                if "instructionName" not in b:
+                    continue  # XProf's entry for the small buffers it folds together
+                checked += 1
+                key = (b["instructionName"], round(float(b["logicalBufferSizeMib"]) * 2**20))
+                if key not in live:
+                    unexpected.append(f"{name}: {key} live at XProf's peak, not among ours")
     print(f"{checked} checks over {len(reference)} programs, {len(unexpected)} unexpected")
     for u in unexpected:
         print(f"UNEXPECTED {u}")
