@@ -67,22 +67,24 @@ double validPositions(int64_t inputSize, int64_t kernelSize, int64_t outputSize,
     const int64_t padLow = w ? w->padding_low() : 0;
     const int64_t windowDilation = w && w->window_dilation() > 0 ? w->window_dilation() : 1;
     const int64_t baseDilation = w && w->base_dilation() > 0 ? w->base_dilation() : 1;
+    // 128-bit arithmetic: a hostile proto's sizes must not overflow.
+    using Wide = __int128;
     double count = 0;
     if (baseDilation == 1) {
         // Per kernel index k the valid outputs o satisfy 0 <= o*stride - padLow + k*dilation < input.
+        const auto floorDiv = [](Wide a, Wide b) { return a >= 0 ? a / b : -((-a + b - 1) / b); };
         for (int64_t k = 0; k < kernelSize; ++k) {
-            const int64_t offset = k * windowDilation - padLow;
+            const Wide offset = Wide(k) * windowDilation - padLow;
             // o >= ceil(-offset / stride), o <= floor((input - 1 - offset) / stride)
-            const auto floorDiv = [](int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); };
-            const int64_t lo = std::max<int64_t>(0, -floorDiv(offset, stride));
-            const int64_t hi = std::min<int64_t>(outputSize - 1, floorDiv(inputSize - 1 - offset, stride));
+            const Wide lo = std::max<Wide>(0, -floorDiv(offset, stride));
+            const Wide hi = std::min<Wide>(Wide(outputSize) - 1, floorDiv(Wide(inputSize) - 1 - offset, stride));
             if (hi >= lo) count += double(hi - lo + 1);
         }
         return count;
     }
     for (int64_t k = 0; k < kernelSize; ++k)
         for (int64_t o = 0; o < outputSize; ++o) {
-            const int64_t undilated = o * stride - padLow + k * windowDilation;
+            const Wide undilated = Wide(o) * stride - padLow + Wide(k) * windowDilation;
             if (undilated % baseDilation == 0 && undilated >= 0 && undilated / baseDilation < inputSize) ++count;
         }
     return count;
@@ -99,8 +101,9 @@ double convolutionFlops(const xla::ShapeProto& lhs, const xla::ShapeProto& rhs, 
         const int64_t k = s < dn.kernel_spatial_dimensions_size() ? dim(rhs, dn.kernel_spatial_dimensions(s)) : 1;
         const int64_t out = s < dn.output_spatial_dimensions_size() ? dim(result, dn.output_spatial_dimensions(s)) : 1;
         const xla::WindowDimension* w = s < i.window().dimensions_size() ? &i.window().dimensions(s) : nullptr;
-        // Base dilation walks every pair: refuse sizes a hostile proto could make endless.
-        if (w && w->base_dilation() > 1 && double(k) * double(out) > 1e8) {
+        // Each kernel position is visited (every pair with base dilation): refuse sizes a hostile
+        // proto could make endless. Real kernels are a few elements wide.
+        if (k > 10'000'000 || (w && w->base_dilation() > 1 && double(k) * double(out) > 1e8)) {
             *tooLarge = true;
             return 0;
         }

@@ -1,5 +1,7 @@
 #include "model/analysis/hlo_memory.h"
 
+#include "model/trace/types.h"
+
 #include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
@@ -65,14 +67,16 @@ HloMemoryView computeHloMemoryView(const HloProgram& program) {
     // Allocations that live for the whole run: not in the heap simulation.
     std::vector<HloLiveBuffer> wholeRun;
     for (const xla::BufferAllocationProto& a : ba.buffer_allocations()) {
-        out.totalAllocationBytes += a.size();
+        out.totalAllocationBytes = plusSat(out.totalAllocationBytes, a.size());
         if (a.is_thread_local()) continue;
         if (!a.is_entry_computation_parameter() && !a.maybe_live_out() && !a.is_constant()) continue;
         const HloBufferKind kind = a.is_entry_computation_parameter() ? HloBufferKind::Parameter
                                    : a.maybe_live_out()               ? HloBufferKind::Output
                                                                        : HloBufferKind::Constant;
-        (kind == HloBufferKind::Parameter ? out.parameterBytes : kind == HloBufferKind::Output ? out.liveOutBytes : out.wholeRunBytes) +=
-            a.size();
+        int64_t& sum = kind == HloBufferKind::Parameter ? out.parameterBytes
+                       : kind == HloBufferKind::Output  ? out.liveOutBytes
+                                                        : out.wholeRunBytes;
+        sum = plusSat(sum, a.size());  // saturated: a hostile proto's sizes must not overflow
         if (a.size() == 0) continue;
         // Named after the largest logical buffer assigned to it (the first of equals), sized as
         // the allocation.
@@ -86,7 +90,7 @@ HloMemoryView computeHloMemoryView(const HloProgram& program) {
         b.bytes = a.size();
         wholeRun.push_back(std::move(b));
     }
-    out.wholeRunBytes += out.parameterBytes + out.liveOutBytes;
+    out.wholeRunBytes = plusSat(out.wholeRunBytes, plusSat(out.parameterBytes, out.liveOutBytes));
 
     // The heap simulation: the trace with the highest peak when there are several (one per
     // computation when the module was not simulated whole).
@@ -122,7 +126,7 @@ HloMemoryView computeHloMemoryView(const HloProgram& program) {
                 if (canonicalOf.emplace(id, id).second) {
                     ++users[id];
                     const auto b = buffers.find(id);
-                    current += b == buffers.end() ? 0 : b->second->size();
+                    current = plusSat(current, b == buffers.end() ? 0 : b->second->size());
                     live->insert(id);
                 }
             } else if (e.kind() == xla::HeapSimulatorTrace::Event::FREE) {
@@ -133,12 +137,12 @@ HloMemoryView computeHloMemoryView(const HloProgram& program) {
                     if (--users[canonical] == 0) {
                         users.erase(canonical);
                         const auto b = buffers.find(canonical);
-                        current -= b == buffers.end() ? 0 : b->second->size();
+                        current = minusSat(current, b == buffers.end() ? 0 : b->second->size());
                         live->erase(canonical);
                     }
                 }
             }
-            if (heap) heap->push_back(out.wholeRunBytes + current);
+            if (heap) heap->push_back(plusSat(out.wholeRunBytes, current));
         }
     };
     const xla::HeapSimulatorTrace* best = nullptr;
@@ -147,9 +151,9 @@ HloMemoryView computeHloMemoryView(const HloProgram& program) {
         std::unordered_set<int64_t> live;
         replay(trace, size_t(trace.events_size()), &heap, &live);
         const auto peak = std::max_element(heap.begin(), heap.end());
-        if (!best || *peak - out.wholeRunBytes > out.simulatedPeakBytes) {
+        if (!best || minusSat(*peak, out.wholeRunBytes) > out.simulatedPeakBytes) {
             best = &trace;
-            out.simulatedPeakBytes = *peak - out.wholeRunBytes;
+            out.simulatedPeakBytes = minusSat(*peak, out.wholeRunBytes);
             out.peakEvent = size_t(peak - heap.begin());
             out.heapBytes = std::move(heap);
         }
@@ -159,7 +163,7 @@ HloMemoryView computeHloMemoryView(const HloProgram& program) {
     if (best) replay(*best, out.peakEvent, nullptr, &peakLive);
     std::vector<int64_t> bestLive(peakLive.begin(), peakLive.end());
     std::sort(bestLive.begin(), bestLive.end());
-    out.peakBytes = out.wholeRunBytes + out.simulatedPeakBytes;
+    out.peakBytes = plusSat(out.wholeRunBytes, out.simulatedPeakBytes);
     out.liveAtPeak = std::move(wholeRun);
     for (int64_t id : bestLive)
         if (const auto b = buffers.find(id); b != buffers.end())

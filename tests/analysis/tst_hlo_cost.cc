@@ -191,6 +191,20 @@ private slots:
             return computeHloCost(*p, HloCostModel::XlaGpu).of(c->id())->flops;
         };
         QCOMPARE(conv(3, 5, 1, 1, 1), 8112.0);
+        // A hostile kernel of 2^40 positions is not walked: its cost is unknown, at once.
+        {
+            Builder b;
+            auto* e = b.computation("main");
+            auto* in = b.param(e, 0, shape(xla::F32, {1, 1, 8}));
+            auto* k = b.param(e, 1, shape(xla::F32, {1, 1, int64_t(1) << 40}));
+            auto* c = b.add(e, "conv", "convolution", shape(xla::F32, {1, 1, 8}), {in->id(), k->id()});
+            c->mutable_convolution_dimension_numbers()->add_input_spatial_dimensions(2);
+            c->mutable_convolution_dimension_numbers()->add_kernel_spatial_dimensions(2);
+            c->mutable_convolution_dimension_numbers()->add_output_spatial_dimensions(2);
+            c->mutable_window()->add_dimensions()->set_padding_low(INT64_MAX);
+            auto p = b.program(e);
+            QVERIFY(!computeHloCost(*p, HloCostModel::Xla).of(c->id())->known());
+        }
         QCOMPARE(conv(3, 2, 2, 0, 1), 1728.0);
         QCOMPARE(conv(4, 2, 2, 0, 2), 1152.0);
     }
