@@ -4,6 +4,7 @@
 
 #include "model/trace/trace.h"
 
+#include <QStringList>
 #include <QWidget>
 
 #include <memory>
@@ -24,6 +25,10 @@ public:
     virtual void setSelection(TraceSelection* selection) { selection_ = selection; }
     // The step marker the user picked, shared by the step-based pages (the main window owns it).
     virtual void setStepMarkerChoice(StepMarkerChoice*) {}
+    // The view's parts (tabs) that --view names on their own ("roofline" of the XLA Ops page),
+    // and showing one; false for an id the view does not have.
+    virtual QStringList partIds() const { return {}; }
+    virtual bool showPart(const QString&) { return false; }
 
 protected:
     TraceSelection* selection_ = nullptr;

@@ -27,7 +27,7 @@ std::vector<ViewFactory> analysisViewFactories() {
          [](QWidget* p) -> TraceView* { return new GpuUtilView(p); }},
         {QStringLiteral("collectives"), QObject::tr("Collectives"),
          [](QWidget* p) -> TraceView* { return new CollectivesView(p); }},
-        {QStringLiteral("xla-ops"), QObject::tr("XLA Ops"), [](QWidget* p) -> TraceView* { return new XlaOpsView(p); }},
+        {QStringLiteral("xla-ops"), QObject::tr("XLA Ops"), [](QWidget* p) -> TraceView* { return new XlaOpsView(p); }, XlaOpsView::tabIds()},
         {QStringLiteral("flame"), QObject::tr("Flame Graph"), [](QWidget* p) -> TraceView* { return new FlameView(p); }},
         {QStringLiteral("input-pipeline"), QObject::tr("Input Pipeline"),
          [](QWidget* p) -> TraceView* { return new InputPipelineView(p); }},

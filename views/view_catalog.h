@@ -4,6 +4,7 @@
 #include "views/trace_view.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <functional>
 #include <vector>
@@ -14,6 +15,7 @@ struct ViewFactory {
     QString id;     // used by --view (e.g. "op-stats")
     QString title;  // tab title
     std::function<TraceView*(QWidget* parent)> create;
+    QStringList parts = {};  // ids --view also takes for the view's tabs (TraceView::partIds)
 };
 
 // In tab order. Each analysis view adds itself here.

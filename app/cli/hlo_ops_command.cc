@@ -8,6 +8,7 @@
 #include "model/results/hlo_results.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 
@@ -59,7 +60,7 @@ nlohmann::json opJson(const HloOpRow& r) {
             {"occurrences", m.occurrences},
             {"executions", m.executions},
             {"total_time_ns", m.timeNs},
-            {"avg_time_ns", m.occurrences ? double(m.timeNs) / double(m.occurrences) : 0.0},
+            {"avg_time_ns", m.occurrences ? std::llround(double(m.timeNs) / double(m.occurrences)) : 0},
             {"time_percent", 100.0 * r.timeFraction},
             {"flops", m.flops},
             {"flops_per_execution", r.costPerExecution.flops},

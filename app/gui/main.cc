@@ -83,7 +83,7 @@ int main(int argc, char** argv) {
     QCommandLineOption screenshot(QStringLiteral("screenshot"), QStringLiteral("Render the window to a PNG and exit."),
                                   QStringLiteral("out.png"));
     QStringList viewIds{QStringLiteral("timeline")};
-    for (const tracescope::ViewFactory& f : tracescope::analysisViewFactories()) viewIds << f.id;
+    for (const tracescope::ViewFactory& f : tracescope::analysisViewFactories()) viewIds << f.id << f.parts;
     QCommandLineOption view(QStringLiteral("view"), QStringLiteral("View to show: %1.").arg(viewIds.join(QStringLiteral(", "))),
                             QStringLiteral("id"), QStringLiteral("timeline"));
     QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size for --screenshot."),

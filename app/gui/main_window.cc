@@ -906,8 +906,9 @@ void MainWindow::updateSummary() {
 
 bool MainWindow::showView(const QString& id) {
     for (size_t i = 0; i < views_.size(); ++i) {
-        if (views_[i].first == id) {
+        if (views_[i].first == id || views_[i].second->partIds().contains(id)) {
             tabs_->setCurrentIndex(int(i));
+            views_[i].second->showPart(id);
             return true;
         }
     }
@@ -916,7 +917,7 @@ bool MainWindow::showView(const QString& id) {
 
 QStringList MainWindow::viewIds() const {
     QStringList ids;
-    for (const auto& [id, view] : views_) ids << id;
+    for (const auto& [id, view] : views_) ids << id << view->partIds();
     return ids;
 }
 

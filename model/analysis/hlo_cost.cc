@@ -230,7 +230,7 @@ private:
             c.bytesAccessed = c.outputBytes;  // its pointer table; the elements are not read
             return c;
         }
-        if (elementwiseOpcodes().count(op)) {
+        if (isHloElementwise(op)) {
             const double n = double(elementCount(i.shape()));
             if (model_ == HloCostModel::Xla && isTranscendental(op)) c.transcendentals = n;
             else c.flops = elementwiseFlops(n);
@@ -548,6 +548,8 @@ bool hasLayout(const xla::ShapeProto& shape) {
 }
 
 }  // namespace
+
+bool isHloElementwise(std::string_view opcode) { return elementwiseOpcodes().count(opcode) > 0; }
 
 double hloPointerBytes(HloCostModel model) { return model == HloCostModel::Xla ? 4 : 8; }
 

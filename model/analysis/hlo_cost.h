@@ -24,6 +24,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -65,6 +66,8 @@ HloProgramCost computeHloCost(const HloProgram& program, HloCostModel model);
 // element sizes of the layout honoured), a tuple its table of pointers, a token 0, and 0 for a
 // shape without layout (as XLA's cost analysis).
 double hloShapeBytes(const xla::ShapeProto& shape, double pointerBytes = 8);
+// XLA's elementwise opcodes (HloInstruction::IsElementwise's, by name).
+bool isHloElementwise(std::string_view opcode);
 // The pointer size each model prices a tuple's table with: 8 bytes on GPUs (XLA's default); 4 in
 // the analysis JAX's CPU client reports (measured: a 2-tuple costs 8 bytes there, a 3-tuple 12).
 double hloPointerBytes(HloCostModel model);

@@ -54,17 +54,6 @@ std::string amdGfx(int major, int minor) {
     return "gfx" + std::to_string(major) + std::to_string(minor);
 }
 
-bool isElementwise(const std::string& op) {
-    static const std::vector<std::string> ops = {
-        "abs", "add", "and", "atan2", "cbrt", "ceil", "clamp", "clz", "compare", "complex", "convert", "cosine",
-        "divide", "erf", "exponential", "exponential-minus-one", "floor", "imag", "is-finite", "log",
-        "log-plus-one", "logistic", "maximum", "minimum", "multiply", "negate", "not", "or", "popcnt", "power",
-        "real", "reduce-precision", "remainder", "round-nearest-afz", "round-nearest-even", "rsqrt", "select",
-        "shift-left", "shift-right-arithmetic", "shift-right-logical", "sign", "sine", "sqrt", "stochastic-convert",
-        "subtract", "tan", "tanh", "xor"};
-    return std::find(ops.begin(), ops.end(), op) != ops.end();
-}
-
 struct OpKey {
     const HloProgram* program;
     std::string name;
@@ -128,7 +117,7 @@ std::string hloCategory(const xla::HloInstructionProto& op) {
         if (window) out += " window-dilated";
         return out;
     }
-    if (isElementwise(code)) return "non-fusion elementwise";
+    if (isHloElementwise(code)) return "non-fusion elementwise";
     return code;
 }
 

@@ -55,8 +55,13 @@ private slots:
     void tabsFollowTheCatalog() {
         MainWindow w;
         const QStringList ids = w.viewIds();
-        QCOMPARE(ids.size(), int(analysisViewFactories().size()) + 1);
+        int parts = 0;  // the tabs of a page that --view names on their own
+        for (const ViewFactory& f : analysisViewFactories()) parts += int(f.parts.size());
+        QCOMPARE(ids.size(), int(analysisViewFactories().size()) + 1 + parts);
         QCOMPARE(ids.front(), QString("timeline"));
+        // A page's tab by its own id: the page shown, on that tab.
+        QVERIFY(w.showView("roofline"));
+        QVERIFY(ids.contains("xla-ops") && ids.contains("hlo-ops") && ids.contains("memory-view") && ids.contains("hlo-graph"));
         QVERIFY(w.showView("timeline"));
         QVERIFY(!w.showView("no-such-view"));
         auto trace = testing::buildHandTrace();

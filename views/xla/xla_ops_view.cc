@@ -1,5 +1,6 @@
 #include "views/xla/xla_ops_view.h"
 
+#include "model/analysis/hlo_attribution.h"
 #include "model/analysis/hlo_graph.h"
 #include "views/partial_trace_note.h"
 #include "views/pipeline/pipeline_graph_view.h"
@@ -80,8 +81,6 @@ std::vector<Model::Column> opColumns() {
          }},
     };
 }
-
-uint64_t activityKey(SliceRef s) { return uint64_t(s.track) << 32 | s.index; }
 
 using Buffer = const HloLiveBuffer*;
 
@@ -266,6 +265,17 @@ void XlaOpsView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
                             : QString()) +
                 tr(" Double-click an op to highlight its activities in the timeline.") + notes);
         });
+}
+
+QStringList XlaOpsView::tabIds() {
+    return {QStringLiteral("hlo-ops"), QStringLiteral("roofline"), QStringLiteral("memory-view"), QStringLiteral("hlo-graph")};
+}
+
+bool XlaOpsView::showPart(const QString& id) {
+    const int tab = int(tabIds().indexOf(id));
+    if (tab < 0) return false;
+    tabs_->setCurrentIndex(tab);
+    return true;
 }
 
 QString XlaOpsView::summaryText() const { return summary_->text(); }

@@ -58,6 +58,11 @@ public:
         ColumnCount
     };
 
+    // --view ids of the tabs, in tab order: hlo-ops, roofline, memory-view, hlo-graph.
+    static QStringList tabIds();
+    QStringList partIds() const override { return tabIds(); }
+    bool showPart(const QString& id) override;
+
     QString summaryText() const;
     TablePage* table() const { return table_; }
     RooflineChart* roofline() const { return chart_; }
