@@ -10,6 +10,10 @@ std::shared_ptr<const HloProgram> HloProgram::parse(const XlaProgramBlob& blob, 
     auto p = std::make_shared<HloProgram>();
     p->host_ = blob.host;
     p->programId_ = blob.programId;
+    if (blob.hloProto.size() > size_t(std::numeric_limits<int>::max())) {
+        if (error) *error = "the HLO of program " + std::to_string(blob.programId) + " (" + blob.name + ") is larger than protobuf reads (2 GiB)";
+        return nullptr;
+    }
     // ParseFromString rejects malformed wire data (cut varints, lengths past the end) and
     // stops at nothing else; an HloProto without a module is no program either.
     if (!p->proto_.ParseFromString(blob.hloProto) || !p->proto_.has_hlo_module()) {
@@ -186,6 +190,10 @@ const HloProgram* HloProgramIndex::byModule(std::string_view moduleName, std::st
 HloProgramIndex indexHloPrograms(const Trace& trace) {
     HloProgramIndex index;
     for (const XlaProgramBlob& blob : trace.xlaPrograms) {
+        if (!blob.problem.empty()) {
+            index.problems.push_back("program " + std::to_string(blob.programId) + " (" + blob.name + "): " + blob.problem);
+            continue;
+        }
         std::string error;
         if (auto p = HloProgram::parse(blob, &error)) index.programs.push_back(std::move(p));
         else index.problems.push_back(error);

@@ -1,10 +1,12 @@
 #include "model/import/xspace_importer.h"
 
 #include "model/import/mapped_file.h"
+#include "model/import/memory_budget.h"
 #include "model/import/xspace_layout.h"
 #include "model/import/xspace_parse_pipeline.h"
 #include "model/import/xspace_stats.h"
 #include "model/import/xspace_tracks.h"
+#include "model/proto/protobuf_wire.h"
 #include "model/trace/trace_builder.h"
 
 #include <algorithm>
@@ -20,6 +22,26 @@ using namespace xspace;
 namespace pb = tensorflow::profiler;
 
 namespace {
+
+// The id and name of an event_metadata map entry (`entry`: the whole field) read from its wire
+// bytes without its stats: what is known of an XLA program whose HLO is too large to parse.
+XlaProgramBlob unreadProgram(const uint8_t* entry, size_t size) {
+    XlaProgramBlob p;
+    wire::Reader field(entry, size);
+    wire::Field f;
+    if (!field.next(f) || f.type != wire::LengthDelimited) return p;
+    wire::Reader mapEntry(f.data, f.size);
+    while (mapEntry.next(f)) {
+        if (f.number == 1 && f.type == wire::Varint && p.programId == 0) p.programId = f.asInt64();
+        if (f.number != 2 || f.type != wire::LengthDelimited) continue;
+        wire::Reader metadata(f.data, f.size);  // XEventMetadata: id = 1, name = 2
+        while (metadata.next(f)) {
+            if (f.number == 1 && f.type == wire::Varint && f.value != 0) p.programId = f.asInt64();
+            else if (f.number == 2 && f.type == wire::LengthDelimited) p.name = std::string(f.text());
+        }
+    }
+    return p;
+}
 
 // ps -> ns, rounded to nearest (halves up), exact for negative values too.
 int64_t psToNs(int64_t ps) {
@@ -249,22 +271,45 @@ private:
     // otherwise; the stat hlo_proto ("Hlo Proto" in recent profilers) holds the serialized xla.HloProto.
     void readXlaPrograms(const pb::XPlane& meta) {
         std::vector<XlaProgramBlob> programs;
-        for (const auto& [id, md] : meta.event_metadata()) {
+        auto take = [&](int64_t id, pb::XEventMetadata& md) {
             XlaProgramBlob p;
             p.host = source_->host;  // as the processes of this XSpace
             p.programId = md.id() != 0 ? md.id() : id;
             p.name = md.name();
-            for (const pb::XStat& stat : md.stats()) {
+            for (pb::XStat& stat : *md.mutable_stats()) {
                 const auto it = meta.stat_metadata().find(stat.metadata_id());
                 if (it == meta.stat_metadata().end()) continue;
                 if ((it->second.name() == "hlo_proto" || it->second.name() == "Hlo Proto") && stat.value_case() == pb::XStat::kBytesValue)
-                    p.hloProto = stat.bytes_value();
+                    p.hloProto = std::move(*stat.mutable_bytes_value());
                 else if (it->second.name() == "program_id" && stat.value_case() == pb::XStat::kInt64Value)
                     p.programId = stat.int64_value();
                 else if (it->second.name() == "program_id" && stat.value_case() == pb::XStat::kUint64Value)
                     p.programId = int64_t(stat.uint64_value());
             }
             if (!p.hloProto.empty()) programs.push_back(std::move(p));
+        };
+        for (const auto& [id, md] : meta.event_metadata()) {
+            pb::XEventMetadata copy = md;  // the plane's parse is read-only; its stats are small
+            take(id, copy);
+        }
+        // Large programs, one at a time (xspace_layout.h); one protobuf cannot read is named.
+        for (const ByteRange& range : plane_->largeEventMetadata) {
+            WorkItem item;
+            item.data = source_->data;
+            const std::vector<ByteRange> fields{range};
+            item.metadataFields = &fields;
+            ParsedPiece piece;
+            parsePiece(item, piece);
+            if (piece.ok) {
+                for (auto& [id, md] : *piece.plane->mutable_event_metadata()) take(id, md);
+                continue;
+            }
+            XlaProgramBlob p = unreadProgram(source_->data + range.begin, range.size());
+            p.host = source_->host;
+            p.problem = "its HLO (" + formatBytes(range.size()) +
+                        (range.size() > size_t(INT_MAX) ? ") is larger than protobuf reads (2 GiB): not read"
+                                                        : ") could not be decoded");
+            programs.push_back(std::move(p));
         }
         // The map's order is unspecified: keep the programs in id order.
         std::sort(programs.begin(), programs.end(),

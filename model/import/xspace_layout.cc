@@ -20,6 +20,12 @@ constexpr uint32_t kLineId = 1, kLineName = 2, kLineTimestamp = 3, kLineEvents =
 
 std::string at(size_t offset) { return " at byte " + std::to_string(offset); }
 
+// Appends `range` to `fields`, joined with the last range when they touch.
+void addMetadataRange(std::vector<ByteRange>& fields, ByteRange range) {
+    if (!fields.empty() && fields.back().end == range.begin) fields.back().end = range.end;
+    else fields.push_back(range);
+}
+
 // Scans one XLine whose bytes start at `base` in the file. False on a wire error.
 bool scanLine(const uint8_t* file, size_t base, size_t size, size_t chunkBytes, XLineLayout& line, std::string& error) {
     wire::Reader r(file + base, size);
@@ -130,16 +136,27 @@ bool scanPlane(const uint8_t* file, size_t base, size_t size, size_t chunkBytes,
             }
             break;
         case f::kPlaneEventMetadata:
+            if (fd.end - fd.offset > kLargeEventMetadataBytes) {
+                plane.largeEventMetadata.push_back({base + fd.offset, base + fd.end});
+                break;
+            }
+            [[fallthrough]];
         case f::kPlaneStatMetadata:
-        case f::kPlaneStats: {
-            const ByteRange range{base + fd.offset, base + fd.end};
-            if (!plane.metadataFields.empty() && plane.metadataFields.back().end == range.begin)
-                plane.metadataFields.back().end = range.end;
-            else plane.metadataFields.push_back(range);
-            break;
-        }
+        case f::kPlaneStats: addMetadataRange(plane.metadataFields, {base + fd.offset, base + fd.end}); break;
         default: break;
         }
+    }
+    // Only XLA programs are read one by one; elsewhere a large entry is parsed with the others.
+    if (plane.name != "/host:metadata" && !plane.largeEventMetadata.empty()) {
+        for (const ByteRange& large : plane.largeEventMetadata) {
+            const auto at = std::lower_bound(plane.metadataFields.begin(), plane.metadataFields.end(), large,
+                                             [](const ByteRange& a, const ByteRange& b) { return a.begin < b.begin; });
+            plane.metadataFields.insert(at, large);
+        }
+        plane.largeEventMetadata.clear();
+        std::vector<ByteRange> merged;
+        for (const ByteRange& range : plane.metadataFields) addMetadataRange(merged, range);
+        plane.metadataFields = std::move(merged);
     }
     if (r.error()) {
         error = std::string(r.error()) + at(base + r.errorOffset());

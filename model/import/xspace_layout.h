@@ -39,7 +39,13 @@ struct XPlaneLayout {
     std::vector<XLineLayout> lines;
     // The plane's event_metadata, stat_metadata and stats fields (parsed together as an XPlane).
     std::vector<ByteRange> metadataFields;
+    // /host:metadata's event_metadata entries larger than kLargeEventMetadataBytes, not in
+    // metadataFields: each XLA program (its HLO proto) is read on its own, as protobuf parses no
+    // message over 2 GB and a few large programs together would pass that.
+    std::vector<ByteRange> largeEventMetadata;
 };
+
+inline constexpr size_t kLargeEventMetadataBytes = size_t(64) << 20;
 
 struct XSpaceLayout {
     std::vector<XPlaneLayout> planes;

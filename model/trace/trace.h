@@ -96,6 +96,7 @@ struct XlaProgramBlob {
     int64_t programId = 0;
     std::string name;      // the event metadata's name: the module name as the profiler wrote it
     std::string hloProto;  // serialized xla.HloProto
+    std::string problem;   // why hloProto was not read ("" when it was)
 };
 
 struct Trace {

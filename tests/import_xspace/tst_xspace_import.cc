@@ -5,6 +5,9 @@
 #include "model/import/import.h"
 #include "model/import/logdir.h"
 #include "model/import/xspace_importer.h"
+#include "model/analysis/hlo_program.h"
+#include "model/proto/hlo.pb.h"
+#include "model/proto/xplane.pb.h"
 #include "model/query/counter_layout.h"
 
 #include <QTemporaryDir>
@@ -627,6 +630,100 @@ private slots:
         writeBytes(path, hostile);
         ImportResult r = importXSpace(path);
         QVERIFY(!r.ok() || r.trace->counts().slices == 0);
+    }
+
+    // XLA programs too large to parse with the others: a 70 MB program is read on its own, one of
+    // over 2 GiB (protobuf reads no larger message) is named with a note, and the rest is shown.
+    // The 2 GiB of the large proto are a hole in a sparse file: nothing reads them.
+    void xlaProgramsOverTwoGigabytes() {
+        namespace pb = tensorflow::profiler;
+        auto program = [](const std::string& name, size_t padding) {
+            xla::HloProto proto;
+            xla::HloModuleProto* m = proto.mutable_hlo_module();
+            m->set_name(name);
+            xla::HloComputationProto* c = m->add_computations();
+            c->set_id(1);
+            c->set_name("main");
+            xla::HloInstructionProto* i = c->add_instructions();
+            i->set_id(1);
+            i->set_name("p0");
+            i->set_opcode("parameter");
+            i->mutable_shape()->set_element_type(xla::F32);
+            if (padding) i->set_backend_config(std::string(padding, 'x'));
+            c->set_root_id(1);
+            return proto.SerializeAsString();
+        };
+        pb::XSpace space;
+        pb::XPlane* meta = space.add_planes();
+        meta->set_id(1);
+        meta->set_name("/host:metadata");
+        (*meta->mutable_stat_metadata())[1].set_id(1);
+        (*meta->mutable_stat_metadata())[1].set_name("hlo_proto");
+        const std::pair<int64_t, std::string> programs[] = {{1, program("jit_small", 0)},
+                                                             {2, program("jit_wide", size_t(70) << 20)}};
+        for (const auto& [id, bytes] : programs) {
+            pb::XEventMetadata& md = (*meta->mutable_event_metadata())[id];
+            md.set_id(id);
+            md.set_name(id == 1 ? "jit_small" : "jit_wide");
+            md.add_stats()->set_metadata_id(1);
+            md.mutable_stats(0)->set_bytes_value(bytes);
+        }
+        pb::XSpace gpuSpace;
+        pb::XPlane* gpu = gpuSpace.add_planes();
+        gpu->set_id(2);
+        gpu->set_name("/device:GPU:0");
+        (*gpu->mutable_event_metadata())[1].set_name("loop_fusion");
+        pb::XLine* line = gpu->add_lines();
+        line->set_id(7);
+        line->set_name("Stream #7");
+        line->set_timestamp_ns(1000);
+        pb::XEvent* e = line->add_events();
+        e->set_metadata_id(1);
+        e->set_duration_ps(5000);
+        gpuSpace.add_hostnames("bighost");
+
+        // The third program, by hand: event_metadata { key 3 value { id 3 name "jit_huge"
+        // stats { metadata_id 1 bytes_value <2^31 + 16 bytes> } } }, its bytes left out.
+        auto varint = [](uint64_t v) {
+            std::string s;
+            for (; v >= 0x80; v >>= 7) s += char(0x80 | (v & 0x7f));
+            return s + char(v);
+        };
+        auto key = [&](int field, int type) { return varint(uint64_t(field) << 3 | uint64_t(type)); };
+        const uint64_t hugeBytes = (uint64_t(1) << 31) + 16;
+        const std::string statHead = key(1, 0) + varint(1) + key(6, 2) + varint(hugeBytes);
+        const uint64_t statSize = statHead.size() + hugeBytes;
+        const std::string mdHead = key(1, 0) + varint(3) + key(2, 2) + varint(8) + "jit_huge" + key(5, 2) + varint(statSize);
+        const uint64_t mdSize = mdHead.size() + statSize;
+        const std::string entryHead = key(1, 0) + varint(3) + key(2, 2) + varint(mdSize);
+        const uint64_t entrySize = entryHead.size() + mdSize;
+        const std::string fieldHead = key(4, 2) + varint(entrySize);
+        const std::string metaPlane = meta->SerializeAsString();
+        const uint64_t planeSize = metaPlane.size() + fieldHead.size() + entrySize;
+        const std::string head = key(1, 2) + varint(planeSize) + metaPlane + fieldHead + entryHead + mdHead + statHead;
+
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("huge.xplane.pb").toStdString();
+        writeBytes(path, head);
+        fs::resize_file(path, head.size() + hugeBytes);  // a hole: no disk, no memory
+        std::ofstream(path, std::ios::binary | std::ios::app) << gpuSpace.SerializeAsString();
+
+        ImportResult r = importXSpace(path);
+        QVERIFY2(r.ok(), r.error.c_str());
+        const Trace& t = *r.trace;
+        QCOMPARE(t.counts().slices, size_t(1));  // the GPU plane after it is read
+        QCOMPARE(t.xlaPrograms.size(), size_t(3));
+        QCOMPARE(t.xlaPrograms[2].programId, int64_t(3));
+        QCOMPARE(t.xlaPrograms[2].name, std::string("jit_huge"));
+        QVERIFY(t.xlaPrograms[2].hloProto.empty());
+        const HloProgramIndex index = indexHloPrograms(t);
+        QCOMPARE(index.programs.size(), size_t(2));
+        QCOMPARE(index.programs[0]->moduleName(), std::string("jit_small"));
+        QCOMPARE(index.programs[1]->moduleName(), std::string("jit_wide"));
+        QCOMPARE(index.programs[1]->instructionCount(), size_t(1));
+        QCOMPARE(index.problems.size(), size_t(1));
+        QCOMPARE(index.problems[0],
+                 std::string("program 3 (jit_huge): its HLO (2.0 GB) is larger than protobuf reads (2 GiB): not read"));
     }
 
     // An XSpace given as bytes (e.g. a capture reply) and an aggregated (num_occurrences) event.
