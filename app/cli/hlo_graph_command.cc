@@ -81,7 +81,7 @@ int runHloGraph(const Args& args) {
             return 1;
         }
         std::printf("%s: %zu nodes, %zu edges%s\n", out.c_str(), graph.nodes.size(), graph.edges.size(),
-                    graph.capped ? " (stopped at 300 nodes)" : "");
+                    graph.capped ? (" (stopped at " + std::to_string(kHloGraphMaxNodes) + " nodes)").c_str() : "");
     }
     return exitStatus(args, 0);
 }

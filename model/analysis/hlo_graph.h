@@ -31,7 +31,7 @@ struct HloGraph {
     bool capped = false;                     // stopped at the node cap
 };
 
-inline constexpr size_t kHloGraphMaxNodes = 300;
+inline constexpr size_t kHloGraphMaxNodes = 500;
 
 // The neighbourhood of `center` within `radius` hops (radius < 0: the whole computation).
 // `timeOf` gives device time per instruction name (the op profile's rows).

@@ -331,6 +331,30 @@ private slots:
         QCOMPARE(size_t(std::count(dot.begin(), dot.end(), '>')), two.edges.size());
     }
 
+    // A neighbourhood larger than the graph view draws stops at kHloGraphMaxNodes (500): a chain of
+    // 1,200 negates seen whole from its middle keeps the 500 nearest, nodes at the cut marked.
+    void graphCap() {
+        Builder b;
+        auto* e = b.computation("main");
+        int64_t previous = b.param(e, 0, shape(xla::F32, {4}))->id();
+        int64_t middle = 0;
+        for (int k = 0; k < 1200; ++k) {
+            previous = b.add(e, "n" + std::to_string(k), "negate", shape(xla::F32, {4}), {previous})->id();
+            if (k == 600) middle = previous;
+        }
+        auto p = b.program(e);
+        const HloGraph g = hloNeighbourhood(*p, *p->instruction(middle), -1, {});
+        QVERIFY(g.capped);
+        QCOMPARE(g.nodes.size(), size_t(500));
+        QCOMPARE(kHloGraphMaxNodes, size_t(500));
+        size_t truncated = 0;
+        for (const HloGraphNode& n : g.nodes) truncated += n.truncated;
+        QVERIFY(truncated >= 1);
+        const HloGraph small = hloNeighbourhood(*p, *p->instruction(middle), 10, {});
+        QVERIFY(!small.capped);
+        QCOMPARE(small.nodes.size(), size_t(21));
+    }
+
     // while: one trip of condition and body (XLA does not know the trip count); conditional: the
     // costlier branch.
     void controlFlow() {

@@ -64,20 +64,23 @@ public:
         QFont bold = font_;
         bold.setBold(true);
         const QFontMetricsF fmBold(bold), fm(font_);
-        const QColor text = node_.style == PipelineGraphNode::Style::NonBlocking
+        // Text contrasts with the box's own fill (a heat fill can be light in the dark theme).
+        const bool darkFill = 0.299 * fill.redF() + 0.587 * fill.greenF() + 0.114 * fill.blueF() < 0.5;
+        const bool paletteMatches = darkFill == isDarkPalette(palette_);
+        const QColor plain = paletteMatches ? palette_.color(QPalette::Text) : (darkFill ? QColor(0xf0, 0xf0, 0xf0) : QColor(0x1a, 0x1a, 0x1a));
+        const QColor text = node_.style == PipelineGraphNode::Style::NonBlocking && paletteMatches
                                 ? palette_.color(QPalette::PlaceholderText)
-                                : palette_.color(QPalette::Text);
+                                : plain;
         double y = r.top() + kPadY;
         // The bottleneck's name in red: darker on a light background, lighter on a dark one.
-        const bool darkBase = isDarkPalette(palette_);
-        const QColor red = darkBase ? bottleneckColor().lighter(140) : bottleneckColor().darker(120);
+        const QColor red = darkFill ? bottleneckColor().lighter(140) : bottleneckColor().darker(150);
         p->setPen(node_.style == PipelineGraphNode::Style::Bottleneck ? red : text);
         p->setFont(bold);
         p->drawText(QRectF(r.left() + kPadX, y, r.width() - 2 * kPadX, fmBold.height()), Qt::AlignHCenter | Qt::AlignVCenter,
                     node_.title);
         y += fmBold.height() + 2;
         p->setFont(font_);
-        p->setPen(palette_.color(QPalette::Text));
+        p->setPen(plain);
         for (const QString& line : node_.lines) {
             p->drawText(QRectF(r.left() + kPadX, y, r.width() - 2 * kPadX, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, line);
             y += fm.height();

@@ -62,9 +62,12 @@ void RooflineChart::setRoofline(const RooflineResult& r) {
     clear();
     const double peak = r.peaks.peakFlopsPerSecond / 1e9;  // GFLOP/s
     const double bandwidth = r.peaks.peakHbmBytesPerSecond / 1e9;  // GB/s: GFLOP/s per FLOP/byte
+    // Qt Charts draws every marker as an item: tens of thousands take seconds and hide each other,
+    // so the chart shows the ops with the most time (r.ops is longest first) and says so.
     std::vector<const RooflinePoint*> points;
+    size_t costedOps = 0;
     for (const RooflinePoint& p : r.ops)
-        if (p.intensity > 0 && p.flopsPerSecond > 0) points.push_back(&p);
+        if (p.intensity > 0 && p.flopsPerSecond > 0 && ++costedOps <= kMaxOpPoints) points.push_back(&p);
     for (const RooflinePoint& p : r.programs)
         if (p.intensity > 0 && p.flopsPerSecond > 0) points.push_back(&p);
     if (points.empty() || peak <= 0 || bandwidth <= 0) {
@@ -150,6 +153,9 @@ void RooflineChart::setRoofline(const RooflineResult& r) {
                 }
         });
     };
+    chart_->setTitle(costedOps > kMaxOpPoints
+                         ? tr("The %1 ops with the most device time, of %2 with a known cost").arg(kMaxOpPoints).arg(costedOps)
+                         : QString());
     addScatter(tr("Ops, memory side"), QColor(0x1f, 0x77, 0xb4), QScatterSeries::MarkerShapeCircle,
                [](const RooflinePoint& p) { return p.category != "program" && p.region == RooflineRegion::Memory; });
     addScatter(tr("Ops, compute side"), QColor(0xd6, 0x27, 0x28), QScatterSeries::MarkerShapeCircle,

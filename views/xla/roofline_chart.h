@@ -24,6 +24,7 @@ public:
     void clear();
     QChart* chart() const { return chart_; }
     int pointCount() const { return points_; }  // points drawn (ops and programs)
+    static constexpr size_t kMaxOpPoints = 2000;  // ops drawn at most
 
 protected:
     void changeEvent(QEvent* event) override;

@@ -165,7 +165,7 @@ XlaOpsView::XlaOpsView(QWidget* parent) : AnalysisView(parent) {
     graphBar->addWidget(graphTitle_, 1);
     graphBar->addWidget(new QLabel(tr("Hops:"), graphTab));
     radius_ = new QSpinBox(graphTab);
-    radius_->setRange(1, 8);
+    radius_->setRange(1, 32);
     radius_->setValue(2);
     radius_->setToolTip(tr("How many operand/user steps around the instruction the graph shows"));
     graphBar->addWidget(radius_);
@@ -214,8 +214,12 @@ void XlaOpsView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
             for (const std::string& n : computed_->profile->programs->problems)
                 notes += QStringLiteral("<br><i>%1</i>").arg(q(n).toHtmlEscaped());
             if (p.programs.empty()) {
-                showEmptyResult(tr("No XLA programs in this trace: the HLO op profile needs an XSpace from JAX, "
-                                   "TensorFlow/XLA or PyTorch/XLA."));
+                const std::vector<std::string>& unread = computed_->profile->programs->problems;
+                QString why;
+                for (const std::string& n : unread) why += QLatin1Char('\n') + q(n);
+                showEmptyResult(unread.empty() ? tr("No XLA programs in this trace: the HLO op profile needs an XSpace "
+                                                    "from JAX, TensorFlow/XLA or PyTorch/XLA.")
+                                               : tr("No XLA program of this trace could be read:") + why);
                 return;
             }
             std::vector<Row> rows;
@@ -252,9 +256,10 @@ void XlaOpsView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
                                        .arg(p.peaks.ridgePoint(), 0, 'f', 1)
                                  : tr("device peaks unknown");
             summary_->setText(
-                tr("<b>%1</b> XLA programs, <b>%2</b> HLO ops ran on the device for <b>%3</b> of <b>%4</b> "
-                   "(idle %5). %6.")
+                tr("<b>%1</b> %2, <b>%3</b> HLO ops ran on the device for <b>%4</b> of <b>%5</b> "
+                   "(idle %6). %7.")
                     .arg(p.programs.size())
+                    .arg(p.programs.size() == 1 ? tr("XLA program") : tr("XLA programs"))
                     .arg(p.ops.size())
                     .arg(formatDuration(p.totalNs - p.idleNs), formatDuration(p.totalNs), formatDuration(p.idleNs), device) +
                 (opTime > 0 ? tr(" Op time on the memory side of the ridge: <b>%1</b>, compute side: <b>%2</b>, "
