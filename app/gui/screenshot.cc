@@ -123,8 +123,8 @@ int runScreenshot(const ScreenshotOptions& o) {
         if (!error.isEmpty()) return fail(QStringLiteral("cannot open the workers: %1").arg(error));
         trace = loadedRun.merged;
     } else if (o.previewBytes) {
-        if (detectFormat(first) != TraceFormat::ChromeJson)
-            return fail(QStringLiteral("--preview: %1 is not Chrome trace JSON").arg(o.input));
+        if (detectFormat(first) != TraceFormat::ChromeJson && detectFormat(first) != TraceFormat::XSpace)
+            return fail(QStringLiteral("--preview: %1 is neither Chrome trace JSON nor an XSpace").arg(o.input));
         ImportResult result = importPreview(first, o.previewBytes);
         if (!result.ok())
             return fail(QStringLiteral("cannot open %1: %2").arg(o.input, QString::fromStdString(result.error)));

@@ -23,9 +23,11 @@ struct ImportOptions {
     // pipe (e.g. <(zcat x.json.gz)) or character device is read once, as a stream. Otherwise
     // (the GUI, folder scans) special files are refused at once, never opened.
     bool allowStreams = false;
-    // Chrome JSON only: stop once about this many bytes of the event text are read (whole
-    // events of the chunks that began before it) and make the trace of those events; 0 reads
-    // everything. Progressive display's first look at a large file (model/import/import_preview).
+    // Read about this many bytes of events and make the trace of those; 0 reads everything.
+    // Chrome JSON: the events of the text's first bytes (whole events of the chunks that began
+    // before it). XSpace: the same share of every line's events, from its start (its XLA
+    // programs are left out). Progressive display's first look at a large file
+    // (model/import/import_preview).
     uint64_t textLimit = 0;
 
     bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }

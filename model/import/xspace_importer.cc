@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -141,13 +142,18 @@ public:
         }
     }
 
-    void convertEvents(uint32_t lineIndex, const pb::XLine& events) {
+    // The first `keep` events of the run.
+    void convertEvents(uint32_t lineIndex, const pb::XLine& events, uint32_t keep) {
         const XLineLayout& line = plane_->lines[lineIndex];
         LineState& ls = lines_[lineIndex];
         if (!ls.ready) prepareLine(line, ls);
         if (ls.kind == LineKind::SkippedCounters) return;
-        for (const pb::XEvent& e : events.events()) convertEvent(line, ls, e);
+        const int n = int(std::min<uint64_t>(keep, uint64_t(events.events_size())));
+        for (int k = 0; k < n; ++k) convertEvent(line, ls, events.events(k));
     }
+
+    // A preview leaves the XLA programs out: its trace is replaced by the whole one.
+    void skipXlaPrograms() { skipXlaPrograms_ = true; }
 
     void endPlane() { plane_ = nullptr; }
 
@@ -218,6 +224,7 @@ private:
 
     TraceBuilder& b_;
     bool multiHost_;
+    bool skipXlaPrograms_ = false;
     Source* source_ = nullptr;
     uint32_t hostIndex_ = 0;
     int hostPlaneOrdinal_ = 0;
@@ -261,7 +268,7 @@ private:
             if (!key.empty()) b_.addMetadata(prefix + key, text(s.arg.value));
         }
         // Each event metadata of /host:metadata describes one XLA program (with its HLO proto).
-        if (plane_->name == "/host:metadata") {
+        if (plane_->name == "/host:metadata" && !skipXlaPrograms_) {
             b_.addMetadata(prefix + "xla.programs", std::to_string(tables_.eventTypeCount()));
             readXlaPrograms(meta);
         }
@@ -623,7 +630,17 @@ ImportResult importXSpaces(const std::vector<XSpaceSource>& inputs, const Import
                                                      "aligned with the others"));
     }
 
-    // 3. The pieces to parse, in conversion order.
+    // 3. The pieces to parse, in conversion order. A preview (textLimit) takes the same share of
+    // every line's events, from the line's start: the first moments of every track.
+    double previewShare = 1;
+    if (options.textLimit) {
+        uint64_t eventBytes = 0;
+        for (const auto& s : sources)
+            for (const XPlaneLayout& plane : s->layout.planes)
+                for (const XLineLayout& line : plane.lines)
+                    for (const ByteRange& r : line.eventChunks) eventBytes += r.size();
+        previewShare = eventBytes ? std::min(1.0, double(options.textLimit) / double(eventBytes)) : 1.0;
+    }
     std::vector<WorkItem> items;
     for (uint32_t si = 0; si < sources.size(); ++si) {
         const Source& s = *sources[si];
@@ -638,11 +655,16 @@ ImportResult importXSpaces(const std::vector<XSpaceSource>& inputs, const Import
             items.push_back(meta);
             if (classifyPlane(plane.name) == PlaneKind::Metadata) continue;
             for (uint32_t l = 0; l < plane.lines.size(); ++l) {
-                for (const ByteRange& r : plane.lines[l].eventChunks) {
+                const XLineLayout& line = plane.lines[l];
+                uint64_t left = uint64_t(std::ceil(previewShare * double(line.eventCount)));
+                for (size_t c = 0; c < line.eventChunks.size() && left > 0; ++c) {
                     WorkItem run = meta;
                     run.line = int32_t(l);
-                    run.range = r;
+                    run.range = line.eventChunks[c];
                     run.metadataFields = nullptr;
+                    const uint32_t events = c < line.chunkEventCounts.size() ? line.chunkEventCounts[c] : UINT32_MAX;
+                    if (left < events) run.keepEvents = uint32_t(left);
+                    left -= std::min<uint64_t>(left, events);
                     items.push_back(run);
                 }
             }
@@ -651,6 +673,7 @@ ImportResult importXSpaces(const std::vector<XSpaceSource>& inputs, const Import
 
     // 4. Parse on workers, convert here, in order.
     Converter conv(builder, multiHost);
+    if (options.textLimit) conv.skipXlaPrograms();
     // Small profiles are done before a second thread pays for itself.
     const unsigned workers = options.threads > 1 && totalBytes >= (16u << 20) ? options.threads - 1 : 0;
     ParsePipeline pipeline(items, workers, options.cancel);
@@ -692,7 +715,7 @@ ImportResult importXSpaces(const std::vector<XSpaceSource>& inputs, const Import
             metaItem = i;
             planeOpen = true;
         } else {
-            if (piece.ok) conv.convertEvents(uint32_t(it.line), *piece.line);
+            if (piece.ok) conv.convertEvents(uint32_t(it.line), *piece.line, it.keepEvents);
             else ++corruptRuns;
             pipeline.release(i);
         }

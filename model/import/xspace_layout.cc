@@ -31,9 +31,13 @@ bool scanLine(const uint8_t* file, size_t base, size_t size, size_t chunkBytes, 
     wire::Reader r(file + base, size);
     wire::Field fd;
     ByteRange run;
+    uint32_t runEvents = 0;
     bool inRun = false;
     auto closeRun = [&] {
-        if (inRun) line.eventChunks.push_back(run);
+        if (inRun) {
+            line.eventChunks.push_back(run);
+            line.chunkEventCounts.push_back(runEvents);
+        }
         inRun = false;
     };
     while (r.next(fd)) {
@@ -42,9 +46,11 @@ bool scanLine(const uint8_t* file, size_t base, size_t size, size_t chunkBytes, 
             const size_t b = base + fd.offset, e = base + fd.end;
             if (inRun && run.end == b && run.size() < chunkBytes) {
                 run.end = e;
+                ++runEvents;
             } else {
                 closeRun();
                 run = {b, e};
+                runEvents = 1;
                 inRun = true;
             }
             continue;

@@ -30,6 +30,7 @@ struct XLineLayout {
     size_t eventCount = 0;
     // Runs of consecutive `events` fields; each run parses as an XLine holding just those events.
     std::vector<ByteRange> eventChunks;
+    std::vector<uint32_t> chunkEventCounts;  // events per run
 };
 
 struct XPlaneLayout {

@@ -24,6 +24,7 @@ struct WorkItem {
     uint32_t plane = 0;             // index in that XSpace's layout
     int32_t line = -1;              // -1: the plane's metadata; else the line of an event run
     ByteRange range;                // the event run (line >= 0)
+    uint32_t keepEvents = UINT32_MAX;  // line >= 0: the run's events converted (a preview keeps its first)
     const std::vector<ByteRange>* metadataFields = nullptr;  // line < 0
     size_t bytes() const;
 };

@@ -4,6 +4,7 @@
 // when the two traces' origins differ; which files get previews.
 #include "model/import/import_preview.h"
 #include "model/query/slice_queries.h"
+#include "model/import/import.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -120,6 +121,40 @@ private slots:
         QVERIFY(!correspondingSlice(w, {0, 1u << 30}, p).valid());
     }
 
+    // An XSpace's preview (TF 2.4 on a TPU host and GPUs, 3 MB): about the same share of every
+    // line's events, from its start. Every line with slices in the whole trace has its first
+    // slices in the part (each found in the whole trace with the same start, duration and name),
+    // and the part holds about a quarter of them; the XLA programs are left out.
+    void xspacePreview() {
+        const std::string path = std::string(TRACESCOPE_SHARED_DIR) + "/testdata/public/tfprofiler/34.83.195.179_6003.xplane.pb";
+        ImportResult whole = importTrace(path);
+        QVERIFY2(whole.ok(), whole.error.c_str());
+        const uint64_t fileBytes = uint64_t(QFileInfo(QString::fromStdString(path)).size());
+        ImportResult part = importPreview(path, fileBytes / 4);
+        QVERIFY2(part.ok(), part.error.c_str());
+        const Trace& p = *part.trace;
+        const Trace& w = *whole.trace;
+        QVERIFY(p.xlaPrograms.empty());
+        size_t partSlices = 0, wholeSlices = 0, linesWithSlices = 0;
+        for (const Track& t : w.tracks)
+            if (t.slices.size() && t.overflowOf == kNoIndex) ++linesWithSlices;
+        for (const Track& t : w.tracks) wholeSlices += t.slices.size();
+        size_t partLines = 0;
+        for (TrackIndex t = 0; t < p.tracks.size(); ++t) {
+            const SliceColumns& c = p.tracks[t].slices;
+            if (c.size() && p.tracks[t].overflowOf == kNoIndex) ++partLines;
+            for (uint32_t i = 0; i < c.size(); ++i) {
+                const SliceRef there = correspondingSlice(p, {t, i}, w);
+                QVERIFY(there.valid());
+                QCOMPARE(w.tracks[there.track].slices.duration[there.index], c.duration[i]);
+                ++partSlices;
+            }
+        }
+        QCOMPARE(partLines, linesWithSlices);
+        QVERIFY2(partSlices * 10 > wholeSlices && partSlices * 2 < wholeSlices,
+                 qPrintable(QStringLiteral("%1 of %2").arg(partSlices).arg(wholeSlices)));
+    }
+
     void cancelledPreviewStops() {
         QTemporaryDir dir;
         const std::string path = dir.filePath("t.json").toStdString();
@@ -146,9 +181,9 @@ private slots:
         QCOMPARE(previewLimits(sparse("medium.json", json, 128 * MiB)), std::vector<uint64_t>{16 * MiB});
         QCOMPARE(previewLimits(sparse("large.json", json, 1024 * MiB)), (std::vector<uint64_t>{16 * MiB, 128 * MiB}));
         QCOMPARE(previewLimits(sparse("large.json", json, 1024 * MiB), 0), std::vector<uint64_t>{});
-        // An XSpace (a protobuf whose first field is planes) is never previewed.
+        // An XSpace (a protobuf whose first field is planes) as Chrome JSON, by its bytes.
         QCOMPARE(previewLimits(sparse("x.xplane.pb", std::string("\x0a\x05\x08\x01\x12\x01\x61", 7), 1024 * MiB)),
-                 std::vector<uint64_t>{});
+                 (std::vector<uint64_t>{16 * MiB, 128 * MiB}));
         QCOMPARE(previewLimits(dir.path().toStdString()), std::vector<uint64_t>{});
         QCOMPARE(previewLimits(dir.filePath("missing.json").toStdString()), std::vector<uint64_t>{});
     }
