@@ -330,11 +330,14 @@ ClassifiedTrace classifyTrace(const Trace& trace) {
 }
 
 std::string fullNameOf(const Trace& trace, SliceRef s) {
+    return std::string(fullNameOf(trace, s, trace.strings.find("long_name")));
+}
+
+std::string_view fullNameOf(const Trace& trace, SliceRef s, StringId longNameKey) {
     const Track& tr = trace.tracks[s.track];
     ArgValue v;
-    if (findArg(tr, tr.slices.args[s.index], trace.strings.find("long_name"), v) && v.type == ArgValue::Type::String)
-        return std::string(trace.str(v.s));
-    return std::string(trace.str(tr.slices.name[s.index]));
+    if (findArg(tr, tr.slices.args[s.index], longNameKey, v) && v.type == ArgValue::Type::String) return trace.str(v.s);
+    return trace.str(tr.slices.name[s.index]);
 }
 
 std::string_view sliceArgView(const Trace& trace, SliceRef s, StringId key) {
@@ -455,18 +458,31 @@ std::string_view deviceActivityOpView(const ClassifiedTrace& ct, SliceRef s) {
     // TF1's GPU tracer names the node the kernel or copy ran for in arg "name".
     if (ct.isTf1) return sliceArgView(t, s, ct.keys.tf1Name);
     if (ct.isXSpace) {
+        // The four stats read in one pass over the args (each the first of its key, when a
+        // string, as sliceArgView reads it): this runs for every device activity of every page.
+        const StringId keys[4] = {ct.keys.tfOp, ct.keys.level0, ct.keys.annotation, ct.keys.hloOp};
+        std::string_view values[4];
+        bool seen[4] = {false, false, false, false};
+        const Track& tr = t.tracks[s.track];
+        if (tr.slices.args[s.index] != kNoArgs) {
+            ArgsReader r(tr.argsView(), tr.slices.args[s.index]);
+            Arg a;
+            while (r.next(a))
+                for (int k = 0; k < 4; ++k)
+                    if (!seen[k] && a.key == keys[k] && keys[k] != kNoIndex) {
+                        seen[k] = true;
+                        if (a.value.type == ArgValue::Type::String) values[k] = t.str(a.value.s);
+                    }
+        }
         // tf_op is the outermost annotation; JAX/XLA GPU kernels carry the generic
         // "XlaModule:" there, and the real op in hlo_op (§3.6).
-        std::string_view op = sliceArgView(t, s, ct.keys.tfOp);
+        std::string_view op = values[0];
         // TF 2.4-era files carry no tf_op, only the annotation stack: "level 0" is the
         // outermost annotation, "annotation" the same with "#key=value#" arguments appended.
-        if (op.empty()) op = sliceArgView(t, s, ct.keys.level0);
-        if (op.empty()) {
-            op = sliceArgView(t, s, ct.keys.annotation);
-            op = op.substr(0, op.find('#'));
-        }
+        if (op.empty()) op = values[1];
+        if (op.empty()) op = values[2].substr(0, values[2].find('#'));
         if (op.empty() || op.substr(0, 10) == "XlaModule:") {
-            const std::string_view hlo = sliceArgView(t, s, ct.keys.hloOp);
+            const std::string_view hlo = values[3];
             if (!hlo.empty()) op = hlo;
             // Inside an XLA command buffer: the instruction the kernel ran, not the buffer.
             if (!ct.commandBufferOps.empty())

@@ -93,6 +93,8 @@ std::string tf1GpuName(std::string_view processOrDeviceName);
 
 // The slice's full name: XSpace arg "long_name" when present, else its name.
 std::string fullNameOf(const Trace& trace, SliceRef s);
+// fullNameOf as a view into the trace's strings, with the key "long_name" looked up by the caller.
+std::string_view fullNameOf(const Trace& trace, SliceRef s, StringId longNameKey);
 // The same as a view into the trace's strings (valid while the trace lives); no allocation.
 std::string_view fullNameView(const ClassifiedTrace& ct, SliceRef s);
 // A string arg as a view into the trace's strings; "" when absent or not a string.

@@ -6,6 +6,9 @@
 #include "model/analysis/self_time.h"
 #include "model/trace/import_warning.h"
 
+#include <string_view>
+#include <unordered_map>
+
 namespace tracescope {
 
 const char* deviceKindName(SliceRole role) {
@@ -86,6 +89,15 @@ void forEachOpOccurrence(const ClassifiedTrace& ct, OpGrouping grouping,
     const Trace& t = *ct.trace;
     OpOccurrence occ;
     std::vector<uint8_t> isOp;
+    // Whether a kernel uses Tensor Cores depends on its name only: asked once per name.
+    const StringId longNameKey = t.strings.find("long_name");
+    std::unordered_map<std::string_view, bool> tensorCoreOf;
+    auto usesTensorCore = [&](SliceRef ref) {
+        const std::string_view name = fullNameOf(t, ref, longNameKey);
+        auto [it, added] = tensorCoreOf.try_emplace(name, false);
+        if (added) it->second = kernelUsesTensorCore(name);
+        return it->second;
+    };
     for (TrackIndex ti = 0; ti < t.tracks.size(); ++ti) {
         if (ct.trackSkipped[ti]) continue;
         const Track& tr = t.tracks[ti];
@@ -139,7 +151,7 @@ void forEachOpOccurrence(const ClassifiedTrace& ct, OpGrouping grouping,
                 occ.side = OpSide::Device;
                 // Device activities do not nest: all their time is self time.
                 occ.selfNs = c.duration[i];
-                occ.usesTensorCore = role == SliceRole::Kernel && kernelUsesTensorCore(fullNameOf(t, ref));
+                occ.usesTensorCore = role == SliceRole::Kernel && usesTensorCore(ref);
             } else {
                 continue;
             }

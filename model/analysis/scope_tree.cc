@@ -210,7 +210,12 @@ void build(const ClassifiedTrace& ct, ScopeTree& tree, std::vector<Occ>* occurre
                 if (!parts.empty()) addEvent(s, std::move(parts));
             }
         }
-    // Device activities: their time goes to the scope that launched them.
+    // Device activities: their time goes to the scope that launched them. XSpaces hold millions
+    // of activities of a few thousand ops: the node of each (module, op row) is found once.
+    const StringId tfOpKey = t.strings.find("tf_op"), moduleKey = t.strings.find("hlo_module");
+    std::unordered_map<std::string, uint32_t> xspaceNodeOf;
+    std::string pathKey;
+    std::unordered_map<std::string, OpTypeRow*> typeRowOf;
     forEachOpOccurrence(ct, OpGrouping::ByName, [&](const OpOccurrence& o) {
         if (o.side != OpSide::Device) return;
         uint32_t node = kNoIndex;
@@ -229,25 +234,33 @@ void build(const ClassifiedTrace& ct, ScopeTree& tree, std::vector<Occ>* occurre
             const SliceRef op = enclosingHostOp(ct, launch);
             type = op.valid() ? hostOpNameType(ct, op).type : "(no op)";
         } else {
-            const std::string op = deviceActivityOp(ct, o.slice);
-            if (!op.empty()) {
-                std::vector<std::string> parts;
+            if (!deviceActivityOpView(ct, o.slice).empty()) {
                 // An HLO op (no framework annotation) lives under its module: "jit_step/fusion_3".
-                const std::string tfOp = sliceArgText(t, o.slice, "tf_op");
-                if (tfOp.empty() || tfOp.rfind("XlaModule:", 0) == 0) {
-                    const std::string module = sliceArgText(t, o.slice, "hlo_module");
-                    if (!module.empty()) parts.push_back(module);
+                const std::string_view tfOp = sliceArgView(t, o.slice, tfOpKey);
+                const std::string_view module = tfOp.empty() || tfOp.substr(0, 10) == "XlaModule:"
+                                                     ? sliceArgView(t, o.slice, moduleKey)
+                                                     : std::string_view();
+                pathKey.assign(module);
+                pathKey += '\0';
+                pathKey += *o.name;
+                auto [known, added] = xspaceNodeOf.try_emplace(pathKey, kNoIndex);
+                if (added) {
+                    std::vector<std::string> parts;
+                    if (!module.empty()) parts.emplace_back(module);
+                    appendSplit(*o.name, parts);  // the op table's row name (XProf's, splitXprofDeviceOp)
+                    capDepth(parts);
+                    if (!parts.empty()) known->second = b.nodeFor(parts);
                 }
-                appendSplit(*o.name, parts);  // the op table's row name (XProf's, splitXprofDeviceOp)
-                capDepth(parts);
-                if (!parts.empty()) node = b.nodeFor(parts);
+                node = known->second;
             } else {
                 type = "(no op)";
             }
         }
         if (node == kNoIndex) node = b.nodeFor({"(no op)", *o.name});
         for (uint32_t n = node; n != kNoIndex; n = tree.nodes[n].parent) addSat(tree.nodes[n].deviceNs, o.durationNs);
-        OpTypeRow& tr = types[type];
+        auto [row, first] = typeRowOf.try_emplace(type, nullptr);
+        if (first) row->second = &types[type];  // std::map: the row stays where it is
+        OpTypeRow& tr = *row->second;
         tr.type = type;
         addSat(tr.deviceNs, o.durationNs);
         if (occurrences) occurrences->push_back({o.slice, node});
