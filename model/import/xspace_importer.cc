@@ -296,7 +296,7 @@ private:
             if (!p.hloProto.empty()) programs.push_back(std::move(p));
         };
         for (const auto& [id, md] : meta.event_metadata()) {
-            pb::XEventMetadata copy = md;  // the plane's parse is read-only; its stats are small
+            pb::XEventMetadata copy = md;  // the plane's parse is read-only: one copy of the HLO, as ever
             take(id, copy);
         }
         // Large programs, one at a time (xspace_layout.h); one protobuf cannot read is named.
