@@ -153,7 +153,7 @@ int main(int argc, char** argv) {
                                                   "running viewer opens the files)."));
     QCommandLineOption preview(QStringLiteral("preview"),
                                QStringLiteral("With --screenshot: the window while the file loads, its timeline showing the "
-                                              "events of the file's first MIB MiB (Chrome JSON; an XSpace: MIB MiB of events from the start of every "
+                                              "events of the file's first MIB MiB (Chrome JSON; an XSpace: MIB MiB of events, the first of every "
                                               "line; progressive display)."),
                                QStringLiteral("MIB"));
     parser.addOptions({screenshot, view, size, range, select, search, dark, theme, dialog, names, filterTracks, compare,

@@ -785,10 +785,12 @@ void MainWindow::rebuildRunsMenu(const QString& current) {
 
 QString MainWindow::previewNote(double fraction) const {
     const double mib = double(previewBytes_) / double(1 << 20);
-    // An XSpace's preview holds the start of every line (model/import/import_preview.h).
+    const int decimals = mib < 1 ? 1 : 0;
+    // An XSpace's preview holds the same share of every line, as the file orders its events
+    // (model/import/import_preview.h).
     const QString part = preview_ && preview_->format == "xspace"
-                             ? tr("the first %1 MiB of the file's events, the start of every track").arg(mib, 0, 'f', 0)
-                             : tr("the events of the file's first %1 MiB").arg(mib, 0, 'f', 0);
+                             ? tr("%1 MiB of the file's events, the first of every track").arg(mib, 0, 'f', decimals)
+                             : tr("the events of the file's first %1 MiB").arg(mib, 0, 'f', decimals);
     return tr("<b>Loading %1%</b> — the timeline shows %2: zoom, pan and select meanwhile. The rest and the "
               "analysis pages follow when the import ends.")
         .arg(int(fraction * 100))

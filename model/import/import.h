@@ -25,7 +25,7 @@ struct ImportOptions {
     bool allowStreams = false;
     // Read about this many bytes of events and make the trace of those; 0 reads everything.
     // Chrome JSON: the events of the text's first bytes (whole events of the chunks that began
-    // before it). XSpace: the same share of every line's events, from its start (its XLA
+    // before it). XSpace: the same share of every line's events, the first in the file's order (its XLA
     // programs are left out). Progressive display's first look at a large file
     // (model/import/import_preview).
     uint64_t textLimit = 0;

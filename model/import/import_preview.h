@@ -1,10 +1,10 @@
 // Progressive display: a large trace is shown from its first events while the whole file
 // imports (Perfetto UI and chrome://tracing show nothing until the end). A preview is an import
 // of part of the events, read on its own with one thread: of a Chrome JSON file, the events of
-// its first bytes of text (whole events); of an XSpace, the same share of every line's events
-// from the line's start (the first moments of every track). Its traces are complete in
-// themselves (names, flows within the part, a B without its E ending at the part's end) and are
-// replaced by the whole trace.
+// its first bytes of text (whole events); of an XSpace, the same share of every line's events,
+// the first in the file's order (profilers write a line's events in time order). Its traces are
+// complete in themselves (names, flows within the part, a B without its E ending at the part's
+// end) and are replaced by the whole trace.
 #pragma once
 
 #include "model/import/import.h"

@@ -631,7 +631,7 @@ ImportResult importXSpaces(const std::vector<XSpaceSource>& inputs, const Import
     }
 
     // 3. The pieces to parse, in conversion order. A preview (textLimit) takes the same share of
-    // every line's events, from the line's start: the first moments of every track.
+    // every line's events, the first in the file's order (profilers write a line's events in time order).
     double previewShare = 1;
     if (options.textLimit) {
         uint64_t eventBytes = 0;

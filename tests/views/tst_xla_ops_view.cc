@@ -33,6 +33,14 @@ bool finished(const XlaOpsView& v) {
     return v.state() != AnalysisView::State::Queued && v.state() != AnalysisView::State::Running;
 }
 
+// The page shown at 1280x800 with `trace`, until its analysis ends (false after a minute).
+bool showUntilDone(XlaOpsView& page, const std::shared_ptr<const Trace>& trace) {
+    page.resize(1280, 800);
+    page.show();
+    page.setTrace(trace);
+    return QTest::qWaitFor([&] { return finished(page); }, 60000);
+}
+
 }  // namespace
 
 class XlaOpsViewTest : public QObject {
@@ -42,10 +50,7 @@ private slots:
         auto trace = load("public/tracelens/934987a2fc2f.xplane.pb");
         QVERIFY(trace);
         XlaOpsView page;
-        page.resize(1280, 800);
-        page.show();
-        page.setTrace(trace);
-        QVERIFY(QTest::qWaitFor([&] { return finished(page); }, 60000));
+        QVERIFY(showUntilDone(page, trace));
         QCOMPARE(page.state(), AnalysisView::State::Done);
         const XlaOpsView::Computed* c = page.computed();
         QVERIFY(c && c->profile);
@@ -90,10 +95,7 @@ private slots:
         auto trace = load("public/tracelens/934987a2fc2f.xplane.pb");
         QVERIFY(trace);
         XlaOpsView page;
-        page.resize(1280, 800);
-        page.show();
-        page.setTrace(trace);
-        QVERIFY(QTest::qWaitFor([&] { return finished(page); }, 60000));
+        QVERIFY(showUntilDone(page, trace));
         const HloOpProfile& p = page.computed()->profile->profile;
         const auto centre = [&] {
             for (int k = 0; k < page.graph()->nodeCount(); ++k)
