@@ -142,7 +142,13 @@ def summarize(args):
     os.makedirs(args.out, exist_ok=True)
     out_dir = os.path.abspath(args.out)
 
-    from dask.distributed import Client, LocalCluster, as_completed  # Debian's python3-distributed
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError as e:
+        # Dask is optional for the package (a Suggests): say what to install rather than a traceback.
+        print(f"tracescope-pod: Dask's distributed scheduler is not installed ({e}): "
+              "install Debian's python3-distributed (or pip install 'dask[distributed]')", file=sys.stderr)
+        return 2
 
     cluster = None
     if args.scheduler:
