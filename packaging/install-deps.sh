@@ -32,6 +32,8 @@ PACKAGES=(
   # The .deb (packaging/): man pages made from --help, CPack's file-type probe, and the checks
   # of tests/packaging/check_package.sh (lintian, man).
   help2man file lintian man-db
+  # The zsh completion's check in check_package.sh.
+  zsh
   # A clean Debian 12 root to install the .deb into (tests/packaging/check_clean_root.sh).
   mmdebstrap
 )

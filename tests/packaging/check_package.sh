@@ -4,7 +4,7 @@
 # (root or sudo: CI runs it after the tests), and then used from /usr only: the CLI's --version,
 # info on the bundled sample, a headless screenshot, `launch` through the installed CUPTI agent
 # (found from the installed CLI) on the build's fake CUDA program, the man pages, the bash
-# completion, the icons and the MIME types.
+# completions (bash; zsh where installed), the icons and the MIME types.
 #   tests/packaging/check_package.sh BUILD_DIR
 set -euo pipefail
 build=$(cd "${1:?usage: check_package.sh BUILD_DIR}" && pwd)
@@ -78,6 +78,15 @@ zcat /usr/share/man/man1/tracescope-cli.1.gz | grep -q 'launch\\-stats' || fail 
 completions=$(bash -c 'source /usr/share/bash-completion/completions/tracescope-cli
     COMP_WORDS=(tracescope-cli laun); COMP_CWORD=1; _tracescope_cli; echo "${COMPREPLY[*]}"')
 [ "$completions" = "launch launch-stats" ] || fail "bash completion of 'laun': '$completions'"
+if command -v zsh >/dev/null; then
+    # zsh's completion system filters the candidates itself: its compadd and _files stand in here.
+    completions=$(zsh -f -c 'compadd() { [[ $1 == -a ]] && print -l -- ${(P)2} }; _files() { print "<files>" }
+        f=/usr/share/zsh/vendor-completions/_tracescope-cli
+        words=(tracescope-cli laun); CURRENT=2; PREFIX=laun; source $f | grep "^laun"
+        words=(tracescope-cli info --st); CURRENT=3; PREFIX=--st; source $f | grep "^--strict"
+        words=(tracescope-cli info tr); CURRENT=3; PREFIX=tr; source $f' | tr '\n' ' ')
+    [ "$completions" = "launch launch-stats --strict <files> " ] || fail "zsh completion: '$completions'"
+fi
 for size in 16 32 48 128 256; do
     [ -s "/usr/share/icons/hicolor/${size}x${size}/apps/tracescope.png" ] || fail "no ${size}px icon"
 done
@@ -86,5 +95,5 @@ grep -q '^Exec=tracescope %F' /usr/share/applications/tracescope.desktop || fail
 if command -v update-mime-database >/dev/null; then
     [ -f /usr/share/mime/application/x-chrome-trace+json.xml ] || fail "the MIME types were not registered"
 fi
-echo "man pages, completion, icons, desktop entry, MIME types: installed"
+echo "man pages, bash and zsh completion, icons, desktop entry, MIME types: installed"
 echo "check_package: OK"
