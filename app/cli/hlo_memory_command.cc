@@ -69,7 +69,10 @@ int runHloMemory(const Args& args) {
         std::fprintf(stderr, "hlo-memory: no XLA program named '%s' in %s\n", wanted.c_str(), files[0].c_str());
         return 1;
     }
-    if (programs->programs.empty()) std::fprintf(stderr, "hlo-memory: %s holds no XLA program (HLO)\n", files[0].c_str());
+    if (programs->programs.empty() && programs->problems.empty())
+        std::fprintf(stderr, "hlo-memory: %s holds no XLA program (HLO)\n", files[0].c_str());
+    else if (programs->programs.empty())
+        std::fprintf(stderr, "hlo-memory: no XLA program (HLO) of %s could be read\n", files[0].c_str());
     const bool one = !wanted.empty() && chosen.size() == 1;
     if (hasFlag(args, "--json")) {
         nlohmann::json list = nlohmann::json::array();
@@ -118,6 +121,7 @@ int runHloMemory(const Args& args) {
             std::printf("%12.3f  %-10s %-40s %-28s %s\n", double(b.bytes) / 1048576, hloBufferKindName(b.kind),
                         b.instruction.c_str(), b.shape.c_str(), b.frameworkOp.c_str());
     }
+    for (const std::string& n : programs->problems) std::printf("Note: %s\n", n.c_str());
     return exitStatus(args, 0);
 }
 

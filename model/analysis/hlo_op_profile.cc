@@ -294,7 +294,10 @@ HloOpProfile computeHloOpProfile(const ClassifiedTrace& ct, const HloProgramInde
     for (const auto& [module, n] : missingPrograms)
         out.notes.push_back(std::to_string(n) + " device activities name an HLO op of program '" + module +
                             "', whose HLO is not in the trace: their time counts as idle");
-    if (index.programs.empty()) out.notes.push_back("the trace holds no XLA program (HLO)");
+    // When programs were found but none could be read, the index's problems say why; "no program"
+    // would contradict them.
+    if (index.programs.empty() && index.problems.empty()) out.notes.push_back("the trace holds no XLA program (HLO)");
+    else if (index.programs.empty()) out.notes.push_back("no XLA program (HLO) of the trace could be read");
     else if (out.ops.empty())
         out.notes.push_back("no device activity names an HLO op (a CPU-only capture): the "
                             "programs are listed with their cost per execution only");

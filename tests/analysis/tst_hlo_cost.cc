@@ -425,6 +425,26 @@ private slots:
         QCOMPARE(shapeText(tuple({shape(xla::F32, {2}), shape(xla::S32, {})})), std::string("(f32[2], s32[])"));
     }
 
+    // A trace without XLA programs says so; one whose programs were all unreadable says that none
+    // could be read (the index's problems say why), not that there are none.
+    void noProgramNotes() {
+        const std::string path = std::string(TRACESCOPE_SHARED_DIR) + "/testdata/gpu/torch_mlp_memory_h100.json";
+        ImportResult r = importTrace(path);
+        QVERIFY2(r.trace, r.error.c_str());
+        const ClassifiedTrace ct = classifyTrace(*r.trace);
+        HloProgramIndex index = indexHloPrograms(*r.trace);
+        QVERIFY(index.programs.empty() && index.problems.empty());
+        auto has = [](const HloOpProfile& p, const std::string& note) {
+            return std::find(p.notes.begin(), p.notes.end(), note) != p.notes.end();
+        };
+        const HloOpProfile none = computeHloOpProfile(ct, index);
+        QVERIFY(has(none, "the trace holds no XLA program (HLO)"));
+        index.problems.push_back("program 3 (jit_huge): its HLO (2.0 GB) is larger than protobuf reads (2 GiB): not read");
+        const HloOpProfile unread = computeHloOpProfile(ct, index);
+        QVERIFY(has(unread, "no XLA program (HLO) of the trace could be read"));
+        QVERIFY(!has(unread, "the trace holds no XLA program (HLO)"));
+    }
+
     // A real capture: JAX on an AMD MI355 (gfx950), whose program jit_loss_fn(17) ran 5 times.
     // Its Triton GEMM gemm_fusion_dot computes f32[2,4096,6144] from bf16[4096,2,1024] and
     // bf16[2,1024,6144] contracting 1024: 2 x 2 x 4096 x 6144 x 1024 = 103,079,215,104 FLOPs per
