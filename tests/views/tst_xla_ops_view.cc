@@ -62,6 +62,8 @@ private slots:
         // and the converts have few but some), and the program.
         int drawable = 0;
         for (const RooflinePoint& p : c->roofline.ops) drawable += p.intensity > 0 && p.flopsPerSecond > 0;
+        QCOMPARE(page.roofline()->pointCount(), 0);  // built when its tab is first shown
+        QVERIFY(page.showPart(QStringLiteral("roofline")));
         QCOMPARE(page.roofline()->pointCount(), drawable + 1);
         QVERIFY(drawable >= 10);
 
@@ -102,9 +104,18 @@ private slots:
                 if (page.graph()->selectedNode() == k) return page.graphNodes()[size_t(k)]->name();
             return std::string();
         };
+        QCOMPARE(page.graph()->nodeCount(), 0);  // laid out when its tab is first shown
+        QVERIFY(page.showPart(QStringLiteral("hlo-graph")));
         QCOMPARE(centre(), p.ops[0].name);
         page.table()->selectSourceRow(4);  // a gemm fusion
         QCOMPARE(centre(), p.ops[4].name);
+        // Away from the tab, a new row leaves the drawn graph alone until the tab is back.
+        QVERIFY(page.showPart(QStringLiteral("hlo-ops")));
+        page.table()->selectSourceRow(0);
+        QCOMPARE(centre(), p.ops[4].name);
+        QVERIFY(page.showPart(QStringLiteral("hlo-graph")));
+        QCOMPARE(centre(), p.ops[0].name);
+        page.table()->selectSourceRow(4);
         QVERIFY(page.graphInsideFusion()->isEnabled());
         page.graphInsideFusion()->setChecked(true);  // its fused computation: the dot and its operands
         bool hasDot = false;

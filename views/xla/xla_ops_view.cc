@@ -185,6 +185,7 @@ XlaOpsView::XlaOpsView(QWidget* parent) : AnalysisView(parent) {
         if (computed_ && row >= 0 && row < model_->rowCount() && model_->row(row)->op)
             showGraph(model_->row(row)->program, model_->row(row)->op);
     });
+    connect(tabs_, &QTabWidget::currentChanged, this, &XlaOpsView::refreshShownTab);
     layout->addWidget(tabs_, 1);
     setContent(content);
     connect(table_, &TablePage::sourceRowActivated, this, &XlaOpsView::activateRow);
@@ -231,7 +232,7 @@ void XlaOpsView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
             for (const HloOpRow& r : p.ops) ran.insert(r.program);
             table_->setColumnShown(Program, ran.size() > 1);
             table_->fitColumns(220);
-            chart_->setRoofline(computed_->roofline);
+            rooflineStale_ = true;
             {
                 const QSignalBlocker block(memoryProgram_);
                 memoryProgram_->clear();
@@ -246,6 +247,7 @@ void XlaOpsView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
                     showGraph(r.program, r.op);
                     break;
                 }
+            refreshShownTab();
             const RooflineResult& roof = computed_->roofline;
             const double opTime = double(roof.memoryRegionNs + roof.computeRegionNs + roof.unknownNs);
             QString device = p.peaks.peakFlopsPerSecond > 0
@@ -305,7 +307,21 @@ void XlaOpsView::showGraph(const HloProgram* program, const xla::HloInstructionP
     redrawGraph();
 }
 
+void XlaOpsView::refreshShownTab() {
+    const QWidget* shown = tabs_->currentWidget();
+    if (shown == chart_ && rooflineStale_) {
+        rooflineStale_ = false;
+        if (computed_) chart_->setRoofline(computed_->roofline);
+    }
+    if (shown == graph_->parentWidget() && graphStale_) redrawGraph();
+}
+
 void XlaOpsView::redrawGraph() {
+    if (tabs_->currentWidget() != graph_->parentWidget()) {
+        graphStale_ = true;  // drawn when its tab is shown
+        return;
+    }
+    graphStale_ = false;
     graphNodes_.clear();
     if (!computed_ || !graphProgram_ || !graphCenter_) {
         graph_->setGraph({}, {});
@@ -395,6 +411,8 @@ void XlaOpsView::showMemoryOf(int program) {
 
 void XlaOpsView::clearResult() {
     computed_.reset();
+    rooflineStale_ = false;
+    graphStale_ = false;
     graphProgram_ = nullptr;
     graphCenter_ = nullptr;
     graphNodes_.clear();
