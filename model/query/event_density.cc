@@ -9,7 +9,7 @@ std::vector<uint32_t> eventDensity(const Trace& trace, size_t buckets, const std
     if (span <= 0 || buckets == 0) return {};
     std::vector<uint32_t> out(buckets, 0);
     // (t - start) * buckets / span without overflow: 128-bit intermediate.
-    auto add = [&](const std::vector<TimeNs>& times) {
+    auto add = [&](const auto& times) {
         for (TimeNs t : times) {
             const __int128 offset = std::clamp<TimeNs>(minusSat(t, trace.startNs), 0, span);
             const size_t b = std::min(buckets - 1, size_t(offset * __int128(buckets) / span));

@@ -128,7 +128,7 @@ SliceRef correspondingSlice(const Trace& from, SliceRef slice, const Trace& to) 
         const Track& track = to.tracks[t];
         const TrackIndex main = track.overflowOf != kNoIndex ? track.overflowOf : t;
         if (main >= to.tracks.size() || !sameTrack(from, identity, to, to.tracks[main])) continue;
-        const std::vector<TimeNs>& starts = track.slices.start;
+        const TimeColumn& starts = track.slices.start;
         for (auto it = std::lower_bound(starts.begin(), starts.end(), startInTo);
              it != starts.end() && *it == startInTo; ++it) {
             const uint32_t i = uint32_t(it - starts.begin());

@@ -30,13 +30,20 @@ void resultArgSet(sqlite3_context* ctx, TrackIndex t, ArgsOffset offset) {
 // sorted by time.
 enum class RowKind { Slice, Instant, Sample };
 
-const std::vector<TimeNs>& timesOf(const Track& t, RowKind k) {
+// Calls f with the track's sorted times of that kind (slices and instants keep them in a
+// TimeColumn, counters in a vector).
+template <typename F>
+decltype(auto) withTimesOf(const Track& t, RowKind k, F&& f) {
     switch (k) {
-    case RowKind::Slice: return t.slices.start;
-    case RowKind::Instant: return t.instants.time;
-    case RowKind::Sample: return t.counter.time;
+    case RowKind::Slice: return f(t.slices.start);
+    case RowKind::Instant: return f(t.instants.time);
+    case RowKind::Sample: return f(t.counter.time);
     }
-    return t.slices.start;
+    return f(t.slices.start);
+}
+
+TimeNs timeOf(const Track& t, RowKind k, uint32_t row) {
+    return withTimesOf(t, k, [row](const auto& times) { return TimeNs(times[row]); });
 }
 
 // Walks the rows of the tracks a scan needs, one track after another or merged in time order,
@@ -96,14 +103,15 @@ public:
                 last = first + 1;
             }
             for (TrackIndex t = first; t < last; ++t) {
-                const std::vector<TimeNs>& times = timesOf(trace_.tracks[t], kind_);
-                if (times.empty()) continue;
-                const auto b = lo == std::numeric_limits<int64_t>::min()
-                                   ? times.begin()
-                                   : std::lower_bound(times.begin(), times.end(), lo);
-                const auto e = hi == std::numeric_limits<int64_t>::max() ? times.end()
-                                                                          : std::upper_bound(b, times.end(), hi);
-                if (b < e) runs_.push_back({t, uint32_t(b - times.begin()), uint32_t(e - times.begin())});
+                withTimesOf(trace_.tracks[t], kind_, [&](const auto& times) {
+                    if (times.empty()) return;
+                    const auto b = lo == std::numeric_limits<int64_t>::min()
+                                       ? times.begin()
+                                       : std::lower_bound(times.begin(), times.end(), lo);
+                    const auto e = hi == std::numeric_limits<int64_t>::max() ? times.end()
+                                                                              : std::upper_bound(b, times.end(), hi);
+                    if (b < e) runs_.push_back({t, uint32_t(b - times.begin()), uint32_t(e - times.begin())});
+                });
             }
         }
         runsStarted();
@@ -219,8 +227,8 @@ private:
     struct Later {
         const TrackRowsCursor* c;
         bool operator()(size_t a, size_t b) const {
-            const TimeNs ta = timesOf(c->trace_.tracks[c->runs_[a].track], c->kind_)[c->runs_[a].pos];
-            const TimeNs tb = timesOf(c->trace_.tracks[c->runs_[b].track], c->kind_)[c->runs_[b].pos];
+            const TimeNs ta = timeOf(c->trace_.tracks[c->runs_[a].track], c->kind_, c->runs_[a].pos);
+            const TimeNs tb = timeOf(c->trace_.tracks[c->runs_[b].track], c->kind_, c->runs_[b].pos);
             return ta != tb ? ta > tb : a > b;
         }
     };

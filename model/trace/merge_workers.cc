@@ -76,12 +76,12 @@ WorkerSpan appendRange(Trace& out, const Trace& src, const WorkerSpan& from, Tim
         nt.overflowOf = tr.overflowOf == kNoIndex ? kNoIndex : newTrack(tr.overflowOf);
         nt.maxDepth = tr.maxDepth;
         nt.slices = tr.slices;
-        for (TimeNs& x : nt.slices.start) addSat(x, shift);
+        nt.slices.start.shift(shift);
         nt.slices.name.remap(std::ref(map));
         nt.slices.category.remap(std::ref(map));
         for (ArgsOffset& a : nt.slices.args) a = remapArgs(tr.argsView(), a, map, nt.argBlob);
         nt.instants = tr.instants;
-        for (TimeNs& x : nt.instants.time) addSat(x, shift);
+        nt.instants.time.shift(shift);
         nt.instants.name.remap(std::ref(map));
         nt.instants.category.remap(std::ref(map));
         for (ArgsOffset& a : nt.instants.args) a = remapArgs(tr.argsView(), a, map, nt.argBlob);

@@ -16,12 +16,12 @@ bool refLess(const SliceRef& a, const SliceRef& b) {
 }  // namespace
 
 size_t SliceColumns::memoryBytes() const {
-    return vecBytes(start) + duration.memoryBytes() + name.memoryBytes() + category.memoryBytes() + vecBytes(args) +
+    return start.memoryBytes() + duration.memoryBytes() + name.memoryBytes() + category.memoryBytes() + vecBytes(args) +
            vecBytes(depthAndFlags);
 }
 
 size_t InstantColumns::memoryBytes() const {
-    return vecBytes(time) + name.memoryBytes() + category.memoryBytes() + vecBytes(args);
+    return time.memoryBytes() + name.memoryBytes() + category.memoryBytes() + vecBytes(args);
 }
 
 size_t CounterSeries::memoryBytes() const { return vecBytes(time) + vecBytes(value); }

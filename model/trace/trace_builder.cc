@@ -23,7 +23,7 @@ void permute(std::vector<T>& v, const std::vector<uint32_t>& perm) {
 }
 
 void permuteSlices(SliceColumns& c, const std::vector<uint32_t>& perm) {
-    permute(c.start, perm);
+    c.start.permute(perm);
     c.duration.permute(perm);
     c.name.permute(perm);
     c.category.permute(perm);
@@ -552,7 +552,7 @@ std::unique_ptr<Trace> TraceBuilder::finish(const std::atomic<bool>* cancel, uns
             std::vector<uint32_t> perm(in.size());
             std::iota(perm.begin(), perm.end(), 0u);
             std::stable_sort(perm.begin(), perm.end(), [&](uint32_t a, uint32_t b) { return in.time[a] < in.time[b]; });
-            permute(in.time, perm);
+            in.time.permute(perm);
             in.name.permute(perm);
             in.category.permute(perm);
             permute(in.args, perm);
@@ -594,8 +594,9 @@ std::unique_ptr<Trace> TraceBuilder::finish(const std::atomic<bool>* cancel, uns
     for (ImportWarning& w : tr.warnings)
         if (w.kind == WarningKind::Truncated && !w.lastEventNs) w.lastEventNs = tr.endNs;
     for (Track& t : tr.tracks) {
-        for (TimeNs& x : t.slices.start) x -= tr.originNs;
-        for (TimeNs& x : t.instants.time) x -= tr.originNs;
+        // Times are clamped to +-kMaxTimeNs: the origin's negation does not overflow.
+        t.slices.start.shift(-tr.originNs);
+        t.instants.time.shift(-tr.originNs);
         for (TimeNs& x : t.counter.time) x -= tr.originNs;
         auto trim = [](auto& v) { v.shrink_to_fit(); };
         trim(t.slices.start); trim(t.slices.duration); trim(t.slices.name); trim(t.slices.category);

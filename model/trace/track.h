@@ -5,6 +5,7 @@
 #include "model/trace/args.h"
 #include "model/trace/dictionary_column.h"
 #include "model/trace/duration_column.h"
+#include "model/trace/time_column.h"
 #include "model/trace/types.h"
 
 #include <cstdint>
@@ -27,7 +28,7 @@ inline constexpr uint16_t kSliceDepthMask = 0x7FFF;
 
 // Slices of one track, column-wise and sorted by (start, longer first).
 struct SliceColumns {
-    std::vector<TimeNs> start;
+    TimeColumn start;         // int32 offsets from a base per 256 slices + side table
     DurationColumn duration;  // uint32 ns + side table for the rare long ones
     NameColumn name;          // 2 bytes: a dictionary per track
     CategoryColumn category;  // 1 byte
@@ -43,12 +44,12 @@ struct SliceColumns {
 };
 
 // The bytes one slice costs in SliceColumns (a test pins this).
-inline constexpr size_t kSliceRecordBytes = sizeof(TimeNs) + DurationColumn::kBytesPerSlice +
+inline constexpr size_t kSliceRecordBytes = TimeColumn::kBytesPerEvent + DurationColumn::kBytesPerSlice +
                                             NameColumn::kBytesPerEvent + CategoryColumn::kBytesPerEvent + sizeof(ArgsOffset) + sizeof(uint16_t);
 
 // Zero-duration events, column-wise and sorted by time.
 struct InstantColumns {
-    std::vector<TimeNs> time;
+    TimeColumn time;
     NameColumn name;
     CategoryColumn category;
     std::vector<ArgsOffset> args;

@@ -20,10 +20,10 @@ class TraceModelTest : public QObject {
     Q_OBJECT
 private slots:
     void sliceRecordIsSmall() {
-        // start 8 + duration 4 (long ones in a side table) + name 2 + category 1 (dictionaries per
-        // track) + args offset 4 + depth/flags 2.
-        static_assert(kSliceRecordBytes == 21);
-        QCOMPARE(kSliceRecordBytes, size_t(21));
+        // start 4 (offset from a base per 256 slices) + duration 4 (long ones in side tables) +
+        // name 2 + category 1 (dictionaries per track) + args offset 4 + depth/flags 2.
+        static_assert(kSliceRecordBytes == 17);
+        QCOMPARE(kSliceRecordBytes, size_t(17));
         QVERIFY(sizeof(SliceRef) == 8);
         static_assert(sizeof(Flow) == 20);
     }
@@ -503,6 +503,58 @@ private slots:
         QCOMPARE(std::vector<TimeNs>(d.begin(), d.end()),
                  (std::vector<TimeNs>{TimeNs(1) << 34, 0, 7, TimeNs(1) << 35}));
         QCOMPARE(*std::max_element(d.begin(), d.end()), TimeNs(1) << 35);
+    }
+
+    // Times as offsets from a base per 256 events: every value reads back as pushed, whatever
+    // its distance from the base (gaps over 2^31 ns, int64's ends, unsorted input), through
+    // set, permute and shift; dense sorted times cost about 4 bytes each.
+    void timeColumnKeepsEveryValue() {
+        std::vector<TimeNs> want;
+        for (int i = 0; i < 700; ++i) want.push_back(1'000'000'000'000 + TimeNs(i) * 1000);
+        want[300] = want[299] + (TimeNs(1) << 40);  // far from its block's base
+        for (size_t i = 301; i < want.size(); ++i) want[i] += TimeNs(1) << 40;
+        want.push_back(std::numeric_limits<TimeNs>::max());
+        want.push_back(std::numeric_limits<TimeNs>::min());
+        want.push_back(-5);
+        want.push_back(7);
+        TimeColumn c;
+        for (TimeNs v : want) c.push_back(v);
+        QCOMPARE(c.toVector(), want);
+        QCOMPARE(c.front(), want.front());
+        QCOMPARE(c.back(), want.back());
+        c.set(10, -(TimeNs(1) << 50));  // near -> wide
+        want[10] = -(TimeNs(1) << 50);
+        c.set(700, 42);  // wide -> wide (int64 max was wide: far from its base)
+        want[700] = 42;
+        c.set(701, want[512] + 3);  // wide -> near its block's base
+        want[701] = want[512] + 3;
+        c.set(10, want[9] + 1);  // wide -> near
+        want[10] = want[9] + 1;
+        QCOMPARE(c.toVector(), want);
+
+        std::vector<uint32_t> perm(want.size());
+        std::iota(perm.begin(), perm.end(), 0u);
+        std::stable_sort(perm.begin(), perm.end(), [&](uint32_t a, uint32_t b) { return want[a] < want[b]; });
+        c.permute(perm);
+        std::vector<TimeNs> sorted = want;
+        std::stable_sort(sorted.begin(), sorted.end());
+        QCOMPARE(c.toVector(), sorted);
+        for (TimeNs probe : {TimeNs(-6), TimeNs(7), want[400], want[400] + 1, TimeNs(1) << 62})
+            QCOMPARE(std::lower_bound(c.begin(), c.end(), probe) - c.begin(),
+                     std::lower_bound(sorted.begin(), sorted.end(), probe) - sorted.begin());
+
+        c.shift(-1000);  // a clock offset: every value moves
+        for (TimeNs& v : sorted) v = plusSat(v, -1000);
+        QCOMPARE(c.toVector(), sorted);
+        c.shift(std::numeric_limits<TimeNs>::max());  // saturates at the top, as plusSat does
+        for (TimeNs& v : sorted) v = plusSat(v, std::numeric_limits<TimeNs>::max());
+        QCOMPARE(c.toVector(), sorted);
+
+        TimeColumn dense;
+        for (int i = 0; i < 100000; ++i) dense.push_back(TimeNs(i) * 20'000);  // 20 us apart: all near their base
+        dense.shrink_to_fit();
+        QVERIFY(dense.memoryBytes() <= 100000 * 4 + 100000 / 256 * 8 + 64);
+        QCOMPARE(dense[99999], TimeNs(99999) * 20'000);
     }
 
     void asyncSpansPackIntoLanes() {
