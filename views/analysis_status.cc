@@ -1,5 +1,7 @@
 #include "views/analysis_status.h"
 
+#include "views/wrapping_label.h"
+
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
@@ -13,9 +15,8 @@ namespace tracescope {
 AnalysisStatus::AnalysisStatus(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->addStretch(1);
-    text_ = new QLabel(this);
+    text_ = new WrappingLabel(this);
     text_->setAlignment(Qt::AlignCenter);
-    text_->setWordWrap(true);
     QFont f = text_->font();
     f.setPointSizeF(f.pointSizeF() * 1.2);
     text_->setFont(f);

@@ -31,7 +31,7 @@ void styleAsPageNote(QLabel* label) {
     restyleOnPaletteChange(label, [label] { applyPageNoteColors(label); });  // View > Theme switches live
 }
 
-PartialTraceNote::PartialTraceNote(QWidget* parent) : QLabel(parent) {
+PartialTraceNote::PartialTraceNote(QWidget* parent) : WrappingLabel(parent) {
     setObjectName(QStringLiteral("PartialTraceNote"));
     styleAsPageNote(this);
     hide();

@@ -3,6 +3,8 @@
 // then describe only what was read. Hidden for a complete trace.
 #pragma once
 
+#include "views/wrapping_label.h"
+
 #include <QLabel>
 
 namespace tracescope {
@@ -13,7 +15,7 @@ struct Trace;
 // page shows above its figures, e.g. what the producer's file does not carry.
 void styleAsPageNote(QLabel* label);
 
-class PartialTraceNote : public QLabel {
+class PartialTraceNote : public WrappingLabel {
     Q_OBJECT
 public:
     explicit PartialTraceNote(QWidget* parent = nullptr);

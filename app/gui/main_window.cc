@@ -12,6 +12,7 @@
 #include "app/gui/whats_this.h"
 #include "model/import/logdir.h"
 #include "model/query/slice_queries.h"
+#include "model/results/result_store.h"
 #include "model/results/summary_run.h"
 #include "model/trace/merge_workers.h"
 #include "model/trace/trace_builder.h"
@@ -855,8 +856,11 @@ void MainWindow::applyTrace(std::shared_ptr<const Trace> trace, const QString& p
     // A slice selected in the preview stays selected in the whole trace.
     const SliceRef carried = preview_ && trace ? correspondingSlice(*preview_, selection_->selectedSlice(), *trace)
                                                : SliceRef{};
-    preview_.reset();
-    beforePreview_ = {};
+    // The traces this one replaces, with their results, are freed off the UI thread once every
+    // page has let go (their stores taken now, while the pages still hold them).
+    std::vector<std::pair<std::shared_ptr<ResultStore>, std::shared_ptr<const Trace>>> replaced;
+    for (std::shared_ptr<const Trace> old : {std::exchange(preview_, nullptr), std::exchange(beforePreview_, {}).first, trace_})
+        if (old && old != trace) replaced.emplace_back(ResultStore::existing(old.get()), std::move(old));
     trace_ = std::move(trace);
     path_ = path;
     selection_->selectSlice({});
@@ -887,6 +891,7 @@ void MainWindow::applyTrace(std::shared_ptr<const Trace> trace, const QString& p
         QStringLiteral("<a href=\"warnings\">%1</a>").arg(tr("⚠ %n import warning(s)", nullptr, int(warnings.size()))));
     warningLabel_->setToolTip(warnings.join(QStringLiteral("<br>")));
     if (carried.valid()) selection_->selectSlice(carried);
+    for (auto& [store, old] : replaced) ResultStore::releaseElsewhere(std::move(store), std::move(old));
 }
 
 void MainWindow::updateSummary() {

@@ -2,6 +2,7 @@
 
 #include "model/trace/partial_trace.h"
 #include "views/theme_colors.h"
+#include "views/wrapping_label.h"
 
 #include <QApplication>
 #include <QHBoxLayout>
@@ -22,8 +23,7 @@ WarningBanner::WarningBanner(QWidget* parent) : QFrame(parent) {
     icon->setPixmap(style()->standardIcon(QStyle::SP_MessageBoxWarning).pixmap(size, size));
     icon->setAlignment(Qt::AlignTop);
     layout->addWidget(icon);
-    text_ = new QLabel(this);
-    text_->setWordWrap(true);
+    text_ = new WrappingLabel(this);
     text_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(text_, 1);
     button_ = new QPushButton(tr("Show import warnings…"), this);

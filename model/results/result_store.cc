@@ -105,6 +105,22 @@ std::shared_ptr<ResultStore> ResultStore::of(const std::shared_ptr<const Trace>&
     return store;
 }
 
+std::shared_ptr<ResultStore> ResultStore::existing(const Trace* trace) {
+    std::lock_guard lock(registryMutex);
+    auto it = registry().find(trace);
+    return it != registry().end() ? it->second.lock() : nullptr;
+}
+
+void ResultStore::releaseElsewhere(std::shared_ptr<ResultStore> store, std::shared_ptr<const Trace> trace) {
+    if (!store && !trace) return;
+    JobRunner& runner = store ? store->runner() : defaultRunner();
+    // Interactive: the memory comes back before the next trace's analyses start taking theirs.
+    runner.submit(JobPriority::Interactive, 0, [store = std::move(store), trace = std::move(trace)]() mutable {
+        store.reset();  // the results first: they refer to the trace
+        trace.reset();
+    });
+}
+
 ResultStore::ResultStore(Private, std::shared_ptr<const Trace> trace, JobRunner& runner)
     : trace_(std::move(trace)), runner_(runner) {
     limit_ = analysisMemoryBudget().bytes / 4;

@@ -99,6 +99,14 @@ public:
     // keeps the trace alive. Its jobs run on JobRunner::shared() unless `runner` is given (only
     // when the store is made by this call).
     static std::shared_ptr<ResultStore> of(const std::shared_ptr<const Trace>& trace, JobRunner* runner = nullptr);
+    // The store of `trace` if it has one now, else null (none is made).
+    static std::shared_ptr<ResultStore> existing(const Trace* trace);
+    // Drops `store` and `trace` on a thread of the store's runner: when these are the last
+    // references, every result and the trace are freed there. Freeing a large trace with its
+    // results (parsed HLO programs, maps over every slice) takes a tenth of a second or more: a
+    // stall for a UI thread that replaces or closes it. Take the store (existing()) before the
+    // pages let go of theirs, or the last of them frees it where it is.
+    static void releaseElsewhere(std::shared_ptr<ResultStore> store, std::shared_ptr<const Trace> trace);
     ResultStore(Private, std::shared_ptr<const Trace> trace, JobRunner& runner);
     ~ResultStore();
     ResultStore(const ResultStore&) = delete;

@@ -54,8 +54,9 @@ void TimeColumn::shift(TimeNs delta) {
         return __builtin_add_overflow(v, delta, &t) || t > std::numeric_limits<TimeNs>::max() - kSlack ||
                t < std::numeric_limits<TimeNs>::min() + kSlack;
     };
-    const bool saturates = std::any_of(base_.begin(), base_.end(), nearTheEnds) ||
-                           std::any_of(wide_.begin(), wide_.end(), [&](const WideEntry& e) { return nearTheEnds(e.second); });
+    const bool saturates =
+        std::any_of(base_.begin(), base_.end(), nearTheEnds) ||
+        std::any_of(wide_.begin(), wide_.end(), [&](const WideEntry& e) { return nearTheEnds(e.second); });
     if (!saturates) {
         for (TimeNs& b : base_) b += delta;
         for (WideEntry& e : wide_) e.second += delta;

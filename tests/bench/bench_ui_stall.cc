@@ -5,16 +5,21 @@
 // Opens FILE in the main window (offscreen) the way File > Open does, and a
 // 5 ms timer on the UI thread notes how late each tick runs: a late tick is
 // a stretch in which the window could not repaint or react. It goes through
-// five phases: showing the empty window, the background load, the timeline
-// index and analysis pages computing, a tour of every tab, and timeline
-// navigation (zooms and pans, each repainted). It prints, per phase, the wall
+// six phases: showing the empty window, the background load, the timeline
+// index and analysis pages computing, a tour of every tab, timeline
+// navigation (zooms and pans, each repainted), and another trace replacing it. It prints, per phase, the wall
 // time and the longest stall, and the count of stalls over 50 ms. The goal: no
 // stall longer than a frame or two (16-33 ms). After the table: how long after the
 // import the timeline was usable (its index built) and each analysis page was done,
-// skipped for memory, or failed, and the process's peak resident memory. `first pixels` is the
+// skipped for memory, or failed, and the process's peak resident memory, with the resident memory
+// after the import, after every page was done and after the tab tour, and what the trace's
+// result store holds then (where a peak above `info`'s comes from). `first pixels` is the
 // time from the open request to the first timeline frame that drew a slice (checked every
 // 20 ms).
 #include "app/gui/main_window.h"
+#include "model/results/job_runner.h"
+#include "model/results/result_store.h"
+#include "model/trace/trace_builder.h"
 #include "views/analysis_view.h"
 #include "views/timeline/timeline_canvas.h"
 #include "views/timeline/timeline_view.h"
@@ -25,10 +30,12 @@
 #include <QTimer>
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <functional>
 #include <string>
 #include <vector>
@@ -80,6 +87,14 @@ Phase runPhase(const char* name, Done done, int timeoutMs = 600'000, std::functi
     return phase;
 }
 
+// The process's resident memory now, in bytes (Linux: /proc/self/statm's second field, in pages).
+double residentBytes() {
+    std::ifstream statm("/proc/self/statm");
+    double size = 0, resident = 0;
+    statm >> size >> resident;
+    return resident * double(sysconf(_SC_PAGESIZE));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -128,6 +143,7 @@ int main(int argc, char** argv) {
         return 1;
     }
 
+    const double afterImport = residentBytes();
     // When, after the import, the timeline got its index and each page stopped computing.
     QElapsedTimer sinceImport;
     sinceImport.start();
@@ -150,6 +166,7 @@ int main(int argc, char** argv) {
         return window.timeline()->canvas()->hasIndex() && !busy;
     }));
 
+    const double afterPages = residentBytes();
     // Every tab, one after the other, each given time to lay out and paint.
     const QStringList ids = window.viewIds();
     int next = 0;
@@ -166,6 +183,8 @@ int main(int argc, char** argv) {
         },
         600'000, [&] { return next > 0 ? ids[next - 1].toStdString() : std::string(); }));
 
+    const double afterTour = residentBytes();
+    const double heldByStore = double(ResultStore::of(window.trace())->heldBytes());
     // Timeline navigation: zoom in step by step at the middle, pan, fit all; one repaint each.
     window.showView(QStringLiteral("timeline"));
     TimelineCanvas* canvas = window.timeline()->canvas();
@@ -177,6 +196,16 @@ int main(int argc, char** argv) {
         else canvas->fitAll();
         canvas->repaint();
         ++step;
+        return false;
+    }));
+
+    // Another trace replaces it (as opening the next file does): the old one and its results go.
+    bool replaced = false;
+    phases.push_back(runPhase("replace it with another trace", [&] {
+        if (replaced) return JobRunner::shared().running() == 0 && JobRunner::shared().queued() == 0;
+        TraceBuilder empty("another");
+        window.setTrace(std::shared_ptr<const Trace>(empty.finish()), QStringLiteral("another.json"));
+        replaced = true;
         return false;
     }));
 
@@ -202,5 +231,8 @@ int main(int argc, char** argv) {
     struct rusage usage {};
     getrusage(RUSAGE_SELF, &usage);
     std::printf("\npeak resident memory %.2f GB\n", double(usage.ru_maxrss) * 1024.0 / 1e9);  // ru_maxrss: KiB; GB: 10^9 B
+    std::printf("resident after the import %.2f GB, after every page was done %.2f GB, after the tab tour %.2f GB; "
+                "the result store holds %.2f GB\n",
+                afterImport / 1e9, afterPages / 1e9, afterTour / 1e9, heldByStore / 1e9);
     return 0;
 }

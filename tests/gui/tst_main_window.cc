@@ -9,6 +9,7 @@
 #include "app/gui/trace_loader.h"
 #include "hand_trace.h"
 #include "model/import/import.h"
+#include "views/analysis_view.h"
 #include "views/pod/pod_view.h"
 #include "views/timeline/timeline_canvas.h"
 #include "views/timeline/timeline_view.h"
@@ -31,6 +32,10 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
 
 using namespace tracescope;
 
@@ -189,6 +194,34 @@ private slots:
         w.openPath(f.fileName());
         QVERIFY(failed.wait(10000));
         QVERIFY(!w.trace());
+    }
+
+    // A trace replaced by another is freed, with its results, on a runner thread: never on the
+    // UI thread, where freeing a large one stalled the window.
+    void replacedTraceFreedOffTheUiThread() {
+        ImportResult r = importTrace(TRACESCOPE_TEST_DATA_DIR "/small_chrome_trace.json");
+        QVERIFY2(r.ok(), r.error.c_str());
+        std::atomic<bool> freed{false};
+        std::atomic<bool> freedOnUi{false};
+        const std::thread::id ui = std::this_thread::get_id();
+        auto first = std::shared_ptr<const Trace>(r.trace.release(), [&](const Trace* t) {
+            freedOnUi = std::this_thread::get_id() == ui;
+            freed = true;
+            delete t;
+        });
+        MainWindow w;
+        w.resize(1280, 800);
+        w.show();
+        w.setTrace(first, QStringLiteral("first.json"));
+        first.reset();
+        const QList<AnalysisView*> pages = w.findChildren<AnalysisView*>();
+        for (const QString& id : w.viewIds()) w.showView(id);  // every page computes on it
+        QVERIFY(QTest::qWaitFor([&] {
+            return std::none_of(pages.begin(), pages.end(), [](AnalysisView* p) { return p->isComputing(); });
+        }, 30000));
+        w.setTrace(testing::buildHandTrace(), QStringLiteral("second.json"));
+        QVERIFY(QTest::qWaitFor([&] { return freed.load(); }, 10000));
+        QVERIFY(!freedOnUi.load());
     }
 
     void backgroundLoadShowsTrace() {

@@ -52,6 +52,38 @@ private slots:
         QVERIFY(&a->trace() == trace.get());
     }
 
+    // Released elsewhere: the trace and its results are freed on a runner thread, not the
+    // caller's; a trace someone else still holds stays, and goes when they let go.
+    void releasedElsewhere() {
+        JobRunner runner(2);
+        std::atomic<std::thread::id> traceFreedOn{}, resultFreedOn{};
+        auto trace = std::shared_ptr<const Trace>(new Trace, [&](const Trace* t) {
+            traceFreedOn = std::this_thread::get_id();
+            delete t;
+        });
+        auto store = ResultStore::of(trace, &runner);
+        std::shared_ptr<const int> result = store->get<int>({"held", ""}, [] { return 1; });
+        auto resultGuard = std::shared_ptr<const int>(new int(2), [&](const int* v) {
+            resultFreedOn = std::this_thread::get_id();
+            delete v;
+        });
+        store->get<std::shared_ptr<const int>>({"guard", ""}, [&] { return resultGuard; });
+        resultGuard.reset();
+        result.reset();
+        QVERIFY(ResultStore::existing(trace.get()) == store);
+        std::shared_ptr<const Trace> otherHolder = trace;
+        ResultStore::releaseElsewhere(std::move(store), std::move(trace));
+        QVERIFY(!trace && !store);
+        QVERIFY(waitUntil([&] { return runner.running() == 0 && runner.queued() == 0; }));
+        QCOMPARE(traceFreedOn.load(), std::thread::id{});  // still held here
+        QVERIFY(resultFreedOn.load() != std::this_thread::get_id());  // the store went with the job
+        QVERIFY(resultFreedOn.load() != std::thread::id{});
+        QVERIFY(!ResultStore::existing(otherHolder.get()));  // gone with its results
+        ResultStore::releaseElsewhere(nullptr, std::move(otherHolder));
+        QVERIFY(waitUntil([&] { return traceFreedOn.load() != std::thread::id{}; }));
+        QVERIFY(traceFreedOn.load() != std::this_thread::get_id());
+    }
+
     // Eight threads ask at once: one computation, one shared value.
     void blockingAskersShareOneComputation() {
         JobRunner runner(2);

@@ -11,6 +11,7 @@
 #include "views/tables/table_page.h"
 #include "views/tables/value_format.h"
 #include "views/tables/wrapping_header_view.h"
+#include "views/wrapping_label.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -261,6 +262,41 @@ private slots:
     // Multi-word titles go on two lines at the space that makes the wider line narrowest, so the
     // numbers' columns are as narrow as their numbers; the name column keeps one line, and a page
     // with many columns shows them all in a 1280 px window. The model's titles stay one line (CSV).
+    // A wrapping label's remembered heights are QLabel's own for every width, and follow a new
+    // text, font and style sheet (never a stale height).
+    void wrappingLabelHeightsAreQLabels() {
+        WrappingLabel cached;
+        QLabel plain;
+        plain.setWordWrap(true);
+        auto same = [&] {
+            for (int width : {80, 200, 200, 640, 80})
+                if (cached.heightForWidth(width) != plain.heightForWidth(width)) return false;
+            return true;
+        };
+        const QString text = QStringLiteral("<b>9</b> programs ran for <b>12.1 ms</b> of 13.0 ms; ") +
+                             QStringLiteral("a long note that wraps at narrow widths. ").repeated(6);
+        cached.setText(text);
+        plain.setText(text);
+        QVERIFY(same());
+        QVERIFY(cached.heightForWidth(80) > cached.heightForWidth(640));
+        cached.setText(QStringLiteral("short"));
+        plain.setText(QStringLiteral("short"));
+        QVERIFY(same());
+        QFont big = cached.font();
+        big.setPointSizeF(big.pointSizeF() * 2);
+        cached.setText(text);
+        plain.setText(text);
+        cached.setFont(big);
+        plain.setFont(big);
+        QVERIFY(same());
+        const QString padded = QStringLiteral("QLabel { padding: 12px 30px; }");
+        cached.setStyleSheet(padded);
+        plain.setStyleSheet(padded);
+        cached.ensurePolished();
+        plain.ensurePolished();
+        QVERIFY(same());
+    }
+
     void headersWrapSoColumnsFit() {
         const QFontMetrics fm(QApplication::font());
         // "Self CUDA %": after "Self" the wider line is "CUDA %", after "CUDA" it is "Self CUDA";

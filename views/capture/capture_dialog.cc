@@ -3,6 +3,7 @@
 #include "views/capture/capture_runner.h"
 #include "views/tables/value_format.h"
 #include "views/theme_colors.h"
+#include "views/wrapping_label.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -133,9 +134,8 @@ CaptureDialog::CaptureDialog(QWidget* parent) : QDialog(parent), runner_(new Cap
     form->addRow(tr("Log directory:"), logdirRow);
     form->addRow(QString(), openWhenDone_);
 
-    formError_ = new QLabel;
+    formError_ = new WrappingLabel;
     setLabelTone(formError_, TextTone::Error);
-    formError_->setWordWrap(true);
     formError_->hide();
 
     workers_ = new QTableWidget(0, ColumnCount);
@@ -149,8 +149,7 @@ CaptureDialog::CaptureDialog(QWidget* parent) : QDialog(parent), runner_(new Cap
     workers_->horizontalHeader()->setSectionResizeMode(DetailsColumn, QHeaderView::Stretch);
     workers_->setWordWrap(true);
     workers_->setMinimumHeight(120);
-    summary_ = new QLabel;
-    summary_->setWordWrap(true);
+    summary_ = new WrappingLabel;
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     captureButton_ = new QPushButton(tr("&Capture"));

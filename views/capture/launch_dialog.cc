@@ -2,6 +2,7 @@
 
 #include "views/capture/launch_runner.h"
 #include "views/theme_colors.h"
+#include "views/wrapping_label.h"
 
 #include <QCheckBox>
 #include <QCoreApplication>
@@ -96,14 +97,12 @@ LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent), runner_(new Launc
     openWhenDone_ = new QCheckBox(tr("Open the capture when done"), this);
     form->addRow(QString(), openWhenDone_);
 
-    formError_ = new QLabel(this);
+    formError_ = new WrappingLabel(this);
     setLabelTone(formError_, TextTone::Error);
-    formError_->setWordWrap(true);
     formError_->hide();
-    status_ = new QLabel(tr("The program runs with our CUPTI agent injected (CUDA_INJECTION64_PATH); each CUDA "
+    status_ = new WrappingLabel(tr("The program runs with our CUPTI agent injected (CUDA_INJECTION64_PATH); each CUDA "
                             "process is saved as <host>.<pid>.xplane.pb in a TensorBoard run folder."),
                          this);
-    status_->setWordWrap(true);
     status_->setTextFormat(Qt::PlainText);
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 

@@ -6,6 +6,7 @@
 #include "views/tables/table_page.h"
 #include "views/tables/value_format.h"
 #include "views/trace_selection.h"
+#include "views/wrapping_label.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -125,8 +126,7 @@ CollectivesView::CollectivesView(QWidget* parent) : AnalysisView(parent) {
     auto* content = new QWidget(this);
     auto* layout = new QVBoxLayout(content);
     layout->setContentsMargins(6, 6, 6, 6);
-    headline_ = new QLabel(content);
-    headline_->setWordWrap(true);
+    headline_ = new WrappingLabel(content);
     headline_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(headline_);
     // Run mode: whose tables the tabs show.

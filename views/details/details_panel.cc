@@ -6,6 +6,7 @@
 #include "views/flame/range_flame_panel.h"
 #include "views/timeline/time_format.h"
 #include "views/trace_selection.h"
+#include "views/wrapping_label.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -33,10 +34,9 @@ QString qstr(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(
 
 DetailsPanel::DetailsPanel(QWidget* parent) : QWidget(parent) {
     stack_ = new QStackedWidget(this);
-    hint_ = new QLabel(tr("Click a slice to see its details; Shift+drag on the timeline to aggregate a time range."), this);
+    hint_ = new WrappingLabel(tr("Click a slice to see its details; Shift+drag on the timeline to aggregate a time range."), this);
     hint_->setAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     hint_->setContentsMargins(8, 2, 8, 2);
-    hint_->setWordWrap(true);
     hint_->setForegroundRole(QPalette::PlaceholderText);
 
     tree_ = new QTreeWidget(this);

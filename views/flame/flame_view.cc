@@ -10,6 +10,7 @@
 #include "views/tables/table_page.h"
 #include "views/tables/value_format.h"
 #include "views/trace_selection.h"
+#include "views/wrapping_label.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -90,8 +91,7 @@ FlameView::FlameView(QWidget* parent) : AnalysisView(parent), delivery_(ResultDe
     auto* content = new QWidget(this);
     auto* layout = new QVBoxLayout(content);
     layout->setContentsMargins(6, 6, 6, 6);
-    summary_ = new QLabel(content);
-    summary_->setWordWrap(true);
+    summary_ = new WrappingLabel(content);
     summary_->setTextFormat(Qt::RichText);
     layout->addWidget(summary_);
     layout->addWidget(partialTraceNote());
@@ -148,8 +148,7 @@ FlameView::FlameView(QWidget* parent) : AnalysisView(parent), delivery_(ResultDe
     auto* pivotLayout = new QVBoxLayout(pivotPage);
     pivotLayout->setContentsMargins(0, 0, 0, 0);
     auto* pivotBar = new QHBoxLayout;
-    pivotLabel_ = new QLabel(pivotPage);
-    pivotLabel_->setWordWrap(true);
+    pivotLabel_ = new WrappingLabel(pivotPage);
     auto* back = new QPushButton(tr("Back to the whole graph"), pivotPage);
     pivotBar->addWidget(pivotLabel_, 1);
     pivotBar->addWidget(back);
@@ -174,13 +173,12 @@ FlameView::FlameView(QWidget* parent) : AnalysisView(parent), delivery_(ResultDe
     codeModel_ = new Model(codeColumns(), this);
     code_->setSourceModel(codeModel_, CodeSelf);
     codeStack_->addWidget(code_);
-    noCode_ = new QLabel(
+    noCode_ = new WrappingLabel(
         tr("This trace has no Python frames, so there is no code view. PyTorch records them with "
            "<tt>torch.profiler.profile(with_stack=True)</tt>; JAX's <tt>jax.profiler.trace</tt> with its Python "
            "tracer (on by default). TensorFlow 1 RunMetadata files, and XSpace captures made with the Python tracer "
            "off, carry none: the flame graph shows their ops, annotations and runtime calls."),
         codeStack_);
-    noCode_->setWordWrap(true);
     noCode_->setAlignment(Qt::AlignCenter);
     noCode_->setMargin(24);
     codeStack_->addWidget(noCode_);

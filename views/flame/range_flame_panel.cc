@@ -6,6 +6,7 @@
 #include "views/result_delivery.h"
 #include "views/tables/value_format.h"
 #include "views/trace_selection.h"
+#include "views/wrapping_label.h"
 
 #include <QComboBox>
 #include <QCoreApplication>
@@ -22,8 +23,7 @@ RangeFlamePanel::RangeFlamePanel(QWidget* parent) : QWidget(parent), delivery_(R
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     auto* bar = new QHBoxLayout;
-    status_ = new QLabel(this);
-    status_->setWordWrap(true);
+    status_ = new WrappingLabel(this);
     direction_ = new QComboBox(this);
     direction_->addItems({tr("Top-down"), tr("Bottom-up")});
     search_ = new QLineEdit(this);

@@ -10,6 +10,7 @@
 #include "views/trace_selection.h"
 #include "views/tables/table_page.h"
 #include "views/tables/value_format.h"
+#include "views/wrapping_label.h"
 
 #include <QLabel>
 #include <QSplitter>
@@ -295,8 +296,7 @@ GpuUtilView::GpuUtilView(QWidget* parent) : AnalysisView(parent) {
     auto* content = new QWidget(this);
     auto* layout = new QVBoxLayout(content);
     layout->setContentsMargins(6, 6, 6, 6);
-    summary_ = new QLabel(content);
-    summary_->setWordWrap(true);
+    summary_ = new WrappingLabel(content);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(summary_);
     tabs_ = new QTabWidget(content);
@@ -313,8 +313,7 @@ GpuUtilView::GpuUtilView(QWidget* parent) : AnalysisView(parent) {
     auto* advicePage = new QWidget(tabs_);
     auto* adviceLayout = new QVBoxLayout(advicePage);
     adviceLayout->setContentsMargins(0, 4, 0, 0);
-    adviceSummary_ = new QLabel(advicePage);
-    adviceSummary_->setWordWrap(true);
+    adviceSummary_ = new WrappingLabel(advicePage);
     adviceSummary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     adviceLayout->addWidget(adviceSummary_);
     advice_ = newTable(adviceModel_, 2, QStringLiteral("advice.csv"), advicePage);

@@ -8,6 +8,7 @@
 #include "views/tables/table_page.h"
 #include "views/tables/value_format.h"
 #include "views/trace_selection.h"
+#include "views/wrapping_label.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -106,8 +107,7 @@ MemoryProfileView::MemoryProfileView(QWidget* parent) : AnalysisView(parent) {
     summary_->setMinimumWidth(280);
     auto* left = new QVBoxLayout;
     left->addWidget(summary_);
-    notes_ = new QLabel(upper);
-    notes_->setWordWrap(true);
+    notes_ = new WrappingLabel(upper);
     notes_->setMaximumWidth(340);
     notes_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     left->addWidget(notes_);

@@ -8,6 +8,7 @@
 #include "views/step_marker_box.h"
 #include "views/step_set_box.h"
 #include "views/tables/value_format.h"
+#include "views/wrapping_label.h"
 
 #include <QFormLayout>
 #include <QGridLayout>
@@ -30,9 +31,8 @@ void clearForm(QFormLayout* form) {
 }
 
 QLabel* valueLabel(const QString& text) {
-    auto* l = new QLabel(text);
+    auto* l = new WrappingLabel(text);
     l->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    l->setWordWrap(true);
     return l;
 }
 
@@ -120,8 +120,7 @@ OverviewView::OverviewView(QWidget* parent) : AnalysisView(parent) {
     // Nine category names do not fit in one row under a half-width chart at 1280 px (they were
     // elided to "Device co..."): a column on the right shows each name whole.
     chart_->setLegendAlignment(Qt::AlignRight);
-    chartNote_ = new QLabel(chartBox);
-    chartNote_->setWordWrap(true);
+    chartNote_ = new WrappingLabel(chartBox);
     plainFont(chartNote_);
     chartLayout->addWidget(chartNote_);
     chartLayout->addWidget(chart_, 1);
@@ -143,9 +142,8 @@ OverviewView::OverviewView(QWidget* parent) : AnalysisView(parent) {
     topOpsView_->setMinimumHeight(rowHeight * 3);
     plainFont(topOpsView_);
     topLayout->addWidget(topOpsView_);
-    noDeviceOps_ =
-        new QLabel(tr("No device activity in this trace (CPU-only run, or the device was not profiled)."), topBox);
-    noDeviceOps_->setWordWrap(true);
+    noDeviceOps_ = new WrappingLabel(
+        tr("No device activity in this trace (CPU-only run, or the device was not profiled)."), topBox);
     plainFont(noDeviceOps_);
     topLayout->addWidget(noDeviceOps_);
     topLayout->addStretch(1);
@@ -154,8 +152,7 @@ OverviewView::OverviewView(QWidget* parent) : AnalysisView(parent) {
 
     QGroupBox* recBox = box(tr("Recommendations"), page);
     auto* recLayout = new QVBoxLayout(recBox);
-    recommendations_ = new QLabel(recBox);
-    recommendations_->setWordWrap(true);
+    recommendations_ = new WrappingLabel(recBox);
     recommendations_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     recommendations_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     plainFont(recommendations_);

@@ -9,6 +9,7 @@
 #include "views/tables/table_page.h"
 #include "views/tables/value_format.h"
 #include "views/trace_selection.h"
+#include "views/wrapping_label.h"
 
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -116,8 +117,7 @@ InputPipelineView::InputPipelineView(QWidget* parent) : AnalysisView(parent) {
     auto* content = new QWidget(this);
     auto* layout = new QVBoxLayout(content);
     layout->setContentsMargins(8, 8, 8, 8);
-    verdict_ = new QLabel(content);
-    verdict_->setWordWrap(true);
+    verdict_ = new WrappingLabel(content);
     verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* markerBar = new QHBoxLayout;
     markerBar->addWidget(new QLabel(tr("Steps from:"), content));
@@ -151,8 +151,7 @@ InputPipelineView::InputPipelineView(QWidget* parent) : AnalysisView(parent) {
     auto* left = new QVBoxLayout;
     hostCategories_ = new RowTableModel<CategoryRow>(categoryColumns(), this);
     hostCategoriesView_ = smallTable(hostCategories_, host);
-    hostNote_ = new QLabel(host);
-    hostNote_->setWordWrap(true);
+    hostNote_ = new WrappingLabel(host);
     left->addWidget(hostNote_);
     left->addWidget(hostCategoriesView_);
     left->addStretch(1);

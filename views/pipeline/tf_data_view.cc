@@ -8,6 +8,7 @@
 #include "views/tables/table_page.h"
 #include "views/tables/value_format.h"
 #include "views/trace_selection.h"
+#include "views/wrapping_label.h"
 
 #include <QComboBox>
 #include <QGroupBox>
@@ -84,12 +85,10 @@ TfDataView::TfDataView(QWidget* parent) : AnalysisView(parent) {
     styleAsPageNote(notes_);
     notes_->hide();
     layout->addWidget(notes_);
-    summary_ = new QLabel(content);
-    summary_->setWordWrap(true);
+    summary_ = new WrappingLabel(content);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(summary_);
-    suggestion_ = new QLabel(content);
-    suggestion_->setWordWrap(true);
+    suggestion_ = new WrappingLabel(content);
     suggestion_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(suggestion_);
     layout->addWidget(partialTraceNote());
@@ -118,8 +117,7 @@ TfDataView::TfDataView(QWidget* parent) : AnalysisView(parent) {
     rank_ = new QSpinBox(graphBox);
     rank_->setPrefix(QStringLiteral("#"));
     rank_->setToolTip(tr("The root iterator's calls (its GetNext), slowest first: #0 is the slowest"));
-    callInfo_ = new QLabel(graphBox);
-    callInfo_->setWordWrap(true);  // wraps instead of pushing the zoom buttons out of a narrow window
+    callInfo_ = new WrappingLabel(graphBox);  // wraps instead of pushing the zoom buttons out of a narrow window
     controls->addWidget(new QLabel(tr("Host"), graphBox));
     controls->addWidget(host_);
     controls->addSpacing(8);
@@ -140,13 +138,12 @@ TfDataView::TfDataView(QWidget* parent) : AnalysisView(parent) {
     gl->addLayout(controls);
     gl->addWidget(new PipelineGraphLegend(graphBox));
     // What the figures in a box are, and why they can look inconsistent.
-    auto* figures = new QLabel(
+    auto* figures = new WrappingLabel(
         tr("Each box: the iterator's events in this call, summed. Self: their time less what their input iterators "
            "overlapped. An asynchronous iterator's input (below Prefetch, ParallelMap, ...) runs on other threads, "
            "so its total can exceed its parent's; a negative start is time before the call began, work done ahead."),
         graphBox);
     figures->setObjectName(QStringLiteral("TfDataFigures"));
-    figures->setWordWrap(true);
     gl->addWidget(figures);
     graph_ = new PipelineGraphView(graphBox);
     gl->addWidget(graph_, 1);

@@ -9,6 +9,7 @@
 #include "views/tables/value_format.h"
 #include "views/timeline/timeline_view.h"
 #include "views/trace_selection.h"
+#include "views/wrapping_label.h"
 
 #include <QButtonGroup>
 #include <QHBoxLayout>
@@ -90,8 +91,7 @@ CompareView::CompareView(QWidget* parent) : AnalysisView(parent) {
     bar->addWidget(totalsButton_);
     bar->addStretch(1);
     layout->addLayout(bar);
-    summary_ = new QLabel(page);
-    summary_->setWordWrap(true);
+    summary_ = new WrappingLabel(page);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(summary_);
     tabs_ = new QTabWidget(page);

@@ -10,6 +10,7 @@
 #include "views/step_set_box.h"
 #include "views/tables/table_page.h"
 #include "views/tables/value_format.h"
+#include "views/wrapping_label.h"
 
 #include <QComboBox>
 #include <QCursor>
@@ -103,8 +104,7 @@ PodView::PodView(QWidget* parent) : AnalysisView(parent) {
     bar->addStretch(1);
     layout->addLayout(bar);
 
-    summary_ = new QLabel(page);
-    summary_->setWordWrap(true);
+    summary_ = new WrappingLabel(page);
     summary_->setTextFormat(Qt::RichText);  // its parts are HTML-escaped, with or without a <b> in them
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(summary_);
@@ -120,9 +120,8 @@ PodView::PodView(QWidget* parent) : AnalysisView(parent) {
     chart_->setLegendAlignment(Qt::AlignRight);  // beside the heat map the chart is narrow
     chart_->setMinimumHeight(240);
     chartLayout->addWidget(chart_);
-    auto* note = new QLabel(
+    auto* note = new WrappingLabel(
         tr("Hover a column for its breakdown; click it to open that worker and step in the timeline."), chartBox);
-    note->setWordWrap(true);
     chartLayout->addWidget(note);
 
     QGroupBox* heatBox = box(tr("Stragglers: step time per worker and step"), upper);
@@ -297,10 +296,9 @@ void PodView::editOffsets() {
     QDialog dialog(this);
     dialog.setWindowTitle(tr("Worker clock offsets"));
     auto* layout = new QVBoxLayout(&dialog);
-    auto* note = new QLabel(tr("Milliseconds added to each worker's times to put it on the run's clock. "
+    auto* note = new WrappingLabel(tr("Milliseconds added to each worker's times to put it on the run's clock. "
                                "Found from the files' wall clocks, or the first step where a file has none."),
                             &dialog);
-    note->setWordWrap(true);
     layout->addWidget(note);
     auto* scroll = new QScrollArea(&dialog);
     scroll->setWidgetResizable(true);

@@ -11,6 +11,7 @@
 #include "views/tables/table_page.h"
 #include "views/timeline/time_format.h"
 #include "views/trace_selection.h"
+#include "views/wrapping_label.h"
 
 #include <QComboBox>
 #include <QElapsedTimer>
@@ -159,8 +160,7 @@ QueryView::QueryView(QWidget* parent)
     top->setStretchFactor(1, 1);
     top->setSizes({860, 300});
 
-    status_ = new QLabel;
-    status_->setWordWrap(true);
+    status_ = new WrappingLabel;
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     model_ = new QueryResultModel(this);

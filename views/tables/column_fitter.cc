@@ -4,6 +4,7 @@
 #include <QEvent>
 #include <QHeaderView>
 #include <QScrollBar>
+#include <QTableView>
 
 #include <algorithm>
 
@@ -22,7 +23,11 @@ void ColumnFitter::fit(int maxTextWidth) {
     QAbstractItemModel* model = view_->model();
     if (!model) return;
     maxTextWidth_ = maxTextWidth;
-    header_->setResizeContentsPrecision(200);  // the top rows decide: tables can hold 100k rows
+    // The top rows decide: tables can hold 100k rows. A tree measures a column's rows with its
+    // header's precision, a table with its vertical header's (Qt's default there: 1000 rows,
+    // which made fitting a wide table most of its page's first show).
+    header_->setResizeContentsPrecision(200);
+    if (auto* table = qobject_cast<QTableView*>(view_)) table->verticalHeader()->setResizeContentsPrecision(200);
     content_.assign(size_t(header_->count()), 0);
     for (int c = 0; c < header_->count(); ++c) {
         if (header_->isSectionHidden(c)) continue;

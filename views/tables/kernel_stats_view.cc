@@ -5,6 +5,7 @@
 #include "views/tables/table_page.h"
 #include "views/tables/value_format.h"
 #include "views/trace_selection.h"
+#include "views/wrapping_label.h"
 
 #include <QLabel>
 #include <QTableView>
@@ -71,8 +72,7 @@ KernelStatsView::KernelStatsView(QWidget* parent) : AnalysisView(parent) {
     auto* content = new QWidget(this);
     auto* layout = new QVBoxLayout(content);
     layout->setContentsMargins(6, 6, 6, 6);
-    summary_ = new QLabel(content);
-    summary_->setWordWrap(true);
+    summary_ = new WrappingLabel(content);
     layout->addWidget(summary_);
     layout->addWidget(partialTraceNote());
     table_ = new TablePage(content);

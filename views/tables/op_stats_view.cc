@@ -9,6 +9,7 @@
 #include "views/tables/torch_ops_table.h"
 #include "views/tables/value_format.h"
 #include "views/trace_selection.h"
+#include "views/wrapping_label.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -125,8 +126,7 @@ OpStatsView::OpStatsView(QWidget* parent) : AnalysisView(parent) {
     table_->setExportName(QStringLiteral("op_stats.csv"));
     table_->setElasticColumn(Name, 220);
 
-    summary_ = new QLabel(content);
-    summary_->setWordWrap(true);
+    summary_ = new WrappingLabel(content);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     xprofLayout->addWidget(summary_);
 

@@ -9,6 +9,7 @@
 #include "views/tables/value_format.h"
 #include "views/tables/wrapping_header_view.h"
 #include "views/trace_selection.h"
+#include "views/wrapping_label.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -54,8 +55,7 @@ ScopeTreeView::ScopeTreeView(QWidget* parent) : AnalysisView(parent) {
     auto* content = new QWidget(this);
     auto* layout = new QVBoxLayout(content);
     layout->setContentsMargins(6, 6, 6, 6);
-    summary_ = new QLabel(content);
-    summary_->setWordWrap(true);
+    summary_ = new WrappingLabel(content);
     layout->addWidget(summary_);
 
     auto* split = new QSplitter(Qt::Horizontal, content);

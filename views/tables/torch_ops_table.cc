@@ -2,6 +2,7 @@
 
 #include "views/tables/table_page.h"
 #include "views/tables/value_format.h"
+#include "views/wrapping_label.h"
 
 #include <QCheckBox>
 #include <QLabel>
@@ -62,8 +63,7 @@ std::vector<Model::Column> torchColumns() {
 TorchOpsTable::TorchOpsTable(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    summary_ = new QLabel(this);
-    summary_->setWordWrap(true);
+    summary_ = new WrappingLabel(this);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     summary_->setAlignment(Qt::AlignLeft | Qt::AlignTop);  // at the top also when it is alone
     layout->addWidget(summary_);

@@ -10,6 +10,7 @@
 #include "model/results/trace_results.h"
 #include "views/background_pools.h"
 #include "views/trace_selection.h"
+#include "views/wrapping_label.h"
 
 #include <algorithm>
 #include <optional>
@@ -102,8 +103,7 @@ TimelineView::TimelineView(QWidget* parent) : TraceView(parent), delivery_(Resul
     body->addWidget(vscroll_);
 
     // Progressive display's state: what part of the file is drawn while the rest imports.
-    loadingNote_ = new QLabel(this);
-    loadingNote_->setWordWrap(true);
+    loadingNote_ = new WrappingLabel(this);
     loadingNote_->setContentsMargins(8, 3, 8, 3);
     loadingNote_->setAutoFillBackground(true);
     loadingNote_->setBackgroundRole(QPalette::AlternateBase);

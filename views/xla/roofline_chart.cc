@@ -2,6 +2,7 @@
 
 #include "views/charts/chart_palette.h"
 #include "views/tables/value_format.h"
+#include "views/wrapping_label.h"
 
 #include <QChart>
 #include <QChartView>
@@ -41,9 +42,8 @@ RooflineChart::RooflineChart(QWidget* parent) : QWidget(parent) {
     view_ = new QChartView(chart_, this);
     view_->setRenderHint(QPainter::Antialiasing);
     layout->addWidget(view_, 1);
-    empty_ = new QLabel(this);
+    empty_ = new WrappingLabel(this);
     empty_->setAlignment(Qt::AlignCenter);
-    empty_->setWordWrap(true);
     empty_->hide();
     layout->addWidget(empty_, 1);
     applyPaletteToChart(chart_, palette());

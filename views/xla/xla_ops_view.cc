@@ -7,6 +7,7 @@
 #include "views/tables/table_page.h"
 #include "views/tables/value_format.h"
 #include "views/trace_selection.h"
+#include "views/wrapping_label.h"
 #include "views/xla/roofline_chart.h"
 
 #include <QCheckBox>
@@ -106,8 +107,7 @@ XlaOpsView::XlaOpsView(QWidget* parent) : AnalysisView(parent) {
     auto* content = new QWidget(this);
     auto* layout = new QVBoxLayout(content);
     layout->setContentsMargins(6, 6, 6, 6);
-    summary_ = new QLabel(content);
-    summary_->setWordWrap(true);
+    summary_ = new WrappingLabel(content);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(summary_);
     layout->addWidget(partialTraceNote());
@@ -138,8 +138,7 @@ XlaOpsView::XlaOpsView(QWidget* parent) : AnalysisView(parent) {
     auto* memory = new QWidget(tabs_);
     auto* memoryLayout = new QVBoxLayout(memory);
     memoryLayout->setContentsMargins(0, 4, 0, 0);
-    memorySummary_ = new QLabel(memory);
-    memorySummary_->setWordWrap(true);
+    memorySummary_ = new WrappingLabel(memory);
     memoryLayout->addWidget(memorySummary_);
     memoryTable_ = new TablePage(memory);
     memoryProgram_ = new QComboBox(memoryTable_);
@@ -159,8 +158,7 @@ XlaOpsView::XlaOpsView(QWidget* parent) : AnalysisView(parent) {
     auto* graphLayout = new QVBoxLayout(graphTab);
     graphLayout->setContentsMargins(0, 4, 0, 0);
     auto* graphBar = new QHBoxLayout();
-    graphTitle_ = new QLabel(graphTab);
-    graphTitle_->setWordWrap(true);
+    graphTitle_ = new WrappingLabel(graphTab);
     graphTitle_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     graphBar->addWidget(graphTitle_, 1);
     graphBar->addWidget(new QLabel(tr("Hops:"), graphTab));
