@@ -4,6 +4,10 @@
 
 #include <algorithm>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 namespace tracescope {
 
 JobRunner::JobRunner(size_t threads) {
@@ -113,6 +117,16 @@ long JobRunner::nextStartable() {
     return best;
 }
 
+void JobRunner::returnFreedMemory() {
+#ifdef __GLIBC__
+    // glibc keeps what analyses freed in its per-thread arenas (and raises its mmap threshold
+    // as large blocks are freed), so after a trace's pages were computed the process stayed at
+    // its peak. With no job left, hand the free pages back: on 8 M XSpace events the viewer
+    // went from holding 1.7 GB after its pages to about the import's and its results' share.
+    malloc_trim(0);
+#endif
+}
+
 void JobRunner::workerLoop() {
     std::unique_lock lock(mutex_);
     for (;;) {
@@ -134,8 +148,10 @@ void JobRunner::workerLoop() {
         lock.lock();
         --running_;
         reserved_ -= std::min(reserved_, job.bytes);
+        const bool idle = running_ == 0 && queue_.empty();
         lock.unlock();
         wake_.notify_all();
+        if (idle) returnFreedMemory();
         lock.lock();
     }
 }
