@@ -202,7 +202,8 @@ void XlaOpsView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
             c.roofline = computeRoofline(c.profile->profile);
             for (const HloProgramRow& p : c.profile->profile.programs) c.memory.push_back(hloMemoryOf(results, *p.program));
             for (size_t row = 0; row < c.profile->profile.ops.size(); ++row)
-                for (SliceRef s : c.profile->profile.ops[row].activities) c.rowOfActivity.emplace(activityKey(s), int(row));
+                c.rowOfActivity.add(c.profile->profile.ops[row].activities, uint32_t(row));
+            c.rowOfActivity.finish();
             return c;
         },
         [this](std::shared_ptr<const Computed> c) {
@@ -433,10 +434,10 @@ void XlaOpsView::activateRow(int row) {
 
 void XlaOpsView::selectSlice(SliceRef slice) {
     if (!computed_) return;
-    const auto it = computed_->rowOfActivity.find(activityKey(slice));
-    if (it == computed_->rowOfActivity.end()) return;
+    const std::optional<uint32_t> row = computed_->rowOfActivity.rowOf(slice);
+    if (!row) return;
     // Model rows are the profile's rows in order.
-    table_->selectSourceRow(it->second);
+    table_->selectSourceRow(int(*row));
 }
 
 }  // namespace tracescope

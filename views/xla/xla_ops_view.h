@@ -10,11 +10,11 @@
 #pragma once
 
 #include "model/analysis/hlo_roofline.h"
+#include "model/query/slice_row_index.h"
 #include "model/results/hlo_results.h"
 #include "views/analysis_view.h"
 #include "views/tables/analysis_table_model.h"
 
-#include <unordered_map>
 
 class QCheckBox;
 class QComboBox;
@@ -37,7 +37,7 @@ public:
         std::shared_ptr<const HloOpProfileResult> profile;
         RooflineResult roofline;
         std::vector<std::shared_ptr<const HloMemoryResult>> memory;  // per program, programs with device time first
-        std::unordered_map<uint64_t, int> rowOfActivity;  // (track << 32 | index) -> op row
+        SliceRowIndex rowOfActivity;  // an activity -> its op's row
     };
     enum Column {
         Program,
