@@ -6,6 +6,7 @@
 #include "app/gui/theme.h"
 #include "views/view_catalog.h"
 #include "app/gui/single_instance.h"
+#include "model/results/process_memory.h"
 #include "tracescope_version.h"
 
 #include <QApplication>
@@ -52,6 +53,7 @@ bool wantsScreenshot(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    tracescope::preferReturnableMemory();  // a viewer outlives its analyses' peaks
     // --help and --version print and exit from QCommandLineParser::process(); a core
     // application is enough for that, and needs no display.
     std::unique_ptr<QCoreApplication> app;

@@ -1,12 +1,9 @@
 #include "model/results/job_runner.h"
 
+#include "model/results/process_memory.h"
 #include "model/trace/threads.h"
 
 #include <algorithm>
-
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 
 namespace tracescope {
 
@@ -117,16 +114,6 @@ long JobRunner::nextStartable() {
     return best;
 }
 
-void JobRunner::returnFreedMemory() {
-#ifdef __GLIBC__
-    // glibc keeps what analyses freed in its per-thread arenas (and raises its mmap threshold
-    // as large blocks are freed), so after a trace's pages were computed the process stayed at
-    // its peak. With no job left, hand the free pages back: on 8 M XSpace events the viewer
-    // went from holding 1.7 GB after its pages to about the import's and its results' share.
-    malloc_trim(0);
-#endif
-}
-
 void JobRunner::workerLoop() {
     std::unique_lock lock(mutex_);
     for (;;) {
@@ -151,6 +138,10 @@ void JobRunner::workerLoop() {
         const bool idle = running_ == 0 && queue_.empty();
         lock.unlock();
         wake_.notify_all();
+        // glibc keeps what analyses freed in its arenas, so after a trace's pages were computed
+        // the process stayed at its peak: with no job left, the free pages go back (on 8 M
+        // XSpace events the viewer held 1.7 GB after its pages, then about the import's and
+        // its results' share).
         if (idle) returnFreedMemory();
         lock.lock();
     }

@@ -73,8 +73,6 @@ private:
         std::function<void()> work;
     };
     void workerLoop();
-    // Gives the memory jobs freed back to the system (run when the last job ends).
-    static void returnFreedMemory();
     // The index in queue_ of the job to start now, or -1 (lock held).
     long nextStartable();
     uint64_t budgetLocked();

@@ -18,6 +18,7 @@
 // 20 ms).
 #include "app/gui/main_window.h"
 #include "model/results/job_runner.h"
+#include "model/results/process_memory.h"
 #include "model/results/result_store.h"
 #include "model/trace/trace_builder.h"
 #include "views/analysis_view.h"
@@ -98,6 +99,7 @@ double residentBytes() {
 }  // namespace
 
 int main(int argc, char** argv) {
+    tracescope::preferReturnableMemory();  // as the viewer's main does
     Q_INIT_RESOURCE(resources);  // the main window's icons live in the static tracescope_gui library
     QApplication app(argc, argv);
     const char* file = nullptr;
