@@ -14,6 +14,11 @@
 #include "views/wrapping_label.h"
 
 #include <QAbstractItemModelTester>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QStackedBarSeries>
+#include <QValueAxis>
 #include <QApplication>
 #include <QHeaderView>
 #include <QLineEdit>
@@ -412,6 +417,41 @@ private slots:
         QCOMPARE(chart.seriesCount(), 2);
         chart.setData({}, {}, {});
         QCOMPARE(chart.seriesCount(), 0);
+    }
+
+    // 3,000 steps: 300 columns of 10 steps each, their mean; a click names the column's first step.
+    void stackedChartGroupsManyColumns() {
+        StackedColumnChart chart("Step time");
+        QStringList steps;
+        std::vector<double> values;
+        for (int i = 0; i < 3000; ++i) {
+            steps << QString::number(i + 1);
+            values.push_back(i % 10 == 0 ? 10.0 : 0.0);  // the first of every ten steps
+        }
+        chart.setData(steps, {{"a", values, QColor()}}, "ms");
+        auto* view = chart.findChild<QChartView*>();
+        QVERIFY(view);
+        QCOMPARE(view->chart()->title(), QString("Step time — steps 1 … 3000 (mean of 10 per column)"));
+        auto* bars = qobject_cast<QStackedBarSeries*>(view->chart()->series().value(0));
+        QVERIFY(bars);
+        QBarSet* set = bars->barSets().value(0);
+        QCOMPARE(set->count(), 300);
+        QCOMPARE(set->at(0), 1.0);
+        QCOMPARE(set->at(299), 1.0);
+        // Past 40 columns the axis has no labels (the title names the range): positions only.
+        auto* axis = qobject_cast<QValueAxis*>(view->chart()->axes(Qt::Horizontal).value(0));
+        QVERIFY(axis);
+        QVERIFY(!axis->labelsVisible());
+        QCOMPARE(axis->max(), 299.5);
+        QSignalSpy clicked(&chart, &StackedColumnChart::columnClicked);
+        emit bars->clicked(2, set);
+        QCOMPARE(clicked.value(0).value(0).toInt(), 20);
+        // 301 categories: columns of 2, the last of one.
+        steps = steps.mid(0, 301);
+        chart.setData(steps, {{"a", std::vector<double>(301, 4.0), QColor()}}, "ms");
+        bars = qobject_cast<QStackedBarSeries*>(view->chart()->series().value(0));
+        QCOMPARE(bars->barSets().value(0)->count(), 151);
+        QCOMPARE(bars->barSets().value(0)->at(150), 4.0);
     }
 
     void sliceRowIndexInvertsOccurrences() {

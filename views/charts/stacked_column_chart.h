@@ -27,7 +27,8 @@ public:
     explicit StackedColumnChart(const QString& title, QWidget* parent = nullptr);
 
     // Series that are zero everywhere are left out of the chart and the legend.
-    // With many categories only every n-th label is shown so they stay readable.
+    // With many categories the axis names the first and last; past 300, consecutive
+    // categories share a column, which shows their mean (the title says how many).
     void setData(const QStringList& categories, const std::vector<StackedSeries>& series, const QString& valueAxisTitle);
     int seriesCount() const;
     // The category axis title ("Step" unless set; e.g. "Worker"), used by the next setData.
@@ -37,7 +38,8 @@ public:
     void setLegendAlignment(Qt::Alignment alignment);
 
 signals:
-    // The mouse entered (true) or left (false) column `index`; a column was clicked.
+    // The mouse entered (true) or left (false) a column; a column was clicked. `index` is the
+    // column's (first) category.
     void columnHovered(int index, bool entered);
     void columnClicked(int index);
 
@@ -49,6 +51,7 @@ private:
     QString axisTitle_;
     QChart* chart_ = nullptr;
     QChartView* view_ = nullptr;
+    std::vector<int> columnStart_;  // a column's first category; one past the last at the end
 };
 
 }  // namespace tracescope
