@@ -376,6 +376,17 @@ uint64_t ResultStore::heldBytes() const {
     return heldBytes_;
 }
 
+std::vector<std::pair<std::string, uint64_t>> ResultStore::heldByName() const {
+    std::vector<std::pair<std::string, uint64_t>> held;
+    {
+        std::lock_guard lock(mutex_);
+        for (const auto& [key, entry] : entries_)
+            if (entry->state == Entry::State::Ready) held.emplace_back(entry->name, entry->bytes);
+    }
+    std::sort(held.begin(), held.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    return held;
+}
+
 void ResultStore::setMemoryLimit(uint64_t bytes) {
     std::lock_guard lock(mutex_);
     limit_ = bytes;

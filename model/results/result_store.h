@@ -34,6 +34,7 @@
 #include <string>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 namespace tracescope {
 
@@ -138,6 +139,8 @@ public:
     uint64_t dropped() const;
     // The memory the held results take (their resultBytes).
     uint64_t heldBytes() const;
+    // Each held result's name and resultBytes, largest first (where heldBytes goes).
+    std::vector<std::pair<std::string, uint64_t>> heldByName() const;
     // The most the held results may take (0: no limit). Default: a quarter of the analyses'
     // memory budget when the store is made.
     void setMemoryLimit(uint64_t bytes);

@@ -13,7 +13,7 @@
 // import the timeline was usable (its index built) and each analysis page was done,
 // skipped for memory, or failed, and the process's peak resident memory, with the resident memory
 // after the import, after every page was done and after the tab tour, and what the trace's
-// result store holds then (where a peak above `info`'s comes from). `first pixels` is the
+// result store holds then, and its largest results (where a peak above `info`'s comes from). `first pixels` is the
 // time from the open request to the first timeline frame that drew a slice (checked every
 // 20 ms).
 #include "app/gui/main_window.h"
@@ -187,6 +187,7 @@ int main(int argc, char** argv) {
 
     const double afterTour = residentBytes();
     const double heldByStore = double(ResultStore::of(window.trace())->heldBytes());
+    const auto heldByName = ResultStore::of(window.trace())->heldByName();
     // Timeline navigation: zoom in step by step at the middle, pan, fit all; one repaint each.
     window.showView(QStringLiteral("timeline"));
     TimelineCanvas* canvas = window.timeline()->canvas();
@@ -236,5 +237,9 @@ int main(int argc, char** argv) {
     std::printf("resident after the import %.2f GB, after every page was done %.2f GB, after the tab tour %.2f GB; "
                 "the result store holds %.2f GB\n",
                 afterImport / 1e9, afterPages / 1e9, afterTour / 1e9, heldByStore / 1e9);
+    std::printf("largest results:");
+    for (size_t i = 0; i < heldByName.size() && i < 6; ++i)
+        std::printf("%s %s %.1f MB", i ? "," : "", heldByName[i].first.c_str(), double(heldByName[i].second) / 1e6);
+    std::printf("\n");
     return 0;
 }
