@@ -214,7 +214,7 @@ void AnalysisView::showProgress() {
     QString text;
     if (state_ == State::Queued) {
         JobRunner& runner = results_->runner();
-        text = runner.running() >= runner.threads()
+        text = runner.analysesRunning() >= runner.threads()
                    ? tr("Waiting for a free worker: %1 analyses run at a time.").arg(runner.threads())
                : askedAt_ == JobPriority::Background
                    ? tr("Waiting: pages on screen and the timeline go first.")

@@ -2,10 +2,9 @@
 
 #include "model/analysis/pod.h"
 #include "model/trace/merge_workers.h"
-#include "views/background_pools.h"
+#include "views/runner_future.h"
 
 #include <QFileInfo>
-#include <QtConcurrent>
 
 namespace tracescope {
 
@@ -102,7 +101,7 @@ void RunLoader::merge(std::shared_ptr<MultiWorkerRun> run, const QString& label)
     cancel();
     watcher_.waitForFinished();
     label_ = label;
-    watcher_.setFuture(QtConcurrent::run(interactivePool(), [run = std::move(run)]() mutable {
+    watcher_.setFuture(runOnJobRunner(JobPriority::Interactive, [run = std::move(run)]() mutable {
         auto out = std::make_shared<Result>();
         out->run = mergeRun(std::move(run));
         return out;
@@ -131,8 +130,8 @@ void RunLoader::start(const QStringList& paths, const QString& label) {
         one.name = QFileInfo(QString::fromStdString(f)).fileName();
         state_->states.push_back(std::move(one));
     }
-    watcher_.setFuture(QtConcurrent::run(interactivePool(),
-                                         [this, paths, state = state_] { return loadNow(paths, state, this, true); }));
+    watcher_.setFuture(runOnJobRunner(JobPriority::Interactive,
+                                      [this, paths, state = state_] { return loadNow(paths, state, this, true); }));
 }
 
 void RunLoader::cancel() {

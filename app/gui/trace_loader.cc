@@ -1,10 +1,9 @@
 #include "app/gui/trace_loader.h"
 
-#include "views/background_pools.h"
+#include "views/runner_future.h"
 
+#include <QCoreApplication>
 #include <QPointer>
-#include <QThreadPool>
-#include <QtConcurrent>
 
 namespace tracescope {
 
@@ -24,6 +23,7 @@ TraceLoader::TraceLoader(QObject* parent) : QObject(parent) {
 TraceLoader::~TraceLoader() {
     cancel();
     watcher_.waitForFinished();
+    previewJob_.waitForFinished();  // cancelled previews stop promptly
 }
 
 void TraceLoader::start(const QString& path) {
@@ -31,7 +31,7 @@ void TraceLoader::start(const QString& path) {
     watcher_.waitForFinished();  // cancelled imports return promptly
     path_ = path;
     state_ = std::make_shared<State>();
-    watcher_.setFuture(QtConcurrent::run(interactivePool(), [state = state_, file = path.toStdString()] {
+    watcher_.setFuture(runOnJobRunner(JobPriority::Interactive, [state = state_, file = path.toStdString()] {
         ImportOptions options;
         options.cancel = &state->cancel;
         options.progress = [state](uint64_t done, uint64_t total) {
@@ -52,7 +52,7 @@ void TraceLoader::startPreviews() {
     // start(), is dropped on this thread.
     std::shared_ptr<State> state = state_;
     QPointer<TraceLoader> self(this);
-    interactivePool()->start([state, self, path = path_, first = previewStart_] {
+    previewJob_ = runOnJobRunner(JobPriority::Interactive, [state, self, path = path_, first = previewStart_] {
         const std::string file = path.toStdString();
         for (uint64_t limit : previewLimits(file, first)) {
             if (state->finished || state->cancel) return;

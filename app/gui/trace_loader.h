@@ -52,6 +52,7 @@ private:
     std::shared_ptr<State> state_;
     void startPreviews();
     QFutureWatcher<std::shared_ptr<ImportResult>> watcher_;
+    QFuture<void> previewJob_;  // the previews of the current start(), read in turn
 };
 
 }  // namespace tracescope

@@ -7,10 +7,11 @@
 
 namespace tracescope {
 
-JobRunner::JobRunner(size_t threads) {
+JobRunner::JobRunner(size_t threads, size_t interactiveThreads) {
     if (threads == 0) threads = machineThreads();
-    workers_.reserve(threads);
-    for (size_t i = 0; i < threads; ++i) workers_.emplace_back([this] { workerLoop(); });
+    analysisThreads_ = threads;
+    workers_.reserve(threads + interactiveThreads);
+    for (size_t i = 0; i < threads + interactiveThreads; ++i) workers_.emplace_back([this] { workerLoop(); });
 }
 
 JobRunner::~JobRunner() {
@@ -24,7 +25,7 @@ JobRunner::~JobRunner() {
 }
 
 JobRunner& JobRunner::shared() {
-    static JobRunner runner;
+    static JobRunner runner(0, 2);
     return runner;
 }
 
@@ -88,6 +89,11 @@ size_t JobRunner::running() const {
     return running_;
 }
 
+size_t JobRunner::analysesRunning() const {
+    std::lock_guard lock(mutex_);
+    return analysesRunning_;
+}
+
 size_t JobRunner::queued() const {
     std::lock_guard lock(mutex_);
     return queue_.size();
@@ -106,8 +112,11 @@ long JobRunner::nextStartable() {
         if (best < 0 || queue_[i].priority >= queue_[size_t(best)].priority) best = long(i);
     if (best < 0) return -1;
     const Job& job = queue_[size_t(best)];
+    if (job.priority != JobPriority::Interactive && analysesRunning_ >= analysisThreads_)
+        return -1;  // the threads left are interactive work's own
     if (job.priority == JobPriority::Background &&
-        (backgroundHolds_ > 0 || (workers_.size() > 1 && running_ + 1 >= workers_.size())))
+        (backgroundHolds_ > 0 ||
+         (analysisThreads_ > 1 && (analysesRunning_ + 1 >= analysisThreads_ || running_ + 1 >= workers_.size()))))
         return -1;  // held, or the last thread stays free for work someone waits on
     const uint64_t budget = budgetLocked();
     if (reserved_ > 0 && budget != 0 && reserved_ + job.bytes > budget) return -1;  // waits for room
@@ -123,6 +132,8 @@ void JobRunner::workerLoop() {
         Job job = std::move(queue_[size_t(next)]);
         queue_.erase(queue_.begin() + next);
         ++running_;
+        const bool analysis = job.priority != JobPriority::Interactive;
+        if (analysis) ++analysesRunning_;
         reserved_ += job.bytes;
         lock.unlock();
         try {
@@ -134,6 +145,7 @@ void JobRunner::workerLoop() {
         job.work = nullptr;  // what it captured is released outside the lock
         lock.lock();
         --running_;
+        if (analysis) --analysesRunning_;
         reserved_ -= std::min(reserved_, job.bytes);
         const bool idle = running_ == 0 && queue_.empty();
         lock.unlock();

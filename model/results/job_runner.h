@@ -9,7 +9,9 @@
 // reserved a job starts whatever it needs, so a job is never starved.
 //
 // Background jobs (pages nobody looks at yet) never take the last thread, so work a user waits
-// on finds one free as soon as a running job of its own priority or above ends.
+// on finds one free as soon as a running job of its own priority or above ends. Interactive
+// work (loading, the timeline's index, search) may have threads of its own besides: analyses
+// never take them, so a file opens and a search answers while every analysis thread is busy.
 #pragma once
 
 #include <condition_variable>
@@ -32,14 +34,16 @@ class JobRunner {
 public:
     using JobId = uint64_t;
 
-    // `threads` 0: one per core of the machine (model/trace/threads.h).
-    explicit JobRunner(size_t threads = 0);
+    // `threads` 0: one per core of the machine (model/trace/threads.h). `interactiveThreads`:
+    // threads besides them that only interactive jobs take.
+    explicit JobRunner(size_t threads = 0, size_t interactiveThreads = 0);
     // Queued jobs are dropped (their `work` never runs); running ones are waited for.
     ~JobRunner();
     JobRunner(const JobRunner&) = delete;
     JobRunner& operator=(const JobRunner&) = delete;
 
-    // The process's runner, made on first use.
+    // The process's runner, made on first use: a thread per core, and two for interactive jobs
+    // (a file's import and its previews at once).
     static JobRunner& shared();
 
     // Queues `work`, which reserves `bytes` while it runs. Thread-safe; `work` runs on a thread
@@ -59,9 +63,12 @@ public:
     void holdBackground();
     void releaseBackground();
 
-    size_t threads() const { return workers_.size(); }
-    // Jobs running now, jobs waiting, bytes reserved by the running ones.
+    // The threads analyses (jobs below Interactive) run on: at most this many run at once.
+    size_t threads() const { return analysisThreads_; }
+    // Jobs running now (all, and those below Interactive), jobs waiting, bytes reserved by the
+    // running ones.
     size_t running() const;
+    size_t analysesRunning() const;
     size_t queued() const;
     uint64_t reserved() const;
 
@@ -86,6 +93,8 @@ private:
     bool budgetKnown_ = false;
     uint64_t reserved_ = 0;
     size_t running_ = 0;
+    size_t analysesRunning_ = 0;  // running jobs below Interactive
+    size_t analysisThreads_ = 0;
     int backgroundHolds_ = 0;
     JobId nextId_ = 1;
     bool stopping_ = false;

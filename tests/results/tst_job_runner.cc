@@ -1,5 +1,6 @@
 // The job runner: priorities (the newest first within one), background jobs never take the
-// last thread, memory admission, a throwing job, queued jobs cancelled.
+// last thread, interactive work's own threads, memory admission, a throwing job, queued jobs
+// cancelled.
 #include "model/results/job_runner.h"
 
 #include "wait_until.h"
@@ -85,6 +86,31 @@ private slots:
         QVERIFY(!background);
         gate.release();
         QVERIFY(waitUntil([&] { return background.load(); }));
+    }
+
+    // One analysis thread and one for interactive work: with the analysis thread busy, a second
+    // page waits, an interactive job (a file's import, a search) starts at once, and a page
+    // never takes the interactive thread.
+    void interactiveThreadsKeptForInteractiveWork() {
+        JobRunner runner(1, 1);
+        QCOMPARE(runner.threads(), size_t(1));
+        Gate gate, interactiveGate;
+        std::atomic<bool> page{false}, interactive{false};
+        runner.submit(JobPriority::Page, 0, [&] { gate.wait(); });
+        QVERIFY(waitUntil([&] { return runner.analysesRunning() == 1; }));
+        runner.submit(JobPriority::Page, 0, [&] { page = true; });
+        runner.submit(JobPriority::Interactive, 0, [&] {
+            interactive = true;
+            interactiveGate.wait();
+        });
+        QVERIFY(waitUntil([&] { return interactive.load(); }));
+        QCOMPARE(runner.running(), size_t(2));
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        QVERIFY(!page);
+        gate.release();
+        QVERIFY(waitUntil([&] { return page.load(); }));
+        interactiveGate.release();
+        QVERIFY(waitUntil([&] { return runner.running() == 0; }));
     }
 
     // Budget 100 bytes: a job reserving 80 runs; one reserving 50 waits for it; one reserving 10

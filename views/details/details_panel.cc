@@ -1,9 +1,9 @@
 #include "views/details/details_panel.h"
 
 #include "model/query/slice_queries.h"
-#include "views/background_pools.h"
 #include "views/details/range_aggregate_model.h"
 #include "views/flame/range_flame_panel.h"
+#include "views/runner_future.h"
 #include "views/timeline/time_format.h"
 #include "views/trace_selection.h"
 #include "views/wrapping_label.h"
@@ -18,7 +18,6 @@
 #include <QTreeWidget>
 #include <QTreeWidgetItemIterator>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 namespace tracescope {
 
@@ -322,7 +321,7 @@ void DetailsPanel::showRange(qint64 begin, qint64 end) {
     if (!trace_) return;
     rangeTitle_->setText(tr("Aggregating %1 …").arg(formatDuration(end - begin)));
     showPage(rangePage_);
-    rangeWatcher_.setFuture(QtConcurrent::run(interactivePool(), [trace = trace_, begin, end] {
+    rangeWatcher_.setFuture(runOnJobRunner(JobPriority::Interactive, [trace = trace_, begin, end] {
         return std::make_shared<RangeAggregate>(aggregateRange(*trace, begin, end));
     }));
     rangeFlame_->showRange(begin, end);

@@ -8,7 +8,7 @@
 #include "model/results/launch_queue_results.h"
 #include "model/results/saved_query_tracks.h"
 #include "model/results/trace_results.h"
-#include "views/background_pools.h"
+#include "views/runner_future.h"
 #include "views/trace_selection.h"
 #include "views/wrapping_label.h"
 
@@ -36,7 +36,6 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 namespace tracescope {
 
@@ -432,8 +431,8 @@ void TimelineView::startSearch() {
     searchCancel_ = std::make_shared<std::atomic<bool>>(false);
     const SearchMode mode = regex_->isChecked() ? SearchMode::Regex : SearchMode::Substring;
     matchLabel_->setText(tr("searching…"));
-    searchWatcher_.setFuture(QtConcurrent::run(
-        interactivePool(), [trace = trace_, query = text.toStdString(), mode, cancel = searchCancel_] {
+    searchWatcher_.setFuture(runOnJobRunner(
+        JobPriority::Interactive, [trace = trace_, query = text.toStdString(), mode, cancel = searchCancel_] {
             return std::make_shared<SliceSearchResult>(searchSlices(*trace, query, mode, cancel.get()));
         }));
 }
