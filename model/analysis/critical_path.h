@@ -71,11 +71,11 @@ struct CpPathNode {
     TimeNs ts = 0;
 };
 
-// The edge from path node i to node i + 1.
+// The edge from path node i to node i + 1 (24 bytes: the small fields last).
 struct CpPathEdge {
-    CpEdgeType type = CpEdgeType::Operator;
     TimeNs weightNs = 0;
-    SliceRef attributed;                      // the event the edge's time belongs to (operator and kernel-gap edges)
+    SliceRef attributed;  // the event the edge's time belongs to (operator and kernel-gap edges)
+    CpEdgeType type = CpEdgeType::Operator;
     CpCategory category = CpCategory::CpuOp;  // meaningful when weightNs > 0
 };
 

@@ -115,6 +115,7 @@ struct Builder {
         p.memoryId = raw.memoryId;
         p.source = raw.bytesOnly ? MemorySource::KinetoBytesOnly : raw.source;
         p.timeline = std::move(raw.events);
+        p.timeline.shrink_to_fit();  // kept as a result: no room left from growing while collected
         sortByTime(p.timeline);
         if (p.source == MemorySource::KinetoBytesOnly) sumBytes(p);
         p.process = gpuProcess(trace, deviceOrdinalOf(p.memoryId));
