@@ -97,6 +97,7 @@ void attributeGaps(StreamIdle& s, const std::vector<Activity>& acts, TimeNs thre
         busyUntil = std::max(busyUntil, a.end);
     }
     s.lastEnd = busyUntil;
+    s.gaps.shrink_to_fit();  // kept as a result (the timeline's idle track): no growth room
 }
 
 struct StreamWork {

@@ -148,6 +148,7 @@ LaunchStats computeLaunchStats(const ClassifiedTrace& ct, const LaunchStatsOptio
         kernels.push_back(r.gpuDurationNs);
         out.rows.push_back(r);
     }
+    out.rows.shrink_to_fit();  // kept as a result: no growth room
     for (const auto& [id, n] : byCallId) out.byCall[callLabel(ct, t.str(id))] += n;
     out.launchDelay = distributionOf(delays);
     out.runtime = distributionOf(runtimes);

@@ -32,6 +32,8 @@ void summarise(QueueLengthStream& s, std::vector<Change>& changes, int64_t limit
               [](const Change& a, const Change& b) { return a.time != b.time ? a.time < b.time : a.delta > b.delta; });
     std::vector<int32_t> samples;
     samples.reserve(changes.size());
+    s.time.reserve(changes.size());
+    s.value.reserve(changes.size());
     int32_t level = 0;
     long double sum = 0;
     for (size_t i = 0; i < changes.size(); ++i) {
@@ -44,6 +46,8 @@ void summarise(QueueLengthStream& s, std::vector<Change>& changes, int64_t limit
             s.value.push_back(level);
         }
     }
+    s.time.shrink_to_fit();  // kept as a result (the timeline's queue track): no room past the series
+    s.value.shrink_to_fit();
     const size_t n = samples.size();
     s.samples = n;
     if (n == 0) return;
