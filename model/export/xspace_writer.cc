@@ -80,6 +80,11 @@ LineWriter PlaneWriter::addLine(int64_t id, std::string_view name, std::string_v
     return LineWriter(*this, line);
 }
 
+void SpaceWriter::shiftLines(int64_t deltaNs) {
+    for (xp::XPlane& plane : *space_.mutable_planes())
+        for (xp::XLine& line : *plane.mutable_lines()) line.set_timestamp_ns(line.timestamp_ns() + deltaNs);
+}
+
 LineWriter PlaneWriter::addLine(int64_t id, std::string_view name, int64_t timestampNs) {
     LineWriter writer = addLine(id, name);
     writer.proto()->set_timestamp_ns(timestampNs);

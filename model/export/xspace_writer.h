@@ -87,6 +87,9 @@ public:
     void addWarning(std::string_view text) { space_.add_warnings(std::string(text)); }
     void addError(std::string_view text) { space_.add_errors(std::string(text)); }
     const tensorflow::profiler::XSpace& proto() const { return space_; }
+    // Moves every line's timestamp_ns by deltaNs (its events' offsets are relative to it): the
+    // lines of a space with a profile start time are relative to it, as profiler servers write.
+    void shiftLines(int64_t deltaNs);
     std::string serialize() const;
     // Writes through a temporary file renamed into place; false with `error` otherwise.
     bool writeFile(const std::string& path, std::string& error) const;

@@ -517,6 +517,11 @@ private:
         int64_t stop = r_.hasBye ? r_.bye.endNs : last_;
         if (last_ != kNoneEnd) stop = std::max(stop, last_);
         if (o_.windowEndNs != std::numeric_limits<int64_t>::max()) stop = std::min(stop, std::max(start, o_.windowEndNs));
+        // As TensorFlow's and JAX's profiler servers write it: line times relative to the
+        // profile start, the absolute time being profile_start_time + timestamp_ns + offset.
+        // (Absolute line times beside it counted the start twice: kernels landed ~56 years
+        // late against the host clock.)
+        if (start != kNone) out_.shiftLines(-start);
         xspace::PlaneWriter& env = out_.addPlane(kTaskEnvPlaneId, "Task Environment");
         if (start != kNone) env.stats().add("profile_start_time", uint64_t(start));
         if (stop != kNoneEnd && stop >= start) env.stats().add("profile_stop_time", uint64_t(stop));
