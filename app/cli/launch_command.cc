@@ -4,8 +4,9 @@
 // Runs PROGRAM under our CUPTI agent (Launch & Capture) and saves one XSpace per CUDA
 // process in DIR/plugins/profile/<run>/<host>.<pid>.xplane.pb. --duration-ms (or Ctrl-C)
 // ends the capture window: the agents stop collecting, the capture is saved, and the
-// program runs on to its exit. --early-nvtx also records NVTX ranges pushed before the
-// program initializes CUDA. Prints the files written on
+// program runs on to its exit. The agent is NVTX's tool from the program's first NVTX call
+// unless the environment names another; --early-nvtx names it anyway and preloads it. Prints
+// the files written on
 // stdout (or a JSON summary with --json); the agent's problems on stderr. Exits with the
 // program's own status (128 + signal when it was killed); when the program succeeded but
 // nothing was captured, with 1 and the reason; 127 when the program cannot be started.
@@ -38,7 +39,8 @@ const char* kUsage =
     "  LIST: comma-separated kernel,memcpy,memset,runtime,driver,sync,nvtx,memory,overhead,all\n"
     "        (default: all but driver and overhead)\n"
     "  --duration-ms N: capture the first N ms (the program runs on to its exit)\n"
-    "  --early-nvtx: also NVTX ranges pushed before CUDA initializes (the agent is preloaded)\n";
+    "  --early-nvtx: the agent is NVTX's tool even where the environment names another, and is\n"
+    "               preloaded (without it: NVTX's tool unless the environment names one)\n";
 
 bool parseCount(const std::string& text, uint64_t& out) {
     if (text.empty() || text.size() > 12) return false;

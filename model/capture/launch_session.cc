@@ -196,6 +196,11 @@ LaunchResult LaunchSession::run() {
     }
     for (const auto& [k, v] : options_.environment) env[k] = v;
     env["CUDA_INJECTION64_PATH"] = agentPath;
+    // NVTX (v3) picks its tool once, at the program's first NVTX call, from this variable; a
+    // first call before cuInit (before the agent could set it) left NVTX off for the whole run
+    // (seen on an H200 with CUDA 13). Named from the start, as Nsight Systems does, the agent
+    // starts at that first call (InitializeInjectionNvtx2). A tool the caller named stays.
+    if (!env.count("NVTX_INJECTION64_PATH")) env["NVTX_INJECTION64_PATH"] = agentPath;
     if (options_.earlyNvtx) {
         env["NVTX_INJECTION64_PATH"] = agentPath;
         const auto preload = env.find("LD_PRELOAD");

@@ -16,6 +16,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <ctime>
+
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -38,6 +40,12 @@ LaunchOptions options(const QTemporaryDir& dir, std::vector<std::string> args) {
     o.agentPath = CUPTI_AGENT;
     o.flushMs = 100;
     return o;
+}
+
+int64_t realtimeNs() {
+    timespec ts{};
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return int64_t(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
 }
 
 std::string hostname() {
@@ -98,7 +106,9 @@ private slots:
     void streamsAndSaves() {
         QTemporaryDir dir;
         LaunchSession session(options(dir, {"run", "3"}));
+        const int64_t launchedAt = realtimeNs();
         const LaunchResult r = session.run();
+        const int64_t endedAt = realtimeNs();
         QVERIFY2(r.started, r.startError.c_str());
         QVERIFY(r.exited);
         QCOMPARE(r.exitStatus, 0);
@@ -140,6 +150,12 @@ private slots:
         }
         QVERIFY(sawStream);
         QCOMPARE(eventIds, (std::vector<std::string>{"5", "6", "7"}));
+        // The trace's wall clock (the fake's times are CLOCK_REALTIME, as CUPTI's): the whole
+        // capture lies between the launch and the exit (it lay ~56 years later when the lines
+        // were absolute beside profile_start_time).
+        QVERIFY(trace.originUnixNs.has_value());
+        QVERIFY(*trace.originUnixNs >= launchedAt);
+        QVERIFY(*trace.originUnixNs + trace.endNs <= endedAt);
     }
 
     void exitStatusAndDroppedRecords() {
@@ -375,9 +391,9 @@ private slots:
     }
 
     void earlyNvtxRangesBeforeCuda() {
-        // "early": an NVTX range and a mark before cuInit. Injection alone cannot see them
-        // (NVTX initialized before the agent existed); early-NVTX mode (preloaded agent,
-        // NVTX_INJECTION64_PATH = the agent, which forwards to its libcupti) does.
+        // "early": an NVTX range and a mark before cuInit. CUDA's injection alone could not see
+        // them (NVTX picks its tool at its first call); launch names the agent as NVTX's tool
+        // from the start (it forwards to its libcupti), so they are recorded.
         QTemporaryDir dir;
         LaunchOptions plain = options(dir, {"early", "1"});
         const LaunchResult r0 = LaunchSession(plain).run();
@@ -385,10 +401,24 @@ private slots:
         ImportResult i0 = importXSpace(r0.processes[0].savedPath);
         QVERIFY(i0.ok());
         const checks::Summary s0 = checks::summarize(*i0.trace);
-        QCOMPARE(s0.slice("early"), size_t(0));
-        QCOMPARE(s0.slice("step"), size_t(1));  // the batch's own NVTX records still arrive
+        QCOMPARE(s0.slice("early"), size_t(1));
+        QCOMPARE(s0.instant("early mark"), size_t(1));
+        QCOMPARE(s0.slice("step"), size_t(1));
 
-        LaunchOptions early = plain;
+        // An NVTX tool the caller's environment names is kept: then only CUDA's injection starts
+        // the agent, after the early range.
+        LaunchOptions otherTool = plain;
+        otherTool.environment = {{"NVTX_INJECTION64_PATH", "/nonexistent/libother_nvtx_tool.so"}};
+        const LaunchResult rOther = LaunchSession(otherTool).run();
+        QVERIFY(rOther.captureOk());
+        ImportResult iOther = importXSpace(rOther.processes[0].savedPath);
+        QVERIFY(iOther.ok());
+        const checks::Summary sOther = checks::summarize(*iOther.trace);
+        QCOMPARE(sOther.slice("early"), size_t(0));
+        QCOMPARE(sOther.slice("step"), size_t(1));  // the batch's own NVTX records still arrive
+
+        // Early-NVTX mode names the agent even over the caller's tool, and preloads it.
+        LaunchOptions early = otherTool;
         early.earlyNvtx = true;
         const LaunchResult r1 = LaunchSession(early).run();
         QVERIFY(r1.captureOk());
@@ -400,14 +430,6 @@ private slots:
         QCOMPARE(s1.slice("early"), size_t(1));
         QCOMPARE(s1.instant("early mark"), size_t(1));
         QCOMPARE(s1.slice("step"), size_t(1));
-
-        // NVTX_INJECTION64_PATH alone (no preload) reaches the same forwarder.
-        LaunchOptions byPath = plain;
-        byPath.environment = {{"NVTX_INJECTION64_PATH", CUPTI_AGENT}};
-        const LaunchResult r2 = LaunchSession(byPath).run();
-        ImportResult i2 = importXSpace(r2.processes[0].savedPath);
-        QVERIFY(i2.ok());
-        QCOMPARE(checks::summarize(*i2.trace).slice("early"), size_t(1));
 
         // A wrapper in front (env) gets the preload too but never starts an agent: one process.
         LaunchOptions wrapped = early;

@@ -74,7 +74,10 @@ private slots:
                 auto a = checks::args(trace, t, t.slices.args[i]);
                 if (name.find("capx::scale") != std::string_view::npos) {
                     const int64_t start = trace.originUnixNs.value_or(0) + t.slices.start[i];  // Unix ns
-                    QVERIFY2(start >= before && start + t.slices.duration[i] <= after, "kernel outside the host bracket");
+                    const std::string where = "kernel [" + std::to_string(start) + ", " +
+                                              std::to_string(start + t.slices.duration[i]) + "] outside the host bracket [" +
+                                              std::to_string(before) + ", " + std::to_string(after) + "]";
+                    QVERIFY2(start >= before && start + t.slices.duration[i] <= after, where.c_str());
                     if (a.count("cuda_graph_id")) graphCorrelations.insert(a["correlation_id"]);
                     else QVERIFY(a["kernel_details"].find("dynamic_shared:128 grid:65536,1,1 block:256,1,1") !=
                                  std::string::npos);
@@ -84,8 +87,16 @@ private slots:
         }
         QCOMPARE(graphCorrelations.size(), size_t(1));
         QCOMPARE(s.instant("cudaEventRecord"), size_t(1));  // cudaEventRecord(done, stream)
-        QCOMPARE(s.slice("before-cuda"), size_t(0));        // before cuInit: injection alone misses it
-        QCOMPARE(p.stats.streams, uint64_t(1));             // cudaStreamCreateWithFlags
+        QCOMPARE(s.slice("before-cuda"), size_t(1));        // before cuInit: NVTX starts the agent
+        // cudaStreamCreateWithFlags, and streams the runtime makes for itself (CUPTI reported 3
+        // on an H200 with CUDA 13.0); ours carries its id on its API call.
+        QVERIFY(p.stats.streams >= 1);
+        bool streamCreationNamed = false;
+        for (const Track& t : trace.tracks)
+            for (size_t i = 0; i < t.slices.size(); ++i)
+                if (trace.str(t.slices.name[i]) == "cudaStreamCreateWithFlags")
+                    streamCreationNamed |= !checks::args(trace, t, t.slices.args[i])["stream_id"].empty();
+        QVERIFY(streamCreationNamed);
         QVERIFY(copyDetails.size() >= 3);  // pageable and pinned sources / destinations
     }
 

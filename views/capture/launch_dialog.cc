@@ -77,9 +77,10 @@ LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent), runner_(new Launc
     for (QCheckBox* c : {sync_, nvtx_, memory_, driver_}) kh->addWidget(c);
     kh->addStretch(1);
     form->addRow(tr("Record:"), kinds);
-    earlyNvtx_ = new QCheckBox(tr("Also NVTX ranges pushed before the program initializes CUDA"), this);
-    earlyNvtx_->setToolTip(tr("Preloads the agent (LD_PRELOAD) and makes it NVTX's tool (NVTX_INJECTION64_PATH), "
-                              "so that it starts at the program's first NVTX call"));
+    earlyNvtx_ = new QCheckBox(tr("Record NVTX even where the environment names another NVTX tool"), this);
+    earlyNvtx_->setToolTip(tr("The agent is NVTX's tool (NVTX_INJECTION64_PATH) from the program's first NVTX call, "
+                              "also before CUDA starts, unless the environment names another tool: this makes it "
+                              "the tool anyway and preloads it (LD_PRELOAD)"));
     form->addRow(tr("Early NVTX:"), earlyNvtx_);
     connect(nvtx_, &QCheckBox::toggled, earlyNvtx_, [this](bool on) { earlyNvtx_->setEnabled(on && !running()); });
 
