@@ -12,10 +12,10 @@
 // stall longer than a frame or two (16-33 ms). After the table: how long after the
 // import the timeline was usable (its index built) and each analysis page was done,
 // skipped for memory, or failed, and the process's peak resident memory, with the resident memory
-// after the import, after every page was done and after the tab tour, and what the trace's
-// result store holds then, and its largest results (where a peak above `info`'s comes from). `first pixels` is the
-// time from the open request to the first timeline frame that drew a slice (checked every
-// 20 ms).
+// after the import, after every page was done and after the tab tour, what the trace's result
+// store holds then and its largest results (where a peak above `info`'s comes from). `first
+// pixels` is the time from the open request to the first timeline frame that drew a slice
+// (checked every 20 ms).
 #include "app/gui/main_window.h"
 #include "model/results/job_runner.h"
 #include "model/results/process_memory.h"
