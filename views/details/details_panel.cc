@@ -8,6 +8,8 @@
 #include "views/trace_selection.h"
 #include "views/wrapping_label.h"
 
+#include <QCoreApplication>
+#include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSortFilterProxyModel>
