@@ -1,6 +1,9 @@
-// The main window: File / View / Timeline / Help menus, a tab per view
-// (Timeline first, then the analysis views), a details dock, a status bar
-// with the trace summary, and background loading with progress and cancel.
+// The main window: File / View / Timeline / Help menus, a tab per view (Timeline first, then the
+// analysis views), a details dock, a status bar with the trace summary, and background loading
+// with progress and cancel. It wires the parts together and shows what a load produced; the
+// parts own their concerns: LoadController (what opening a path means, the loads, the status
+// bar), CaptureLaunch (the capture dialogs), DetailsDock (where Details sits), RecentFiles and
+// the Help and View option menus.
 #pragma once
 
 #include "model/import/workers.h"
@@ -13,26 +16,20 @@
 #include <utility>
 #include <vector>
 
-class QDockWidget;
-class QLabel;
-class QMenu;
-class QProgressBar;
-class QPushButton;
+class QAction;
 class QTabWidget;
-class QTimer;
-class QToolButton;
 
 namespace tracescope {
 struct SummaryRun;
 
-class CaptureDialog;
-class LaunchDialog;
+class CaptureLaunch;
+class DetailsDock;
+class LoadController;
 class LoadProgressList;
+class RecentFiles;
 enum class NotOneJobChoice : int;
 class CompareView;
 class PodView;
-class RunLoader;
-struct RunInfo;
 class StepMarkerChoice;
 struct LoadedRun;
 class DetailsPanel;
@@ -93,7 +90,7 @@ public:
     QStringList viewIds() const;
     bool loading() const;
     // The per-file list of a multi-file load (in the status bar's "Files" popup).
-    LoadProgressList* loadProgressList() const { return fileList_; }
+    LoadProgressList* loadProgressList() const;
     // The banner above the pages (visible while the trace is cut or damaged).
     WarningBanner* warningBanner() const { return banner_; }
 
@@ -116,49 +113,25 @@ private:
     TimelineView* timeline_;
     std::vector<std::pair<QString, TraceView*>> views_;  // id -> view, Timeline first
     DetailsPanel* details_;
-    QDockWidget* detailsDock_;
-    bool detailsHiddenForPage_ = false;  // hidden because an analysis page is showing
-    int detailsExpandedHeight_ = 210;  // the Details dock's height when it last showed something
-    TraceLoader* loader_;
-    RunLoader* runLoader_;
+    DetailsDock* detailsDock_;
+    LoadController* load_;
     TraceLoader* compareLoader_;
+    CaptureLaunch* captureLaunch_;
+    RecentFiles* recent_ = nullptr;
     std::shared_ptr<const MultiWorkerRun> run_;  // the open run when several workers are open
     std::shared_ptr<const SummaryRun> summaryRun_;  // the open run when it is its ranks' summaries
-    void openRankTrace(const QString& tracePath, const QString& worker);
     QString runLabel_;
+    QAction* reloadAction_ = nullptr;
+
+    // Connects what the loaders produce to the window (a trace, a run, a preview, an error).
+    void connectLoads();
+    // Connects the pages that send the user elsewhere (a worker's range, a rank's trace, a query track).
+    void connectPages();
+    void buildMenus();
+    void openRankTrace(const QString& tracePath, const QString& worker);
     PodView* podView() const;
     CompareView* compareView() const;
-    QLabel* fileLabel_;
-    QLabel* summaryLabel_;
-    QLabel* warningLabel_;
-    QProgressBar* progress_;
-    QPushButton* cancel_;
-    QToolButton* filesButton_;        // "Files": each file of a multi-file load, in a popup
-    LoadProgressList* fileList_;
-    QTimer* progressTimer_;
-    void updateFileList();
-    QMenu* recentMenu_;
-    QMenu* runsMenu_;
-    QAction* reloadAction_;
-    CaptureDialog* captureDialog_ = nullptr;
-    LaunchDialog* launchDialog_ = nullptr;
-    // The logdir / profile folder last opened, whose runs the Runs menu lists.
-    QString runsFolder_;
-
-    void buildMenus();
-    void buildStatusBar();
-
-    void addRecent(const QString& path);
-    void rebuildRecentMenu();
-    // Lists the runs of a profile folder in the Runs menu (checked: `current`).
-    void rebuildRunsMenu(const QString& current);
     void openDialog(bool folder);
-    // Loads a trace file or one profile run in the background (several hosts: a multi-worker run).
-    void startLoad(const QString& target);
-    // Opens one run of runsFolder_ (checked in the Runs menu): an XSpace run's folder, a PyTorch
-    // cycle's file or its workers as one run.
-    void openListedRun(const RunInfo& run);
-    void setLoadingUi(bool loading);
     // Progressive display: a part of the file being loaded on the timeline (TraceLoader's
     // previews) until the whole trace is in; endPreview when the load fails or is cancelled.
     void showPreview(std::shared_ptr<const Trace> part, const QString& path, quint64 textBytes);
@@ -170,6 +143,7 @@ private:
     std::shared_ptr<const Trace> preview_;
     quint64 previewBytes_ = 0;
     std::pair<std::shared_ptr<const Trace>, QString> beforePreview_;  // the trace and path a preview replaced
+    // The status bar shows the open trace (or, when none, nothing).
     void updateSummary();
 };
 
