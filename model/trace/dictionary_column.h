@@ -9,15 +9,14 @@
 #pragma once
 
 #include "model/trace/column_iterator.h"
+#include "model/trace/side_table.h"
 #include "model/trace/types.h"
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <limits>
 #include <unordered_map>
-#include <utility>
 #include <vector>
 
 namespace tracescope {
@@ -43,8 +42,7 @@ public:
 
     void push_back(StringId id) {
         const Code code = codeOf(id);
-        // The new index is the largest so far: the side table stays sorted.
-        if (code == kOther) other_.emplace_back(uint32_t(codes_.size()), id);
+        if (code == kOther) other_.append(codes_.size(), id);
         codes_.push_back(code);
     }
     void reserve(size_t n) { codes_.reserve(n); }
@@ -60,35 +58,28 @@ public:
     void permute(const std::vector<uint32_t>& perm) {
         std::vector<Code> out(codes_.size());
         for (size_t k = 0; k < perm.size(); ++k) out[k] = codes_[perm[k]];
-        if (!other_.empty()) {
-            std::vector<OtherEntry> moved;
-            for (size_t k = 0; k < perm.size(); ++k)
-                if (out[k] == kOther) moved.emplace_back(uint32_t(k), otherValue(perm[k]));
-            other_.swap(moved);  // built in index order: sorted
-        }
+        other_.permute(perm, [&out](size_t k) { return out[k] == kOther; });
         codes_.swap(out);
     }
     // Replaces every id s by to(s) (renumbering strings when traces merge).
     void remap(const std::function<StringId(StringId)>& to) {
         for (StringId& s : dictionary_) s = to(s);
-        for (OtherEntry& e : other_) e.second = to(e.second);
+        other_.transformValues(to);
         index_ = {};
     }
     // Bytes held (capacity based, like the other columns; the build-time index is not kept).
     size_t memoryBytes() const {
         return codes_.capacity() * sizeof(Code) + dictionary_.capacity() * sizeof(StringId) +
-               other_.capacity() * sizeof(OtherEntry);
+               other_.memoryBytes();
     }
 
 private:
-    using OtherEntry = std::pair<uint32_t, StringId>;
     // Up to this many ids a linear search beats a hash lookup.
     static constexpr size_t kLinearSearch = 16;
 
     StringId otherValue(size_t i) const {
-        auto it = std::lower_bound(other_.begin(), other_.end(), i,
-                                   [](const OtherEntry& e, size_t index) { return e.first < index; });
-        return it != other_.end() && it->first == i ? it->second : kEmptyString;
+        const StringId* id = other_.find(i);
+        return id ? *id : kEmptyString;
     }
 
     Code codeOf(StringId id) {
@@ -110,7 +101,7 @@ private:
 
     std::vector<Code> codes_;
     std::vector<StringId> dictionary_;          // at most kOther entries
-    std::vector<OtherEntry> other_;             // (index, id) past the dictionary, sorted by index
+    SideTable<StringId> other_;                 // ids past the dictionary
     std::unordered_map<StringId, Code> index_;  // id -> code while events are added
     Code lastCode_ = 0;                         // runs of one id are common
 };

@@ -4,11 +4,11 @@
 #pragma once
 
 #include "model/trace/column_iterator.h"
+#include "model/trace/side_table.h"
 #include "model/trace/types.h"
 
 #include <cstddef>
 #include <cstdint>
-#include <utility>
 #include <vector>
 
 namespace tracescope {
@@ -49,7 +49,7 @@ public:
     void permute(const std::vector<uint32_t>& perm);
     // Bytes held (capacity based, like the other columns).
     size_t memoryBytes() const {
-        return short_.capacity() * sizeof(uint32_t) + long_.capacity() * sizeof(std::pair<uint32_t, TimeNs>);
+        return short_.capacity() * sizeof(uint32_t) + long_.memoryBytes();
     }
     // Bytes per slice in the common case (a test pins the slice record size).
     static constexpr size_t kBytesPerSlice = sizeof(uint32_t);
@@ -58,8 +58,7 @@ private:
     TimeNs longValue(size_t i) const;
 
     std::vector<uint32_t> short_;
-    // (index, duration) for durations >= kLong, sorted by index.
-    std::vector<std::pair<uint32_t, TimeNs>> long_;
+    SideTable<TimeNs> long_;  // durations >= kLong
 };
 
 }  // namespace tracescope

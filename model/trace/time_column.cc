@@ -4,14 +4,9 @@
 
 namespace tracescope {
 
-namespace {
-using WideEntry = std::pair<uint32_t, TimeNs>;
-bool indexLess(const WideEntry& e, size_t i) { return e.first < i; }
-}  // namespace
-
 TimeNs TimeColumn::wideValue(size_t i) const {
-    auto it = std::lower_bound(wide_.begin(), wide_.end(), i, indexLess);
-    return it != wide_.end() && it->first == i ? it->second : 0;
+    const TimeNs* v = wide_.find(i);
+    return v ? *v : 0;
 }
 
 int32_t TimeColumn::offsetOf(size_t i, TimeNs v) const {
@@ -26,22 +21,14 @@ void TimeColumn::push_back(TimeNs v) {
     if ((i & ((size_t(1) << kBlockShift) - 1)) == 0) base_.push_back(v);
     const int32_t d = offsetOf(i, v);
     offset_.push_back(d);
-    // The new index is the largest so far: the side table stays sorted.
-    if (d == kWide) wide_.emplace_back(uint32_t(i), v);
+    if (d == kWide) wide_.append(i, v);
 }
 
 void TimeColumn::set(size_t i, TimeNs v) {
-    auto it = std::lower_bound(wide_.begin(), wide_.end(), i, indexLess);
-    const bool wasWide = it != wide_.end() && it->first == i;
     const int32_t d = offsetOf(i, v);
     offset_[i] = d;
-    if (d != kWide) {
-        if (wasWide) wide_.erase(it);
-    } else if (wasWide) {
-        it->second = v;
-    } else {
-        wide_.insert(it, {uint32_t(i), v});
-    }
+    if (d != kWide) wide_.erase(i);
+    else wide_.set(i, v);
 }
 
 void TimeColumn::shift(TimeNs delta) {
@@ -55,11 +42,10 @@ void TimeColumn::shift(TimeNs delta) {
                t < std::numeric_limits<TimeNs>::min() + kSlack;
     };
     const bool saturates =
-        std::any_of(base_.begin(), base_.end(), nearTheEnds) ||
-        std::any_of(wide_.begin(), wide_.end(), [&](const WideEntry& e) { return nearTheEnds(e.second); });
+        std::any_of(base_.begin(), base_.end(), nearTheEnds) || wide_.anyValue(nearTheEnds);
     if (!saturates) {
         for (TimeNs& b : base_) b += delta;
-        for (WideEntry& e : wide_) e.second += delta;
+        wide_.transformValues([delta](TimeNs v) { return v + delta; });
         return;
     }
     TimeColumn out;

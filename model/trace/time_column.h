@@ -6,13 +6,13 @@
 #pragma once
 
 #include "model/trace/column_iterator.h"
+#include "model/trace/side_table.h"
 #include "model/trace/types.h"
 
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
-#include <utility>
 #include <vector>
 
 namespace tracescope {
@@ -70,7 +70,7 @@ public:
     // Bytes held (capacity based, like the other columns).
     size_t memoryBytes() const {
         return offset_.capacity() * sizeof(int32_t) + base_.capacity() * sizeof(TimeNs) +
-               wide_.capacity() * sizeof(std::pair<uint32_t, TimeNs>);
+               wide_.memoryBytes();
     }
     // Bytes per event in the common case (a test pins the slice record size).
     static constexpr size_t kBytesPerEvent = sizeof(int32_t);
@@ -89,8 +89,7 @@ private:
 
     std::vector<int32_t> offset_;
     std::vector<TimeNs> base_;  // the first time pushed into each block of 256
-    // (index, time) for times whose offset does not fit, sorted by index.
-    std::vector<std::pair<uint32_t, TimeNs>> wide_;
+    SideTable<TimeNs> wide_;    // times whose offset does not fit
 };
 
 }  // namespace tracescope
