@@ -52,7 +52,6 @@ void JobRunner::setMemoryBudget(std::function<uint64_t()> budget) {
     {
         std::lock_guard lock(mutex_);
         budgetFn_ = std::move(budget);
-        budgetKnown_ = false;
     }
     wake_.notify_all();
 }
@@ -63,12 +62,11 @@ uint64_t JobRunner::memoryBudget() {
 }
 
 uint64_t JobRunner::budgetLocked() {
-    if (!budgetFn_) return 0;
-    if (reserved_ == 0 || !budgetKnown_) {
-        budget_ = budgetFn_();
-        budgetKnown_ = true;
-    }
-    return budget_;
+    // Measured at every decision: a finished job's result stays resident (the result store
+    // keeps it) while its reservation ends, so a figure measured once, while jobs overlap, let
+    // each next job count memory already taken (a 100 M-slice trace's derived results took the
+    // viewer past 16 GB that way).
+    return budgetFn_ ? budgetFn_() : 0;
 }
 
 void JobRunner::holdBackground() {

@@ -4,9 +4,10 @@
 // task queue run theirs. No Qt: the views deliver what a job produced to their own thread.
 //
 // Memory admission: a job may reserve the peak memory it will take; it starts only while the
-// reservations of the running jobs plus its own fit the budget (measured when nothing is
-// reserved: once jobs run, the memory they take is counted by their reservations). With nothing
-// reserved a job starts whatever it needs, so a job is never starved.
+// reservations of the running jobs plus its own fit the budget, measured again at each decision
+// (what finished jobs left behind, their results, is in it; what running jobs hold already is
+// counted twice, on the safe side). With nothing reserved a job starts whatever it needs, so a
+// job is never starved.
 //
 // Background jobs (pages nobody looks at yet) never take the last thread, so work a user waits
 // on finds one free as soon as a running job of its own priority or above ends. Interactive
@@ -52,10 +53,10 @@ public:
     // Removes a job that has not started: true when it was still queued (it will never run).
     bool cancelQueued(JobId id);
 
-    // How much memory jobs may reserve in all (bytes; 0: no limit), asked again whenever no
-    // reservation is held. Default: no limit.
+    // How much memory jobs may reserve in all (bytes; 0: no limit), asked at each admission.
+    // Default: no limit.
     void setMemoryBudget(std::function<uint64_t()> budget);
-    // The budget now (measured again when nothing is reserved).
+    // The budget now.
     uint64_t memoryBudget();
 
     // While held, background jobs wait (the viewer holds them until the timeline's first
@@ -89,8 +90,6 @@ private:
     std::deque<Job> queue_;
     std::vector<std::thread> workers_;
     std::function<uint64_t()> budgetFn_;
-    uint64_t budget_ = 0;
-    bool budgetKnown_ = false;
     uint64_t reserved_ = 0;
     size_t running_ = 0;
     size_t analysesRunning_ = 0;  // running jobs below Interactive
