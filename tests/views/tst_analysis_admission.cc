@@ -8,11 +8,14 @@
 #include "model/analysis/analysis_cost.h"
 #include "model/import/memory_budget.h"
 #include "model/results/job_runner.h"
+#include "model/results/result_store.h"
+#include "model/results/trace_results.h"
 #include "model/trace/trace_builder.h"
 #include "views/tables/kernel_stats_view.h"
 #include "views/tables/op_stats_view.h"
 #include "views/tables/table_page.h"
 #include "views/tables/value_format.h"
+#include "views/timeline/timeline_view.h"
 
 #include <QtTest>
 
@@ -127,6 +130,38 @@ private slots:
         QVERIFY2(summary.contains("The table is bounded at 100,000 distinct kernel configurations"),
                  qPrintable(summary));
         QVERIFY2(summary.contains("3 further launches (30 ns) are counted in the totals only."), qPrintable(summary));
+    }
+
+    // The timeline's derived tracks (memory and queue lengths, GPU idle marks, communication
+    // overlap) are admitted as pages are: under a budget none of them fits, the index still
+    // comes, none of their results is computed, and a note above the tracks names them with
+    // both figures. With room, the same trace gets them.
+    void timelineDerivedTracksAdmittedLikePages() {
+        setLimit("1M");
+        {
+            // Held here, as the pages hold it in the window: a timeline alone does not keep it.
+            std::shared_ptr<ResultStore> store = ResultStore::of(trace_);
+            TimelineView view;
+            view.setTrace(trace_);
+            view.waitUntilReady();
+            QVERIFY(view.isReady());
+            const QString note = view.note();
+            QVERIFY2(note.contains(QStringLiteral("Not computed, for lack of memory: memory and queue-length tracks, "
+                                                  "GPU idle marks, communication overlap")),
+                     qPrintable(note));
+            QVERIFY2(note.contains(QStringLiteral("1.0 MB is free for analyses (TRACESCOPE_MEMORY_LIMIT)")),
+                     qPrintable(note));
+            QCOMPARE(store->computations(kMemoryProfileKey.name), uint64_t(0));
+            QCOMPARE(store->computations(kClassificationKey.name), uint64_t(0));
+        }
+        qunsetenv("TRACESCOPE_MEMORY_LIMIT");
+        std::shared_ptr<ResultStore> store = ResultStore::of(trace_);
+        TimelineView view;
+        view.setTrace(trace_);
+        view.waitUntilReady();
+        QCOMPARE(view.note(), QString());
+        QCOMPARE(store->computations(kMemoryProfileKey.name), uint64_t(1));
+        QCOMPARE(store->computations(kClassificationKey.name), uint64_t(1));
     }
 
     // Cancel, then Run again; a new trace cancels the old one's analysis.

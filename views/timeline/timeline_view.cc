@@ -4,6 +4,9 @@
 
 #include "views/memory/memory_event_text.h"
 
+#include "model/analysis/analysis_cost.h"
+#include "model/import/memory_budget.h"
+#include "model/results/analysis_budget.h"
 #include "model/results/gpu_util_results.h"
 #include "model/results/launch_queue_results.h"
 #include "model/results/saved_query_tracks.h"
@@ -200,22 +203,49 @@ void TimelineView::indexArrived(std::shared_ptr<const TimelineIndex> index) {
     std::weak_ptr<ResultStore> weak = store;
     std::shared_ptr<ResultDelivery> delivery = delivery_;
     const unsigned generation = generation_;
-    derivedRequest_ = store->request<DerivedPtr>(
-        kMemoryTracksKey, JobPriority::Page, 0,
-        [weak]() -> DerivedPtr {
-            std::shared_ptr<ResultStore> s = weak.lock();
-            if (!s) throw AnalysisCancelled();
-            return TimelineDerivedTracks::of(s->trace(), memoryProfileOf(*s), queueLengthOf(*s).get());
-        },
-        [this, delivery, generation](std::shared_ptr<const DerivedPtr> derived, std::exception_ptr) {
-            delivery->post([this, generation, derived] {
-                if (generation != generation_) return;
-                derivedPending_ = false;
-                if (!derived) return;
-                storeDerived_ = *derived;
-                showDerived();
+    // Each is computed only when the machine holds it, as a page is (the same estimates, the
+    // same admission); one that does not fit is named above the tracks instead.
+    QStringList leftOut;
+    uint64_t largest = 0;
+    const uint64_t budget = store->runner().memoryBudget();
+    const auto reserve = [&](AnalysisKind kind, const QString& what) -> std::optional<uint64_t> {
+        const uint64_t bytes = estimateAnalysisCost(kind, *trace_).bytes;
+        if (budget == 0 || bytes <= budget) return bytes;
+        leftOut << what;
+        largest = std::max(largest, bytes);
+        return std::nullopt;
+    };
+    const std::optional<uint64_t> memoryTracksBytes =
+        reserve(AnalysisKind::MemoryProfile, tr("memory and queue-length tracks"));
+    const std::optional<uint64_t> idleGapsBytes = reserve(AnalysisKind::GpuUtilization, tr("GPU idle marks"));
+    const std::optional<uint64_t> overlapBytes = reserve(AnalysisKind::Collectives, tr("communication overlap"));
+    if (!leftOut.isEmpty())
+        setLoadingNote(tr("Not computed, for lack of memory: %1. It would take up to %2, and %3 is free for "
+                          "analyses (%4).")
+                           .arg(leftOut.join(QStringLiteral(", ")), QString::fromStdString(formatBytes(largest)),
+                                QString::fromStdString(formatBytes(budget)),
+                                QString::fromStdString(analysisMemoryBudget().source)));
+    derivedPending_ = memoryTracksBytes.has_value();
+    idleGapsPending_ = idleGapsBytes.has_value();
+    overlapPending_ = overlapBytes.has_value();
+    if (memoryTracksBytes) {
+        derivedRequest_ = store->request<DerivedPtr>(
+            kMemoryTracksKey, JobPriority::Page, *memoryTracksBytes,
+            [weak]() -> DerivedPtr {
+                std::shared_ptr<ResultStore> s = weak.lock();
+                if (!s) throw AnalysisCancelled();
+                return TimelineDerivedTracks::of(s->trace(), memoryProfileOf(*s), queueLengthOf(*s).get());
+            },
+            [this, delivery, generation](std::shared_ptr<const DerivedPtr> derived, std::exception_ptr) {
+                delivery->post([this, generation, derived] {
+                    if (generation != generation_) return;
+                    derivedPending_ = false;
+                    if (!derived) return;
+                    storeDerived_ = *derived;
+                    showDerived();
+                });
             });
-        });
+    }
     // The query tracks of the saved layout: their queries run again, after the index.
     if (!savedQueryTracks_.empty()) {
         // The job holds the store: nothing else may (a timeline alone asks it only for requests).
@@ -229,34 +259,38 @@ void TimelineView::indexArrived(std::shared_ptr<const TimelineIndex> index) {
             });
         });
     }
-    idleGapsRequest_ = store->request<IdleGapsPtr>(
-        kIdleGapsKey, JobPriority::Page, 0,
-        [weak]() -> IdleGapsPtr {
-            std::shared_ptr<ResultStore> s = weak.lock();
-            if (!s) throw AnalysisCancelled();
-            return std::make_shared<const IdleGapIndex>(gpuUtilizationOf(*s));
-        },
-        [this, delivery, generation](std::shared_ptr<const IdleGapsPtr> gaps, std::exception_ptr) {
-            delivery->post([this, generation, gaps] {
-                if (generation != generation_) return;
-                idleGapsPending_ = false;
-                if (gaps) canvas_->controller().setIdleGaps(*gaps);
+    if (idleGapsBytes) {
+        idleGapsRequest_ = store->request<IdleGapsPtr>(
+            kIdleGapsKey, JobPriority::Page, *idleGapsBytes,
+            [weak]() -> IdleGapsPtr {
+                std::shared_ptr<ResultStore> s = weak.lock();
+                if (!s) throw AnalysisCancelled();
+                return std::make_shared<const IdleGapIndex>(gpuUtilizationOf(*s));
+            },
+            [this, delivery, generation](std::shared_ptr<const IdleGapsPtr> gaps, std::exception_ptr) {
+                delivery->post([this, generation, gaps] {
+                    if (generation != generation_) return;
+                    idleGapsPending_ = false;
+                    if (gaps) canvas_->controller().setIdleGaps(*gaps);
+                });
             });
-        });
-    overlapRequest_ = store->request<OverlapPtr>(
-        kCommOverlapKey, JobPriority::Page, 0,
-        [weak]() -> OverlapPtr {
-            std::shared_ptr<ResultStore> s = weak.lock();
-            if (!s) throw AnalysisCancelled();
-            return std::make_shared<const CommOverlapIndex>(*classificationOf(*s));
-        },
-        [this, delivery, generation](std::shared_ptr<const OverlapPtr> overlap, std::exception_ptr) {
-            delivery->post([this, generation, overlap] {
-                if (generation != generation_) return;
-                overlapPending_ = false;
-                if (overlap) canvas_->controller().setCommOverlap(*overlap);
+    }
+    if (overlapBytes) {
+        overlapRequest_ = store->request<OverlapPtr>(
+            kCommOverlapKey, JobPriority::Page, *overlapBytes,
+            [weak]() -> OverlapPtr {
+                std::shared_ptr<ResultStore> s = weak.lock();
+                if (!s) throw AnalysisCancelled();
+                return std::make_shared<const CommOverlapIndex>(*classificationOf(*s));
+            },
+            [this, delivery, generation](std::shared_ptr<const OverlapPtr> overlap, std::exception_ptr) {
+                delivery->post([this, generation, overlap] {
+                    if (generation != generation_) return;
+                    overlapPending_ = false;
+                    if (overlap) canvas_->controller().setCommOverlap(*overlap);
+                });
             });
-        });
+    }
 }
 
 void TimelineView::showDerived() {
@@ -296,6 +330,8 @@ void TimelineView::setLoadingNote(const QString& note) {
     loadingNote_->setText(note);
     loadingNote_->setVisible(!note.isEmpty());
 }
+
+QString TimelineView::note() const { return loadingNote_->isHidden() ? QString() : loadingNote_->text(); }
 
 void TimelineView::setTrace(std::shared_ptr<const Trace> trace) {
     // After a preview, the window the user moved to stays, in the file's clock (both traces'

@@ -43,6 +43,9 @@ public:
     void setPreviewTrace(std::shared_ptr<const Trace> trace, const QString& note);
     bool showsPreview() const { return preview_; }
     void setLoadingNote(const QString& note);
+    // The note above the tracks: the part of a file shown while it loads, or the derived tracks
+    // left out for lack of memory; empty when there is none.
+    QString note() const;
     // The file the next trace comes from: its layout (order, pins, hidden, collapsed) and
     // bookmarks are saved per file (canonical path, size and modification time) and
     // restored when it opens again. Empty: nothing is saved.
