@@ -4,6 +4,7 @@
 #include "model/trace/threads.h"
 
 #include <algorithm>
+#include <numeric>
 
 namespace tracescope {
 
@@ -105,20 +106,28 @@ uint64_t JobRunner::reserved() const {
 long JobRunner::nextStartable() {
     // The best priority first, the newest of it first: the page a user has just turned to goes
     // before the ones they left.
-    long best = -1;
-    for (size_t i = 0; i < queue_.size(); ++i)
-        if (best < 0 || queue_[i].priority >= queue_[size_t(best)].priority) best = long(i);
-    if (best < 0) return -1;
-    const Job& job = queue_[size_t(best)];
-    if (job.priority != JobPriority::Interactive && analysesRunning_ >= analysisThreads_)
-        return -1;  // the threads left are interactive work's own
-    if (job.priority == JobPriority::Background &&
-        (backgroundHolds_ > 0 ||
-         (analysisThreads_ > 1 && (analysesRunning_ + 1 >= analysisThreads_ || running_ + 1 >= workers_.size()))))
-        return -1;  // held, or the last thread stays free for work someone waits on
-    const uint64_t budget = budgetLocked();
-    if (reserved_ > 0 && budget != 0 && reserved_ + job.bytes > budget) return -1;  // waits for room
-    return best;
+    std::vector<size_t> order(queue_.size());
+    std::iota(order.begin(), order.end(), size_t(0));
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return queue_[a].priority != queue_[b].priority ? queue_[a].priority > queue_[b].priority : a > b;
+    });
+    const uint64_t budget = order.empty() ? 0 : budgetLocked();
+    for (size_t i : order) {
+        const Job& job = queue_[i];
+        if (job.priority != JobPriority::Interactive && analysesRunning_ >= analysisThreads_)
+            return -1;  // the threads left are interactive work's own
+        if (job.priority == JobPriority::Background &&
+            (backgroundHolds_ > 0 ||
+             (analysisThreads_ > 1 && (analysesRunning_ + 1 >= analysisThreads_ || running_ + 1 >= workers_.size()))))
+            return -1;  // held, or the last thread stays free for work someone waits on
+        if (budget == 0 || reserved_ + job.bytes <= budget) return long(i);
+        // It does not fit. Someone waits on it: it waits for the running jobs to end, nothing
+        // passes it, and with none running it starts whatever it needs (never starved).
+        if (job.priority != JobPriority::Background) return reserved_ == 0 ? long(i) : -1;
+        // Computed ahead of being asked for: it waits until it fits or its page is shown (the
+        // page then decides); a smaller one behind it may start meanwhile.
+    }
+    return -1;
 }
 
 void JobRunner::workerLoop() {

@@ -114,7 +114,8 @@ private slots:
     }
 
     // Budget 100 bytes: a job reserving 80 runs; one reserving 50 waits for it; one reserving 10
-    // fits beside it. With nothing reserved, a job larger than the budget still starts.
+    // fits beside it. With nothing reserved, a job larger than the budget still starts, unless
+    // it is a background one: that waits, and does not hold up a smaller one behind it.
     void memoryAdmission() {
         JobRunner runner(3);
         runner.setMemoryBudget([] { return uint64_t(100); });
@@ -132,6 +133,19 @@ private slots:
         QVERIFY(waitUntil([&] { return runner.reserved() == 0; }));
         runner.submit(JobPriority::Page, 1000, [&] { huge = true; });
         QVERIFY(waitUntil([&] { return huge.load(); }));
+        QVERIFY(waitUntil([&] { return runner.reserved() == 0; }));
+        // Computed ahead of being asked for, a job that does not fit waits even with nothing
+        // running, until it fits; a smaller one queued before it starts meanwhile.
+        std::atomic<bool> ahead{false}, smaller{false};
+        runner.holdBackground();
+        runner.submit(JobPriority::Background, 10, [&] { smaller = true; });
+        runner.submit(JobPriority::Background, 1000, [&] { ahead = true; });  // the newest: asked first
+        runner.releaseBackground();
+        QVERIFY(waitUntil([&] { return smaller.load(); }));
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        QVERIFY(!ahead);
+        runner.setMemoryBudget([] { return uint64_t(2000); });
+        QVERIFY(waitUntil([&] { return ahead.load(); }));
     }
 
     // Held (the timeline's first picture pending): background jobs wait, others run.
