@@ -136,19 +136,10 @@ unsigned AnalysisView::beginRun(const AnalysisCost& cost) {
     pendingFill_ = nullptr;
     ranAnyway_ = std::exchange(runAnyway_, false);
     JobRunner& runner = results_->runner();
+    cost_ = cost;
     const uint64_t budget = runner.memoryBudget();
     if (!ranAnyway_ && budget != 0 && cost.bytes > budget) {
-        computing_ = false;
-        state_ = State::Skipped;
-        const MemoryBudget now = analysisMemoryBudget();
-        message_->showAction(
-            tr("%1 was not run: it needs about %2 of memory, and %3 is available (%4).\n"
-               "Running it could make the machine swap or stop the application.")
-                .arg(QString::fromStdString(cost.what), QString::fromStdString(formatBytes(cost.bytes)),
-                     QString::fromStdString(formatBytes(budget)), QString::fromStdString(now.source)),
-            tr("Run anyway"), [this] { startAgain(true); });
-        stack_->setCurrentWidget(message_);
-        emit stateChanged();
+        showSkipped(budget);
         return 0;
     }
     computing_ = true;
@@ -157,6 +148,21 @@ unsigned AnalysisView::beginRun(const AnalysisCost& cost) {
     progressTimer_->start();
     emit stateChanged();
     return generation;
+}
+
+void AnalysisView::showSkipped(uint64_t budget) {
+    computing_ = false;
+    progressTimer_->stop();
+    state_ = State::Skipped;
+    const MemoryBudget now = analysisMemoryBudget();
+    message_->showAction(
+        tr("%1 was not run: it needs about %2 of memory, and %3 is available (%4).\n"
+           "Running it could make the machine swap or stop the application.")
+            .arg(QString::fromStdString(cost_.what), QString::fromStdString(formatBytes(cost_.bytes)),
+                 QString::fromStdString(formatBytes(budget)), QString::fromStdString(now.source)),
+        tr("Run anyway"), [this] { startAgain(true); });
+    stack_->setCurrentWidget(message_);
+    emit stateChanged();
 }
 
 bool AnalysisView::offScreen() const { return window()->isVisible() && !isVisible(); }
@@ -255,8 +261,18 @@ void AnalysisView::showEvent(QShowEvent* event) {
     // Shown while its result waits at the lowest priority: asked again at the page's (the store
     // moves the queued computation up).
     if (computing_ && ask_ && askedAt_ < JobPriority::Page && request_.active() && !request_.started()) {
-        askedAt_ = JobPriority::Page;
-        ask_(JobPriority::Page);
+        // It fitted when asked for; what the pages computed since may have taken the room. At
+        // the page's priority it would start whatever it needs: it says so instead, as when
+        // it is asked for without room.
+        const uint64_t budget = results_->runner().memoryBudget();
+        if (!ranAnyway_ && budget != 0 && cost_.bytes > budget) {
+            request_.cancel();
+            ++generation_;
+            showSkipped(budget);
+        } else {
+            askedAt_ = JobPriority::Page;
+            ask_(JobPriority::Page);
+        }
     }
     if (std::function<void()> fill = std::exchange(pendingFill_, nullptr)) fill();
 }

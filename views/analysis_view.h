@@ -144,6 +144,8 @@ private:
     // (the cost exceeds the whole budget and the user did not ask to run it anyway) shows
     // the skip message and returns 0.
     unsigned beginRun(const AnalysisCost& cost);
+    // The skip message (what the run needs, `budget` is free) with Run anyway.
+    void showSkipped(uint64_t budget);
     // Nobody can see the page in a visible window (another tab is current); a page on its own
     // (tests, screenshots) counts as seen.
     bool offScreen() const;
@@ -172,6 +174,7 @@ private:
     JobPriority askedAt_ = JobPriority::Background;
     bool runAnyway_ = false;  // the next run skips the memory check
     bool ranAnyway_ = false;  // the current run does
+    AnalysisCost cost_;       // the current run's estimate
     QTimer* progressTimer_ = nullptr;
     QStackedLayout* stack_ = nullptr;
     AnalysisStatus* message_ = nullptr;

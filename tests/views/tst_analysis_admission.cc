@@ -17,6 +17,7 @@
 #include "views/tables/value_format.h"
 #include "views/timeline/timeline_view.h"
 
+#include <QTabWidget>
 #include <QtTest>
 
 #include <atomic>
@@ -130,6 +131,31 @@ private slots:
         QVERIFY2(summary.contains("The table is bounded at 100,000 distinct kernel configurations"),
                  qPrintable(summary));
         QVERIFY2(summary.contains("3 further launches (30 ns) are counted in the totals only."), qPrintable(summary));
+    }
+
+    // A page computed ahead (on a hidden tab) fitted when it was asked for; when it is shown
+    // before it started and the room is gone, it says so and offers Run anyway, rather than
+    // starting whatever it needs at the page's priority.
+    void shownPageCheckedForMemoryAgain() {
+        QTabWidget tabs;
+        tabs.addTab(new QWidget, QStringLiteral("first"));
+        auto* page = new OpStatsView;
+        tabs.addTab(page, QStringLiteral("op stats"));
+        tabs.resize(900, 600);
+        tabs.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&tabs));
+        JobRunner::shared().holdBackground();  // it stays queued
+        page->setTrace(trace_);
+        QCOMPARE(page->state(), AnalysisView::State::Queued);
+        setLimit("1M");
+        tabs.setCurrentWidget(page);
+        JobRunner::shared().releaseBackground();
+        QCOMPARE(page->state(), AnalysisView::State::Skipped);
+        QVERIFY2(page->statusText().contains(QStringLiteral("PyTorch ops was not run")), qPrintable(page->statusText()));
+        QSignalSpy ready(page, &AnalysisView::resultReady);
+        QVERIFY(page->pressStatusButton());  // Run anyway
+        QVERIFY(ready.wait(20000));
+        QCOMPARE(page->state(), AnalysisView::State::Done);
     }
 
     // The timeline's derived tracks (memory and queue lengths, GPU idle marks, communication
