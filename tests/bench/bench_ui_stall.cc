@@ -169,6 +169,14 @@ int main(int argc, char** argv) {
     }));
 
     const double afterPages = residentBytes();
+    // Where each page stands when the analyses phase ends (and again after the tour, which asks
+    // for every page at its priority): the trace is replaced at the end.
+    auto statesNow = [&] {
+        std::vector<AnalysisView::State> states;
+        for (AnalysisView* page : pages) states.push_back(page->state());
+        return states;
+    };
+    const std::vector<AnalysisView::State> statesAfterPages = statesNow();
     // Every tab, one after the other, each given time to lay out and paint.
     const QStringList ids = window.viewIds();
     int next = 0;
@@ -186,6 +194,7 @@ int main(int argc, char** argv) {
         600'000, [&] { return next > 0 ? ids[next - 1].toStdString() : std::string(); }));
 
     const double afterTour = residentBytes();
+    const std::vector<AnalysisView::State> statesAfterTour = statesNow();
     const double heldByStore = double(ResultStore::of(window.trace())->heldBytes());
     const auto heldByName = ResultStore::of(window.trace())->heldByName();
     // Timeline navigation: zoom in step by step at the middle, pan, fit all; one repaint each.
@@ -219,17 +228,27 @@ int main(int argc, char** argv) {
                     p.longestAt.empty() ? "" : " on ", p.longestAt.c_str(), p.stallsOver50);
     std::printf("\nfirst pixels: %.1f s after open\n", firstPixelsS);
     std::printf(
-        "\ntimeline usable %.1f s after the import\n\n| page | outcome | after the import (s) |\n|---|---|---|\n",
+        "\ntimeline usable %.1f s after the import\n\n| page | after the analyses phase | done after the import (s) | "
+        "after the tab tour |\n|---|---|---|---|\n",
         timelineUsableS);
-    for (qsizetype i = 0; i < pages.size(); ++i) {
-        const char* outcome = "done";
-        switch (pages[i]->state()) {
-        case AnalysisView::State::Skipped: outcome = "skipped (memory)"; break;
-        case AnalysisView::State::Failed: outcome = "failed"; break;
-        case AnalysisView::State::Cancelled: outcome = "cancelled"; break;
-        default: break;
+    auto outcome = [](AnalysisView::State state) {
+        switch (state) {
+        case AnalysisView::State::NoTrace: return "no trace";
+        case AnalysisView::State::Queued: return "waiting";
+        case AnalysisView::State::Running: return "running";
+        case AnalysisView::State::Done: return "done";
+        case AnalysisView::State::Skipped: return "skipped (memory)";
+        case AnalysisView::State::Failed: return "failed";
+        case AnalysisView::State::Cancelled: return "cancelled";
         }
-        std::printf("| %s | %s | %.1f |\n", pages[i]->metaObject()->className(), outcome, pageDoneS[size_t(i)]);
+        return "?";
+    };
+    for (qsizetype i = 0; i < pages.size(); ++i) {
+        const size_t k = size_t(i);
+        char done[32] = "-";  // not done within the phase
+        if (pageDoneS[k] >= 0) std::snprintf(done, sizeof done, "%.1f", pageDoneS[k]);
+        std::printf("| %s | %s | %s | %s |\n", pages[i]->metaObject()->className(), outcome(statesAfterPages[k]),
+                    done, outcome(statesAfterTour[k]));
     }
     struct rusage usage {};
     getrusage(RUSAGE_SELF, &usage);
