@@ -5,7 +5,6 @@
 #include "views/memory/memory_event_text.h"
 
 #include "model/analysis/analysis_cost.h"
-#include "model/import/memory_budget.h"
 #include "model/results/analysis_budget.h"
 #include "model/results/gpu_util_results.h"
 #include "model/results/launch_queue_results.h"
