@@ -12,6 +12,11 @@ shared=${TRACESCOPE_SHARED_DIR:-$repo/../shared}
 out=$repo/resources/guide/images
 viewer=$build/app/tracescope
 export QT_QPA_PLATFORM=offscreen
+# Fresh settings for every run (the pictures must not show this machine's last logdir or
+# choices), and a neutral home in the paths the capture dialogs suggest; nothing is written there.
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+export XDG_CONFIG_HOME=$scratch/config XDG_CACHE_HOME=$scratch/cache XDG_DATA_HOME=/home/user/.local/share
 mkdir -p "$out"
 rm -f "$out"/*.png
 manifest=$out/MANIFEST
