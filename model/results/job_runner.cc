@@ -120,7 +120,10 @@ long JobRunner::nextStartable() {
             (backgroundHolds_ > 0 ||
              (analysisThreads_ > 1 && (analysesRunning_ + 1 >= analysisThreads_ || running_ + 1 >= workers_.size()))))
             return -1;  // held, or the last thread stays free for work someone waits on
-        if (budget == 0 || reserved_ + job.bytes <= budget) return long(i);
+        // A job that reserves nothing (loading, the timeline's index, search) is never held for
+        // memory: with the figure measured afresh, the running analyses' reservations can pass
+        // it, and an import must not wait for them.
+        if (budget == 0 || job.bytes == 0 || reserved_ + job.bytes <= budget) return long(i);
         // It does not fit. Someone waits on it: it waits for the running jobs to end, nothing
         // passes it, and with none running it starts whatever it needs (never starved).
         if (job.priority != JobPriority::Background) return reserved_ == 0 ? long(i) : -1;

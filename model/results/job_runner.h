@@ -8,7 +8,8 @@
 // (what finished jobs left behind, their results, is in it; what running jobs hold already is
 // counted twice, on the safe side). With nothing reserved a job starts whatever it needs, so a
 // job is never starved, except a background one: computed ahead of being asked for, it waits
-// until it fits or is asked for at a higher priority.
+// until it fits or is asked for at a higher priority. A job that reserves nothing (loading, the
+// timeline's index, search) is never held for memory.
 //
 // Background jobs (pages nobody looks at yet) never take the last thread, so work a user waits
 // on finds one free as soon as a running job of its own priority or above ends. Interactive

@@ -146,6 +146,20 @@ private slots:
         QVERIFY(!ahead);
         runner.setMemoryBudget([] { return uint64_t(2000); });
         QVERIFY(waitUntil([&] { return ahead.load(); }));
+        QVERIFY(waitUntil([&] { return runner.reserved() == 0; }));
+        // Measured afresh, the budget can fall below what running jobs reserved (they took
+        // the memory): a job reserving nothing (an import, a search) still starts at once.
+        std::atomic<uint64_t> room{100};
+        runner.setMemoryBudget([&] { return room.load(); });
+        Gate holding;
+        runner.submit(JobPriority::Page, 80, [&] { holding.wait(); });
+        QVERIFY(waitUntil([&] { return runner.reserved() == 80; }));
+        room = 30;
+        std::atomic<bool> importing{false};
+        runner.submit(JobPriority::Interactive, 0, [&] { importing = true; });
+        QVERIFY(waitUntil([&] { return importing.load(); }));
+        holding.release();
+        QVERIFY(waitUntil([&] { return runner.reserved() == 0; }));
     }
 
     // Held (the timeline's first picture pending): background jobs wait, others run.
