@@ -2,10 +2,13 @@
 
 #include "model/results/analysis_budget.h"
 
+#include <time.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace tracescope {
@@ -36,6 +39,16 @@ struct ResultEntry {
 namespace {
 
 std::string joinKey(const ResultKey& key) { return key.name + '\n' + key.options; }
+
+// CPU seconds of the calling thread so far.
+double threadCpuSeconds() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) + double(ts.tv_nsec) / 1e9;
+}
+
+// CPU seconds of the results computed inside the current computation on this thread.
+thread_local double tNestedCpuSeconds = 0;
 
 bool isCancellation(const std::exception_ptr& e) {
     try {
@@ -195,6 +208,10 @@ detail::ErasedResult ResultStore::computeHere(const std::shared_ptr<Entry>& entr
     lock.unlock();
     detail::ComputedResult result;
     std::exception_ptr error;
+    // This computation's own CPU: its thread time less that of the results computed inside it
+    // (blocking gets on this thread), which count under their own names.
+    const double outerNested = std::exchange(tNestedCpuSeconds, 0.0);
+    const double cpuStart = threadCpuSeconds();
     try {
         // A job reports to the entry's progress (what its askers watch, what cancels it); a
         // blocking get computes under its caller's.
@@ -206,17 +223,20 @@ detail::ErasedResult ResultStore::computeHere(const std::shared_ptr<Entry>& entr
     } catch (...) {
         error = std::current_exception();
     }
+    const double cpu = threadCpuSeconds() - cpuStart;
+    const double ownCpu = std::max(0.0, cpu - tNestedCpuSeconds);
+    tNestedCpuSeconds = outerNested + cpu;
     lock.lock();
     if (error) {
         failed(entry, error, lock);
         std::rethrow_exception(error);
     }
     detail::ErasedResult value = result.value;
-    finished(entry, std::move(result), lock);
+    finished(entry, std::move(result), ownCpu, lock);
     return value;
 }
 
-void ResultStore::finished(const std::shared_ptr<Entry>& entry, detail::ComputedResult result,
+void ResultStore::finished(const std::shared_ptr<Entry>& entry, detail::ComputedResult result, double cpuSeconds,
                            std::unique_lock<std::mutex>& lock) {
     entry->state = Entry::State::Ready;
     entry->value = std::move(result.value);
@@ -224,6 +244,7 @@ void ResultStore::finished(const std::shared_ptr<Entry>& entry, detail::Computed
     entry->lastUse = ++clock_;
     entry->compute = nullptr;
     ++computations_[entry->name];
+    cpuSeconds_[entry->name] += cpuSeconds;
     std::vector<std::pair<uint64_t, detail::ResultCallback>> callbacks = std::move(entry->callbacks);
     entry->callbacks.clear();
     auto it = entries_.find(entry->key);
@@ -385,6 +406,16 @@ std::vector<std::pair<std::string, uint64_t>> ResultStore::heldByName() const {
     }
     std::sort(held.begin(), held.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
     return held;
+}
+
+std::vector<std::pair<std::string, double>> ResultStore::cpuSecondsByName() const {
+    std::vector<std::pair<std::string, double>> spent;
+    {
+        std::lock_guard lock(mutex_);
+        spent.assign(cpuSeconds_.begin(), cpuSeconds_.end());
+    }
+    std::sort(spent.begin(), spent.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    return spent;
 }
 
 void ResultStore::setMemoryLimit(uint64_t bytes) {

@@ -141,6 +141,9 @@ public:
     uint64_t heldBytes() const;
     // Each held result's name and resultBytes, largest first (where heldBytes goes).
     std::vector<std::pair<std::string, uint64_t>> heldByName() const;
+    // The CPU seconds of each result's completed computations, by name, most first: the thread
+    // time of its computation less that of the results computed inside it (where the time goes).
+    std::vector<std::pair<std::string, double>> cpuSecondsByName() const;
     // The most the held results may take (0: no limit). Default: a quarter of the analyses'
     // memory budget when the store is made.
     void setMemoryLimit(uint64_t bytes);
@@ -168,7 +171,7 @@ private:
     // computing); returns the value or throws the computation's exception.
     detail::ErasedResult computeHere(const std::shared_ptr<Entry>& entry, std::unique_lock<std::mutex>& lock,
                                      bool ownProgress);
-    void finished(const std::shared_ptr<Entry>& entry, detail::ComputedResult result,
+    void finished(const std::shared_ptr<Entry>& entry, detail::ComputedResult result, double cpuSeconds,
                   std::unique_lock<std::mutex>& lock);
     void failed(const std::shared_ptr<Entry>& entry, std::exception_ptr error, std::unique_lock<std::mutex>& lock);
     void forget(const std::shared_ptr<Entry>& entry);
@@ -180,6 +183,7 @@ private:
     std::condition_variable changed_;
     std::unordered_map<std::string, std::shared_ptr<Entry>> entries_;  // by name + '\n' + options
     std::map<std::string, uint64_t> computations_;
+    std::map<std::string, double> cpuSeconds_;
     uint64_t dropped_ = 0;
     uint64_t heldBytes_ = 0;
     uint64_t limit_ = 0;

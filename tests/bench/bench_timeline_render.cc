@@ -1,7 +1,7 @@
 // Timeline frame time vs trace size.
 //
 //   bench_timeline_render [--frames N] [--png-dir DIR] [--fit-all-only] [--highlight TEXT]
-//                         [SMALL.json BIG.json]
+//                         [--sweep] [SMALL.json BIG.json]
 //
 // Renders the timeline into a 1920x1080 QImage at fit-all, a mid zoom (20 ms
 // window) and a deep zoom (200 µs window) for a ~100k and a ~10M slice trace,
@@ -9,6 +9,9 @@
 // The two traces have the same event density per unit of time, so the windows
 // hold the same amount of work and the ratio shows how frame time scales with
 // the total event count (the goal: ~1, i.e. O(pixels x depth x log n)).
+// --sweep also zooms in from fit-all at the middle, 1.6x per step for 20 steps (as
+// bench_ui_stall's navigation does), and prints each step's frame time: the window sizes between
+// the coarse levels and the exact path, which the three fixed zooms may miss.
 // Without files it builds both traces with TraceBuilder (synthetic_ml_trace.h);
 // with files (e.g. from shared/bench/gen_chrome_trace.py) it imports them.
 #include "model/import/import.h"
@@ -73,7 +76,7 @@ constexpr Zoom kZooms[] = {{"fit-all", 0}, {"mid (20 ms)", 20e6}, {"deep (200 us
 
 // Median ms per frame for each zoom.
 std::vector<double> measure(const Loaded& l, int frames, const QString& pngDir, const char* tag, bool onlyFitAll,
-                            const char* highlight) {
+                            const char* highlight, bool sweep) {
     TimelineCanvas canvas;
     canvas.resize(1920, 1080);
     canvas.setTrace(l.trace);
@@ -124,6 +127,24 @@ std::vector<double> measure(const Loaded& l, int frames, const QString& pngDir, 
         if (!pngDir.isEmpty())
             image.save(QDir(pngDir).filePath(QStringLiteral("bench_%1_%2.png").arg(tag).arg(medians.size())));
     }
+    if (sweep) {
+        canvas.fitAll();
+        std::printf("    zoom sweep (1.6x per step at the middle), CPU ms per frame (median of 3):");
+        for (int step = 0; step < 20; ++step) {
+            canvas.zoomAt(canvas.width() / 2.0, 1.6);
+            std::vector<double> times;
+            for (int f = 0; f < 3; ++f) {
+                QPainter p(&image);
+                const double t0 = threadCpuMs();
+                canvas.render(p, image.size());
+                p.end();
+                times.push_back(threadCpuMs() - t0);
+            }
+            std::sort(times.begin(), times.end());
+            std::printf("%s%.1f", step ? ", " : " ", times[1]);
+        }
+        std::printf("\n");
+    }
     return medians;
 }
 
@@ -135,23 +156,25 @@ int main(int argc, char** argv) {
     QString pngDir;
     bool fitAllOnly = false;  // for profiling the zoomed-out frame alone
     const char* highlight = nullptr;  // highlight slices whose name contains this, as a search does
+    bool sweep = false;
     std::vector<const char*> files;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--frames") && i + 1 < argc) frames = std::max(1, std::atoi(argv[++i]));
         else if (!std::strcmp(argv[i], "--png-dir") && i + 1 < argc) pngDir = argv[++i];
         else if (!std::strcmp(argv[i], "--fit-all-only")) fitAllOnly = true;
         else if (!std::strcmp(argv[i], "--highlight") && i + 1 < argc) highlight = argv[++i];
+        else if (!std::strcmp(argv[i], "--sweep")) sweep = true;
         else files.push_back(argv[i]);
     }
     if (!files.empty() && files.size() != 2) {
-        std::fprintf(stderr, "usage: bench_timeline_render [--frames N] [--png-dir DIR] [--fit-all-only] [--highlight TEXT] [SMALL BIG]\n");
+        std::fprintf(stderr, "usage: bench_timeline_render [--frames N] [--png-dir DIR] [--fit-all-only] [--highlight TEXT] [--sweep] [SMALL BIG]\n");
         return 2;
     }
     std::printf("timeline render, 1920x1080 QImage, median thread CPU time of %d frames\n", frames);
     const Loaded small = load(files.empty() ? nullptr : files[0], 100'000);
-    const std::vector<double> a = measure(small, frames, pngDir, "small", fitAllOnly, highlight);
+    const std::vector<double> a = measure(small, frames, pngDir, "small", fitAllOnly, highlight, sweep);
     const Loaded big = load(files.empty() ? nullptr : files[1], 10'000'000);
-    const std::vector<double> b = measure(big, frames, pngDir, "big", fitAllOnly, highlight);
+    const std::vector<double> b = measure(big, frames, pngDir, "big", fitAllOnly, highlight, sweep);
     std::printf("\n| zoom | %s (ms/frame) | %s (ms/frame) | ratio |\n|---|---|---|---|\n", small.label.c_str(),
                 big.label.c_str());
     for (size_t z = 0; z < std::min(a.size(), b.size()); ++z)

@@ -13,9 +13,13 @@
 // import the timeline was usable (its index built) and each analysis page was done,
 // skipped for memory, or failed, and the process's peak resident memory, with the resident memory
 // after the import, after every page was done and after the tab tour, what the trace's result
-// store holds then and its largest results (where a peak above `info`'s comes from). `first
+// store holds then and its largest results, and the highest resident memory sampled while the
+// pages computed with the pages running then (where a peak above `info`'s comes from). `first
 // pixels` is the time from the open request to the first timeline frame that drew a slice
-// (checked every 20 ms).
+// (checked every 20 ms). Last, the process's CPU time (user + system, every thread) spent on the
+// import and on everything after it up to the end of the tab tour (the timeline index, every
+// page's analysis, the tour): tests/bench/viewer_vs_cli.sh sets it against the CLI commands that
+// print the same pages.
 #include "app/gui/main_window.h"
 #include "model/results/job_runner.h"
 #include "model/results/process_memory.h"
@@ -96,6 +100,14 @@ double residentBytes() {
     return resident * double(sysconf(_SC_PAGESIZE));
 }
 
+// CPU time of the whole process (every thread, user + system), in seconds.
+double processCpuSeconds() {
+    struct rusage usage {};
+    getrusage(RUSAGE_SELF, &usage);
+    auto seconds = [](const timeval& t) { return double(t.tv_sec) + double(t.tv_usec) / 1e6; };
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -128,6 +140,7 @@ int main(int argc, char** argv) {
     shown.start();
     phases.push_back(runPhase("show the empty window", [&] { return shown.elapsed() > 500; }));
 
+    const double cpuBeforeOpen = processCpuSeconds();
     QElapsedTimer sinceOpen;
     double firstPixelsS = -1;
     auto notePixels = [&] {
@@ -146,14 +159,25 @@ int main(int argc, char** argv) {
     }
 
     const double afterImport = residentBytes();
+    const double cpuAfterImport = processCpuSeconds();
     // When, after the import, the timeline got its index and each page stopped computing.
     QElapsedTimer sinceImport;
     sinceImport.start();
     double timelineUsableS = -1;
     const QList<AnalysisView*> pages = window.findChildren<AnalysisView*>();
     std::vector<double> pageDoneS(size_t(pages.size()), -1);
+    // The highest resident memory sampled in the analyses phase, and the pages running then.
+    double highestResident = 0;
+    std::string runningAtHighest;
     auto computing = [&] {
         notePixels();
+        if (const double now = residentBytes(); now > highestResident) {
+            highestResident = now;
+            runningAtHighest.clear();
+            for (AnalysisView* page : pages)
+                if (page->state() == AnalysisView::State::Running)
+                    runningAtHighest += std::string(runningAtHighest.empty() ? "" : ", ") + page->metaObject()->className();
+        }
         const double now = double(sinceImport.elapsed()) / 1000;
         if (timelineUsableS < 0 && window.timeline()->canvas()->hasIndex()) timelineUsableS = now;
         bool any = false;
@@ -194,9 +218,11 @@ int main(int argc, char** argv) {
         600'000, [&] { return next > 0 ? ids[next - 1].toStdString() : std::string(); }));
 
     const double afterTour = residentBytes();
+    const double cpuAfterTour = processCpuSeconds();
     const std::vector<AnalysisView::State> statesAfterTour = statesNow();
     const double heldByStore = double(ResultStore::of(window.trace())->heldBytes());
     const auto heldByName = ResultStore::of(window.trace())->heldByName();
+    const auto cpuByName = ResultStore::of(window.trace())->cpuSecondsByName();
     // Timeline navigation: zoom in step by step at the middle, pan, fit all; one repaint each.
     window.showView(QStringLiteral("timeline"));
     TimelineCanvas* canvas = window.timeline()->canvas();
@@ -256,9 +282,17 @@ int main(int argc, char** argv) {
     std::printf("resident after the import %.2f GB, after every page was done %.2f GB, after the tab tour %.2f GB; "
                 "the result store holds %.2f GB\n",
                 afterImport / 1e9, afterPages / 1e9, afterTour / 1e9, heldByStore / 1e9);
+    std::printf("highest resident sampled while the pages computed %.2f GB, with %s running\n", highestResident / 1e9,
+                runningAtHighest.empty() ? "no page" : runningAtHighest.c_str());
     std::printf("largest results:");
     for (size_t i = 0; i < heldByName.size() && i < 6; ++i)
         std::printf("%s %s %.1f MB", i ? "," : "", heldByName[i].first.c_str(), double(heldByName[i].second) / 1e6);
+    std::printf("\n");
+    std::printf("\nprocess CPU: import %.1f s, then index, analyses and the tab tour %.1f s\n",
+                cpuAfterImport - cpuBeforeOpen, cpuAfterTour - cpuAfterImport);
+    std::printf("result store CPU by result (its own, results computed inside it apart):");
+    for (size_t i = 0; i < cpuByName.size() && i < 10; ++i)
+        std::printf("%s %s %.2f s", i ? "," : "", cpuByName[i].first.c_str(), cpuByName[i].second);
     std::printf("\n");
     return 0;
 }

@@ -2,12 +2,14 @@
 // asynchronous), nested results without deadlock on a single thread, cancellation when nobody
 // wants a result any more, a caller giving up while others still want it, a failing
 // computation, the least recently used dropped past the limit and computed again, one store
-// per trace.
+// per trace, each result's own CPU time.
 #include "model/results/result_store.h"
 
 #include "wait_until.h"
 
 #include <QtTest>
+
+#include <time.h>
 
 #include <atomic>
 #include <chrono>
@@ -38,6 +40,19 @@ int spinUntil(const std::atomic<bool>& stop) {
 }
 
 std::shared_ptr<const Trace> emptyTrace() { return std::make_shared<Trace>(); }
+
+// Busy for `seconds` of this thread's CPU time.
+void burnCpu(double seconds) {
+    auto now = [] {
+        timespec ts{};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+        return double(ts.tv_sec) + double(ts.tv_nsec) / 1e9;
+    };
+    const double end = now() + seconds;
+    volatile uint64_t sink = 0;
+    while (now() < end)
+        for (int i = 0; i < 1000; ++i) sink = sink + uint64_t(i);
+}
 
 }  // namespace
 
@@ -164,6 +179,27 @@ private slots:
         QVERIFY(waitUntil([&] { return runner.running() == 0 && runner.queued() == 0; }));
         QCOMPARE(innerRuns.load(), 1);
         QCOMPARE(store->computations("inner"), uint64_t(1));
+    }
+
+    // A result computed inside another counts its CPU under its own name, not the outer one's.
+    void ownCpuTimeByName() {
+        auto store = ResultStore::of(emptyTrace());
+        const int v = *store->get<int>({"outer", ""}, [&] {
+            burnCpu(0.02);
+            const int inner = *store->get<int>({"inner", ""}, [] {
+                burnCpu(0.15);
+                return 2;
+            });
+            burnCpu(0.02);
+            return inner + 1;
+        });
+        QCOMPARE(v, 3);
+        const auto spent = store->cpuSecondsByName();
+        QCOMPARE(spent.size(), size_t(2));
+        QCOMPARE(spent[0].first, std::string("inner"));  // most first
+        QVERIFY2(spent[0].second >= 0.15, std::to_string(spent[0].second).c_str());
+        QCOMPARE(spent[1].first, std::string("outer"));
+        QVERIFY2(spent[1].second >= 0.04 && spent[1].second < 0.15, std::to_string(spent[1].second).c_str());
     }
 
     // The only request is withdrawn while the computation runs: it is cancelled, nothing is
