@@ -354,13 +354,54 @@ void build(const ClassifiedTrace& ct, ScopeTree& tree, std::vector<Occ>* occurre
 
 ScopeTree computeScopeTree(const Trace& trace) { return computeScopeTree(classifyTrace(trace)); }
 
+namespace {
+
+// The notes of a built tree: what the file lacks, and what XProf's op-name rule left out.
+void addNotes(const ClassifiedTrace& ct, const XprofRuleTally& xprofRule, ScopeTree& tree) {
+    if (!tree.hasMemory) tree.notes = fileNotes(ct);
+    for (std::string& n : xprofRuleNotes(xprofRule)) tree.notes.push_back(std::move(n));
+}
+
+SliceRowIndex nodeIndexOf(const std::vector<Occ>& occ) {
+    SliceRowIndex index;
+    for (const Occ& o : occ) index.add(o.slice, o.node);
+    index.finish();
+    return index;
+}
+
+SliceRowIndex typeIndexOf(const ScopeTree& tree, const std::vector<std::pair<std::string, std::vector<SliceRef>>>& typeSlices) {
+    SliceRowIndex index;
+    std::map<std::string_view, uint32_t> rowOfType;
+    for (size_t i = 0; i < tree.opView.size(); ++i) rowOfType.emplace(tree.opView[i].type, uint32_t(i));
+    for (const auto& [type, refs] : typeSlices) {
+        auto it = rowOfType.find(type);
+        if (it != rowOfType.end()) index.add(refs, it->second);
+    }
+    index.finish();
+    return index;
+}
+
+}  // namespace
+
 ScopeTree computeScopeTree(const ClassifiedTrace& ct) {
     ScopeTree tree;
     XprofRuleTally xprofRule;
     build(ct, tree, nullptr, nullptr, &xprofRule);
-    if (!tree.hasMemory) tree.notes = fileNotes(ct);
-    for (std::string& n : xprofRuleNotes(xprofRule)) tree.notes.push_back(std::move(n));
+    addNotes(ct, xprofRule, tree);
     return tree;
+}
+
+ScopeTreeWithIndexes computeScopeTreeWithIndexes(const ClassifiedTrace& ct) {
+    ScopeTreeWithIndexes out;
+    XprofRuleTally xprofRule;
+    std::vector<Occ> occ;
+    std::vector<std::pair<std::string, std::vector<SliceRef>>> typeSlices;
+    build(ct, out.tree, &occ, &typeSlices, &xprofRule);
+    addNotes(ct, xprofRule, out.tree);
+    out.sliceNodes = nodeIndexOf(occ);
+    occ = {};  // freed before the second index is made
+    out.sliceTypes = typeIndexOf(out.tree, typeSlices);
+    return out;
 }
 
 std::vector<SliceRef> occurrencesOf(const ClassifiedTrace& ct, const ScopeTree& tree, size_t node) {
@@ -387,29 +428,18 @@ std::vector<SliceRef> occurrencesOfOpType(const ClassifiedTrace& ct, const Scope
 }
 
 SliceRowIndex sliceNodeIndexOf(const ClassifiedTrace& ct, const ScopeTree& tree) {
-    SliceRowIndex index;
     ScopeTree again;
     std::vector<Occ> occ;
     build(ct, again, &occ, nullptr);
-    if (again.nodes.size() != tree.nodes.size()) return index;
-    for (const Occ& o : occ) index.add(o.slice, o.node);
-    index.finish();
-    return index;
+    if (again.nodes.size() != tree.nodes.size()) return {};
+    return nodeIndexOf(occ);
 }
 
 SliceRowIndex sliceOpTypeIndexOf(const ClassifiedTrace& ct, const ScopeTree& tree) {
-    SliceRowIndex index;
     ScopeTree again;
     std::vector<std::pair<std::string, std::vector<SliceRef>>> typeSlices;
     build(ct, again, nullptr, &typeSlices);
-    std::map<std::string_view, uint32_t> rowOfType;
-    for (size_t i = 0; i < tree.opView.size(); ++i) rowOfType.emplace(tree.opView[i].type, uint32_t(i));
-    for (const auto& [type, refs] : typeSlices) {
-        auto it = rowOfType.find(type);
-        if (it != rowOfType.end()) index.add(refs, it->second);
-    }
-    index.finish();
-    return index;
+    return typeIndexOf(tree, typeSlices);
 }
 
 std::vector<SliceRef> occurrencesOf(const Trace& trace, const ScopeTree& tree, size_t node) {

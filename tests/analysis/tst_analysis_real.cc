@@ -4,6 +4,7 @@
 //   tests/tools/xspace_kernels.py (XSpace wire)  -> data/xspace_kernels.json
 //   tests/tools/scope_sums.py     (Kineto JSON)  -> data/scope_reference.json
 #include "model/analysis/kernel_stats.h"
+#include "model/analysis/op_classify.h"
 #include "model/analysis/op_stats.h"
 #include "model/analysis/overview.h"
 #include "model/analysis/scope_tree.h"
@@ -167,6 +168,37 @@ private slots:
         for (uint32_t c : tree.nodes[0].children)
             if (tree.nodes[c].name == "(no op)") outside = tree.nodes[c].bytesAllocated;
         QCOMPARE(outside, mem["bytes_outside_cpu_ops"].get<int64_t>());
+    }
+
+    // The scopes page's single walk gives the tree and the slice indexes that the three separate
+    // walks give (each of which the view tests and the scope reference check).
+    void scopeTreeWithIndexesMatchesSeparateWalks_data() { kinetoScopes_data(); }
+    void scopeTreeWithIndexesMatchesSeparateWalks() {
+        QFETCH(QString, file);
+        auto trace = load(file.toStdString());
+        QVERIFY(trace);
+        const ClassifiedTrace ct = classifyTrace(*trace);
+        const ScopeTree tree = computeScopeTree(ct);
+        const SliceRowIndex nodes = sliceNodeIndexOf(ct, tree);
+        const SliceRowIndex types = sliceOpTypeIndexOf(ct, tree);
+        const ScopeTreeWithIndexes one = computeScopeTreeWithIndexes(ct);
+        QCOMPARE(one.tree.nodes.size(), tree.nodes.size());
+        for (size_t i = 0; i < tree.nodes.size(); ++i) {
+            QCOMPARE(one.tree.nodes[i].name, tree.nodes[i].name);
+            QCOMPARE(one.tree.nodes[i].totalNs, tree.nodes[i].totalNs);
+            QCOMPARE(one.tree.nodes[i].occurrences, tree.nodes[i].occurrences);
+        }
+        QCOMPARE(one.tree.opView.size(), tree.opView.size());
+        for (size_t i = 0; i < tree.opView.size(); ++i) QCOMPARE(one.tree.opView[i].type, tree.opView[i].type);
+        QCOMPARE(one.tree.notes, tree.notes);
+        QVERIFY(nodes.size() > 0 && types.size() > 0);
+        QCOMPARE(one.sliceNodes.size(), nodes.size());
+        QCOMPARE(one.sliceTypes.size(), types.size());
+        for (TrackIndex t = 0; t < trace->tracks.size(); ++t)
+            for (uint32_t i = 0; i < trace->tracks[t].slices.size(); ++i) {
+                QCOMPARE(one.sliceNodes.rowOf({t, i}), nodes.rowOf({t, i}));
+                QCOMPARE(one.sliceTypes.rowOf({t, i}), types.rowOf({t, i}));
+            }
     }
 
     // The scope tree and op-type view of Kineto files, node by node: occurrences (own events),

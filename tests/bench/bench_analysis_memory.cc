@@ -138,11 +138,7 @@ int main(int argc, char** argv) {
         auto b = breakdownSteps(ct, findSteps(ct, {}));
     });
     measure("tf.data", [&] { (void)computeTfData(t); });
-    measure("scopes", [&] {
-        ScopeTree tree = computeScopeTree(t);
-        auto n = sliceNodeIndexOf(t, tree);
-        auto y = sliceOpTypeIndexOf(t, tree);
-    });
+    measure("scopes", [&] { auto s = computeScopeTreeWithIndexes(classifyTrace(t)); });
     measure("torch ops", [&] {
         auto o = computeTorchOps(t, {});
         auto i = sliceRowIndexOf(t, o);

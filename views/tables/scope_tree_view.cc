@@ -142,13 +142,11 @@ void ScopeTreeView::startAnalysis(const std::shared_ptr<const Trace>& trace) {
         [](ResultStore& results) {
             Computed c;
             c.classified = classificationOf(results);
-            analysisStep("Building the scope tree", 0, 0.5);
-            auto tree = std::make_shared<ScopeTree>(computeScopeTree(*c.classified));
-            analysisStep("Indexing slices by scope", 0.5, 0.75);
-            c.sliceNodes = sliceNodeIndexOf(*c.classified, *tree);
-            analysisStep("Indexing slices by op type", 0.75, 1);
-            c.sliceTypes = sliceOpTypeIndexOf(*c.classified, *tree);
-            c.tree = std::move(tree);
+            analysisStep("Building the scope tree and its slice indexes", 0, 1);
+            ScopeTreeWithIndexes built = computeScopeTreeWithIndexes(*c.classified);
+            c.tree = std::make_shared<const ScopeTree>(std::move(built.tree));
+            c.sliceNodes = std::move(built.sliceNodes);
+            c.sliceTypes = std::move(built.sliceTypes);
             return c;
         },
         [this](std::shared_ptr<const Computed> c) {
