@@ -12,7 +12,8 @@ for each page, the CLI command that prints the same figures. It prints:
   every page's analysis, the tab tour) over the CPU of the matching CLI commands, each less the
   CPU of `info` (its own import), so that both sides count the analyses alone.
 
-The GPU page reads the results of `advice` (GPU utilisation, launches and queues included),
+The Op Stats page opens in PyTorch's convention on Kineto files (`torch-ops`), in XProf's on the
+others (`stats`). The GPU page reads the results of `advice` (GPU utilisation, launches and queues included),
 `critical-path` and `cuda-api`; the timeline's index has no CLI command and counts on the viewer's
 side only. A command may exit non-zero when the file has nothing for it (no steps, no XLA
 programs): the CPU it spent still counts, as the page's does. On a small file an analysis takes
@@ -27,7 +28,7 @@ import sys
 # One entry per page: the page as the viewer names it, and the CLI commands printing its figures.
 PAGES = [
     ("Overview", [["overview"]]),
-    ("Op Stats", [["stats"]]),
+    ("Op Stats", None),  # by the producer: see main()
     ("Kernel Stats", [["kernels"]]),
     ("Input Pipeline", [["input-pipeline"]]),
     ("tf.data", [["tfdata"]]),
@@ -73,7 +74,9 @@ def main():
     status, out, info_cpu = least_cpu([cli, "info", "--json", path], runs)
     if status != 0:
         sys.exit(f"info failed ({status}) on {path}")
-    info_peak = json.loads(out)["peak_rss_bytes"]
+    info = json.loads(out)
+    info_peak = info["peak_rss_bytes"]
+    op_stats = [["torch-ops"]] if info.get("producer") == "kineto" else [["stats"]]
 
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     status, out, _, _ = run([bench, path], env)
@@ -90,6 +93,7 @@ def main():
     print("| page | CLI commands | CPU less info's (s) |\n|---|---|---|")
     cli_pages_cpu = 0.0
     for page, commands in PAGES:
+        commands = commands or op_stats
         spent = 0.0
         names = []
         for command in commands:
