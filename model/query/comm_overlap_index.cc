@@ -36,14 +36,38 @@ CommOverlapIndex::CommOverlapIndex(const ClassifiedTrace& ct) {
     }
 }
 
-std::span<const std::pair<TimeNs, TimeNs>> CommOverlapIndex::visible(TrackIndex track, TimeNs begin,
-                                                                     TimeNs end) const {
+std::span<const std::pair<TimeNs, TimeNs>> CommOverlapIndex::visible(TrackIndex track, TimeNs begin, TimeNs end) const {
     const auto it = byTrack_.find(track);
     if (it == byTrack_.end() || begin >= end) return {};
     const Intervals& v = it->second;
     auto first = std::upper_bound(v.begin(), v.end(), begin, [](TimeNs x, const auto& iv) { return x < iv.second; });
     auto last = std::lower_bound(first, v.end(), end, [](const auto& iv, TimeNs x) { return iv.first < x; });
     return {first, last};
+}
+
+Intervals joinNearby(std::span<const std::pair<TimeNs, TimeNs>> parts, TimeNs joinBelow) {
+    Intervals out;
+    joinBelow = std::max<TimeNs>(joinBelow, 0);
+    const auto startsBefore = [](const auto& iv, TimeNs t) { return iv.first < t; };
+    for (auto it = parts.begin(); it != parts.end();) {
+        std::pair<TimeNs, TimeNs> run = *it;
+        // Sorted and disjoint: of the parts starting before run.second + joinBelow, the last ends
+        // last, so jump to it, not through the ones between. A jump that does not close the run
+        // moves its end past the previous bound: by at least joinBelow every two jumps.
+        for (;;) {
+            const auto next = std::lower_bound(it, parts.end(), run.second + joinBelow, startsBefore);
+            const TimeNs reach = std::prev(next)->second;
+            it = next;
+            if (reach <= run.second) break;
+            run.second = reach;
+        }
+        out.push_back(run);
+    }
+    return out;
+}
+
+Intervals CommOverlapIndex::runs(TrackIndex track, TimeNs begin, TimeNs end, TimeNs joinBelow) const {
+    return joinNearby(visible(track, begin, end), joinBelow);
 }
 
 }  // namespace tracescope

@@ -316,9 +316,12 @@ void TimelineCanvas::paintIdleGaps(QPainter& p, TrackIndex track, int top, int h
     if (!gaps) return;
     const TimeAxis& axis = ctl_.axis();
     const bool dark = isDarkPalette(palette());
-    const auto visible = gaps->visible(track, TimeNs(std::floor(axis.begin())), TimeNs(std::ceil(axis.end())) + 1);
-    // Gaps under a pixel wide are left out: zoomed out, a stream's work fills its row anyway.
-    for (const IdleGap& g : visible) {
+    // Gaps under a pixel wide are left out: zoomed out, a stream's work fills its row anyway. The
+    // index finds the wider ones without walking the rest (millions at fit-all on a large trace);
+    // its bound is a little under a pixel and the test below is the exact one.
+    const auto wide = gaps->atLeast(track, TimeNs(std::floor(axis.begin())), TimeNs(std::ceil(axis.end())) + 1,
+                                    TimeNs(std::floor(axis.nsPerPx())));
+    for (const IdleGap& g : wide) {
         const double x0 = ctl_.headerWidth() + axis.x(double(g.start));
         const double x1 = ctl_.headerWidth() + axis.x(double(g.end));
         if (x1 - x0 < 1) continue;
@@ -331,10 +334,12 @@ void TimelineCanvas::paintCommOverlap(QPainter& p, TrackIndex track, int top, in
     if (!overlap || height < 4) return;
     const TimeAxis& axis = ctl_.axis();
     const QColor c = commOverlapColor(isDarkPalette(palette()));
-    // A band along the row's foot, so the kernels' names above stay readable.
+    // A band along the row's foot, so the kernels' names above stay readable. Parts less than a
+    // pixel apart are drawn as one run, each at least a pixel wide: a frame draws O(pixels) runs
+    // however many parts the window holds.
     const int band = std::max(2, height / 5);
-    for (const auto& [start, end] : overlap->visible(track, TimeNs(std::floor(axis.begin())),
-                                                     TimeNs(std::ceil(axis.end())) + 1)) {
+    for (const auto& [start, end] : overlap->runs(track, TimeNs(std::floor(axis.begin())),
+                                                  TimeNs(std::ceil(axis.end())) + 1, TimeNs(std::ceil(axis.nsPerPx())))) {
         const double x0 = ctl_.headerWidth() + axis.x(double(start));
         const double x1 = ctl_.headerWidth() + axis.x(double(end));
         const QRectF r(x0, top + height - band, std::max(1.0, x1 - x0), band);
