@@ -21,35 +21,43 @@ constexpr double kKernelStatsBytesPerSlice = 40;
 constexpr double kKernelStatsBytesPerRow = 155;
 constexpr uint64_t kKernelStatsMinRows = 100'000;
 
-// Peak growth per slice (thread and async slices), measured with bench_analysis_memory on
-// traces of the synthetic ML training shape (nested CPU ops launching kernels, 1/3 of the
-// slices GPU kernels with many distinct launch configurations), plus a quarter for margin.
-// Kernel stats are counted apart (below): their memory follows distinct configurations.
+// Peak growth per slice (thread and async slices), measured with bench_analysis_memory (its
+// "growth / estimate" column) on three traces, the largest of the three plus a quarter for margin:
+// 2 M slices of gen_chrome_trace.py (nested CPU ops launching kernels, a third of the slices GPU
+// kernels), and two real PyTorch traces tiled with tests/tools/tile_chrome_trace.py: the torch 2.11
+// H100 trace × 12 000 (2.2 M slices) and HTA's df_index_resolver × 6 (0.7 M). The real traces
+// cost the most for most pages (more args, names and nesting per slice). Kernel stats are counted
+// apart (below): their memory follows distinct configurations.
 struct Factor {
     const char* what;
     double bytesPerSlice;
 };
 
 Factor factorOf(AnalysisKind kind) {
+    // The largest measured, each on the torch 2.11 trace: overview 82, op stats 37, PyTorch ops 69
+    // (synthetic: 25), input pipeline 86, tf.data 85, scopes 74, memory profile 96.
     switch (kind) {
-    case AnalysisKind::Overview: return {"Overview", 72};
-    case AnalysisKind::OpStats: return {"Op stats", 40};
-    case AnalysisKind::TorchOps: return {"PyTorch ops", 32};
+    case AnalysisKind::Overview: return {"Overview", 103};
+    case AnalysisKind::OpStats: return {"Op stats", 46};
+    case AnalysisKind::TorchOps: return {"PyTorch ops", 86};
     case AnalysisKind::KernelStats: return {"Kernel stats", kKernelStatsBytesPerSlice};
-    case AnalysisKind::InputPipeline: return {"Input pipeline", 85};
-    case AnalysisKind::TfData: return {"tf.data", 75};
-    case AnalysisKind::ScopeTree: return {"Scopes", 55};
-    case AnalysisKind::MemoryProfile: return {"Memory profile", 75};
+    case AnalysisKind::InputPipeline: return {"Input pipeline", 108};
+    case AnalysisKind::TfData: return {"tf.data", 106};
+    case AnalysisKind::ScopeTree: return {"Scopes", 93};
+    case AnalysisKind::MemoryProfile: return {"Memory profile", 120};
     // A pod or a diff classifies and sums each trace it reads, like an overview with steps.
-    case AnalysisKind::Pod: return {"Pod", 90};
-    case AnalysisKind::Diff: return {"Compare", 90};
-    // Idle gaps per device activity, a row per launch and the queue series beside the
-    // classification (bench_analysis_memory: the CUDA API summary alone grew 18 B per slice).
-    case AnalysisKind::GpuUtilization: return {"GPU utilization", 80};
-    // The classification, one thread's slices in order at a time, launches by their call.
+    case AnalysisKind::Pod: return {"Pod", 105};
+    case AnalysisKind::Diff: return {"Compare", 105};
+    // The GPU Utilization page holds its idle gaps, a row per launch, the queue series, the CUDA
+    // API summaries, the advice and the critical paths at once, beside the classification
+    // (torch 2.11: 126; the critical path alone 109).
+    case AnalysisKind::GpuUtilization: return {"GPU utilization", 158};
+    // GPU utilisation alone, for the timeline's idle marks (synthetic: 48; torch 2.11: 37).
+    case AnalysisKind::GpuIdleGaps: return {"GPU idle time", 60};
+    // The classification, one thread's slices in order at a time, launches by their call (torch 2.11: 36).
     case AnalysisKind::CallTree: return {"Flame graph", 48};
-    // The classification; the kernels' intervals (16 B each) for the overlap.
-    case AnalysisKind::Collectives: return {"Collectives", 56};
+    // The classification; the kernels' intervals (16 B each) for the overlap (synthetic: 60).
+    case AnalysisKind::Collectives: return {"Collectives", 75};
     }
     return {"Analysis", 100};
 }

@@ -22,7 +22,8 @@ enum class AnalysisKind {
     Diff,
     GpuUtilization,
     CallTree,
-    Collectives
+    Collectives,
+    GpuIdleGaps  // the timeline's GPU idle marks: GPU utilisation alone
 };
 
 struct AnalysisCost {

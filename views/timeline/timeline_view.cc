@@ -216,7 +216,7 @@ void TimelineView::indexArrived(std::shared_ptr<const TimelineIndex> index) {
     };
     const std::optional<uint64_t> memoryTracksBytes =
         reserve(AnalysisKind::MemoryProfile, tr("memory and queue-length tracks"));
-    const std::optional<uint64_t> idleGapsBytes = reserve(AnalysisKind::GpuUtilization, tr("GPU idle marks"));
+    const std::optional<uint64_t> idleGapsBytes = reserve(AnalysisKind::GpuIdleGaps, tr("GPU idle marks"));
     const std::optional<uint64_t> overlapBytes = reserve(AnalysisKind::Collectives, tr("communication overlap"));
     if (!leftOut.isEmpty())
         setLoadingNote(tr("Not computed, for lack of memory: %1. It would take up to %2, and %3 is free for "
