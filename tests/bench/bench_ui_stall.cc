@@ -8,7 +8,9 @@
 // six phases: showing the empty window, the background load, the timeline
 // index and analysis pages computing, a tour of every tab, timeline
 // navigation (zooms and pans, each repainted), and another trace replacing it. It prints, per phase, the wall
-// time and the longest stall, and the count of stalls over 50 ms. The goal: no
+// time and the longest stall, and the count of stalls over 50 ms, and what the UI thread did during the
+// longest (getrusage of the thread: its CPU time, major page faults, and how often it blocked or was
+// preempted), which tells computing on the UI thread from waiting on a lock or the disk. The goal: no
 // stall longer than a frame or two (16-33 ms). After the table: how long after the
 // import the timeline was usable (its index built) and each analysis page was done,
 // skipped for memory, or failed, and the process's peak resident memory, with the resident memory
@@ -18,7 +20,7 @@
 // pixels` is the time from the open request to the first timeline frame that drew a slice
 // (checked every 20 ms). Last, the process's CPU time (user + system, every thread) spent on the
 // import and on everything after it up to the end of the tab tour (the timeline index, every
-// page's analysis, the tour): tests/bench/viewer_vs_cli.sh sets it against the CLI commands that
+// page's analysis, the tour): tests/bench/viewer_vs_cli.py sets it against the CLI commands that
 // print the same pages.
 #include "app/gui/main_window.h"
 #include "model/results/job_runner.h"
@@ -55,7 +57,21 @@ struct Phase {
     double longestStallMs = 0;
     int stallsOver50 = 0;
     std::string longestAt;  // what was on screen during the longest stall (the tab tour)
+    // The UI thread during the longest stall (RUSAGE_THREAD): CPU, major page faults, voluntary
+    // context switches (it waited: a lock, the disk) and involuntary ones (preempted).
+    double longestCpuMs = 0;
+    long longestMajorFaults = 0, longestWaits = 0, longestPreempted = 0;
 };
+
+rusage uiThreadUsage() {
+    rusage u{};
+    getrusage(RUSAGE_THREAD, &u);
+    return u;
+}
+
+double cpuMs(const rusage& u) {
+    return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e3 + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e3;
+}
 
 // Runs the event loop until `done` returns true, measuring the UI thread's stalls meanwhile.
 template <typename Done>
@@ -65,16 +81,23 @@ Phase runPhase(const char* name, Done done, int timeoutMs = 600'000, std::functi
     QElapsedTimer wall, sinceTick;
     wall.start();
     sinceTick.start();
+    rusage lastTick = uiThreadUsage();
     constexpr double kTickMs = 5;
     QTimer ticker;
     ticker.setTimerType(Qt::PreciseTimer);
     QObject::connect(&ticker, &QTimer::timeout, [&] {
         const double late = double(sinceTick.nsecsElapsed()) / 1e6 - kTickMs;
         sinceTick.restart();
+        const rusage now = uiThreadUsage();
         if (late > phase.longestStallMs) {
             phase.longestStallMs = late;
             if (where) phase.longestAt = where();
+            phase.longestCpuMs = cpuMs(now) - cpuMs(lastTick);
+            phase.longestMajorFaults = now.ru_majflt - lastTick.ru_majflt;
+            phase.longestWaits = now.ru_nvcsw - lastTick.ru_nvcsw;
+            phase.longestPreempted = now.ru_nivcsw - lastTick.ru_nivcsw;
         }
+        lastTick = now;
         if (late > 50) ++phase.stallsOver50;
     });
     ticker.start(int(kTickMs));
@@ -112,7 +135,7 @@ double processCpuSeconds() {
 
 int main(int argc, char** argv) {
     tracescope::preferReturnableMemory();  // as the viewer's main does
-    Q_INIT_RESOURCE(resources);  // the main window's icons live in the static tracescope_gui library
+    Q_INIT_RESOURCE(resources);            // the main window's icons live in the static tracescope_gui library
     QApplication app(argc, argv);
     const char* file = nullptr;
     QSize size(1600, 1000);
@@ -176,7 +199,8 @@ int main(int argc, char** argv) {
             runningAtHighest.clear();
             for (AnalysisView* page : pages)
                 if (page->state() == AnalysisView::State::Running)
-                    runningAtHighest += std::string(runningAtHighest.empty() ? "" : ", ") + page->metaObject()->className();
+                    runningAtHighest +=
+                        std::string(runningAtHighest.empty() ? "" : ", ") + page->metaObject()->className();
         }
         const double now = double(sinceImport.elapsed()) / 1000;
         if (timelineUsableS < 0 && window.timeline()->canvas()->hasIndex()) timelineUsableS = now;
@@ -248,10 +272,13 @@ int main(int argc, char** argv) {
     }));
 
     std::printf("UI thread stalls while opening %s (%dx%d window)\n\n", file, size.width(), size.height());
-    std::printf("| phase | wall (s) | longest stall (ms) | stalls > 50 ms |\n|---|---|---|---|\n");
+    std::printf(
+        "| phase | wall (s) | longest stall (ms) | stalls > 50 ms | in the longest: UI thread CPU ms, major faults, "
+        "waits, preempted |\n|---|---|---|---|---|\n");
     for (const Phase& p : phases)
-        std::printf("| %s | %.1f | %.0f%s%s | %d |\n", p.name.c_str(), p.wallMs / 1000, p.longestStallMs,
-                    p.longestAt.empty() ? "" : " on ", p.longestAt.c_str(), p.stallsOver50);
+        std::printf("| %s | %.1f | %.0f%s%s | %d | %.0f, %ld, %ld, %ld |\n", p.name.c_str(), p.wallMs / 1000,
+                    p.longestStallMs, p.longestAt.empty() ? "" : " on ", p.longestAt.c_str(), p.stallsOver50,
+                    p.longestCpuMs, p.longestMajorFaults, p.longestWaits, p.longestPreempted);
     std::printf("\nfirst pixels: %.1f s after open\n", firstPixelsS);
     std::printf(
         "\ntimeline usable %.1f s after the import\n\n| page | after the analyses phase | done after the import (s) | "
@@ -273,15 +300,17 @@ int main(int argc, char** argv) {
         const size_t k = size_t(i);
         char done[32] = "-";  // not done within the phase
         if (pageDoneS[k] >= 0) std::snprintf(done, sizeof done, "%.1f", pageDoneS[k]);
-        std::printf("| %s | %s | %s | %s |\n", pages[i]->metaObject()->className(), outcome(statesAfterPages[k]),
-                    done, outcome(statesAfterTour[k]));
+        std::printf("| %s | %s | %s | %s |\n", pages[i]->metaObject()->className(), outcome(statesAfterPages[k]), done,
+                    outcome(statesAfterTour[k]));
     }
     struct rusage usage {};
     getrusage(RUSAGE_SELF, &usage);
-    std::printf("\npeak resident memory %.2f GB\n", double(usage.ru_maxrss) * 1024.0 / 1e9);  // ru_maxrss: KiB; GB: 10^9 B
-    std::printf("resident after the import %.2f GB, after every page was done %.2f GB, after the tab tour %.2f GB; "
-                "the result store holds %.2f GB\n",
-                afterImport / 1e9, afterPages / 1e9, afterTour / 1e9, heldByStore / 1e9);
+    std::printf("\npeak resident memory %.2f GB\n",
+                double(usage.ru_maxrss) * 1024.0 / 1e9);  // ru_maxrss: KiB; GB: 10^9 B
+    std::printf(
+        "resident after the import %.2f GB, after every page was done %.2f GB, after the tab tour %.2f GB; "
+        "the result store holds %.2f GB\n",
+        afterImport / 1e9, afterPages / 1e9, afterTour / 1e9, heldByStore / 1e9);
     std::printf("highest resident sampled while the pages computed %.2f GB, with %s running\n", highestResident / 1e9,
                 runningAtHighest.empty() ? "no page" : runningAtHighest.c_str());
     std::printf("largest results:");
