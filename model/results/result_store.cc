@@ -1,8 +1,7 @@
 #include "model/results/result_store.h"
 
 #include "model/results/analysis_budget.h"
-
-#include <time.h>
+#include "model/trace/threads.h"
 
 #include <algorithm>
 #include <atomic>
@@ -39,13 +38,6 @@ struct ResultEntry {
 namespace {
 
 std::string joinKey(const ResultKey& key) { return key.name + '\n' + key.options; }
-
-// CPU seconds of the calling thread so far.
-double threadCpuSeconds() {
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return double(ts.tv_sec) + double(ts.tv_nsec) / 1e9;
-}
 
 // CPU seconds of the results computed inside the current computation on this thread.
 thread_local double tNestedCpuSeconds = 0;

@@ -11,6 +11,7 @@
 // ratios big/small show how each scales with the event count.
 #include "model/analysis/memory_downsample.h"
 #include "model/analysis/memory_profile.h"
+#include "model/trace/threads.h"
 #include "model/trace/trace_builder.h"
 #include "views/memory/memory_chart.h"
 
@@ -22,7 +23,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <ctime>
 #include <functional>
 #include <string>
 
@@ -30,11 +30,7 @@ using namespace tracescope;
 
 namespace {
 
-double threadCpuMs() {
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
-}
+double threadCpuMs() { return threadCpuSeconds() * 1e3; }
 
 double medianMs(int runs, const std::function<void()>& f) {
     std::vector<double> t;

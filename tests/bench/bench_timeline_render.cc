@@ -20,6 +20,7 @@
 #include "model/import/import.h"
 #include "model/query/comm_overlap_index.h"
 #include "model/query/idle_gap_index.h"
+#include "model/trace/threads.h"
 #include "synthetic_ml_trace.h"
 #include "views/timeline/timeline_canvas.h"
 #include "views/timeline/timeline_index.h"
@@ -33,7 +34,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <ctime>
 
 using namespace tracescope;
 
@@ -41,11 +41,7 @@ namespace {
 
 // CPU time of this thread: the machines these run on are shared, and wall time
 // mostly measures the neighbours.
-double threadCpuMs() {
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
-}
+double threadCpuMs() { return threadCpuSeconds() * 1e3; }
 
 struct Loaded {
     std::shared_ptr<const Trace> trace;

@@ -4,12 +4,11 @@
 // computation, the least recently used dropped past the limit and computed again, one store
 // per trace, each result's own CPU time.
 #include "model/results/result_store.h"
+#include "model/trace/threads.h"
 
 #include "wait_until.h"
 
 #include <QtTest>
-
-#include <time.h>
 
 #include <atomic>
 #include <chrono>
@@ -43,14 +42,9 @@ std::shared_ptr<const Trace> emptyTrace() { return std::make_shared<Trace>(); }
 
 // Busy for `seconds` of this thread's CPU time.
 void burnCpu(double seconds) {
-    auto now = [] {
-        timespec ts{};
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-        return double(ts.tv_sec) + double(ts.tv_nsec) / 1e9;
-    };
-    const double end = now() + seconds;
+    const double end = threadCpuSeconds() + seconds;
     volatile uint64_t sink = 0;
-    while (now() < end)
+    while (threadCpuSeconds() < end)
         for (int i = 0; i < 1000; ++i) sink = sink + uint64_t(i);
 }
 
