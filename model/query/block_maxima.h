@@ -58,12 +58,6 @@ public:
         return to;
     }
 
-    size_t memoryBytes() const {
-        size_t bytes = 0;
-        for (const std::vector<int64_t>& level : levels_) bytes += level.capacity() * sizeof(int64_t);
-        return bytes;
-    }
-
 private:
     size_t size_ = 0;
     std::vector<std::vector<int64_t>> levels_;  // levels_[k][b]: maximum of items [b·16^(k+1), (b+1)·16^(k+1))
