@@ -9,6 +9,7 @@
 #include "model/query/track_layout.h"
 #include "views/memory/memory_chart.h"
 #include "views/memory/memory_profile_view.h"
+#include "views/memory/memory_runs_item.h"
 #include "views/tables/table_page.h"
 #include "views/timeline/timeline_canvas.h"
 #include "views/timeline/timeline_index.h"
@@ -38,6 +39,38 @@ class TestMemoryView : public QObject {
     Q_OBJECT
 
 private slots:
+    // The runs item's pixels, worked out by hand: a plot 4 x 100 px at (10, 20), values up to 100.
+    // Layer 1 over columns [0, 2): 40 (its fill from y 20 + 60 = 80 down to the plot's foot,
+    // its edge one pixel at y 80); layer 2 over the same columns: 70 (its fill from y 50 down to
+    // layer 1's 40 at y 80, exclusive). Fills are translucent (alpha 200 over white), edges opaque.
+    void runsItemPixels() {
+        const QColor fill1(0, 0, 255, 200), fill2(255, 0, 0, 200), edge1(0, 0, 128), edge2(128, 0, 0);
+        MemoryRunsItem item(nullptr);
+        std::vector<MemoryRunsItem::Layer> layers{{fill1, edge1, {{0, 2, 40, 40}}}, {fill2, edge2, {{0, 2, 70, 70}}}};
+        item.setFrame(QRectF(10, 20, 4, 100), 100, std::move(layers), {}, Qt::black);
+        QImage image(30, 130, QImage::Format_ARGB32);
+        image.fill(Qt::white);
+        QPainter p(&image);
+        item.paint(&p, nullptr, nullptr);
+        p.end();
+        const auto over = [](const QColor& c) {  // c at alpha 200 over white
+            const auto ch = [&](int v) { return (v * 200 + 255 * 55) / 255; };
+            return QColor(ch(c.red()), ch(c.green()), ch(c.blue()));
+        };
+        const auto near = [](QRgb a, const QColor& b) {
+            return std::abs(qRed(a) - b.red()) <= 1 && std::abs(qGreen(a) - b.green()) <= 1 &&
+                   std::abs(qBlue(a) - b.blue()) <= 1;
+        };
+        QVERIFY(near(image.pixel(10, 100), over(fill1)));  // layer 1's fill
+        QVERIFY(near(image.pixel(11, 119), over(fill1)));  // down to the foot
+        QVERIFY(near(image.pixel(10, 80), edge1));         // layer 1's edge over its fill
+        QVERIFY(near(image.pixel(11, 60), over(fill2)));   // layer 2's fill
+        QVERIFY(near(image.pixel(10, 50), edge2));         // layer 2's edge
+        QVERIFY(near(image.pixel(10, 40), Qt::white));     // above the data
+        QVERIFY(near(image.pixel(12, 100), Qt::white));    // a column without runs
+        QVERIFY(near(image.pixel(5, 100), Qt::white));     // left of the plot
+    }
+
     void pageOnTorchTrace() {
         auto trace = load("gpu/torch_mlp_memory_h100.json");
         QVERIFY(trace);
@@ -115,8 +148,8 @@ private slots:
         auto trace = load("gpu/torch_mlp_memory_h100.json");
         QVERIFY(trace);
         const size_t tracksBefore = trace->tracks.size();
-        auto index =
-            TimelineDerivedTracks::of(*trace, std::make_shared<MemoryProfileResult>(computeMemoryProfile(*trace)), nullptr);
+        auto index = TimelineDerivedTracks::of(
+            *trace, std::make_shared<MemoryProfileResult>(computeMemoryProfile(*trace)), nullptr);
         QVERIFY(index && index->memory);
         QCOMPARE(index->tracks.size(), size_t(4));  // cpu and cuda:0, allocated and reserved
         QCOMPARE(trace->tracks.size(), tracksBefore);

@@ -4,7 +4,8 @@
 // line as an edge only. The runs come from memoryRuns (model), one per pixel column at
 // most, so a frame costs O(width) fills of axis-aligned rects, whereas a Qt Charts area
 // series fills one polygon whose outline zigzags through every column, which Qt's raster
-// engine does in time quadratic in the columns a scanline crosses (seconds at 1,200 px).
+// engine does in time quadratic in the columns a scanline crosses (seconds at 1,200 px). The
+// rects are blended into an image of the plot area, drawn once (see memory_runs_item.cc).
 #pragma once
 
 #include "model/query/counter_layout.h"
