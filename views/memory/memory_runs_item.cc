@@ -63,33 +63,30 @@ void MemoryRunsItem::setFrame(const QRectF& plot, double top, std::vector<Layer>
                               std::vector<CounterRun> fragmentation, QColor fragmentationColor) {
     prepareGeometryChange();
     plot_ = plot;
-    top_ = top > 0 ? top : 1;
-    layers_ = std::move(layers);
-    fragmentation_ = std::move(fragmentation);
-    fragmentationColor_ = fragmentationColor;
+    image_ = plot.isEmpty() ? QImage() : render(plot, top > 0 ? top : 1, layers, fragmentation, fragmentationColor);
     update();
 }
 
 void MemoryRunsItem::clear() { setFrame(QRectF(), 1, {}, {}, {}); }
 
-void MemoryRunsItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) {
-    if (plot_.isEmpty()) return;
-    const int left = int(std::lround(plot_.left()));
-    const double bottom = plot_.bottom(), height = plot_.height();
+QImage MemoryRunsItem::render(const QRectF& plot, double top, const std::vector<Layer>& layers,
+                              const std::vector<CounterRun>& fragmentation, QColor fragmentationColor) {
+    const int left = int(std::lround(plot.left()));
+    const double bottom = plot.bottom(), height = plot.height();
     const auto yAt = [&](double fraction) {
         return int(std::lround(bottom - std::clamp(fraction, 0.0, 1.0) * height));
     };
-    const std::function<int(double)> layerY = [&](double v) { return yAt(v / top_); };
-    // The rects sit on whole pixels; they are drawn into an image of the plot area, which is
-    // then drawn once.
-    const QPoint origin(left, int(std::floor(plot_.top())));
-    QImage image(int(std::ceil(plot_.right())) - origin.x() + 1, int(std::lround(bottom)) - origin.y() + 1,
+    const std::function<int(double)> layerY = [&](double v) { return yAt(v / top); };
+    // The rects sit on whole pixels; they are blended into an image of the plot area, made once
+    // per frame and drawn by paint().
+    origin_ = QPoint(left, int(std::floor(plot.top())));
+    QImage image(int(std::ceil(plot.right())) - origin_.x() + 1, int(std::lround(bottom)) - origin_.y() + 1,
                  QImage::Format_ARGB32_Premultiplied);
     image.fill(Qt::transparent);
     std::vector<QRect> fills, edges;
-    for (size_t l = 0; l < layers_.size(); ++l) {
-        const std::vector<CounterRun>& runs = layers_[l].runs;
-        const std::vector<CounterRun>* below = l > 0 ? &layers_[l - 1].runs : nullptr;
+    for (size_t l = 0; l < layers.size(); ++l) {
+        const std::vector<CounterRun>& runs = layers[l].runs;
+        const std::vector<CounterRun>* below = l > 0 ? &layers[l - 1].runs : nullptr;
         fills.clear();
         edges.clear();
         // The fill reaches down to the layer below's most in the same columns, so the
@@ -102,16 +99,21 @@ void MemoryRunsItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, Q
             if (yBottom > yTop) fills.emplace_back(left + r.x0, yTop, r.x1 - r.x0, yBottom - yTop);
         }
         addEdges(runs, left, layerY, edges);
-        blendRects(image, fills, origin, layers_[l].fill);
-        blendRects(image, edges, origin, layers_[l].edge);
+        blendRects(image, fills, origin_, layers[l].fill);
+        blendRects(image, edges, origin_, layers[l].edge);
     }
     edges.clear();
     addEdges(
-        fragmentation_, left, [&](double f) { return yAt(f); }, edges);
-    blendRects(image, edges, origin, fragmentationColor_);
+        fragmentation, left, [&](double f) { return yAt(f); }, edges);
+    blendRects(image, edges, origin_, fragmentationColor);
+    return image;
+}
+
+void MemoryRunsItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) {
+    if (image_.isNull()) return;
     painter->save();
     painter->setRenderHint(QPainter::SmoothPixmapTransform, false);
-    painter->drawImage(origin, image);
+    painter->drawImage(origin_, image_);
     painter->restore();
 }
 

@@ -5,13 +5,14 @@
 // most, so a frame costs O(width) fills of axis-aligned rects, whereas a Qt Charts area
 // series fills one polygon whose outline zigzags through every column, which Qt's raster
 // engine does in time quadratic in the columns a scanline crosses (seconds at 1,200 px). The
-// rects are blended into an image of the plot area, drawn once (see memory_runs_item.cc).
+// rects are blended into an image of the plot area when the frame is set; paint draws it.
 #pragma once
 
 #include "model/query/counter_layout.h"
 
 #include <QColor>
 #include <QGraphicsItem>
+#include <QImage>
 
 #include <vector>
 
@@ -36,11 +37,12 @@ public:
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
 private:
+    // The frame's pixels, with origin_ (parent coordinates) at their top left.
+    QImage render(const QRectF& plot, double top, const std::vector<Layer>& layers,
+                  const std::vector<CounterRun>& fragmentation, QColor fragmentationColor);
     QRectF plot_;
-    double top_ = 1;
-    std::vector<Layer> layers_;
-    std::vector<CounterRun> fragmentation_;
-    QColor fragmentationColor_;
+    QImage image_;
+    QPoint origin_;
 };
 
 }  // namespace tracescope
